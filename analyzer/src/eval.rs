@@ -1,0 +1,2243 @@
+//! Resolve stage: a small abstract interpreter over the facts of every file
+//! reachable from the entries, recording Express apps, routers and their
+//! registrations in program order.
+//!
+//! Detects: apps (`express()`, `new express()`, `require('express')()`),
+//! routers (`express.Router()`, `Router()`, `new Router()`), verbs, `route()`
+//! chains, `use()` mounts with middleware, settings (`app.set`), through
+//! modules (ESM/CJS interop, barrels, dynamic `import()`), factories, classes,
+//! registration functions, loops over constant arrays, callbacks and
+//! conditionals. Example: `for (const {path, router} of MOUNTS) app.use(path, router)`
+//! registers one mount per array element.
+//!
+//! Misses on purpose: values computed at run time (environment, file system,
+//! network) — registrations that depend on them become findings; recursion
+//! beyond a fixed depth; code in functions nobody calls (except routers found
+//! by the unmounted-router pass).
+
+use crate::inventory::FindingCode;
+use crate::ir::*;
+use crate::loader::{Loader, needle};
+use crate::project::{FileId, Resolved};
+use crate::value::*;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// One path argument of a registration.
+#[derive(Clone, Debug)]
+pub(crate) enum PathArg {
+    Str(String),
+    Regex(String),
+}
+
+/// A handler passed to `use()`.
+#[derive(Clone, Debug)]
+pub(crate) enum UseHandler {
+    Router(u32),
+    Middleware(String),
+}
+
+/// The route's final handler.
+#[derive(Clone, Debug)]
+pub(crate) struct HandlerRef {
+    pub(crate) name: String,
+    pub(crate) at: Option<(FileId, u32)>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum RegKind {
+    Use {
+        paths: Vec<PathArg>,
+        handlers: Vec<UseHandler>,
+    },
+    Route {
+        method: String,
+        paths: Vec<PathArg>,
+        middleware: Vec<String>,
+        handler: Option<HandlerRef>,
+    },
+}
+
+/// A registration on an app or router, in program order.
+#[derive(Clone, Debug)]
+pub(crate) struct Reg {
+    pub(crate) kind: RegKind,
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) cond: Option<String>,
+    pub(crate) doc: Option<String>,
+}
+
+/// An app or router instance.
+pub(crate) struct RouterData {
+    pub(crate) is_app: bool,
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) regs: Vec<Reg>,
+    pub(crate) settings: HashMap<String, Value>,
+    pub(crate) mounted: bool,
+    /// Created while scanning files no entry reaches.
+    pub(crate) unreached: bool,
+}
+
+/// A finding before it is turned into the public type.
+#[derive(Clone, Debug)]
+pub(crate) struct RawFinding {
+    pub(crate) code: FindingCode,
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) message: String,
+}
+
+struct ModuleRec {
+    exports: Rc<ObjData>,
+    module_obj: Rc<ObjData>,
+    esm: Cell<bool>,
+    stars: RefCell<Vec<FileId>>,
+    done: Cell<bool>,
+}
+
+#[derive(Clone)]
+struct Ctx {
+    file: FileId,
+    scope: Rc<Scope>,
+    this: Value,
+    home: Option<Rc<ClassVal>>,
+}
+
+enum Flow {
+    Normal,
+    Return(Value),
+}
+
+const HTTP_VERBS: &[&str] = &[
+    "get",
+    "post",
+    "put",
+    "patch",
+    "delete",
+    "del",
+    "head",
+    "options",
+    "all",
+    "trace",
+    "copy",
+    "lock",
+    "mkcol",
+    "move",
+    "purge",
+    "propfind",
+    "proppatch",
+    "unlock",
+    "report",
+    "mkactivity",
+    "checkout",
+    "merge",
+    "m-search",
+    "notify",
+    "subscribe",
+    "unsubscribe",
+    "search",
+    "link",
+    "unlink",
+];
+
+/// Call depth beyond which calls are not followed.
+const MAX_CALL_DEPTH: usize = 48;
+/// Total statements executed before the analysis stops following calls.
+const STEP_BUDGET: u64 = 20_000_000;
+/// Iterations of one constant loop before it is cut.
+const MAX_ITERATIONS: usize = 10_000;
+
+/// The interpreter.
+pub(crate) struct Interp {
+    loader: Arc<Loader>,
+    pub(crate) routers: Vec<RouterData>,
+    pub(crate) findings: Vec<RawFinding>,
+    finding_keys: HashSet<(FindingCode, FileId, u32)>,
+    modules: HashMap<FileId, Rc<ModuleRec>>,
+    /// Every file whose facts were used.
+    pub(crate) touched: BTreeSet<FileId>,
+    stack: Vec<(FileId, u32)>,
+    steps: u64,
+    budget_reported: bool,
+    cond: Vec<String>,
+    /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
+    dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
+    globals: Rc<Scope>,
+    unreached_mode: bool,
+}
+
+impl Interp {
+    pub(crate) fn new(loader: Arc<Loader>) -> Interp {
+        let globals = Scope::new(None);
+        globals.define("Object", Value::Builtin(Builtin::ObjectNs));
+        globals.define("Array", Value::Builtin(Builtin::ArrayNs));
+        globals.define("Promise", Value::Builtin(Builtin::PromiseNs));
+        globals.define("require", Value::Builtin(Builtin::Require));
+        globals.define("undefined", Value::Undef);
+        for g in [
+            "process",
+            "console",
+            "JSON",
+            "Math",
+            "Date",
+            "globalThis",
+            "Buffer",
+            "setTimeout",
+            "setInterval",
+            "Number",
+            "String",
+            "Boolean",
+            "Error",
+            "Map",
+            "Set",
+            "Symbol",
+            "Reflect",
+            "URL",
+        ] {
+            globals.define(g, Value::external());
+        }
+        Interp {
+            loader,
+            routers: Vec::new(),
+            findings: Vec::new(),
+            finding_keys: HashSet::new(),
+            modules: HashMap::new(),
+            touched: BTreeSet::new(),
+            stack: Vec::new(),
+            steps: 0,
+            budget_reported: false,
+            cond: Vec::new(),
+            dyn_loops: Vec::new(),
+            globals,
+            unreached_mode: false,
+        }
+    }
+
+    pub(crate) fn set_unreached_mode(&mut self, on: bool) {
+        self.unreached_mode = on;
+    }
+
+    pub(crate) fn is_loaded(&self, id: FileId) -> bool {
+        self.modules.contains_key(&id)
+    }
+
+    fn finding(&mut self, code: FindingCode, file: FileId, line: u32, message: String) {
+        if self.finding_keys.insert((code, file, line)) {
+            self.findings.push(RawFinding {
+                code,
+                file,
+                line,
+                message,
+            });
+        }
+    }
+
+    // ----- modules -----
+
+    /// Evaluate a module (once) and return its record.
+    pub(crate) fn run_module(&mut self, id: FileId) {
+        self.load_module(id);
+    }
+
+    fn load_module(&mut self, id: FileId) -> Rc<ModuleRec> {
+        if let Some(rec) = self.modules.get(&id) {
+            return rec.clone();
+        }
+        let module_obj = ObjData::new();
+        module_obj.is_module_obj.set(true);
+        let exports = ObjData::new();
+        module_obj.set("exports", Value::Obj(exports.clone()));
+        let rec = Rc::new(ModuleRec {
+            exports,
+            module_obj: module_obj.clone(),
+            esm: Cell::new(false),
+            stars: RefCell::new(Vec::new()),
+            done: Cell::new(false),
+        });
+        self.modules.insert(id, rec.clone());
+        self.touched.insert(id);
+        let loaded = self.loader.get(id);
+        if let Some((code, msg)) = &loaded.problem {
+            let code = if code == "invalid-utf8" {
+                FindingCode::InvalidUtf8
+            } else {
+                FindingCode::UnreadableFile
+            };
+            self.finding(code, id, 1, msg.clone());
+        }
+        let facts = loaded.facts.clone();
+        for (line, why) in &facts.parse_errors {
+            self.finding(
+                FindingCode::ParseError,
+                id,
+                *line,
+                format!("syntax error ({why}); the rest of the file was analyzed"),
+            );
+        }
+        for line in &facts.too_deep {
+            self.finding(
+                FindingCode::TooDeep,
+                id,
+                *line,
+                "code nested too deeply to analyze; this part was skipped".into(),
+            );
+        }
+        // Start parsing the modules this one imports while we interpret it.
+        let mut prefetch = Vec::new();
+        for stmt in &facts.body {
+            let src = match stmt {
+                Stmt::Import(imp) => Some(imp.source.as_str()),
+                Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+                _ => None,
+            };
+            if let Some(src) = src
+                && let Resolved::File(t) = self.loader.project.resolve(id, src)
+                && self.loader.needles_of(t) & needle::ROUTING != 0
+            {
+                prefetch.push(t);
+            }
+        }
+        self.loader.prefetch(prefetch);
+
+        let scope = Scope::new(Some(self.globals.clone()));
+        scope.define("module", Value::Obj(module_obj.clone()));
+        scope.define("exports", Value::Obj(rec.exports.clone()));
+        scope.define("__dirname", Value::dynamic());
+        scope.define("__filename", Value::dynamic());
+        let ctx = Ctx {
+            file: id,
+            scope: scope.clone(),
+            this: Value::Undef,
+            home: None,
+        };
+        // Imports bind first (hoisted), lazily.
+        for stmt in &facts.body {
+            match stmt {
+                Stmt::Import(imp) => {
+                    rec.esm.set(true);
+                    self.bind_import(&ctx, imp);
+                }
+                Stmt::ExportNames(..)
+                | Stmt::ExportAll(..)
+                | Stmt::ExportDecl(..)
+                | Stmt::ExportDefault(_) => rec.esm.set(true),
+                _ => {}
+            }
+        }
+        let mut export_names: Vec<(String, String)> = Vec::new();
+        self.hoist(&ctx, &facts.body);
+        for stmt in &facts.body {
+            match stmt {
+                Stmt::ExportNames(names, None, _) => {
+                    for (local, exported) in names {
+                        let v = scope.lookup(local).unwrap_or(Value::Undef);
+                        rec.exports.set(exported, v);
+                        export_names.push((local.clone(), exported.clone()));
+                    }
+                }
+                Stmt::ExportNames(names, Some(src), line) => {
+                    match self.resolve_spec(id, src, *line) {
+                        Some(Resolved::File(t)) => {
+                            for (name, alias) in names {
+                                rec.exports
+                                    .set(alias, Value::Lazy(t, Rc::from(name.as_str())));
+                            }
+                        }
+                        other => {
+                            for (name, alias) in names {
+                                let v = self.known_import(other.as_ref(), Some(name));
+                                rec.exports.set(alias, v);
+                            }
+                        }
+                    }
+                }
+                Stmt::ExportAll(src, alias, line) => {
+                    if let Some(Resolved::File(t)) = self.resolve_spec(id, src, *line) {
+                        match alias {
+                            Some(a) => rec.exports.set(a, Value::Module(t)),
+                            None => rec.stars.borrow_mut().push(t),
+                        }
+                    }
+                }
+                Stmt::ExportDecl(inner, names) => {
+                    self.exec_stmt(&ctx, inner);
+                    for n in names {
+                        let v = scope.lookup(n).unwrap_or(Value::Undef);
+                        rec.exports.set(n, v);
+                        export_names.push((n.clone(), n.clone()));
+                    }
+                }
+                Stmt::ExportDefault(e) => {
+                    let v = self.eval(&ctx, e);
+                    if let (Expr::Func(f), Value::Func(_)) = (e, &v)
+                        && let Some(n) = &f.name
+                    {
+                        scope.define(n, v.clone());
+                    }
+                    rec.exports.set("default", v);
+                }
+                s => {
+                    if let Flow::Return(_) = self.exec_stmt(&ctx, s) {
+                        break;
+                    }
+                }
+            }
+        }
+        // ESM exports are live bindings: take the final values.
+        for (local, exported) in export_names {
+            if let Some(v) = scope.lookup(&local)
+                && !matches!(v, Value::Undef)
+            {
+                rec.exports.set(&exported, v);
+            }
+        }
+        rec.done.set(true);
+        rec
+    }
+
+    fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
+        let r = self.loader.project.resolve(from, spec);
+        if r == Resolved::Missing {
+            self.finding(
+                FindingCode::UnresolvedImport,
+                from,
+                line,
+                format!("cannot resolve `{spec}`: no such file in the project"),
+            );
+        }
+        Some(r)
+    }
+
+    fn bind_import(&mut self, ctx: &Ctx, imp: &Import) {
+        let r = self.resolve_spec(ctx.file, &imp.source, imp.line);
+        match r {
+            Some(Resolved::File(t)) => {
+                if let Some(d) = &imp.default {
+                    ctx.scope.define(d, Value::Lazy(t, Rc::from("default")));
+                }
+                if let Some(ns) = &imp.namespace {
+                    ctx.scope.define(ns, Value::Module(t));
+                }
+                for (name, local) in &imp.named {
+                    ctx.scope
+                        .define(local, Value::Lazy(t, Rc::from(name.as_str())));
+                }
+            }
+            other => {
+                if let Some(d) = &imp.default {
+                    let v = self.known_import(other.as_ref(), None);
+                    ctx.scope.define(d, v);
+                }
+                if let Some(ns) = &imp.namespace {
+                    let v = self.known_import(other.as_ref(), None);
+                    ctx.scope.define(ns, v);
+                }
+                for (name, local) in &imp.named {
+                    let v = self.known_import(other.as_ref(), Some(name));
+                    ctx.scope.define(local, v);
+                }
+            }
+        }
+    }
+
+    /// The value of a modelled package import (`name` None = default/namespace).
+    fn known_import(&self, r: Option<&Resolved>, name: Option<&str>) -> Value {
+        match r {
+            Some(Resolved::Known(pkg)) => {
+                let base = known_module(pkg);
+                match name {
+                    None | Some("default") => base,
+                    Some(n) => member_of_builtin(&base, n),
+                }
+            }
+            Some(Resolved::External(_)) => Value::external(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// `require(x)` / `import(x)` result for a project file.
+    fn module_value(&mut self, id: FileId) -> Value {
+        let rec = self.load_module(id);
+        if rec.esm.get() {
+            Value::Module(id)
+        } else {
+            rec.module_obj.get("exports").unwrap_or(Value::Undef)
+        }
+    }
+
+    fn export_of(&mut self, id: FileId, name: &str, depth: u32) -> Value {
+        if depth > 16 {
+            return Value::dynamic();
+        }
+        let rec = self.load_module(id);
+        if !rec.esm.get() {
+            let exp = rec.module_obj.get("exports").unwrap_or(Value::Undef);
+            if name == "default" {
+                // `exports.default = x` (compiled ESM) wins over the object itself.
+                if let Value::Obj(o) = &exp
+                    && let Some(d) = o.get("default")
+                    && o.get("__esModule").is_some()
+                {
+                    return self.force(d, depth + 1);
+                }
+                return exp;
+            }
+            return self.member(&exp, name);
+        }
+        if let Some(v) = rec.exports.get(name) {
+            return self.force(v, depth + 1);
+        }
+        let stars = rec.stars.borrow().clone();
+        for s in stars {
+            let v = self.export_of(s, name, depth + 1);
+            if !matches!(v, Value::Undef | Value::Unknown(_)) {
+                return v;
+            }
+        }
+        if !rec.done.get() {
+            // Import cycle: the binding is not initialised yet.
+            return Value::dynamic();
+        }
+        Value::Undef
+    }
+
+    fn force(&mut self, v: Value, depth: u32) -> Value {
+        match v {
+            Value::Lazy(f, name) => self.export_of(f, &name, depth),
+            v => v,
+        }
+    }
+
+    // ----- statements -----
+
+    fn hoist(&mut self, ctx: &Ctx, stmts: &[Stmt]) {
+        for s in stmts {
+            let s = match s {
+                Stmt::ExportDecl(inner, _) => inner.as_ref(),
+                s => s,
+            };
+            if let Stmt::Function(name, f) = s {
+                let v = self.closure(ctx, f);
+                ctx.scope.define(name, v);
+            }
+        }
+    }
+
+    fn exec_block(&mut self, ctx: &Ctx, stmts: &[Stmt]) -> Flow {
+        let inner = Ctx {
+            scope: Scope::new(Some(ctx.scope.clone())),
+            ..ctx.clone()
+        };
+        self.hoist(&inner, stmts);
+        for s in stmts {
+            if let Flow::Return(v) = self.exec_stmt(&inner, s) {
+                return Flow::Return(v);
+            }
+        }
+        Flow::Normal
+    }
+
+    fn exec_stmt(&mut self, ctx: &Ctx, stmt: &Stmt) -> Flow {
+        self.steps += 1;
+        match stmt {
+            Stmt::Expr(e) => {
+                self.eval(ctx, e);
+            }
+            Stmt::Var(decls) => {
+                for (pat, init) in decls {
+                    let v = match init {
+                        Some(e) => self.eval_raw(ctx, e),
+                        None => Value::Undef,
+                    };
+                    self.bind(ctx, pat, v, true);
+                }
+            }
+            Stmt::Function(..) | Stmt::Import(_) | Stmt::TypeDecl(..) => {}
+            Stmt::Class(name, c) => {
+                let v = self.class_value(ctx, c);
+                ctx.scope.define(name, v);
+            }
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval_raw(ctx, e),
+                    None => Value::Undef,
+                };
+                return Flow::Return(v);
+            }
+            Stmt::Throw(e) => {
+                self.eval(ctx, e);
+                return Flow::Return(Value::dynamic());
+            }
+            Stmt::If(test, text, then, els, _) => {
+                let t = self.eval(ctx, test);
+                match t.truthy() {
+                    Some(true) => return self.exec_block(ctx, then),
+                    Some(false) => return self.exec_block(ctx, els),
+                    None => {
+                        self.cond.push(text.clone());
+                        let a = self.exec_block(ctx, then);
+                        self.cond.pop();
+                        self.cond.push(format!("!({text})"));
+                        let b = self.exec_block(ctx, els);
+                        self.cond.pop();
+                        if let (Flow::Return(v), Flow::Return(_)) = (a, b) {
+                            return Flow::Return(v);
+                        }
+                    }
+                }
+            }
+            Stmt::ForOf(pat, iter, is_in, body, text, line) => {
+                let v = self.eval(ctx, iter);
+                let items = match (&v, is_in) {
+                    (Value::Arr(a), false) => Some(a.borrow().clone()),
+                    (Value::Arr(a), true) => Some(
+                        (0..a.borrow().len())
+                            .map(|i| Value::Num(i as f64))
+                            .collect(),
+                    ),
+                    (Value::Obj(o), true) => {
+                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
+                    }
+                    (Value::Str(s), false) => {
+                        Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
+                    }
+                    _ => None,
+                };
+                match items {
+                    Some(items) => {
+                        for item in items.into_iter().take(MAX_ITERATIONS) {
+                            let inner = Ctx {
+                                scope: Scope::new(Some(ctx.scope.clone())),
+                                ..ctx.clone()
+                            };
+                            self.bind(&inner, pat, item, true);
+                            if let Flow::Return(v) = self.exec_block(&inner, body) {
+                                return Flow::Return(v);
+                            }
+                        }
+                    }
+                    None => {
+                        self.dyn_loops
+                            .push((ctx.file, *line, text.clone(), Cell::new(false)));
+                        let inner = Ctx {
+                            scope: Scope::new(Some(ctx.scope.clone())),
+                            ..ctx.clone()
+                        };
+                        self.bind(&inner, pat, Value::dynamic(), true);
+                        self.exec_block(&inner, body);
+                        self.dyn_loops.pop();
+                    }
+                }
+            }
+            Stmt::Loop(text, body, line) => {
+                self.dyn_loops
+                    .push((ctx.file, *line, text.clone(), Cell::new(false)));
+                self.exec_block(ctx, body);
+                self.dyn_loops.pop();
+            }
+            Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
+            Stmt::Try(body, param, handler, fin) => {
+                let r = self.exec_block(ctx, body);
+                if !handler.is_empty() {
+                    let inner = Ctx {
+                        scope: Scope::new(Some(ctx.scope.clone())),
+                        ..ctx.clone()
+                    };
+                    if let Some(p) = param {
+                        self.bind(&inner, p, Value::dynamic(), true);
+                    }
+                    self.cond.push("an exception was caught".into());
+                    self.exec_block(&inner, handler);
+                    self.cond.pop();
+                }
+                self.exec_block(ctx, fin);
+                if let Flow::Return(v) = r {
+                    return Flow::Return(v);
+                }
+            }
+            Stmt::Switch(disc, cases) => {
+                self.eval(ctx, disc);
+                self.cond.push("a switch case".into());
+                for c in cases {
+                    self.exec_block(ctx, c);
+                }
+                self.cond.pop();
+            }
+            Stmt::ExportNames(..) | Stmt::ExportAll(..) => {}
+            Stmt::ExportDecl(inner, _) => return self.exec_stmt(ctx, inner),
+            Stmt::ExportDefault(e) => {
+                self.eval(ctx, e);
+            }
+            Stmt::Enum(name, members) => {
+                let obj = ObjData::new();
+                let mut next = 0.0;
+                for (k, v) in members {
+                    let val = match v {
+                        Some(e) => self.eval(ctx, e),
+                        None => Value::Num(next),
+                    };
+                    if let Value::Num(n) = val {
+                        next = n + 1.0;
+                    }
+                    obj.set(k, val);
+                }
+                ctx.scope.define(name, Value::Obj(obj));
+            }
+        }
+        Flow::Normal
+    }
+
+    fn bind(&mut self, ctx: &Ctx, pat: &Pattern, v: Value, define: bool) {
+        match pat {
+            Pattern::Ident(name) => {
+                if define {
+                    ctx.scope.define(name, v);
+                } else {
+                    ctx.scope.assign(name, v);
+                }
+            }
+            Pattern::Object(props, rest) => {
+                let v = self.force(v, 0);
+                for (key, p) in props {
+                    let k = match key {
+                        PropKey::Name(n) => Some(n.clone()),
+                        PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                    };
+                    let pv = match k {
+                        Some(k) => self.member(&v, &k),
+                        None => Value::dynamic(),
+                    };
+                    self.bind(ctx, p, pv, define);
+                }
+                if let Some(r) = rest {
+                    self.bind(ctx, r, Value::dynamic(), define);
+                }
+            }
+            Pattern::Array(items, rest) => {
+                let v = self.force(v, 0);
+                for (i, p) in items.iter().enumerate() {
+                    if let Some(p) = p {
+                        let pv = match &v {
+                            Value::Arr(a) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                            _ => Value::dynamic(),
+                        };
+                        self.bind(ctx, p, pv, define);
+                    }
+                }
+                if let Some(r) = rest {
+                    let pv = match &v {
+                        Value::Arr(a) => {
+                            Value::array(a.borrow().iter().skip(items.len()).cloned().collect())
+                        }
+                        _ => Value::dynamic(),
+                    };
+                    self.bind(ctx, r, pv, define);
+                }
+            }
+            Pattern::Default(p, def) => {
+                let v = if matches!(v, Value::Undef) {
+                    self.eval_raw(ctx, def)
+                } else {
+                    v
+                };
+                self.bind(ctx, p, v, define);
+            }
+            Pattern::Target(target) => match target.as_ref() {
+                Expr::Member(obj, prop) => {
+                    let o = self.eval(ctx, obj);
+                    self.set_member(&o, prop, v);
+                }
+                Expr::Index(obj, idx) => {
+                    let o = self.eval(ctx, obj);
+                    let k = self.eval(ctx, idx);
+                    if let Some(k) = k.as_text() {
+                        self.set_member(&o, &k, v);
+                    }
+                }
+                _ => {}
+            },
+            Pattern::Ignored => {}
+        }
+    }
+
+    fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
+        match o {
+            Value::Obj(data) => data.set(prop, v),
+            Value::Class(c) => c.statics.set(prop, v),
+            Value::Arr(a) => {
+                if let Ok(i) = prop.parse::<usize>() {
+                    let mut a = a.borrow_mut();
+                    if i < MAX_ITERATIONS {
+                        if a.len() <= i {
+                            a.resize(i + 1, Value::Undef);
+                        }
+                        a[i] = v;
+                    }
+                }
+            }
+            Value::Func(_) => {}
+            _ => {}
+        }
+    }
+
+    // ----- expressions -----
+
+    /// Evaluate and resolve lazy imports.
+    fn eval(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+        let v = self.eval_raw(ctx, e);
+        self.force(v, 0)
+    }
+
+    /// Evaluate, leaving a bare imported name unresolved (`Value::Lazy`).
+    fn eval_raw(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+        match e {
+            Expr::Str(s) => Value::str(s),
+            Expr::Num(n) => Value::Num(*n),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Null => Value::Null,
+            Expr::Undefined => Value::Undef,
+            Expr::Regex(r) => Value::Regex(Rc::from(r.as_str())),
+            Expr::Template(quasis, exprs) => {
+                let mut out = String::new();
+                let mut known = true;
+                for (i, q) in quasis.iter().enumerate() {
+                    out.push_str(q);
+                    if let Some(e) = exprs.get(i) {
+                        match self.eval(ctx, e).as_text() {
+                            Some(t) => out.push_str(&t),
+                            None => known = false,
+                        }
+                    }
+                }
+                if known {
+                    Value::str(&out)
+                } else {
+                    Value::dynamic()
+                }
+            }
+            Expr::Ident(name) => ctx.scope.lookup(name).unwrap_or(Value::external()),
+            Expr::This => ctx.this.clone(),
+            Expr::Super => Value::dynamic(),
+            Expr::Member(obj, prop) => {
+                let o = self.eval(ctx, obj);
+                self.member(&o, prop)
+            }
+            Expr::Index(obj, idx) => {
+                let o = self.eval(ctx, obj);
+                let k = self.eval(ctx, idx);
+                match k.as_text() {
+                    Some(k) => self.member(&o, &k),
+                    None => Value::dynamic(),
+                }
+            }
+            Expr::Call(call) => self.call(ctx, call),
+            Expr::New(callee, args, line) => {
+                let c = self.eval(ctx, callee);
+                let argv = self.eval_args(ctx, args);
+                self.construct(ctx, &c, argv, args, *line)
+            }
+            Expr::Array(items) => {
+                let mut out = Vec::new();
+                for it in items {
+                    match it {
+                        Expr::Spread(inner) => match self.eval(ctx, inner) {
+                            Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
+                            _ => out.push(Value::dynamic()),
+                        },
+                        e => out.push(self.eval_raw(ctx, e)),
+                    }
+                }
+                Value::array(out)
+            }
+            Expr::Object(props) => {
+                let obj = ObjData::new();
+                for p in props {
+                    match p {
+                        ObjProp::KeyValue(k, v) => {
+                            let key = match k {
+                                PropKey::Name(n) => Some(n.clone()),
+                                PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                            };
+                            let val = self.eval_raw(ctx, v);
+                            if let Some(key) = key {
+                                obj.set(&key, val);
+                            }
+                        }
+                        ObjProp::Spread(e) => {
+                            if let Value::Obj(src) = self.eval(ctx, e) {
+                                for (k, v) in src.props.borrow().iter() {
+                                    obj.set(k, v.clone());
+                                }
+                            }
+                        }
+                        ObjProp::Method(k, f) => {
+                            let key = match k {
+                                PropKey::Name(n) => Some(n.clone()),
+                                PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                            };
+                            let v = self.closure(ctx, f);
+                            if let Some(key) = key {
+                                obj.set(&key, v);
+                            }
+                        }
+                    }
+                }
+                Value::Obj(obj)
+            }
+            Expr::Func(f) => self.closure(ctx, f),
+            Expr::Class(c) => self.class_value(ctx, c),
+            Expr::Add(l, r) => {
+                let a = self.eval(ctx, l);
+                let b = self.eval(ctx, r);
+                match (&a, &b) {
+                    (Value::Num(x), Value::Num(y)) => Value::Num(x + y),
+                    _ => match (a.as_text(), b.as_text()) {
+                        (Some(x), Some(y)) => Value::str(&(x + &y)),
+                        _ => Value::dynamic(),
+                    },
+                }
+            }
+            Expr::Logical(op, l, r) => {
+                let a = self.eval(ctx, l);
+                match (op, a.truthy()) {
+                    (LogicalOp::And, Some(false)) => a,
+                    (LogicalOp::And, Some(true)) => self.eval_raw(ctx, r),
+                    (LogicalOp::Or, Some(true)) => a,
+                    (LogicalOp::Or, Some(false)) => self.eval_raw(ctx, r),
+                    (LogicalOp::Nullish, _) if matches!(a, Value::Undef | Value::Null) => {
+                        self.eval_raw(ctx, r)
+                    }
+                    (LogicalOp::Nullish, Some(_)) => a,
+                    (_, None) => {
+                        self.cond.push(expr_text(l));
+                        let b = self.eval_raw(ctx, r);
+                        self.cond.pop();
+                        b
+                    }
+                }
+            }
+            Expr::Cond(test, text, a, b) => {
+                let t = self.eval(ctx, test);
+                match t.truthy() {
+                    Some(true) => self.eval_raw(ctx, a),
+                    Some(false) => self.eval_raw(ctx, b),
+                    None => {
+                        self.cond.push(text.clone());
+                        let x = self.eval_raw(ctx, a);
+                        self.cond.pop();
+                        self.cond.push(format!("!({text})"));
+                        let y = self.eval_raw(ctx, b);
+                        self.cond.pop();
+                        if x.is_unknown() { y } else { x }
+                    }
+                }
+            }
+            Expr::Assign(pat, v) => {
+                let val = self.eval_raw(ctx, v);
+                self.bind(ctx, pat, val.clone(), false);
+                val
+            }
+            Expr::Await(e) => self.eval_raw(ctx, e),
+            Expr::Unary(op, e) => {
+                let v = self.eval(ctx, e);
+                match op.as_str() {
+                    "!" => v
+                        .truthy()
+                        .map(|b| Value::Bool(!b))
+                        .unwrap_or(Value::dynamic()),
+                    "void" => Value::Undef,
+                    "-" => match v {
+                        Value::Num(n) => Value::Num(-n),
+                        _ => Value::dynamic(),
+                    },
+                    _ => Value::dynamic(),
+                }
+            }
+            Expr::Seq(items) => {
+                let mut last = Value::Undef;
+                for it in items {
+                    last = self.eval_raw(ctx, it);
+                }
+                last
+            }
+            Expr::Spread(e) => self.eval_raw(ctx, e),
+            Expr::Compare(op, l, r) => {
+                let a = self.eval(ctx, l);
+                let b = self.eval(ctx, r);
+                let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+                match (a.as_text(), b.as_text()) {
+                    (Some(x), Some(y)) => {
+                        let eq = x == y && (same_kind || op.len() == 2);
+                        let neg = op.starts_with('!');
+                        Value::Bool(eq != neg)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Expr::Opaque(_) => Value::dynamic(),
+        }
+    }
+
+    fn eval_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            match a {
+                Expr::Spread(inner) => match self.eval(ctx, inner) {
+                    Value::Arr(arr) => out.extend(arr.borrow().iter().cloned()),
+                    _ => out.push(Value::dynamic()),
+                },
+                e => out.push(self.eval_raw(ctx, e)),
+            }
+        }
+        out
+    }
+
+    fn closure(&mut self, ctx: &Ctx, f: &Arc<Func>) -> Value {
+        Value::Func(Rc::new(Closure {
+            file: ctx.file,
+            func: f.clone(),
+            env: ctx.scope.clone(),
+            this: if f.arrow {
+                Some(ctx.this.clone())
+            } else {
+                None
+            },
+            is_arrow: f.arrow,
+            home: ctx.home.clone(),
+        }))
+    }
+
+    fn class_value(&mut self, ctx: &Ctx, c: &Arc<Class>) -> Value {
+        let superclass = c.superclass.as_ref().map(|s| self.eval(ctx, s));
+        let cv = Rc::new(ClassVal {
+            file: ctx.file,
+            class: c.clone(),
+            env: ctx.scope.clone(),
+            superclass,
+            statics: ObjData::new(),
+        });
+        let cctx = Ctx {
+            this: Value::Class(cv.clone()),
+            home: Some(cv.clone()),
+            ..ctx.clone()
+        };
+        for (name, f) in &c.static_methods {
+            let v = self.closure(&cctx, f);
+            cv.statics.set(name, v);
+        }
+        for (name, init) in &c.static_fields {
+            let v = match init {
+                Some(e) => self.eval_raw(&cctx, e),
+                None => Value::Undef,
+            };
+            cv.statics.set(name, v);
+        }
+        Value::Class(cv)
+    }
+
+    /// Property read.
+    fn member(&mut self, o: &Value, prop: &str) -> Value {
+        match o {
+            Value::Lazy(..) => {
+                let v = self.force(o.clone(), 0);
+                self.member(&v, prop)
+            }
+            Value::Obj(data) => {
+                if let Some(v) = data.get(prop) {
+                    return self.force(v, 0);
+                }
+                let class = data.class.borrow().clone();
+                if let Some(c) = class
+                    && let Some(m) = self.find_method(&c, prop, o)
+                {
+                    return m;
+                }
+                Value::dynamic()
+            }
+            Value::Arr(a) => match prop {
+                "length" => Value::Num(a.borrow().len() as f64),
+                _ => match prop.parse::<usize>() {
+                    Ok(i) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                    Err(_) => Value::dynamic(),
+                },
+            },
+            Value::Str(s) => match prop {
+                "length" => Value::Num(s.chars().count() as f64),
+                _ => Value::dynamic(),
+            },
+            Value::Module(id) => self.export_of(*id, prop, 0),
+            Value::Class(c) => {
+                if let Some(v) = c.statics.get(prop) {
+                    return v;
+                }
+                match &c.superclass {
+                    Some(s @ Value::Class(_)) => {
+                        let s = s.clone();
+                        self.member(&s, prop)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
+            Value::Router(id) => match prop {
+                "settings" | "locals" => Value::dynamic(),
+                _ => {
+                    let _ = id;
+                    Value::dynamic()
+                }
+            },
+            Value::Unknown(k) => Value::Unknown(k.clone()),
+            Value::Undef | Value::Null => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    fn find_method(&mut self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Option<Value> {
+        let mut cur = Some(c.clone());
+        let mut guard = 0;
+        while let Some(cv) = cur {
+            guard += 1;
+            if guard > 16 {
+                break;
+            }
+            if let Some((_, f)) = cv.class.methods.iter().find(|(n, _)| n == prop) {
+                return Some(Value::Func(Rc::new(Closure {
+                    file: cv.file,
+                    func: f.clone(),
+                    env: cv.env.clone(),
+                    this: Some(this.clone()),
+                    is_arrow: false,
+                    home: Some(cv.clone()),
+                })));
+            }
+            cur = match &cv.superclass {
+                Some(Value::Class(s)) => Some(s.clone()),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    // ----- calls -----
+
+    fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        match &call.callee {
+            Expr::Member(obj, name) => {
+                if matches!(obj.as_ref(), Expr::Super) {
+                    let argv = self.eval_args(ctx, &call.args);
+                    if let Some(home) = ctx.home.clone()
+                        && let Some(Value::Class(sup)) = home.superclass.clone()
+                        && let Some(m) = self.find_method(&sup, name, &ctx.this)
+                    {
+                        return self.call_value(
+                            ctx,
+                            &m,
+                            argv,
+                            &call.args,
+                            call.line,
+                            Some(ctx.this.clone()),
+                        );
+                    }
+                    return Value::dynamic();
+                }
+                let o = self.eval(ctx, obj);
+                self.method_call(ctx, &o, name, call)
+            }
+            Expr::Index(obj, idx) => {
+                let o = self.eval(ctx, obj);
+                let k = self.eval(ctx, idx);
+                match k.as_text() {
+                    Some(name) => self.method_call(ctx, &o, &name, call),
+                    None => {
+                        if matches!(o, Value::Router(_)) {
+                            let in_loop = self
+                                .dyn_loops
+                                .last()
+                                .map(|(f, l, t, _)| (*f, *l, t.clone()));
+                            match in_loop {
+                                Some((f, l, t)) => {
+                                    self.finding(
+                                        FindingCode::DynamicLoop,
+                                        f,
+                                        l,
+                                        format!("routes are registered in a loop over `{t}`, which is only known at run time"),
+                                    )
+                                }
+                                None => self.finding(
+                                    FindingCode::DynamicMethod,
+                                    ctx.file,
+                                    call.line,
+                                    format!("the HTTP method `{}` is computed at run time", expr_text(idx)),
+                                ),
+                            }
+                        }
+                        self.eval_args(ctx, &call.args);
+                        Value::dynamic()
+                    }
+                }
+            }
+            Expr::Super => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some(home) = ctx.home.clone()
+                    && let Some(sup) = home.superclass.clone()
+                {
+                    self.init_instance(ctx, &sup, &ctx.this, argv, &call.args, call.line);
+                }
+                Value::Undef
+            }
+            Expr::Ident(n) if n == "import" => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.require(ctx, argv.first(), call.line, true)
+            }
+            callee => {
+                let f = self.eval_raw(ctx, callee);
+                let argv = self.eval_args(ctx, &call.args);
+                self.call_value(ctx, &f, argv, &call.args, call.line, None)
+            }
+        }
+    }
+
+    fn require(&mut self, ctx: &Ctx, spec: Option<&Value>, line: u32, is_import: bool) -> Value {
+        let spec = spec.cloned().map(|v| self.force(v, 0));
+        match spec.as_ref().and_then(|s| s.as_text()) {
+            Some(spec) => match self.resolve_spec(ctx.file, &spec, line) {
+                Some(Resolved::File(t)) => {
+                    let v = self.module_value(t);
+                    if is_import && !matches!(v, Value::Module(_)) {
+                        // `import()` of CommonJS: a namespace whose default is module.exports.
+                        let ns = ObjData::new();
+                        ns.set("default", v);
+                        return Value::Obj(ns);
+                    }
+                    v
+                }
+                other => self.known_import(other.as_ref(), None),
+            },
+            None => {
+                if self.dyn_loops.is_empty() {
+                    self.finding(
+                        FindingCode::DynamicImport,
+                        ctx.file,
+                        line,
+                        "a module is loaded from a path computed at run time".into(),
+                    );
+                }
+                Value::dynamic()
+            }
+        }
+    }
+
+    fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        match o {
+            Value::Router(id) => return self.router_method(ctx, *id, name, call),
+            Value::Chain(id, paths) => {
+                if HTTP_VERBS.contains(&name) {
+                    let paths: Vec<PathArg> = paths
+                        .iter()
+                        .flat_map(|v| path_list(v).unwrap_or_default())
+                        .collect();
+                    self.register_route(ctx, *id, name, Ok(paths), &call.args, 0, call);
+                    return o.clone();
+                }
+                self.eval_args(ctx, &call.args);
+                return Value::dynamic();
+            }
+            _ => {}
+        }
+        if name == "then" || name == "finally" {
+            let argv = self.eval_args(ctx, &call.args);
+            if let Some(cb) = argv.first() {
+                let arg = if o.is_unknown() {
+                    Value::dynamic()
+                } else {
+                    o.clone()
+                };
+                return self.call_value(ctx, cb, vec![arg], &[], call.line, None);
+            }
+            return o.clone();
+        }
+        match o {
+            Value::Arr(a) => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.array_method(ctx, a, name, argv, call)
+            }
+            Value::Str(s) => {
+                let argv = self.eval_args(ctx, &call.args);
+                string_method(s, name, &argv)
+            }
+            Value::Func(f) if matches!(name, "call" | "apply" | "bind") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let this = argv.first().cloned();
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    "apply" => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                    _ => return Value::Func(f.clone()),
+                };
+                let fv = Value::Func(f.clone());
+                self.call_value(ctx, &fv, rest, &[], call.line, this)
+            }
+            Value::Unknown(kind) => {
+                // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
+                let looping = matches!(
+                    name,
+                    "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
+                );
+                if looping {
+                    self.dyn_loops.push((
+                        ctx.file,
+                        call.line,
+                        format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
+                        Cell::new(false),
+                    ));
+                }
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                if looping {
+                    self.dyn_loops.pop();
+                }
+                Value::Unknown(kind.clone())
+            }
+            _ => {
+                let f = self.member(o, name);
+                let argv = self.eval_args(ctx, &call.args);
+                let this = match o {
+                    Value::Obj(_) | Value::Class(_) => Some(o.clone()),
+                    _ => None,
+                };
+                self.call_value(ctx, &f, argv, &call.args, call.line, this)
+            }
+        }
+    }
+
+    /// Invoke inline function arguments of a call the analyzer cannot follow.
+    fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+        for (i, v) in argv.iter().enumerate() {
+            if let (Value::Func(_), Some(Expr::Func(_))) = (v, args.get(i)) {
+                self.call_value(ctx, v, Vec::new(), &[], line, None);
+            }
+        }
+    }
+
+    fn array_method(
+        &mut self,
+        ctx: &Ctx,
+        a: &Rc<RefCell<Vec<Value>>>,
+        name: &str,
+        argv: Vec<Value>,
+        call: &Call,
+    ) -> Value {
+        let items: Vec<Value> = a.borrow().clone();
+        let cb = argv.first().cloned().unwrap_or(Value::Undef);
+        let arr = Value::Arr(a.clone());
+        match name {
+            "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find" => {
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    let r = self.call_value(
+                        ctx,
+                        &cb,
+                        vec![item.clone(), Value::Num(i as f64), arr.clone()],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                    match name {
+                        "map" => out.push(r),
+                        "flatMap" => match r {
+                            Value::Arr(inner) => out.extend(inner.borrow().iter().cloned()),
+                            r => out.push(r),
+                        },
+                        "filter" => {
+                            if r.truthy() != Some(false) {
+                                out.push(item.clone());
+                            }
+                        }
+                        "find" => {
+                            if r.truthy() == Some(true) {
+                                return item.clone();
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                match name {
+                    "forEach" => Value::Undef,
+                    "some" | "every" | "find" => Value::dynamic(),
+                    _ => Value::array(out),
+                }
+            }
+            "reduce" => {
+                let mut acc = argv.get(1).cloned().unwrap_or(Value::Undef);
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    acc = self.call_value(
+                        ctx,
+                        &cb,
+                        vec![acc, item.clone(), Value::Num(i as f64)],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                }
+                acc
+            }
+            "concat" => {
+                let mut out = items;
+                for v in argv {
+                    match v {
+                        Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
+                        v => out.push(v),
+                    }
+                }
+                Value::array(out)
+            }
+            "flat" => {
+                let mut out = Vec::new();
+                for v in items {
+                    match v {
+                        Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
+                        v => out.push(v),
+                    }
+                }
+                Value::array(out)
+            }
+            "slice" | "sort" | "reverse" | "values" => Value::array(items),
+            "push" | "unshift" => {
+                a.borrow_mut().extend(argv);
+                Value::Num(a.borrow().len() as f64)
+            }
+            "join" => {
+                let sep = argv
+                    .first()
+                    .and_then(|v| v.as_text())
+                    .unwrap_or_else(|| ",".into());
+                let parts: Option<Vec<String>> = items.iter().map(|v| v.as_text()).collect();
+                parts
+                    .map(|p| Value::str(&p.join(&sep)))
+                    .unwrap_or(Value::dynamic())
+            }
+            "entries" => Value::array(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::array(vec![Value::Num(i as f64), v]))
+                    .collect(),
+            ),
+            "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
+            _ => Value::dynamic(),
+        }
+    }
+
+    fn call_value(
+        &mut self,
+        ctx: &Ctx,
+        f: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+        this: Option<Value>,
+    ) -> Value {
+        match f {
+            Value::Func(c) => self.invoke(c, argv, this),
+            Value::Lazy(file, name) => {
+                let follow = argv.iter().any(|a| a.is_tracked(0))
+                    || self.loader.needles_of(*file) & needle::ROUTING != 0;
+                if follow {
+                    let (file, name) = (*file, name.clone());
+                    let v = self.export_of(file, &name, 0);
+                    self.call_value(ctx, &v, argv, args, line, this)
+                } else {
+                    Value::dynamic()
+                }
+            }
+            Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
+            Value::Unknown(k) => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::Unknown(k.clone())
+            }
+            Value::Class(_) => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
+        let key = (c.file, c.func.id);
+        let recursion = self.stack.iter().filter(|k| **k == key).count();
+        if recursion >= 2 || self.stack.len() >= MAX_CALL_DEPTH {
+            return Value::dynamic();
+        }
+        if self.steps > STEP_BUDGET {
+            if !self.budget_reported {
+                self.budget_reported = true;
+                self.finding(
+                    FindingCode::AnalysisBudget,
+                    c.file,
+                    c.func.line,
+                    "the analysis budget ran out; calls past this point were not followed".into(),
+                );
+            }
+            return Value::dynamic();
+        }
+        let scope = Scope::new(Some(c.env.clone()));
+        let this = if c.is_arrow {
+            c.this.clone().unwrap_or(Value::Undef)
+        } else {
+            c.this.clone().or(this).unwrap_or(Value::Undef)
+        };
+        let ctx = Ctx {
+            file: c.file,
+            scope,
+            this,
+            home: c.home.clone(),
+        };
+        ctx.scope.define("arguments", Value::array(argv.clone()));
+        for (i, p) in c.func.params.iter().enumerate() {
+            let v = argv.get(i).cloned().unwrap_or(Value::Undef);
+            self.bind(&ctx, p, v, true);
+        }
+        self.stack.push(key);
+        self.hoist(&ctx, &c.func.body);
+        let mut result = Value::Undef;
+        for s in &c.func.body {
+            if let Flow::Return(v) = self.exec_stmt(&ctx, s) {
+                result = v;
+                break;
+            }
+        }
+        self.stack.pop();
+        result
+    }
+
+    fn construct(
+        &mut self,
+        ctx: &Ctx,
+        c: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        match c {
+            Value::Builtin(Builtin::Express) => self.new_router(ctx.file, line, true),
+            Value::Builtin(Builtin::RouterCtor) => self.new_router(ctx.file, line, false),
+            Value::Class(_) | Value::Func(_) => {
+                let obj = ObjData::new();
+                if let Value::Class(cv) = c {
+                    *obj.class.borrow_mut() = Some(cv.clone());
+                }
+                let this = Value::Obj(obj);
+                self.init_instance(ctx, c, &this, argv, args, line);
+                this
+            }
+            Value::Unknown(k) => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::Unknown(k.clone())
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    fn init_instance(
+        &mut self,
+        ctx: &Ctx,
+        c: &Value,
+        this: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) {
+        match c {
+            Value::Class(cv) => {
+                let cctx = Ctx {
+                    file: cv.file,
+                    scope: Scope::new(Some(cv.env.clone())),
+                    this: this.clone(),
+                    home: Some(cv.clone()),
+                };
+                if cv.class.constructor.is_none()
+                    && let Some(sup) = cv.superclass.clone()
+                {
+                    self.init_instance(ctx, &sup, this, argv.clone(), args, line);
+                }
+                for (name, init) in &cv.class.fields {
+                    let v = match init {
+                        Some(e) => self.eval_raw(&cctx, e),
+                        None => Value::Undef,
+                    };
+                    self.set_member(this, name, v);
+                }
+                if let Some(ctor) = &cv.class.constructor {
+                    let clo = Rc::new(Closure {
+                        file: cv.file,
+                        func: ctor.clone(),
+                        env: cv.env.clone(),
+                        this: Some(this.clone()),
+                        is_arrow: false,
+                        home: Some(cv.clone()),
+                    });
+                    self.invoke(&clo, argv, Some(this.clone()));
+                }
+            }
+            Value::Func(f) => {
+                self.invoke(f, argv, Some(this.clone()));
+            }
+            Value::Builtin(Builtin::RouterCtor) | Value::Builtin(Builtin::Express) => {
+                // `class Api extends Router` — the instance is a router; not modelled.
+            }
+            _ => {}
+        }
+    }
+
+    fn call_builtin(
+        &mut self,
+        ctx: &Ctx,
+        b: &Builtin,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        match b {
+            Builtin::Express => self.new_router(ctx.file, line, true),
+            Builtin::RouterCtor => self.new_router(ctx.file, line, false),
+            Builtin::Require => self.require(ctx, argv.first(), line, false),
+            Builtin::PathJoin => {
+                let parts: Option<Vec<String>> = argv
+                    .iter()
+                    .map(|v| self.force(v.clone(), 0).as_text())
+                    .collect();
+                match parts {
+                    Some(p) => Value::str(&posix_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::UrlJoin => {
+                let mut flat = Vec::new();
+                for v in argv {
+                    match self.force(v, 0) {
+                        Value::Arr(a) => flat.extend(a.borrow().iter().cloned()),
+                        v => flat.push(v),
+                    }
+                }
+                let parts: Option<Vec<String>> = flat.iter().map(|v| v.as_text()).collect();
+                match parts {
+                    Some(p) => Value::str(&url_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::ObjectFn(f) => {
+                let target = argv
+                    .first()
+                    .cloned()
+                    .map(|v| self.force(v, 0))
+                    .unwrap_or(Value::Undef);
+                match (*f, &target) {
+                    ("keys", Value::Obj(o)) => {
+                        Value::array(o.props.borrow().keys().map(|k| Value::str(k)).collect())
+                    }
+                    ("values", Value::Obj(o)) => {
+                        Value::array(o.props.borrow().values().cloned().collect())
+                    }
+                    ("entries", Value::Obj(o)) => Value::array(
+                        o.props
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| Value::array(vec![Value::str(k), v.clone()]))
+                            .collect(),
+                    ),
+                    ("freeze", _) => target,
+                    ("assign", Value::Obj(o)) => {
+                        for src in argv.iter().skip(1) {
+                            if let Value::Obj(s) = self.force(src.clone(), 0) {
+                                for (k, v) in s.props.borrow().iter() {
+                                    o.set(k, v.clone());
+                                }
+                            }
+                        }
+                        target
+                    }
+                    ("fromEntries", Value::Arr(a)) => {
+                        let obj = ObjData::new();
+                        for e in a.borrow().iter() {
+                            if let Value::Arr(pair) = e {
+                                let pair = pair.borrow();
+                                if let (Some(k), Some(v)) =
+                                    (pair.first().and_then(|k| k.as_text()), pair.get(1))
+                                {
+                                    obj.set(&k, v.clone());
+                                }
+                            }
+                        }
+                        Value::Obj(obj)
+                    }
+                    ("defineProperty", Value::Obj(o)) => {
+                        if let (Some(k), Some(Value::Obj(desc))) =
+                            (argv.get(1).and_then(|k| k.as_text()), argv.get(2))
+                        {
+                            let v = desc.get("value").unwrap_or(Value::dynamic());
+                            let v = match desc.get("get") {
+                                Some(g @ Value::Func(_)) => {
+                                    self.call_value(ctx, &g, Vec::new(), &[], line, None)
+                                }
+                                _ => v,
+                            };
+                            o.set(&k, v);
+                        }
+                        target
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
+                Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
+                _ => Value::dynamic(),
+            },
+            Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::FsModule => Value::dynamic(),
+            Builtin::PathModule | Builtin::ObjectNs | Builtin::ArrayNs | Builtin::PromiseNs => {
+                Value::dynamic()
+            }
+        }
+    }
+
+    // ----- Express -----
+
+    fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
+        self.routers.push(RouterData {
+            is_app,
+            file,
+            line,
+            regs: Vec::new(),
+            settings: HashMap::new(),
+            mounted: false,
+            unreached: self.unreached_mode,
+        });
+        Value::Router(self.routers.len() as u32 - 1)
+    }
+
+    fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
+        if name == "get" && call.args.len() == 1 {
+            // `app.get('setting')` reads a setting; it is not a route.
+            let k = self.eval(ctx, &call.args[0]);
+            return match k.as_text() {
+                Some(k) => self.routers[id as usize]
+                    .settings
+                    .get(&k)
+                    .cloned()
+                    .unwrap_or(Value::dynamic()),
+                None => Value::dynamic(),
+            };
+        }
+        if HTTP_VERBS.contains(&name) {
+            let first = call.args.first().map(|a| self.eval(ctx, a));
+            let paths = match first {
+                Some(v) => path_list(&v),
+                None => Err(()),
+            };
+            self.register_route(ctx, id, name, paths, &call.args, 1, call);
+            return Value::Router(id);
+        }
+        match name {
+            "route" => {
+                let v = call
+                    .args
+                    .first()
+                    .map(|a| self.eval(ctx, a))
+                    .unwrap_or(Value::Undef);
+                match path_list(&v) {
+                    Ok(p) => Value::Chain(
+                        id,
+                        Rc::new(
+                            p.into_iter()
+                                .map(|p| match p {
+                                    PathArg::Str(s) => Value::str(&s),
+                                    PathArg::Regex(r) => Value::Regex(Rc::from(r.as_str())),
+                                })
+                                .collect(),
+                        ),
+                    ),
+                    Err(()) => {
+                        self.dynamic_path(ctx, call, "route");
+                        Value::dynamic()
+                    }
+                }
+            }
+            "use" => {
+                self.register_use(ctx, id, call);
+                Value::Router(id)
+            }
+            "set" => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let (Some(k), Some(v)) = (argv.first().and_then(|k| k.as_text()), argv.get(1)) {
+                    self.routers[id as usize].settings.insert(k, v.clone());
+                }
+                Value::Router(id)
+            }
+            "param" | "engine" | "enable" | "disable" | "disabled" | "enabled" => {
+                self.eval_args(ctx, &call.args);
+                Value::Router(id)
+            }
+            _ => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::external()
+            }
+        }
+    }
+
+    fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
+        if let Some((f, l, t, seen)) = self.dyn_loops.last() {
+            seen.set(true);
+            let (f, l, t) = (*f, *l, t.clone());
+            self.finding(
+                FindingCode::DynamicLoop,
+                f,
+                l,
+                format!(
+                    "routes are registered in a loop over `{t}`, which is only known at run time"
+                ),
+            );
+            return;
+        }
+        let text = call.args.first().map(expr_text).unwrap_or_default();
+        self.finding(
+            FindingCode::DynamicPath,
+            ctx.file,
+            call.line,
+            format!("the path of `{what}({text}, ...)` is only known at run time"),
+        );
+    }
+
+    fn register_route(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        method: &str,
+        paths: Result<Vec<PathArg>, ()>,
+        args: &[Expr],
+        skip: usize,
+        call: &Call,
+    ) {
+        let method = if method == "del" { "delete" } else { method };
+        let paths = match paths {
+            Ok(p) => p,
+            Err(()) => {
+                self.dynamic_path(ctx, call, method);
+                return;
+            }
+        };
+        let mut names: Vec<(String, Option<(FileId, u32)>)> = Vec::new();
+        for a in args.iter().skip(skip) {
+            let v = self.eval_raw(ctx, a);
+            self.handler_names(a, &v, &mut names, 0);
+        }
+        let handler = names.pop().map(|(name, at)| HandlerRef { name, at });
+        for p in &paths {
+            if let PathArg::Regex(r) = p {
+                self.finding(
+                    FindingCode::RegexPath,
+                    ctx.file,
+                    call.line,
+                    format!("route path is a regular expression `{r}`; OpenAPI cannot express it exactly"),
+                );
+            }
+        }
+        let reg = Reg {
+            kind: RegKind::Route {
+                method: method.to_string(),
+                paths,
+                middleware: names.into_iter().map(|(n, _)| n).collect(),
+                handler,
+            },
+            file: ctx.file,
+            line: call.line,
+            cond: self.cond_text(),
+            doc: call.doc.clone(),
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+
+    fn cond_text(&self) -> Option<String> {
+        if self.cond.is_empty() {
+            None
+        } else {
+            Some(self.cond.join(" && "))
+        }
+    }
+
+    fn handler_names(
+        &mut self,
+        e: &Expr,
+        v: &Value,
+        out: &mut Vec<(String, Option<(FileId, u32)>)>,
+        depth: u32,
+    ) {
+        if depth > 4 {
+            return;
+        }
+        match (e, v) {
+            (Expr::Array(items), Value::Arr(vals)) => {
+                let vals = vals.borrow().clone();
+                for (i, it) in items.iter().enumerate() {
+                    let vv = vals.get(i).cloned().unwrap_or(Value::Undef);
+                    self.handler_names(it, &vv, out, depth + 1);
+                }
+            }
+            (_, Value::Arr(vals)) => {
+                let vals = vals.borrow().clone();
+                for vv in vals {
+                    let name = value_name(&vv).unwrap_or_else(|| expr_text(e));
+                    out.push((name, value_at(&vv)));
+                }
+            }
+            _ => {
+                let name = match (e, v) {
+                    (Expr::Func(f), _) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    _ => expr_text(e),
+                };
+                out.push((name, value_at(v)));
+            }
+        }
+    }
+
+    fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+        let mut argv = Vec::new();
+        for a in &call.args {
+            let v = self.eval(ctx, a);
+            argv.push((a, v));
+        }
+        let (paths, start) = match argv.first() {
+            Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
+                (path_list(v).unwrap_or_default(), 1)
+            }
+            Some((_, v @ Value::Arr(a)))
+                if a.borrow()
+                    .iter()
+                    .all(|x| matches!(x, Value::Str(_) | Value::Regex(_)))
+                    && !a.borrow().is_empty() =>
+            {
+                (path_list(v).unwrap_or_default(), 1)
+            }
+            Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
+                self.dynamic_path(ctx, call, "use");
+                return;
+            }
+            _ => (vec![PathArg::Str("/".into())], 0),
+        };
+        let mut handlers = Vec::new();
+        for (e, v) in argv.iter().skip(start) {
+            self.use_handlers(e, v, &mut handlers, 0);
+        }
+        for h in &handlers {
+            if let UseHandler::Router(r) = h {
+                self.routers[*r as usize].mounted = true;
+            }
+        }
+        let reg = Reg {
+            kind: RegKind::Use { paths, handlers },
+            file: ctx.file,
+            line: call.line,
+            cond: self.cond_text(),
+            doc: call.doc.clone(),
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+
+    fn use_handlers(&mut self, e: &Expr, v: &Value, out: &mut Vec<UseHandler>, depth: u32) {
+        if depth > 4 {
+            return;
+        }
+        match v {
+            Value::Router(r) => out.push(UseHandler::Router(*r)),
+            Value::Arr(items) => {
+                let items = items.borrow().clone();
+                let exprs: Option<&Vec<Expr>> = match e {
+                    Expr::Array(x) => Some(x),
+                    _ => None,
+                };
+                for (i, it) in items.iter().enumerate() {
+                    let ie = exprs.and_then(|x| x.get(i)).unwrap_or(e);
+                    self.use_handlers(ie, it, out, depth + 1);
+                }
+            }
+            _ => {
+                let name = match e {
+                    Expr::Func(f) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    Expr::Array(_) => value_name(v).unwrap_or_else(|| "<anonymous>".into()),
+                    _ => expr_text(e),
+                };
+                out.push(UseHandler::Middleware(name));
+            }
+        }
+    }
+}
+
+/// Paths from a registration's first argument.
+fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
+    match v {
+        Value::Str(s) => Ok(vec![PathArg::Str(s.to_string())]),
+        Value::Regex(r) => Ok(vec![PathArg::Regex(r.to_string())]),
+        Value::Arr(a) => {
+            let mut out = Vec::new();
+            for x in a.borrow().iter() {
+                out.extend(path_list(x)?);
+            }
+            Ok(out)
+        }
+        _ => Err(()),
+    }
+}
+
+fn value_name(v: &Value) -> Option<String> {
+    match v {
+        Value::Func(c) => c.func.name.clone(),
+        _ => None,
+    }
+}
+
+fn value_at(v: &Value) -> Option<(FileId, u32)> {
+    match v {
+        Value::Func(c) => Some((c.file, c.func.line)),
+        _ => None,
+    }
+}
+
+fn callee_object(e: &Expr) -> &Expr {
+    match e {
+        Expr::Member(o, _) => o,
+        e => e,
+    }
+}
+
+/// A short source-like rendering of an expression (middleware names, messages).
+pub(crate) fn expr_text(e: &Expr) -> String {
+    fn go(e: &Expr, out: &mut String, depth: u32) {
+        if depth > 6 || out.len() > 120 {
+            out.push_str("...");
+            return;
+        }
+        match e {
+            Expr::Ident(n) => out.push_str(n),
+            Expr::This => out.push_str("this"),
+            Expr::Super => out.push_str("super"),
+            Expr::Str(s) => {
+                out.push('\'');
+                out.push_str(s);
+                out.push('\'');
+            }
+            Expr::Num(n) => out.push_str(&n.to_string()),
+            Expr::Member(o, p) => {
+                go(o, out, depth + 1);
+                out.push('.');
+                out.push_str(p);
+            }
+            Expr::Index(o, i) => {
+                go(o, out, depth + 1);
+                out.push('[');
+                go(i, out, depth + 1);
+                out.push(']');
+            }
+            Expr::Call(c) => {
+                go(&c.callee, out, depth + 1);
+                out.push_str("()");
+            }
+            Expr::New(c, _, _) => {
+                out.push_str("new ");
+                go(c, out, depth + 1);
+                out.push_str("()");
+            }
+            Expr::Func(f) => out.push_str(f.name.as_deref().unwrap_or("<anonymous>")),
+            Expr::Template(..) => out.push_str("`...`"),
+            Expr::Await(e) => go(e, out, depth + 1),
+            Expr::Add(a, b) => {
+                go(a, out, depth + 1);
+                out.push_str(" + ");
+                go(b, out, depth + 1);
+            }
+            Expr::Unary(op, e) => {
+                out.push_str(op);
+                go(e, out, depth + 1);
+            }
+            _ => out.push_str("<expression>"),
+        }
+    }
+    let mut s = String::new();
+    go(e, &mut s, 0);
+    s
+}
+
+fn known_module(pkg: &str) -> Value {
+    match pkg {
+        "express" => Value::Builtin(Builtin::Express),
+        "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
+        "url-join" => Value::Builtin(Builtin::UrlJoin),
+        "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
+        other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
+    }
+}
+
+fn member_of_builtin(base: &Value, prop: &str) -> Value {
+    let Value::Builtin(b) = base else {
+        return Value::dynamic();
+    };
+    match (b, prop) {
+        (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
+        (Builtin::Express, "default") => Value::Builtin(Builtin::Express),
+        (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
+            format!("express.{p}").as_str(),
+        ))),
+        (Builtin::PathModule, "join" | "resolve" | "normalize") => {
+            Value::Builtin(Builtin::PathJoin)
+        }
+        (Builtin::PathModule, "posix" | "default") => Value::Builtin(Builtin::PathModule),
+        (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
+        (
+            Builtin::ObjectNs,
+            f @ ("keys" | "values" | "entries" | "assign" | "freeze" | "fromEntries"
+            | "defineProperty"),
+        ) => Value::Builtin(Builtin::ObjectFn(match f {
+            "keys" => "keys",
+            "values" => "values",
+            "entries" => "entries",
+            "assign" => "assign",
+            "freeze" => "freeze",
+            "fromEntries" => "fromEntries",
+            _ => "defineProperty",
+        })),
+        (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
+        (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
+        (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
+        (Builtin::OpaqueModule(m), p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
+            format!("{m}.{p}").as_str(),
+        ))),
+        _ => Value::external(),
+    }
+}
+
+fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
+    let arg = |i: usize| argv.get(i).and_then(|v| v.as_text());
+    match name {
+        "toLowerCase" => Value::str(&s.to_lowercase()),
+        "toUpperCase" => Value::str(&s.to_uppercase()),
+        "trim" => Value::str(s.trim()),
+        "concat" => {
+            let mut out = s.to_string();
+            for i in 0..argv.len() {
+                match arg(i) {
+                    Some(t) => out.push_str(&t),
+                    None => return Value::dynamic(),
+                }
+            }
+            Value::str(&out)
+        }
+        "replace" | "replaceAll" => match (argv.first(), arg(1)) {
+            (Some(Value::Str(from)), Some(to)) => {
+                if name == "replace" {
+                    Value::str(&s.replacen(from.as_ref(), &to, 1))
+                } else {
+                    Value::str(&s.replace(from.as_ref(), &to))
+                }
+            }
+            _ => Value::dynamic(),
+        },
+        "split" => match arg(0) {
+            Some(sep) if !sep.is_empty() => {
+                Value::array(s.split(sep.as_str()).map(Value::str).collect())
+            }
+            _ => Value::dynamic(),
+        },
+        "toString" | "valueOf" => Value::Str(s.clone()),
+        _ => Value::dynamic(),
+    }
+}
+
+/// `path.posix.join` semantics.
+fn posix_join(parts: &[String]) -> String {
+    let joined = parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("/");
+    if joined.is_empty() {
+        return ".".into();
+    }
+    let absolute = joined.starts_with('/');
+    let trailing = joined.ends_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if out.last().is_some_and(|l| *l != "..") {
+                    out.pop();
+                } else if !absolute {
+                    out.push("..");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let mut s = out.join("/");
+    if absolute {
+        s.insert(0, '/');
+    }
+    if trailing && !s.ends_with('/') {
+        s.push('/');
+    }
+    if s.is_empty() { ".".into() } else { s }
+}
+
+/// `url-join` semantics: one slash between parts.
+fn url_join(parts: &[String]) -> String {
+    let mut out = String::new();
+    for (i, p) in parts.iter().enumerate() {
+        if p.is_empty() {
+            continue;
+        }
+        let mut p = p.as_str();
+        if i > 0 {
+            p = p.trim_start_matches('/');
+        }
+        if out.ends_with('/') {
+            out.pop();
+        }
+        if !out.is_empty() && !p.is_empty() {
+            out.push('/');
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn posix_join_matches_node() {
+        assert_eq!(posix_join(&["/api".into(), "users".into()]), "/api/users");
+        assert_eq!(posix_join(&["/a/".into(), "../b".into()]), "/b");
+        assert_eq!(
+            posix_join(&["/:id".into(), "/settings/".into()]),
+            "/:id/settings/"
+        );
+    }
+
+    #[test]
+    fn url_join_collapses_slashes() {
+        assert_eq!(url_join(&["/api/".into(), "/users".into()]), "/api/users");
+        assert_eq!(
+            url_join(&["/api".into(), "v1".into(), "x".into()]),
+            "/api/v1/x"
+        );
+    }
+}

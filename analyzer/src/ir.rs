@@ -1,0 +1,277 @@
+//! The per-file facts: a compact, serializable lowering of one JS/TS file.
+//!
+//! Captures: statements and expressions that can carry routing or event
+//! meaning — declarations and patterns, calls, member chains, literals,
+//! templates, functions, classes, imports/exports, control flow — each with
+//! the 1-based line it starts on.
+//!
+//! Deliberately not captured: types (except the handful the resolver reads),
+//! JSX, operators other than `+` and the logical ones (they lower to
+//! [`Expr::Opaque`]), comments. The IR depends only on the file's bytes, so it
+//! is cached by content hash.
+
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A lowered source file.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub(crate) struct FileFacts {
+    /// Top-level statements in source order.
+    pub(crate) body: Vec<Stmt>,
+    /// Lines of syntax errors (first few), with a short reason.
+    pub(crate) parse_errors: Vec<(u32, String)>,
+    /// Nesting that was too deep to lower (line), reported as a finding.
+    pub(crate) too_deep: Vec<u32>,
+    /// Number of functions lowered (function ids are `0..functions`).
+    pub(crate) functions: u32,
+}
+
+/// A statement.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Stmt {
+    /// An expression statement.
+    Expr(Expr),
+    /// `const`/`let`/`var` declarations.
+    Var(Vec<(Pattern, Option<Expr>)>),
+    /// A function declaration (hoisted).
+    Function(String, Arc<Func>),
+    /// A class declaration.
+    Class(String, Arc<Class>),
+    /// `return`.
+    Return(Option<Expr>),
+    /// `throw`.
+    Throw(Expr),
+    /// `if`: test, its source text, consequence, alternative, line.
+    If(Expr, String, Vec<Stmt>, Vec<Stmt>, u32),
+    /// `for (x of|in y)`: pattern, iterable, `true` for `in`, body, iterable text, line.
+    ForOf(Pattern, Expr, bool, Vec<Stmt>, String, u32),
+    /// Any other loop (`for(;;)`, `while`, `do`): header text, body, line.
+    Loop(String, Vec<Stmt>, u32),
+    /// A block.
+    Block(Vec<Stmt>),
+    /// `try`/`catch`/`finally`: block, catch parameter, handler, finalizer.
+    Try(Vec<Stmt>, Option<Pattern>, Vec<Stmt>, Vec<Stmt>),
+    /// `switch`: discriminant and the case bodies.
+    Switch(Expr, Vec<Vec<Stmt>>),
+    /// `import ... from 'source'`.
+    Import(Import),
+    /// `export { a as b }` or `export { a as b } from 'source'`.
+    ExportNames(Vec<(String, String)>, Option<String>, u32),
+    /// `export * from 'source'` or `export * as ns from 'source'`.
+    ExportAll(String, Option<String>, u32),
+    /// `export <declaration>`: the declaration and the names it binds.
+    ExportDecl(Box<Stmt>, Vec<String>),
+    /// `export default <expr>`.
+    ExportDefault(Expr),
+    /// TypeScript `enum`: name and members with constant values when literal.
+    Enum(String, Vec<(String, Option<Expr>)>),
+    /// TypeScript interface or type alias, kept for event payload typing.
+    TypeDecl(String, TypeExpr),
+}
+
+/// An import declaration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Import {
+    /// The module specifier.
+    pub(crate) source: String,
+    /// `import x from`.
+    pub(crate) default: Option<String>,
+    /// `import * as ns from`.
+    pub(crate) namespace: Option<String>,
+    /// `import { a as b }`: (imported, local).
+    pub(crate) named: Vec<(String, String)>,
+    /// 1-based line.
+    pub(crate) line: u32,
+}
+
+/// A binding pattern.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Pattern {
+    /// A plain name.
+    Ident(String),
+    /// `{ a, b: c, d = 1, ...rest }`.
+    Object(Vec<(PropKey, Pattern)>, Option<Box<Pattern>>),
+    /// `[a, , b, ...rest]`.
+    Array(Vec<Option<Pattern>>, Option<Box<Pattern>>),
+    /// `p = default`.
+    Default(Box<Pattern>, Box<Expr>),
+    /// An assignment target that is not a name (`this.x`, `a.b`).
+    Target(Box<Expr>),
+    /// Something the lowering does not model.
+    Ignored,
+}
+
+/// An object property key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum PropKey {
+    /// A static key.
+    Name(String),
+    /// A computed key `[expr]`.
+    Computed(Box<Expr>),
+}
+
+/// A function, arrow, or method.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Func {
+    /// Unique within the file.
+    pub(crate) id: u32,
+    /// Name when declared with one.
+    pub(crate) name: Option<String>,
+    /// Parameters.
+    pub(crate) params: Vec<Pattern>,
+    /// Parameter type annotations (source text), parallel to `params`.
+    pub(crate) param_types: Vec<Option<TypeExpr>>,
+    /// Body statements; a concise arrow body is one `Return`.
+    pub(crate) body: Vec<Stmt>,
+    /// 1-based line of the function start.
+    pub(crate) line: u32,
+    /// JSDoc block right before the function (or its declaration), if any.
+    pub(crate) doc: Option<String>,
+    /// An arrow function (lexical `this`).
+    pub(crate) arrow: bool,
+}
+
+/// A class.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Class {
+    /// Class name.
+    pub(crate) name: Option<String>,
+    /// `extends` expression.
+    pub(crate) superclass: Option<Expr>,
+    /// Instance fields with initializers.
+    pub(crate) fields: Vec<(String, Option<Expr>)>,
+    /// Static fields with initializers.
+    pub(crate) static_fields: Vec<(String, Option<Expr>)>,
+    /// Methods (including getters), by name.
+    pub(crate) methods: Vec<(String, Arc<Func>)>,
+    /// Static methods.
+    pub(crate) static_methods: Vec<(String, Arc<Func>)>,
+    /// The constructor.
+    pub(crate) constructor: Option<Arc<Func>>,
+    /// 1-based line.
+    pub(crate) line: u32,
+}
+
+/// A TypeScript type, reduced to what payload schemas need.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum TypeExpr {
+    /// A named reference with type arguments (`Request<P, B>`, `Foo`).
+    Ref(String, Vec<TypeExpr>),
+    /// An object literal type / interface body: (name, optional, type).
+    Object(Vec<(String, bool, TypeExpr)>),
+    /// A function type (parameters) — used for event maps and ack callbacks.
+    Function(Vec<(String, bool, TypeExpr)>),
+    /// `T[]` or `Array<T>`.
+    Array(Box<TypeExpr>),
+    /// Tuple.
+    Tuple(Vec<TypeExpr>),
+    /// Union.
+    Union(Vec<TypeExpr>),
+    /// A string literal type.
+    StrLit(String),
+    /// A number literal type.
+    NumLit(f64),
+    /// A primitive keyword (`string`, `number`, `boolean`, `null`, `any`, ...).
+    Prim(String),
+    /// Anything else.
+    Other,
+}
+
+/// An expression. Lines are 1-based.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Expr {
+    /// A string literal (unescaped).
+    Str(String),
+    /// A number literal.
+    Num(f64),
+    /// `true`/`false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// `undefined`.
+    Undefined,
+    /// A regex literal, as written (`/a+/i`).
+    Regex(String),
+    /// A template literal: quasis (one more than expressions) and expressions.
+    Template(Vec<String>, Vec<Expr>),
+    /// A name.
+    Ident(String),
+    /// `this`.
+    This,
+    /// `super`.
+    Super,
+    /// `obj.prop` / `obj?.prop`.
+    Member(Box<Expr>, String),
+    /// `obj[expr]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A call; the line is the line of the callee's property name for member
+    /// calls (`router\n  .get(` → the `get` line), else the call start.
+    Call(Box<Call>),
+    /// `new X(args)`.
+    New(Box<Expr>, Vec<Expr>, u32),
+    /// `[a, ...b]`.
+    Array(Vec<Expr>),
+    /// `{ ... }`.
+    Object(Vec<ObjProp>),
+    /// A function or arrow.
+    Func(Arc<Func>),
+    /// A class expression.
+    Class(Arc<Class>),
+    /// `a + b`.
+    Add(Box<Expr>, Box<Expr>),
+    /// `a && b`, `a || b`, `a ?? b`: operator, left, right.
+    Logical(LogicalOp, Box<Expr>, Box<Expr>),
+    /// `test ? a : b` with the test's text.
+    Cond(Box<Expr>, String, Box<Expr>, Box<Expr>),
+    /// `target = value` (also `||=`, `??=`, `&&=`).
+    Assign(Box<Pattern>, Box<Expr>),
+    /// `await x` (also `yield x`).
+    Await(Box<Expr>),
+    /// `typeof x`, `!x`, `void x`, etc. — the operand is still evaluated.
+    Unary(String, Box<Expr>),
+    /// `a, b`.
+    Seq(Vec<Expr>),
+    /// `...x` inside arrays and calls.
+    Spread(Box<Expr>),
+    /// `a === b`, `a !== b`, etc. (kept to fold constant tests).
+    Compare(String, Box<Expr>, Box<Expr>),
+    /// Anything else; its line.
+    Opaque(u32),
+}
+
+/// Logical operators.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) enum LogicalOp {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `??`
+    Nullish,
+}
+
+/// A call expression.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Call {
+    /// The callee.
+    pub(crate) callee: Expr,
+    /// The arguments.
+    pub(crate) args: Vec<Expr>,
+    /// Line (see [`Expr::Call`]).
+    pub(crate) line: u32,
+    /// Type arguments, when written (`app.get<P>(...)`, `new Server<A, B>()`).
+    pub(crate) type_args: Vec<TypeExpr>,
+    /// JSDoc block that ends right before the statement holding this call.
+    pub(crate) doc: Option<String>,
+}
+
+/// An object literal member.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum ObjProp {
+    /// `key: value` (also shorthand `key`).
+    KeyValue(PropKey, Expr),
+    /// `...expr`.
+    Spread(Expr),
+    /// A method or accessor.
+    Method(PropKey, Arc<Func>),
+}

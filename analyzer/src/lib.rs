@@ -1,0 +1,572 @@
+//! Portolan's analyzer: a JavaScript/TypeScript source tree in, an
+//! [`Inventory`] of mounted Express operations (with findings for what could
+//! not be resolved) out. Nothing is executed.
+//!
+//! Three stages: syntax (tree-sitter → per-file facts, cached by content
+//! hash), facts loading with a byte prefilter and parallel prefetch, and
+//! resolve (a small evaluator over the facts, then a walk of the mount graph
+//! from every root app).
+
+mod eval;
+mod inventory;
+mod ir;
+mod loader;
+mod paths;
+mod project;
+mod syntax;
+mod value;
+
+pub use inventory::{
+    App, Declaration, Finding, FindingCode, Handler, Inventory, Location, MountStep, Operation,
+    SourceFile, Stats, Timings,
+};
+pub use paths::{PathParam, PathPattern, join as join_paths};
+
+use eval::{Interp, PathArg, RegKind, UseHandler};
+use loader::{Cache, Loader, needle};
+use project::{FileId, Project};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What stops an analysis from running at all (per-file trouble is a [`Finding`]).
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// The root cannot be used.
+    #[error("cannot analyze `{0}`: {1}")]
+    Root(String, String),
+    /// A named entry file does not exist.
+    #[error(
+        "entry `{0}` is not a JavaScript or TypeScript file under the root (check --entry; paths are relative to the root)"
+    )]
+    Entry(String),
+    /// The cache directory cannot be used.
+    #[error("cannot use the cache at `{0}`: {1} (pass --cache-dir DIR or --no-cache)")]
+    Cache(String, String),
+}
+
+/// How to analyze.
+#[derive(Debug, Clone, Default)]
+pub struct AnalyzeOptions {
+    /// The project root.
+    pub root: PathBuf,
+    /// Entry files relative to the root; empty means auto-detect.
+    pub entries: Vec<String>,
+    /// Where the facts cache lives; `None` means the default location.
+    pub cache_dir: Option<PathBuf>,
+    /// Do not read or write the cache.
+    pub no_cache: bool,
+}
+
+/// The default cache folder for a root: `$PORTOLAN_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/portolan`, else `~/.cache/portolan`, one subfolder per root.
+pub fn default_cache_dir(root: &Path) -> PathBuf {
+    let base = std::env::var_os("PORTOLAN_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("portolan")))
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("portolan"))
+        })
+        .unwrap_or_else(|| std::env::temp_dir().join("portolan"));
+    let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let key = blake3::hash(canon.to_string_lossy().as_bytes()).to_hex();
+    base.join(&key[..16])
+}
+
+fn is_test_path(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || rel.split('/').any(|seg| {
+            matches!(
+                seg,
+                "__tests__"
+                    | "__mocks__"
+                    | "test"
+                    | "tests"
+                    | "__fixtures__"
+                    | "fixtures"
+                    | "e2e"
+                    | "cypress"
+            )
+        })
+}
+
+/// Analyze a project.
+pub fn analyze(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
+    let t0 = Instant::now();
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(&opts.root));
+    let scratch = if opts.no_cache {
+        std::env::temp_dir().join("portolan-scratch")
+    } else {
+        cache_dir.clone()
+    };
+    let project = Arc::new(Project::discover(&opts.root, &scratch)?);
+    let cache = if opts.no_cache {
+        None
+    } else {
+        std::fs::create_dir_all(&cache_dir)
+            .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
+        Some(Arc::new(Cache::open(cache_dir)))
+    };
+    let loader = Loader::new(project.clone(), cache.clone());
+    let mut timings = Timings {
+        discover_ms: ms(t0),
+        files_discovered: project.files.len(),
+        ..Timings::default()
+    };
+
+    // Entries: named, else package.json main/start, else files calling express().
+    let t1 = Instant::now();
+    let mut entries: Vec<FileId> = Vec::new();
+    if !opts.entries.is_empty() {
+        for e in &opts.entries {
+            let rel = project::normalize(&e.replace('\\', "/"));
+            match project.file_id(&rel).or_else(|| project.resolve_path(&rel)) {
+                Some(id) => entries.push(id),
+                None => return Err(AnalyzeError::Entry(e.clone())),
+            }
+        }
+    } else {
+        loader.scan_needles();
+        let mut set = BTreeSet::new();
+        for p in &project.packages {
+            if !p.dir.is_empty() {
+                continue;
+            }
+            for hint in package_entry_hints(&p.json) {
+                if let Some(id) = project.resolve_path(&project::normalize(&hint))
+                    && loader.needles_of(id) & needle::EXPRESS != 0
+                {
+                    set.insert(id);
+                }
+            }
+        }
+        for (i, f) in project.files.iter().enumerate() {
+            if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
+                set.insert(i as FileId);
+            }
+        }
+        entries = set.into_iter().collect();
+    }
+    timings.prefilter_ms = ms(t1);
+
+    let t2 = Instant::now();
+    let mut interp = Interp::new(loader.clone());
+    loader.prefetch(entries.iter().copied());
+    for &e in &entries {
+        interp.run_module(e);
+    }
+    let reached: BTreeSet<FileId> = interp.touched.clone();
+    // Files that declare Express routers but that no entry reaches.
+    if opts.entries.is_empty() {
+        // (needles already scanned)
+    } else {
+        loader.scan_needles();
+    }
+    interp.set_unreached_mode(true);
+    let extra: Vec<FileId> = (0..project.files.len() as FileId)
+        .filter(|&i| {
+            let n = loader.needles_of(i);
+            n & needle::ROUTER != 0
+                && n & needle::EXPRESS != 0
+                && !interp.is_loaded(i)
+                && !is_test_path(project.rel(i))
+        })
+        .collect();
+    loader.prefetch(extra.iter().copied());
+    for i in extra {
+        interp.run_module(i);
+    }
+    timings.resolve_ms = ms(t2);
+
+    let t3 = Instant::now();
+    let mut inv = build_inventory(&project, &loader, &interp, &entries, &reached);
+    timings.inventory_ms = ms(t3);
+    timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
+    timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
+    if let Some(c) = loader.cache() {
+        c.save();
+    }
+    inv.timings = timings;
+    Ok(inv)
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Entry hints from a root package.json: `main`, and the file `scripts.start` runs with node.
+fn package_entry_hints(json: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(m) = json.get("main").and_then(|m| m.as_str()) {
+        out.push(m.trim_start_matches("./").to_string());
+    }
+    for key in ["start", "dev", "serve"] {
+        if let Some(s) = json
+            .get("scripts")
+            .and_then(|s| s.get(key))
+            .and_then(|s| s.as_str())
+        {
+            for w in s.split_whitespace() {
+                let w = w.trim_start_matches("./");
+                if project::SOURCE_EXTS
+                    .iter()
+                    .any(|e| w.ends_with(&format!(".{e}")))
+                {
+                    out.push(w.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+struct WalkOut {
+    /// (app, method, full path, regex) → declarations
+    ops: BTreeMap<(u32, String, String, bool), Vec<Declaration>>,
+    mount_paths: BTreeMap<(u32, String, String, bool), String>,
+    reached_routers: HashSet<u32>,
+    decl_keys: BTreeSet<(FileId, u32, String, String)>,
+    app_mounts: BTreeSet<String>,
+}
+
+#[derive(Clone)]
+struct ScopedMw {
+    name: String,
+    /// Applies only under this full prefix.
+    scope: Option<String>,
+}
+
+fn loc(project: &Project, file: FileId, line: u32) -> Location {
+    Location {
+        file: project.rel(file).to_string(),
+        line,
+    }
+}
+
+fn walk(
+    project: &Project,
+    interp: &Interp,
+    app: u32,
+    router: u32,
+    prefix: &str,
+    inherited: &[ScopedMw],
+    mounts: &[MountStep],
+    cond: Option<&str>,
+    stack: &mut Vec<u32>,
+    out: &mut WalkOut,
+) {
+    if stack.contains(&router) || stack.len() > 64 {
+        return;
+    }
+    stack.push(router);
+    out.reached_routers.insert(router);
+    let data = &interp.routers[router as usize];
+    let mut chain: Vec<ScopedMw> = inherited.to_vec();
+    for reg in &data.regs {
+        let cond_here = match (cond, reg.cond.as_deref()) {
+            (Some(a), Some(b)) => Some(format!("{a} && {b}")),
+            (Some(a), None) => Some(a.to_string()),
+            (None, Some(b)) => Some(b.to_string()),
+            (None, None) => None,
+        };
+        match &reg.kind {
+            RegKind::Use { paths, handlers } => {
+                let mut local_mw: Vec<ScopedMw> = Vec::new();
+                for h in handlers {
+                    match h {
+                        UseHandler::Router(child) => {
+                            for p in paths {
+                                let PathArg::Str(p) = p else { continue };
+                                let full = paths::join(prefix, p);
+                                if router == app && stack.len() == 1 {
+                                    out.app_mounts.insert(paths::join("", p));
+                                }
+                                let mut next_chain = chain.clone();
+                                next_chain.extend(local_mw.iter().cloned());
+                                let mut next_mounts = mounts.to_vec();
+                                next_mounts.push(MountStep {
+                                    prefix: p.clone(),
+                                    at: loc(project, reg.file, reg.line),
+                                });
+                                walk(
+                                    project,
+                                    interp,
+                                    app,
+                                    *child,
+                                    &full,
+                                    &next_chain,
+                                    &next_mounts,
+                                    cond_here.as_deref(),
+                                    stack,
+                                    out,
+                                );
+                            }
+                        }
+                        UseHandler::Middleware(name) => local_mw.push(ScopedMw {
+                            name: name.clone(),
+                            scope: None,
+                        }),
+                    }
+                }
+                // Middleware in a use() without routers applies to what follows.
+                if !handlers.iter().any(|h| matches!(h, UseHandler::Router(_))) {
+                    for p in paths {
+                        let scope = match p {
+                            PathArg::Str(s) if paths::join("", s) != "/" => {
+                                Some(paths::join(prefix, s))
+                            }
+                            PathArg::Str(_) => None,
+                            PathArg::Regex(_) => continue,
+                        };
+                        for m in &local_mw {
+                            chain.push(ScopedMw {
+                                name: m.name.clone(),
+                                scope: scope.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            RegKind::Route {
+                method,
+                paths: route_paths,
+                middleware,
+                handler,
+            } => {
+                for p in route_paths {
+                    let (full, regex, own) = match p {
+                        PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
+                        PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
+                    };
+                    let mut mw: Vec<String> = chain
+                        .iter()
+                        .filter(|m| match &m.scope {
+                            None => true,
+                            Some(s) => {
+                                full == *s
+                                    || full.starts_with(&format!("{}/", s.trim_end_matches('/')))
+                                    || s == "/"
+                            }
+                        })
+                        .map(|m| m.name.clone())
+                        .collect();
+                    mw.extend(middleware.iter().cloned());
+                    let decl = Declaration {
+                        at: loc(project, reg.file, reg.line),
+                        route_path: own.clone(),
+                        router: loc(project, data.file, data.line),
+                        mounts: mounts.to_vec(),
+                        middleware: mw,
+                        handler: handler.as_ref().map(|h| Handler {
+                            name: h.name.clone(),
+                            at: h.at.map(|(f, l)| loc(project, f, l)),
+                        }),
+                        conditional: cond_here.clone(),
+                        doc: reg.doc.clone(),
+                    };
+                    let key = (app, method.clone(), full.clone(), regex);
+                    out.mount_paths.entry(key.clone()).or_insert_with(|| {
+                        mounts
+                            .first()
+                            .map(|m| paths::join("", &m.prefix))
+                            .unwrap_or_default()
+                    });
+                    let list = out.ops.entry(key).or_default();
+                    if !list.iter().any(|d| d.at == decl.at) {
+                        list.push(decl);
+                    }
+                    let expanded: Vec<&str> = if method == "all" {
+                        vec!["delete", "get", "head", "options", "patch", "post", "put"]
+                    } else {
+                        vec![method.as_str()]
+                    };
+                    for m in expanded {
+                        out.decl_keys
+                            .insert((reg.file, reg.line, m.to_string(), own.clone()));
+                    }
+                }
+            }
+        }
+    }
+    stack.pop();
+}
+
+fn build_inventory(
+    project: &Project,
+    loader: &Loader,
+    interp: &Interp,
+    entries: &[FileId],
+    reached: &BTreeSet<FileId>,
+) -> Inventory {
+    let mut findings: Vec<Finding> = interp
+        .findings
+        .iter()
+        .map(|f| Finding {
+            code: f.code,
+            at: loc(project, f.file, f.line),
+            message: f.message.clone(),
+        })
+        .collect();
+    let mut out = WalkOut {
+        ops: BTreeMap::new(),
+        mount_paths: BTreeMap::new(),
+        reached_routers: HashSet::new(),
+        decl_keys: BTreeSet::new(),
+        app_mounts: BTreeSet::new(),
+    };
+    let roots: Vec<u32> = interp
+        .routers
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_app && !r.mounted && !r.unreached)
+        .map(|(i, _)| i as u32)
+        .collect();
+    for &app in &roots {
+        walk(
+            project,
+            interp,
+            app,
+            app,
+            "",
+            &[],
+            &[],
+            None,
+            &mut Vec::new(),
+            &mut out,
+        );
+    }
+    // Routers with routes that no root reaches.
+    for (i, r) in interp.routers.iter().enumerate() {
+        if out.reached_routers.contains(&(i as u32)) {
+            continue;
+        }
+        let routes: Vec<String> = r
+            .regs
+            .iter()
+            .filter_map(|reg| match &reg.kind {
+                RegKind::Route { method, paths, .. } => Some(format!(
+                    "{} {} ({}:{})",
+                    method.to_uppercase(),
+                    paths
+                        .iter()
+                        .map(|p| match p {
+                            PathArg::Str(s) | PathArg::Regex(s) => s.as_str(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    project.rel(reg.file),
+                    reg.line
+                )),
+                _ => None,
+            })
+            .collect();
+        if r.is_app && r.unreached && !r.mounted {
+            findings.push(Finding {
+                code: FindingCode::UnreachedApp,
+                at: loc(project, r.file, r.line),
+                message: format!(
+                    "an Express app in a file no entry reaches ({} route declarations); name it with --entry to include it",
+                    routes.len()
+                ),
+            });
+            continue;
+        }
+        if routes.is_empty() || r.mounted {
+            continue;
+        }
+        findings.push(Finding {
+            code: FindingCode::UnmountedRouter,
+            at: loc(project, r.file, r.line),
+            message: format!(
+                "router declares routes but is never mounted: {}",
+                routes.join("; ")
+            ),
+        });
+    }
+    if entries.is_empty() {
+        findings.push(Finding {
+            code: FindingCode::NoEntry,
+            at: Location {
+                file: String::new(),
+                line: 0,
+            },
+            message: "no entry found: no package.json main/start script and no file calls express(); pass --entry FILE".into(),
+        });
+    }
+    findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
+
+    let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut operations: Vec<Operation> = Vec::new();
+    for ((app, method, full, regex), mut decls) in out.ops {
+        decls.sort_by(|a, b| a.at.cmp(&b.at));
+        *app_counts.entry(app).or_default() += 1;
+        let r = &interp.routers[app as usize];
+        let mount_path = out
+            .mount_paths
+            .get(&(app, method.clone(), full.clone(), regex))
+            .cloned()
+            .unwrap_or_default();
+        operations.push(Operation {
+            method,
+            path: PathPattern::parse(&full, regex),
+            app: loc(project, r.file, r.line),
+            mount_path,
+            declarations: decls,
+        });
+    }
+    operations.sort_by(|a, b| {
+        (a.path.express.as_bytes(), &a.method, &a.app).cmp(&(
+            b.path.express.as_bytes(),
+            &b.method,
+            &b.app,
+        ))
+    });
+    let apps: Vec<App> = roots
+        .iter()
+        .map(|&a| {
+            let r = &interp.routers[a as usize];
+            App {
+                at: loc(project, r.file, r.line),
+                operations: app_counts.get(&a).copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    let entry_set: HashSet<FileId> = entries.iter().copied().collect();
+    let source_files: Vec<SourceFile> = interp
+        .touched
+        .iter()
+        .map(|&f| SourceFile {
+            file: project.rel(f).to_string(),
+            hash: loader.get(f).hash.clone(),
+        })
+        .collect();
+    let unique_ops: BTreeSet<(String, String, bool)> = operations
+        .iter()
+        .map(|o| (o.method.clone(), o.path.express.clone(), o.path.regex))
+        .collect();
+    let stats = Stats {
+        mounts: out.app_mounts.len(),
+        operations: unique_ops.len(),
+        declarations: out.decl_keys.len(),
+        source_files: reached.iter().filter(|f| !entry_set.contains(f)).count(),
+    };
+    Inventory {
+        entries: entries
+            .iter()
+            .map(|&e| project.rel(e).to_string())
+            .collect(),
+        apps,
+        operations,
+        mounts: out.app_mounts.into_iter().collect(),
+        findings,
+        source_files,
+        stats,
+        timings: Timings::default(),
+    }
+}

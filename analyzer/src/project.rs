@@ -1,0 +1,683 @@
+//! The project model: which files exist, and how a module specifier resolves.
+//!
+//! Captures: gitignore-aware discovery (also outside a git checkout, with
+//! negations), package.json files (entry hints, workspaces, `main`/`exports`),
+//! tsconfig `baseUrl`/`paths` (with one level of `extends`), and Node's module
+//! resolution for relative, aliased and bare specifiers.
+//!
+//! Deliberately not captured: package.json `imports` (`#alias`), conditional
+//! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
+
+use crate::AnalyzeError;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Component, Path, PathBuf};
+
+/// Index of a source file in [`Project::files`].
+pub(crate) type FileId = u32;
+
+/// Source extensions, in Node/TypeScript resolution order.
+pub(crate) const SOURCE_EXTS: &[&str] = &["js", "ts", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
+
+/// One discovered source file.
+pub(crate) struct SourceFile {
+    /// Path relative to the root, with `/`.
+    pub(crate) rel: String,
+    /// File size in bytes.
+    pub(crate) size: u64,
+    /// Modification time (nanoseconds since the epoch), for the cache index.
+    pub(crate) mtime: u128,
+}
+
+/// A package.json that is part of the project.
+#[derive(Debug, Clone)]
+pub(crate) struct PackageJson {
+    /// Folder holding it, relative to the root ("" for the root).
+    pub(crate) dir: String,
+    pub(crate) json: serde_json::Value,
+}
+
+/// Where a specifier leads.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Resolved {
+    /// A project source file.
+    File(FileId),
+    /// A package the analyzer models or a Node builtin (`express`, `path`, ...).
+    Known(String),
+    /// An installed dependency or unknown package: not analyzed.
+    External(String),
+    /// A relative or aliased specifier with no file behind it.
+    Missing,
+}
+
+/// The discovered project.
+pub(crate) struct Project {
+    pub(crate) root: PathBuf,
+    pub(crate) files: Vec<SourceFile>,
+    by_rel: HashMap<String, FileId>,
+    dirs: std::collections::HashSet<String>,
+    pub(crate) packages: Vec<PackageJson>,
+    workspace_packages: HashMap<String, String>,
+    tsconfigs: BTreeMap<String, TsConfig>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct TsConfig {
+    /// Absolute-from-root folder of `baseUrl`, if set.
+    base_url: Option<String>,
+    /// (pattern, targets) relative to the folder paths are resolved from.
+    paths: Vec<(String, Vec<String>)>,
+    paths_base: String,
+}
+
+/// Packages the resolver models instead of reading.
+const KNOWN_PACKAGES: &[&str] = &[
+    "express",
+    "socket.io",
+    "socket.io-client",
+    "url-join",
+    "path",
+    "node:path",
+    "path/posix",
+    "node:path/posix",
+    "fs",
+    "node:fs",
+    "fs/promises",
+    "node:fs/promises",
+    "zod",
+    "joi",
+    "celebrate",
+    "express-validator",
+    "events",
+    "node:events",
+];
+
+const NODE_BUILTINS: &[&str] = &[
+    "assert",
+    "buffer",
+    "child_process",
+    "cluster",
+    "crypto",
+    "dgram",
+    "dns",
+    "http",
+    "http2",
+    "https",
+    "net",
+    "os",
+    "process",
+    "querystring",
+    "readline",
+    "stream",
+    "string_decoder",
+    "timers",
+    "tls",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "worker_threads",
+    "zlib",
+    "perf_hooks",
+    "async_hooks",
+    "module",
+];
+
+/// Folders never analyzed unless a `.gitignore` negation re-includes them.
+const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\njspm_packages/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
+
+impl Project {
+    /// Walk `root`, honouring `.gitignore`/`.ignore` files and the defaults.
+    pub(crate) fn discover(root: &Path, scratch: &Path) -> Result<Project, AnalyzeError> {
+        let root = root
+            .canonicalize()
+            .map_err(|e| AnalyzeError::Root(root.display().to_string(), e.to_string()))?;
+        if !root.is_dir() {
+            return Err(AnalyzeError::Root(
+                root.display().to_string(),
+                "not a directory".into(),
+            ));
+        }
+        std::fs::create_dir_all(scratch).ok();
+        let default_ignore = scratch.join("default.ignore");
+        if std::fs::read_to_string(&default_ignore).ok().as_deref() != Some(DEFAULT_IGNORES) {
+            std::fs::write(&default_ignore, DEFAULT_IGNORES).map_err(|e| {
+                AnalyzeError::Cache(default_ignore.display().to_string(), e.to_string())
+            })?;
+        }
+        let mut builder = ignore::WalkBuilder::new(&root);
+        builder
+            .hidden(true)
+            .parents(false)
+            .require_git(false)
+            .git_global(false)
+            .follow_links(false)
+            .sort_by_file_path(|a, b| a.cmp(b));
+        builder.add_ignore(&default_ignore);
+        let mut files = Vec::new();
+        let mut packages = Vec::new();
+        let mut tsconfig_paths = Vec::new();
+        let mut dirs = std::collections::HashSet::new();
+        for entry in builder.build() {
+            let Ok(entry) = entry else { continue };
+            let Some(ft) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            let Ok(rel) = path.strip_prefix(&root) else {
+                continue;
+            };
+            let rel = to_slash(rel);
+            if ft.is_dir() {
+                dirs.insert(rel);
+                continue;
+            }
+            if !ft.is_file() {
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy();
+            if name == "package.json" {
+                if let Ok(text) = std::fs::read_to_string(path)
+                    && let Ok(json) = serde_json::from_str(&text)
+                {
+                    let dir = rel
+                        .rsplit_once('/')
+                        .map(|(d, _)| d.to_string())
+                        .unwrap_or_default();
+                    packages.push(PackageJson { dir, json });
+                }
+                continue;
+            }
+            if name.starts_with("tsconfig") && name.ends_with(".json") {
+                tsconfig_paths.push(rel.clone());
+                continue;
+            }
+            if crate::syntax::Grammar::for_path(&rel).is_none() {
+                continue;
+            }
+            let meta = entry.metadata().ok();
+            let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
+            let mtime = meta
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            files.push(SourceFile { rel, size, mtime });
+        }
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        let by_rel = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.rel.clone(), i as FileId))
+            .collect();
+        let mut workspace_packages = HashMap::new();
+        for p in &packages {
+            if let Some(name) = p.json.get("name").and_then(|n| n.as_str())
+                && !p.dir.is_empty()
+            {
+                workspace_packages.insert(name.to_string(), p.dir.clone());
+            }
+        }
+        let mut project = Project {
+            root,
+            files,
+            by_rel,
+            dirs,
+            packages,
+            workspace_packages,
+            tsconfigs: BTreeMap::new(),
+        };
+        for rel in tsconfig_paths {
+            if let Some(cfg) = project.read_tsconfig(&rel, 0) {
+                let dir = rel
+                    .rsplit_once('/')
+                    .map(|(d, _)| d.to_string())
+                    .unwrap_or_default();
+                // `tsconfig.json` wins over `tsconfig.*.json` in the same folder.
+                if rel.ends_with("/tsconfig.json") || rel == "tsconfig.json" {
+                    project.tsconfigs.insert(dir, cfg);
+                } else {
+                    project.tsconfigs.entry(dir).or_insert(cfg);
+                }
+            }
+        }
+        Ok(project)
+    }
+
+    pub(crate) fn file_id(&self, rel: &str) -> Option<FileId> {
+        self.by_rel.get(rel).copied()
+    }
+
+    pub(crate) fn rel(&self, id: FileId) -> &str {
+        &self.files[id as usize].rel
+    }
+
+    pub(crate) fn abs(&self, id: FileId) -> PathBuf {
+        self.root.join(&self.files[id as usize].rel)
+    }
+
+    fn read_tsconfig(&self, rel: &str, depth: u32) -> Option<TsConfig> {
+        let text = std::fs::read_to_string(self.root.join(rel)).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&strip_json_comments(&text)).ok()?;
+        let dir = rel
+            .rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default();
+        let mut cfg = match json.get("extends").and_then(|e| e.as_str()) {
+            Some(ext) if depth < 3 && (ext.starts_with('.') || ext.starts_with('/')) => {
+                let mut target = normalize(&join_rel(&dir, ext));
+                if !target.ends_with(".json") {
+                    target.push_str(".json");
+                }
+                self.read_tsconfig(&target, depth + 1).unwrap_or_default()
+            }
+            _ => TsConfig::default(),
+        };
+        let opts = json.get("compilerOptions");
+        if let Some(base) = opts.and_then(|o| o.get("baseUrl")).and_then(|b| b.as_str()) {
+            cfg.base_url = Some(normalize(&join_rel(&dir, base)));
+        }
+        if let Some(paths) = opts
+            .and_then(|o| o.get("paths"))
+            .and_then(|p| p.as_object())
+        {
+            cfg.paths = paths
+                .iter()
+                .map(|(k, v)| {
+                    let targets = v
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|t| t.as_str().map(str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (k.clone(), targets)
+                })
+                .collect();
+            cfg.paths_base = cfg.base_url.clone().unwrap_or_else(|| dir.clone());
+        }
+        Some(cfg)
+    }
+
+    /// Resolve `spec` imported from file `from`.
+    pub(crate) fn resolve(&self, from: FileId, spec: &str) -> Resolved {
+        let from_rel = self.rel(from);
+        let from_dir = from_rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+            let target = normalize(&join_rel(from_dir, spec));
+            return match self.resolve_path(&target) {
+                Some(id) => Resolved::File(id),
+                None => Resolved::Missing,
+            };
+        }
+        if let Some(abs) = spec.strip_prefix('/') {
+            // An absolute path inside the project.
+            let root = to_slash(&self.root);
+            let rel = abs
+                .strip_prefix(root.trim_start_matches('/'))
+                .unwrap_or(abs);
+            return match self.resolve_path(rel.trim_start_matches('/')) {
+                Some(id) => Resolved::File(id),
+                None => Resolved::Missing,
+            };
+        }
+        let bare = spec.strip_prefix("node:").unwrap_or(spec);
+        if KNOWN_PACKAGES.contains(&spec) || KNOWN_PACKAGES.contains(&bare) {
+            return Resolved::Known(bare.to_string());
+        }
+        let top = bare.split('/').next().unwrap_or(bare);
+        if NODE_BUILTINS.contains(&top) {
+            return Resolved::Known(bare.to_string());
+        }
+        // tsconfig paths and baseUrl, from the nearest tsconfig up the tree.
+        if let Some(cfg) = self.tsconfig_for(from_dir) {
+            for (pattern, targets) in &cfg.paths {
+                if let Some(star) = match_path_pattern(pattern, spec) {
+                    for t in targets {
+                        let t = t.replacen('*', &star, 1);
+                        let target = normalize(&join_rel(&cfg.paths_base, &t));
+                        if let Some(id) = self.resolve_path(&target) {
+                            return Resolved::File(id);
+                        }
+                    }
+                    return Resolved::Missing;
+                }
+            }
+            if let Some(base) = &cfg.base_url
+                && let Some(id) = self.resolve_path(&normalize(&join_rel(base, spec)))
+            {
+                return Resolved::File(id);
+            }
+        }
+        // Workspace packages (npm/yarn/pnpm) that live in the repository.
+        let (pkg_name, sub) = split_package(bare);
+        if let Some(dir) = self.workspace_packages.get(pkg_name)
+            && let Some(id) = self.resolve_package(dir, sub)
+        {
+            return Resolved::File(id);
+        }
+        // node_modules up the directory chain: a symlink into the project is source.
+        let mut dir = self.root.join(from_dir);
+        loop {
+            let candidate = dir.join("node_modules").join(pkg_name);
+            if candidate.exists() {
+                if let Ok(real) = candidate.canonicalize()
+                    && let Ok(rel) = real.strip_prefix(&self.root)
+                {
+                    let rel = to_slash(rel);
+                    if !rel.split('/').any(|c| c == "node_modules")
+                        && let Some(id) = self.resolve_package(&rel, sub)
+                    {
+                        return Resolved::File(id);
+                    }
+                }
+                return Resolved::External(pkg_name.to_string());
+            }
+            if dir == self.root || !dir.pop() {
+                break;
+            }
+        }
+        Resolved::External(pkg_name.to_string())
+    }
+
+    fn tsconfig_for(&self, dir: &str) -> Option<&TsConfig> {
+        let mut d = dir.to_string();
+        loop {
+            if let Some(c) = self.tsconfigs.get(&d) {
+                return Some(c);
+            }
+            if d.is_empty() {
+                return None;
+            }
+            d = d
+                .rsplit_once('/')
+                .map(|(p, _)| p.to_string())
+                .unwrap_or_default();
+        }
+    }
+
+    fn package_at(&self, dir: &str) -> Option<&PackageJson> {
+        self.packages.iter().find(|p| p.dir == dir)
+    }
+
+    fn resolve_package(&self, dir: &str, sub: &str) -> Option<FileId> {
+        let pkg = self.package_at(dir);
+        if !sub.is_empty() {
+            if let Some(exports) = pkg.and_then(|p| p.json.get("exports"))
+                && let Some(obj) = exports.as_object()
+                && let Some(t) = obj.get(&format!("./{sub}")).and_then(export_target)
+                && let Some(id) = self.resolve_built(dir, &t)
+            {
+                return Some(id);
+            }
+            return self.resolve_path(&normalize(&join_rel(dir, sub)));
+        }
+        if let Some(p) = pkg {
+            let mut targets = Vec::new();
+            if let Some(exports) = p.json.get("exports") {
+                let main = match exports.as_object() {
+                    Some(obj) if obj.keys().any(|k| k.starts_with('.')) => obj.get("."),
+                    _ => Some(exports),
+                };
+                if let Some(t) = main.and_then(export_target) {
+                    targets.push(t);
+                }
+            }
+            for key in ["source", "module", "main"] {
+                if let Some(t) = p.json.get(key).and_then(|m| m.as_str()) {
+                    targets.push(t.to_string());
+                }
+            }
+            for t in targets {
+                if let Some(id) = self.resolve_built(dir, &t) {
+                    return Some(id);
+                }
+            }
+        }
+        self.resolve_path(&normalize(&join_rel(dir, "index")))
+            .or_else(|| self.resolve_path(&normalize(&join_rel(dir, "src/index"))))
+    }
+
+    /// A package target that may point at build output: fall back to `src/`.
+    fn resolve_built(&self, dir: &str, target: &str) -> Option<FileId> {
+        let t = target.trim_start_matches("./");
+        if let Some(id) = self.resolve_path(&normalize(&join_rel(dir, t))) {
+            return Some(id);
+        }
+        for out in ["dist/", "build/", "lib/", "out/"] {
+            if let Some(rest) = t.strip_prefix(out) {
+                let rest = rest
+                    .trim_end_matches(".js")
+                    .trim_end_matches(".mjs")
+                    .trim_end_matches(".cjs");
+                if let Some(id) =
+                    self.resolve_path(&normalize(&join_rel(dir, &format!("src/{rest}"))))
+                {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+
+    /// A root-relative path (no extension needed): file, `.js`→`.ts`, or folder index.
+    pub(crate) fn resolve_path(&self, target: &str) -> Option<FileId> {
+        if let Some(id) = self.file_id(target) {
+            return Some(id);
+        }
+        for ext in SOURCE_EXTS {
+            if let Some(id) = self.file_id(&format!("{target}.{ext}")) {
+                return Some(id);
+            }
+        }
+        // `./x.js` naming `./x.ts` (TypeScript's ESM convention).
+        for (from, tos) in [
+            (".js", &["ts", "tsx"][..]),
+            (".jsx", &["tsx"][..]),
+            (".mjs", &["mts"][..]),
+            (".cjs", &["cts"][..]),
+        ] {
+            if let Some(stem) = target.strip_suffix(from) {
+                for to in tos {
+                    if let Some(id) = self.file_id(&format!("{stem}.{to}")) {
+                        return Some(id);
+                    }
+                }
+            }
+        }
+        if self.dirs.contains(target) || target.is_empty() {
+            if let Some(p) = self.package_at(target)
+                && let Some(main) = p.json.get("main").and_then(|m| m.as_str())
+                && let Some(id) = self.resolve_built(target, main)
+            {
+                return Some(id);
+            }
+            let prefix = if target.is_empty() {
+                String::new()
+            } else {
+                format!("{target}/")
+            };
+            for ext in SOURCE_EXTS {
+                if let Some(id) = self.file_id(&format!("{prefix}index.{ext}")) {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+}
+
+fn export_target(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Object(o) => {
+            for key in ["source", "import", "node", "require", "default"] {
+                if let Some(t) = o.get(key).and_then(export_target) {
+                    return Some(t);
+                }
+            }
+            None
+        }
+        serde_json::Value::Array(a) => a.iter().find_map(export_target),
+        _ => None,
+    }
+}
+
+fn split_package(spec: &str) -> (&str, &str) {
+    let mut idx = spec.find('/');
+    if spec.starts_with('@')
+        && let Some(first) = idx
+    {
+        idx = spec[first + 1..].find('/').map(|i| first + 1 + i);
+    }
+    match idx {
+        Some(i) => (&spec[..i], &spec[i + 1..]),
+        None => (spec, ""),
+    }
+}
+
+fn match_path_pattern(pattern: &str, spec: &str) -> Option<String> {
+    match pattern.split_once('*') {
+        Some((pre, post)) => {
+            if spec.len() >= pre.len() + post.len() && spec.starts_with(pre) && spec.ends_with(post)
+            {
+                Some(spec[pre.len()..spec.len() - post.len()].to_string())
+            } else {
+                None
+            }
+        }
+        None => (pattern == spec).then(String::new),
+    }
+}
+
+pub(crate) fn to_slash(p: &Path) -> String {
+    let mut out = String::new();
+    for c in p.components() {
+        if let Component::Normal(s) = c {
+            if !out.is_empty() {
+                out.push('/');
+            }
+            out.push_str(&s.to_string_lossy());
+        }
+    }
+    out
+}
+
+fn join_rel(dir: &str, spec: &str) -> String {
+    if dir.is_empty() {
+        spec.to_string()
+    } else {
+        format!("{dir}/{spec}")
+    }
+}
+
+/// Collapse `.` and `..` in a `/` path relative to the root (never above it).
+pub(crate) fn normalize(p: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+/// tsconfig files allow comments and trailing commas.
+pub(crate) fn strip_json_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut in_str = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            out.push(c as char);
+            if c == b'\\' && i + 1 < b.len() {
+                out.push(b[i + 1] as char);
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_str = true;
+            out.push('"');
+            i += 1;
+        } else if c == b'/' && i + 1 < b.len() && b[i + 1] == b'/' {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'/' && i + 1 < b.len() && b[i + 1] == b'*' {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else {
+            out.push(c as char);
+            i += 1;
+        }
+    }
+    // Trailing commas before `}` or `]`.
+    let mut cleaned = String::with_capacity(out.len());
+    let chars: Vec<char> = out.chars().collect();
+    let mut j = 0;
+    while j < chars.len() {
+        if chars[j] == ',' {
+            let mut k = j + 1;
+            while k < chars.len() && chars[k].is_whitespace() {
+                k += 1;
+            }
+            if k < chars.len() && (chars[k] == '}' || chars[k] == ']') {
+                j += 1;
+                continue;
+            }
+        }
+        cleaned.push(chars[j]);
+        j += 1;
+    }
+    // Non-ASCII bytes were pushed one by one above; re-decode safely.
+    String::from_utf8(cleaned.chars().map(|c| c as u8).collect()).unwrap_or(cleaned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_collapses_dots() {
+        assert_eq!(normalize("src/routes/../lib/./x"), "src/lib/x");
+    }
+
+    #[test]
+    fn package_split_handles_scopes() {
+        assert_eq!(split_package("@acme/api/sub/x"), ("@acme/api", "sub/x"));
+        assert_eq!(split_package("express"), ("express", ""));
+    }
+
+    #[test]
+    fn path_patterns_match_one_star() {
+        assert_eq!(
+            match_path_pattern("@/*", "@/routes/x"),
+            Some("routes/x".into())
+        );
+        assert_eq!(match_path_pattern("~lib", "~lib"), Some(String::new()));
+        assert_eq!(match_path_pattern("@/*", "lodash"), None);
+    }
+
+    #[test]
+    fn tsconfig_comments_and_trailing_commas() {
+        let t = "{ // c\n \"a\": [1,2,], /* x */ \"b\": {\"c\": \"//not\",}, }";
+        let v: serde_json::Value = serde_json::from_str(&strip_json_comments(t)).unwrap();
+        assert_eq!(v["b"]["c"], "//not");
+    }
+}

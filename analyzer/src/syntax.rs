@@ -1,0 +1,1495 @@
+//! Syntax stage: parse one file with tree-sitter and lower its CST to [`FileFacts`].
+//!
+//! Detects: every statement and expression shape listed in [`crate::ir`].
+//! Example: `router\n  .get('/x', h)` lowers to a `Call` whose callee is
+//! `Member(Ident("router"), "get")` on the line of `get`.
+//! Misses on purpose: JSX and arithmetic (lowered to `Opaque`), decorators,
+//! TypeScript types beyond the subset in [`TypeExpr`].
+//!
+//! The resolver interprets code (factories, loops, registration functions),
+//! so this stage lowers whole files instead of running capture queries; the
+//! grammar choice per extension is the only configuration.
+
+use crate::ir::*;
+use std::sync::Arc;
+use tree_sitter::{Language, Node, Parser};
+
+/// Which grammar a file needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    JavaScript,
+    TypeScript,
+    Tsx,
+}
+
+impl Grammar {
+    pub(crate) fn for_path(path: &str) -> Option<Grammar> {
+        let ext = path.rsplit('.').next()?;
+        match ext {
+            "js" | "mjs" | "cjs" | "jsx" => Some(Grammar::JavaScript),
+            "ts" | "mts" | "cts" => {
+                if path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts") {
+                    None
+                } else {
+                    Some(Grammar::TypeScript)
+                }
+            }
+            "tsx" => Some(Grammar::Tsx),
+            _ => None,
+        }
+    }
+
+    fn language(self) -> Language {
+        match self {
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        }
+    }
+}
+
+/// Per-worker parsers, one per grammar.
+pub(crate) struct SyntaxContext {
+    js: Parser,
+    ts: Parser,
+    tsx: Parser,
+}
+
+impl SyntaxContext {
+    pub(crate) fn new() -> SyntaxContext {
+        let make = |g: Grammar| {
+            let mut p = Parser::new();
+            // The grammars are compiled in; an ABI mismatch is a build defect.
+            p.set_language(&g.language())
+                .expect("grammar ABI is compatible");
+            p
+        };
+        SyntaxContext {
+            js: make(Grammar::JavaScript),
+            ts: make(Grammar::TypeScript),
+            tsx: make(Grammar::Tsx),
+        }
+    }
+
+    /// Parse and lower one file.
+    pub(crate) fn lower(&mut self, grammar: Grammar, src: &[u8]) -> FileFacts {
+        let parser = match grammar {
+            Grammar::JavaScript => &mut self.js,
+            Grammar::TypeScript => &mut self.ts,
+            Grammar::Tsx => &mut self.tsx,
+        };
+        let Some(tree) = parser.parse(src, None) else {
+            return FileFacts {
+                parse_errors: vec![(1, "the parser gave up on this file".into())],
+                ..FileFacts::default()
+            };
+        };
+        let root = tree.root_node();
+        let mut low = Lowerer {
+            src,
+            next_fn: 0,
+            depth: 0,
+            too_deep: Vec::new(),
+        };
+        let body = low.stmts_of(root);
+        let mut parse_errors = Vec::new();
+        if root.has_error() {
+            collect_errors(root, &mut parse_errors);
+        }
+        FileFacts {
+            body,
+            parse_errors,
+            too_deep: low.too_deep,
+            functions: low.next_fn,
+        }
+    }
+}
+
+fn collect_errors(node: Node, out: &mut Vec<(u32, String)>) {
+    if out.len() >= 3 {
+        return;
+    }
+    if node.is_error() {
+        out.push((line_of(node), "unexpected syntax".into()));
+        return;
+    }
+    if node.is_missing() {
+        out.push((line_of(node), format!("missing `{}`", node.kind())));
+        return;
+    }
+    if !node.has_error() {
+        return;
+    }
+    let mut cur = node.walk();
+    for child in node.children(&mut cur) {
+        collect_errors(child, out);
+    }
+}
+
+fn line_of(node: Node) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+/// Nesting beyond this is reported rather than lowered (keeps recursion bounded).
+const MAX_DEPTH: u32 = 600;
+
+struct Lowerer<'s> {
+    src: &'s [u8],
+    next_fn: u32,
+    depth: u32,
+    too_deep: Vec<u32>,
+}
+
+impl<'s> Lowerer<'s> {
+    fn text(&self, node: Node) -> &'s str {
+        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+    }
+
+    fn short_text(&self, node: Node) -> String {
+        let t = self.text(node);
+        let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if t.chars().count() > 160 {
+            let mut s: String = t.chars().take(157).collect();
+            s.push_str("...");
+            s
+        } else {
+            t
+        }
+    }
+
+    fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+        let mut cur = node.walk();
+        node.named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect()
+    }
+
+    /// The JSDoc comment directly preceding `node` (skipping nothing else).
+    fn doc_before(&self, node: Node) -> Option<String> {
+        let prev = node.prev_sibling()?;
+        if prev.kind() != "comment" {
+            return None;
+        }
+        let t = self.text(prev);
+        if !t.starts_with("/**") {
+            return None;
+        }
+        // Only when the comment ends on the line just before (or the same line).
+        if prev.end_position().row + 1 < node.start_position().row {
+            return None;
+        }
+        Some(t.to_string())
+    }
+
+    fn stmts_of(&mut self, node: Node) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for child in Self::named_children(node) {
+            self.stmt_into(child, &mut out);
+        }
+        out
+    }
+
+    fn block(&mut self, node: Option<Node>) -> Vec<Stmt> {
+        match node {
+            None => Vec::new(),
+            Some(n) if n.kind() == "statement_block" => self.stmts_of(n),
+            Some(n) => {
+                let mut out = Vec::new();
+                self.stmt_into(n, &mut out);
+                out
+            }
+        }
+    }
+
+    fn enter(&mut self, node: Node) -> bool {
+        if self.depth >= MAX_DEPTH {
+            if self.too_deep.len() < 3 {
+                self.too_deep.push(line_of(node));
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn stmt_into(&mut self, node: Node, out: &mut Vec<Stmt>) {
+        if !self.enter(node) {
+            return;
+        }
+        self.stmt_inner(node, out);
+        self.depth -= 1;
+    }
+
+    fn stmt_inner(&mut self, node: Node, out: &mut Vec<Stmt>) {
+        match node.kind() {
+            "expression_statement" => {
+                if let Some(e) = Self::named_children(node).first() {
+                    let doc = self.doc_before(node);
+                    let mut expr = self.expr(*e);
+                    if let (Some(doc), Expr::Call(call)) = (doc, &mut expr) {
+                        attach_doc(call, doc);
+                    }
+                    out.push(Stmt::Expr(expr));
+                }
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                let doc = self.doc_before(node);
+                out.push(self.var_decl(node, doc));
+            }
+            "function_declaration" | "generator_function_declaration" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let doc = self.doc_before(node);
+                let mut f = self.func(node, Some(name.clone()));
+                f.doc = doc;
+                out.push(Stmt::Function(name, Arc::new(f)));
+            }
+            "class_declaration" | "abstract_class_declaration" => {
+                let class = self.class(node);
+                let name = class.name.clone().unwrap_or_default();
+                out.push(Stmt::Class(name, Arc::new(class)));
+            }
+            "return_statement" => {
+                let e = Self::named_children(node).first().map(|n| self.expr(*n));
+                out.push(Stmt::Return(e));
+            }
+            "throw_statement" => {
+                if let Some(n) = Self::named_children(node).first() {
+                    out.push(Stmt::Throw(self.expr(*n)));
+                }
+            }
+            "if_statement" => {
+                let cond = node.child_by_field_name("condition");
+                let test = cond
+                    .map(|c| self.expr(c))
+                    .unwrap_or(Expr::Opaque(line_of(node)));
+                let text = cond
+                    .map(|c| {
+                        let t = self.short_text(c);
+                        t.strip_prefix('(')
+                            .and_then(|t| t.strip_suffix(')'))
+                            .map(str::to_string)
+                            .unwrap_or(t)
+                    })
+                    .unwrap_or_default();
+                let then = self.block(node.child_by_field_name("consequence"));
+                let els = match node.child_by_field_name("alternative") {
+                    Some(alt) => {
+                        let mut v = Vec::new();
+                        for c in Self::named_children(alt) {
+                            self.stmt_into(c, &mut v);
+                        }
+                        v
+                    }
+                    None => Vec::new(),
+                };
+                out.push(Stmt::If(test, text, then, els, line_of(node)));
+            }
+            "for_in_statement" => {
+                let left = node
+                    .child_by_field_name("left")
+                    .map(|n| self.pattern(n))
+                    .unwrap_or(Pattern::Ignored);
+                let right_node = node.child_by_field_name("right");
+                let right = right_node
+                    .map(|n| self.expr(n))
+                    .unwrap_or(Expr::Opaque(line_of(node)));
+                let is_in = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o) == "in")
+                    .unwrap_or(false);
+                let body = self.block(node.child_by_field_name("body"));
+                let text = right_node.map(|n| self.short_text(n)).unwrap_or_default();
+                out.push(Stmt::ForOf(left, right, is_in, body, text, line_of(node)));
+            }
+            "for_statement" | "while_statement" | "do_statement" => {
+                let mut body = Vec::new();
+                if let Some(init) = node.child_by_field_name("initializer") {
+                    self.stmt_into(init, &mut body);
+                }
+                let header = node
+                    .child_by_field_name("condition")
+                    .map(|c| self.short_text(c))
+                    .unwrap_or_default();
+                body.extend(self.block(node.child_by_field_name("body")));
+                out.push(Stmt::Loop(header, body, line_of(node)));
+            }
+            "statement_block" => out.push(Stmt::Block(self.stmts_of(node))),
+            "labeled_statement" => {
+                if let Some(b) = node.child_by_field_name("body") {
+                    self.stmt_into(b, out);
+                }
+            }
+            "try_statement" => {
+                let body = self.block(node.child_by_field_name("body"));
+                let (param, handler) = match node.child_by_field_name("handler") {
+                    Some(h) => (
+                        h.child_by_field_name("parameter").map(|p| self.pattern(p)),
+                        self.block(h.child_by_field_name("body")),
+                    ),
+                    None => (None, Vec::new()),
+                };
+                let fin = node
+                    .child_by_field_name("finalizer")
+                    .map(|f| self.block(f.child_by_field_name("body")))
+                    .unwrap_or_default();
+                out.push(Stmt::Try(body, param, handler, fin));
+            }
+            "switch_statement" => {
+                let disc = node
+                    .child_by_field_name("value")
+                    .map(|v| self.expr(v))
+                    .unwrap_or(Expr::Opaque(line_of(node)));
+                let mut cases = Vec::new();
+                if let Some(body) = node.child_by_field_name("body") {
+                    for case in Self::named_children(body) {
+                        let mut stmts = Vec::new();
+                        let mut cur = case.walk();
+                        for s in case.children_by_field_name("body", &mut cur) {
+                            self.stmt_into(s, &mut stmts);
+                        }
+                        cases.push(stmts);
+                    }
+                }
+                out.push(Stmt::Switch(disc, cases));
+            }
+            "import_statement" => {
+                if let Some(imp) = self.import(node) {
+                    out.push(Stmt::Import(imp));
+                }
+            }
+            "export_statement" => self.export(node, out),
+            "enum_declaration" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let mut members = Vec::new();
+                if let Some(body) = node.child_by_field_name("body") {
+                    for m in Self::named_children(body) {
+                        match m.kind() {
+                            "enum_assignment" => {
+                                let key = m
+                                    .child_by_field_name("name")
+                                    .map(|n| self.key_text(n))
+                                    .unwrap_or_default();
+                                let val = m.child_by_field_name("value").map(|v| self.expr(v));
+                                members.push((key, val));
+                            }
+                            _ => members.push((self.key_text(m), None)),
+                        }
+                    }
+                }
+                out.push(Stmt::Enum(name, members));
+            }
+            "interface_declaration" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let body = node
+                    .child_by_field_name("body")
+                    .map(|b| self.object_type(b))
+                    .unwrap_or(TypeExpr::Other);
+                out.push(Stmt::TypeDecl(name, body));
+            }
+            "type_alias_declaration" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let value = node
+                    .child_by_field_name("value")
+                    .map(|v| self.type_expr(v))
+                    .unwrap_or(TypeExpr::Other);
+                out.push(Stmt::TypeDecl(name, value));
+            }
+            "ERROR" => {
+                // Keep whatever complete statements tree-sitter recovered inside.
+                for c in Self::named_children(node) {
+                    if c.kind().ends_with("statement") || c.kind().ends_with("declaration") {
+                        self.stmt_into(c, out);
+                    }
+                }
+            }
+            "ambient_declaration" | "module" | "internal_module" => {
+                // `declare ...` / `namespace X { }`: namespaces may hold code.
+                if let Some(body) = node.child_by_field_name("body") {
+                    out.extend(self.stmts_of(body));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn var_decl(&mut self, node: Node, doc: Option<String>) -> Stmt {
+        let mut decls = Vec::new();
+        for d in Self::named_children(node) {
+            if d.kind() != "variable_declarator" {
+                continue;
+            }
+            let pat = d
+                .child_by_field_name("name")
+                .map(|n| self.pattern(n))
+                .unwrap_or(Pattern::Ignored);
+            let mut value = d.child_by_field_name("value").map(|v| self.expr(v));
+            if let Some(v) = value.as_mut() {
+                match v {
+                    Expr::Func(f) if f.doc.is_none() => {
+                        if let Some(f) = Arc::get_mut(f) {
+                            f.doc = doc.clone()
+                        }
+                    }
+                    Expr::Call(c) => attach_doc(c, doc.clone().unwrap_or_default()),
+                    _ => {}
+                }
+            }
+            if let (Pattern::Ident(name), Some(Expr::Func(f))) = (&pat, value.as_mut())
+                && f.name.is_none()
+                && let Some(f) = Arc::get_mut(f)
+            {
+                f.name = Some(name.clone());
+            }
+            decls.push((pat, value));
+        }
+        Stmt::Var(decls)
+    }
+
+    fn import(&mut self, node: Node) -> Option<Import> {
+        let source = node.child_by_field_name("source").map(|s| self.string(s))?;
+        let mut imp = Import {
+            source,
+            default: None,
+            namespace: None,
+            named: Vec::new(),
+            line: line_of(node),
+        };
+        // `import type { X } from` binds nothing at run time.
+        let mut cur = node.walk();
+        if node.children(&mut cur).any(|c| c.kind() == "type") {
+            return Some(imp);
+        }
+        for c in Self::named_children(node) {
+            match c.kind() {
+                "import_clause" => {
+                    for part in Self::named_children(c) {
+                        match part.kind() {
+                            "identifier" => imp.default = Some(self.text(part).to_string()),
+                            "namespace_import" => {
+                                imp.namespace = Self::named_children(part)
+                                    .first()
+                                    .map(|n| self.text(*n).to_string());
+                            }
+                            "named_imports" => {
+                                for spec in Self::named_children(part) {
+                                    if spec.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let mut sc = spec.walk();
+                                    if spec.children(&mut sc).any(|c| c.kind() == "type") {
+                                        continue;
+                                    }
+                                    let name = spec
+                                        .child_by_field_name("name")
+                                        .map(|n| self.key_text(n))
+                                        .unwrap_or_default();
+                                    let alias = spec
+                                        .child_by_field_name("alias")
+                                        .map(|n| self.text(n).to_string())
+                                        .unwrap_or_else(|| name.clone());
+                                    imp.named.push((name, alias));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                "import_require_clause" => {
+                    // TS `import x = require('y')`.
+                    if let Some(id) = Self::named_children(c).first() {
+                        imp.default = Some(self.text(*id).to_string());
+                    }
+                    if let Some(s) = c.child_by_field_name("source") {
+                        imp.source = self.string(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(imp)
+    }
+
+    fn export(&mut self, node: Node, out: &mut Vec<Stmt>) {
+        let line = line_of(node);
+        let source = node.child_by_field_name("source").map(|s| self.string(s));
+        if let Some(decl) = node.child_by_field_name("declaration") {
+            let mut inner = Vec::new();
+            let doc = self.doc_before(node);
+            self.stmt_into(decl, &mut inner);
+            for mut s in inner {
+                if let (Some(d), Stmt::Function(_, f)) = (&doc, &mut s)
+                    && f.doc.is_none()
+                    && let Some(f) = Arc::get_mut(f)
+                {
+                    f.doc = Some(d.clone());
+                }
+                let names = bound_names(&s);
+                out.push(Stmt::ExportDecl(Box::new(s), names));
+            }
+            return;
+        }
+        let mut cur = node.walk();
+        let is_default = node.children(&mut cur).any(|c| c.kind() == "default");
+        if is_default {
+            if let Some(v) = node.child_by_field_name("value") {
+                let e = self.expr(v);
+                out.push(Stmt::ExportDefault(e));
+            }
+            return;
+        }
+        for c in Self::named_children(node) {
+            match c.kind() {
+                "export_clause" => {
+                    let mut names = Vec::new();
+                    for spec in Self::named_children(c) {
+                        if spec.kind() != "export_specifier" {
+                            continue;
+                        }
+                        let name = spec
+                            .child_by_field_name("name")
+                            .map(|n| self.key_text(n))
+                            .unwrap_or_default();
+                        let alias = spec
+                            .child_by_field_name("alias")
+                            .map(|n| self.key_text(n))
+                            .unwrap_or_else(|| name.clone());
+                        names.push((name, alias));
+                    }
+                    out.push(Stmt::ExportNames(names, source.clone(), line));
+                    return;
+                }
+                "namespace_export" => {
+                    let alias = Self::named_children(c).first().map(|n| self.key_text(*n));
+                    if let Some(src) = source.clone() {
+                        out.push(Stmt::ExportAll(src, alias, line));
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+        // `export * from 'x'` has neither clause nor namespace node.
+        if let Some(src) = source {
+            out.push(Stmt::ExportAll(src, None, line));
+        } else if let Some(first) = Self::named_children(node).first() {
+            // TS `export = expr`.
+            let e = self.expr(*first);
+            out.push(Stmt::ExportDefault(e));
+        }
+    }
+
+    fn func(&mut self, node: Node, name: Option<String>) -> Func {
+        let id = self.next_fn;
+        self.next_fn += 1;
+        let mut params = Vec::new();
+        let mut param_types = Vec::new();
+        if let Some(p) = node.child_by_field_name("parameter") {
+            params.push(self.pattern(p));
+            param_types.push(None);
+        }
+        if let Some(ps) = node.child_by_field_name("parameters") {
+            for p in Self::named_children(ps) {
+                let ty = p
+                    .child_by_field_name("type")
+                    .and_then(|t| Self::named_children(t).first().copied())
+                    .map(|t| self.type_expr(t));
+                if p.kind() == "required_parameter" || p.kind() == "optional_parameter" {
+                    let pat = p.child_by_field_name("pattern").map(|n| self.pattern(n));
+                    let pat = pat.unwrap_or(Pattern::Ignored);
+                    let pat = match p.child_by_field_name("value") {
+                        Some(v) => Pattern::Default(Box::new(pat), Box::new(self.expr(v))),
+                        None => pat,
+                    };
+                    // `this` parameters are types only.
+                    if p.child_by_field_name("pattern").map(|n| n.kind()) == Some("this") {
+                        continue;
+                    }
+                    params.push(pat);
+                } else {
+                    params.push(self.pattern(p));
+                }
+                param_types.push(ty);
+            }
+        }
+        let body = match node.child_by_field_name("body") {
+            Some(b) if b.kind() == "statement_block" => self.stmts_of(b),
+            Some(b) => vec![Stmt::Return(Some(self.expr(b)))],
+            None => Vec::new(),
+        };
+        let name = name.or_else(|| {
+            node.child_by_field_name("name")
+                .map(|n| self.text(n).to_string())
+        });
+        Func {
+            id,
+            name,
+            params,
+            param_types,
+            body,
+            line: line_of(node),
+            doc: None,
+            arrow: node.kind() == "arrow_function",
+        }
+    }
+
+    fn class(&mut self, node: Node) -> Class {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string());
+        let mut class = Class {
+            name,
+            superclass: None,
+            fields: Vec::new(),
+            static_fields: Vec::new(),
+            methods: Vec::new(),
+            static_methods: Vec::new(),
+            constructor: None,
+            line: line_of(node),
+        };
+        for c in Self::named_children(node) {
+            if c.kind() == "class_heritage" {
+                for h in Self::named_children(c) {
+                    if h.kind() == "extends_clause" {
+                        if let Some(v) = h.child_by_field_name("value") {
+                            class.superclass = Some(self.expr(v));
+                        }
+                    } else if h.kind() != "implements_clause" {
+                        class.superclass = Some(self.expr(h));
+                    }
+                }
+            }
+        }
+        let Some(body) = node.child_by_field_name("body") else {
+            return class;
+        };
+        for m in Self::named_children(body) {
+            let is_static = {
+                let mut cur = m.walk();
+                m.children(&mut cur).any(|c| c.kind() == "static")
+            };
+            match m.kind() {
+                "method_definition" => {
+                    let key = m
+                        .child_by_field_name("name")
+                        .map(|n| self.key_text(n))
+                        .unwrap_or_default();
+                    let doc = self.doc_before(m);
+                    let mut f = self.func(m, Some(key.clone()));
+                    f.doc = doc;
+                    if key == "constructor" {
+                        class.constructor = Some(Arc::new(f));
+                    } else if is_static {
+                        class.static_methods.push((key, Arc::new(f)));
+                    } else {
+                        class.methods.push((key, Arc::new(f)));
+                    }
+                }
+                "field_definition" | "public_field_definition" => {
+                    let key_node = m
+                        .child_by_field_name("property")
+                        .or_else(|| m.child_by_field_name("name"));
+                    let key = key_node.map(|n| self.key_text(n)).unwrap_or_default();
+                    let value = m.child_by_field_name("value").map(|v| self.expr(v));
+                    if is_static {
+                        class.static_fields.push((key, value));
+                    } else {
+                        class.fields.push((key, value));
+                    }
+                }
+                _ => {}
+            }
+        }
+        class
+    }
+
+    fn key_text(&mut self, node: Node) -> String {
+        match node.kind() {
+            "string" => self.string(node),
+            _ => self.text(node).to_string(),
+        }
+    }
+
+    fn prop_key(&mut self, node: Node) -> PropKey {
+        match node.kind() {
+            "computed_property_name" => {
+                let inner = Self::named_children(node).first().map(|n| self.expr(*n));
+                PropKey::Computed(Box::new(inner.unwrap_or(Expr::Opaque(line_of(node)))))
+            }
+            _ => PropKey::Name(self.key_text(node)),
+        }
+    }
+
+    fn pattern(&mut self, node: Node) -> Pattern {
+        if !self.enter(node) {
+            return Pattern::Ignored;
+        }
+        let p = self.pattern_inner(node);
+        self.depth -= 1;
+        p
+    }
+
+    fn pattern_inner(&mut self, node: Node) -> Pattern {
+        match node.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                Pattern::Ident(self.text(node).to_string())
+            }
+            "object_pattern" => {
+                let mut props = Vec::new();
+                let mut rest = None;
+                for c in Self::named_children(node) {
+                    match c.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let n = self.text(c).to_string();
+                            props.push((PropKey::Name(n.clone()), Pattern::Ident(n)));
+                        }
+                        "pair_pattern" => {
+                            let key = c
+                                .child_by_field_name("key")
+                                .map(|k| self.prop_key(k))
+                                .unwrap_or(PropKey::Name(String::new()));
+                            let value = c
+                                .child_by_field_name("value")
+                                .map(|v| self.pattern(v))
+                                .unwrap_or(Pattern::Ignored);
+                            props.push((key, value));
+                        }
+                        "object_assignment_pattern" => {
+                            let left = c.child_by_field_name("left");
+                            let name = left.map(|l| self.text(l).to_string()).unwrap_or_default();
+                            let inner = left.map(|l| self.pattern(l)).unwrap_or(Pattern::Ignored);
+                            let def = c
+                                .child_by_field_name("right")
+                                .map(|r| self.expr(r))
+                                .unwrap_or(Expr::Undefined);
+                            props.push((
+                                PropKey::Name(name),
+                                Pattern::Default(Box::new(inner), Box::new(def)),
+                            ));
+                        }
+                        "rest_pattern" => {
+                            rest = Self::named_children(c)
+                                .first()
+                                .map(|n| Box::new(self.pattern(*n)));
+                        }
+                        _ => {}
+                    }
+                }
+                Pattern::Object(props, rest)
+            }
+            "array_pattern" => {
+                let mut items = Vec::new();
+                let mut rest = None;
+                // Holes are unnamed commas; walk all children to see them.
+                let mut cur = node.walk();
+                let mut expect_item = true;
+                for c in node.children(&mut cur) {
+                    match c.kind() {
+                        "[" | "]" | "comment" => {}
+                        "," => {
+                            if expect_item {
+                                items.push(None);
+                            }
+                            expect_item = true;
+                        }
+                        "rest_pattern" => {
+                            rest = Self::named_children(c)
+                                .first()
+                                .map(|n| Box::new(self.pattern(*n)));
+                            expect_item = false;
+                        }
+                        _ => {
+                            items.push(Some(self.pattern(c)));
+                            expect_item = false;
+                        }
+                    }
+                }
+                Pattern::Array(items, rest)
+            }
+            "assignment_pattern" => {
+                let left = node
+                    .child_by_field_name("left")
+                    .map(|l| self.pattern(l))
+                    .unwrap_or(Pattern::Ignored);
+                let right = node
+                    .child_by_field_name("right")
+                    .map(|r| self.expr(r))
+                    .unwrap_or(Expr::Undefined);
+                Pattern::Default(Box::new(left), Box::new(right))
+            }
+            "rest_pattern" => Self::named_children(node)
+                .first()
+                .map(|n| self.pattern(*n))
+                .unwrap_or(Pattern::Ignored),
+            "required_parameter" | "optional_parameter" => node
+                .child_by_field_name("pattern")
+                .map(|n| self.pattern(n))
+                .unwrap_or(Pattern::Ignored),
+            "member_expression" | "subscript_expression" => {
+                Pattern::Target(Box::new(self.expr(node)))
+            }
+            "parenthesized_expression" => Self::named_children(node)
+                .first()
+                .map(|n| self.pattern(*n))
+                .unwrap_or(Pattern::Ignored),
+            _ => Pattern::Ignored,
+        }
+    }
+
+    fn string(&mut self, node: Node) -> String {
+        let t = self.text(node);
+        if t.len() >= 2 {
+            unescape(&t[1..t.len() - 1])
+        } else {
+            String::new()
+        }
+    }
+
+    fn expr(&mut self, node: Node) -> Expr {
+        if !self.enter(node) {
+            return Expr::Opaque(line_of(node));
+        }
+        let e = self.expr_inner(node);
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self, node: Node) -> Expr {
+        let line = line_of(node);
+        match node.kind() {
+            "string" => Expr::Str(self.string(node)),
+            "number" => {
+                let t = self.text(node).replace('_', "");
+                let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                    i64::from_str_radix(h, 16)
+                        .map(|v| v as f64)
+                        .unwrap_or(f64::NAN)
+                } else {
+                    t.trim_end_matches('n').parse::<f64>().unwrap_or(f64::NAN)
+                };
+                Expr::Num(v)
+            }
+            "true" => Expr::Bool(true),
+            "false" => Expr::Bool(false),
+            "null" => Expr::Null,
+            "undefined" => Expr::Undefined,
+            "regex" => Expr::Regex(self.text(node).to_string()),
+            "template_string" => self.template(node),
+            "identifier" | "shorthand_property_identifier" => {
+                let t = self.text(node);
+                if t == "undefined" {
+                    Expr::Undefined
+                } else {
+                    Expr::Ident(t.to_string())
+                }
+            }
+            "this" => Expr::This,
+            "super" => Expr::Super,
+            "member_expression" => {
+                let obj = node
+                    .child_by_field_name("object")
+                    .map(|o| self.expr(o))
+                    .unwrap_or(Expr::Opaque(line));
+                let prop = node
+                    .child_by_field_name("property")
+                    .map(|p| self.text(p).to_string())
+                    .unwrap_or_default();
+                Expr::Member(Box::new(obj), prop)
+            }
+            "subscript_expression" => {
+                let obj = node
+                    .child_by_field_name("object")
+                    .map(|o| self.expr(o))
+                    .unwrap_or(Expr::Opaque(line));
+                let idx = node
+                    .child_by_field_name("index")
+                    .map(|o| self.expr(o))
+                    .unwrap_or(Expr::Opaque(line));
+                Expr::Index(Box::new(obj), Box::new(idx))
+            }
+            "call_expression" => {
+                let callee_node = node.child_by_field_name("function");
+                let args_node = node.child_by_field_name("arguments");
+                let callee = callee_node
+                    .map(|c| {
+                        if c.kind() == "import" {
+                            Expr::Ident("import".into())
+                        } else {
+                            self.expr(c)
+                        }
+                    })
+                    .unwrap_or(Expr::Opaque(line));
+                let call_line = match callee_node {
+                    Some(c) if c.kind() == "member_expression" => c
+                        .child_by_field_name("property")
+                        .map(line_of)
+                        .unwrap_or(line),
+                    _ => line,
+                };
+                let args = match args_node {
+                    Some(a) if a.kind() == "arguments" => Self::named_children(a)
+                        .into_iter()
+                        .map(|x| self.expr(x))
+                        .collect(),
+                    // Tagged template: tag`...` — one template argument.
+                    Some(a) => vec![self.expr(a)],
+                    None => Vec::new(),
+                };
+                let type_args = node
+                    .child_by_field_name("type_arguments")
+                    .map(|t| {
+                        Self::named_children(t)
+                            .into_iter()
+                            .map(|x| self.type_expr(x))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Expr::Call(Box::new(Call {
+                    callee,
+                    args,
+                    line: call_line,
+                    type_args,
+                    doc: None,
+                }))
+            }
+            "new_expression" => {
+                let callee = node
+                    .child_by_field_name("constructor")
+                    .map(|c| self.expr(c))
+                    .unwrap_or(Expr::Opaque(line));
+                let args = node
+                    .child_by_field_name("arguments")
+                    .map(|a| {
+                        Self::named_children(a)
+                            .into_iter()
+                            .map(|x| self.expr(x))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Expr::New(Box::new(callee), args, line)
+            }
+            "array" => Expr::Array(
+                Self::named_children(node)
+                    .into_iter()
+                    .map(|x| self.expr(x))
+                    .collect(),
+            ),
+            "object" => {
+                let mut props = Vec::new();
+                for c in Self::named_children(node) {
+                    match c.kind() {
+                        "pair" => {
+                            let key = c
+                                .child_by_field_name("key")
+                                .map(|k| self.prop_key(k))
+                                .unwrap_or(PropKey::Name(String::new()));
+                            let mut value = c
+                                .child_by_field_name("value")
+                                .map(|v| self.expr(v))
+                                .unwrap_or(Expr::Undefined);
+                            if let (PropKey::Name(n), Expr::Func(f)) = (&key, &mut value)
+                                && f.name.is_none()
+                                && let Some(f) = Arc::get_mut(f)
+                            {
+                                f.name = Some(n.clone());
+                            }
+                            props.push(ObjProp::KeyValue(key, value));
+                        }
+                        "shorthand_property_identifier" => {
+                            let n = self.text(c).to_string();
+                            props.push(ObjProp::KeyValue(PropKey::Name(n.clone()), Expr::Ident(n)));
+                        }
+                        "spread_element" => {
+                            if let Some(inner) = Self::named_children(c).first() {
+                                let e = self.expr(*inner);
+                                props.push(ObjProp::Spread(e));
+                            }
+                        }
+                        "method_definition" => {
+                            let key = c
+                                .child_by_field_name("name")
+                                .map(|k| self.prop_key(k))
+                                .unwrap_or(PropKey::Name(String::new()));
+                            let name = match &key {
+                                PropKey::Name(n) => Some(n.clone()),
+                                PropKey::Computed(_) => None,
+                            };
+                            let f = self.func(c, name);
+                            props.push(ObjProp::Method(key, Arc::new(f)));
+                        }
+                        _ => {}
+                    }
+                }
+                Expr::Object(props)
+            }
+            "arrow_function" | "function_expression" | "function" | "generator_function" => {
+                Expr::Func(Arc::new(self.func(node, None)))
+            }
+            "class" => Expr::Class(Arc::new(self.class(node))),
+            "binary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
+                let l = node.child_by_field_name("left").map(|n| self.expr(n));
+                let r = node.child_by_field_name("right").map(|n| self.expr(n));
+                let (Some(l), Some(r)) = (l, r) else {
+                    return Expr::Opaque(line);
+                };
+                match op.as_str() {
+                    "+" => Expr::Add(Box::new(l), Box::new(r)),
+                    "&&" => Expr::Logical(LogicalOp::And, Box::new(l), Box::new(r)),
+                    "||" => Expr::Logical(LogicalOp::Or, Box::new(l), Box::new(r)),
+                    "??" => Expr::Logical(LogicalOp::Nullish, Box::new(l), Box::new(r)),
+                    "===" | "==" | "!==" | "!=" => Expr::Compare(op, Box::new(l), Box::new(r)),
+                    // Operands may still hold calls with effects (rare); keep them.
+                    _ => Expr::Seq(vec![l, r, Expr::Opaque(line)]),
+                }
+            }
+            "ternary_expression" => {
+                let c = node.child_by_field_name("condition");
+                let text = c.map(|c| self.short_text(c)).unwrap_or_default();
+                let test = c.map(|c| self.expr(c)).unwrap_or(Expr::Opaque(line));
+                let a = node
+                    .child_by_field_name("consequence")
+                    .map(|n| self.expr(n))
+                    .unwrap_or(Expr::Opaque(line));
+                let b = node
+                    .child_by_field_name("alternative")
+                    .map(|n| self.expr(n))
+                    .unwrap_or(Expr::Opaque(line));
+                Expr::Cond(Box::new(test), text, Box::new(a), Box::new(b))
+            }
+            "assignment_expression" => {
+                let left = node
+                    .child_by_field_name("left")
+                    .map(|l| self.pattern(l))
+                    .unwrap_or(Pattern::Ignored);
+                let mut right = node
+                    .child_by_field_name("right")
+                    .map(|r| self.expr(r))
+                    .unwrap_or(Expr::Undefined);
+                if let (Pattern::Target(t), Expr::Func(f)) = (&left, &mut right)
+                    && f.name.is_none()
+                    && let Expr::Member(_, n) = t.as_ref()
+                    && let Some(f) = Arc::get_mut(f)
+                {
+                    f.name = Some(n.clone());
+                }
+                Expr::Assign(Box::new(left), Box::new(right))
+            }
+            "augmented_assignment_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
+                let left_node = node.child_by_field_name("left");
+                let left = left_node
+                    .map(|l| self.pattern(l))
+                    .unwrap_or(Pattern::Ignored);
+                let right = node
+                    .child_by_field_name("right")
+                    .map(|r| self.expr(r))
+                    .unwrap_or(Expr::Undefined);
+                let cur = left_node.map(|l| self.expr(l)).unwrap_or(Expr::Undefined);
+                let value = match op.as_str() {
+                    "+=" => Expr::Add(Box::new(cur), Box::new(right)),
+                    "||=" => Expr::Logical(LogicalOp::Or, Box::new(cur), Box::new(right)),
+                    "??=" => Expr::Logical(LogicalOp::Nullish, Box::new(cur), Box::new(right)),
+                    "&&=" => Expr::Logical(LogicalOp::And, Box::new(cur), Box::new(right)),
+                    _ => Expr::Seq(vec![right, Expr::Opaque(line)]),
+                };
+                Expr::Assign(Box::new(left), Box::new(value))
+            }
+            "await_expression" | "yield_expression" => match Self::named_children(node).first() {
+                Some(n) => Expr::Await(Box::new(self.expr(*n))),
+                None => Expr::Undefined,
+            },
+            "unary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
+                let arg = node
+                    .child_by_field_name("argument")
+                    .map(|a| self.expr(a))
+                    .unwrap_or(Expr::Undefined);
+                Expr::Unary(op, Box::new(arg))
+            }
+            "update_expression" => Expr::Opaque(line),
+            "parenthesized_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "type_assertion" => {
+                // The expression is the first named child that is not a type.
+                for c in Self::named_children(node) {
+                    if !is_type_node(c.kind()) {
+                        return self.expr(c);
+                    }
+                }
+                Expr::Opaque(line)
+            }
+            "instantiation_expression" => node
+                .child_by_field_name("function")
+                .map(|f| self.expr(f))
+                .unwrap_or(Expr::Opaque(line)),
+            "sequence_expression" => Expr::Seq(
+                Self::named_children(node)
+                    .into_iter()
+                    .map(|x| self.expr(x))
+                    .collect(),
+            ),
+            "spread_element" => match Self::named_children(node).first() {
+                Some(n) => Expr::Spread(Box::new(self.expr(*n))),
+                None => Expr::Opaque(line),
+            },
+            _ => Expr::Opaque(line),
+        }
+    }
+
+    fn template(&mut self, node: Node) -> Expr {
+        // Quasis are the raw source between `${...}` substitutions.
+        let start = node.start_byte() + 1;
+        let end = node.end_byte().saturating_sub(1).max(start);
+        let mut quasis = Vec::new();
+        let mut exprs = Vec::new();
+        let mut pos = start;
+        for c in Self::named_children(node) {
+            if c.kind() == "template_substitution" {
+                quasis.push(unescape(
+                    std::str::from_utf8(&self.src[pos..c.start_byte()]).unwrap_or(""),
+                ));
+                let inner = Self::named_children(c)
+                    .first()
+                    .map(|n| self.expr(*n))
+                    .unwrap_or(Expr::Opaque(line_of(c)));
+                exprs.push(inner);
+                pos = c.end_byte();
+            }
+        }
+        quasis.push(unescape(
+            std::str::from_utf8(&self.src[pos.min(end)..end]).unwrap_or(""),
+        ));
+        Expr::Template(quasis, exprs)
+    }
+
+    fn object_type(&mut self, node: Node) -> TypeExpr {
+        let mut fields = Vec::new();
+        for m in Self::named_children(node) {
+            match m.kind() {
+                "property_signature" => {
+                    let name = m
+                        .child_by_field_name("name")
+                        .map(|n| self.key_text(n))
+                        .unwrap_or_default();
+                    let optional = {
+                        let mut cur = m.walk();
+                        m.children(&mut cur).any(|c| c.kind() == "?")
+                    };
+                    let ty = m
+                        .child_by_field_name("type")
+                        .and_then(|t| Self::named_children(t).first().copied())
+                        .map(|t| self.type_expr(t))
+                        .unwrap_or(TypeExpr::Other);
+                    fields.push((name, optional, ty));
+                }
+                "method_signature" => {
+                    let name = m
+                        .child_by_field_name("name")
+                        .map(|n| self.key_text(n))
+                        .unwrap_or_default();
+                    let params = m
+                        .child_by_field_name("parameters")
+                        .map(|p| self.type_params(p))
+                        .unwrap_or_default();
+                    fields.push((name, false, TypeExpr::Function(params)));
+                }
+                _ => {}
+            }
+        }
+        TypeExpr::Object(fields)
+    }
+
+    fn type_params(&mut self, node: Node) -> Vec<(String, bool, TypeExpr)> {
+        let mut out = Vec::new();
+        for p in Self::named_children(node) {
+            let name = p
+                .child_by_field_name("pattern")
+                .map(|n| self.text(n).to_string())
+                .unwrap_or_default();
+            let ty = p
+                .child_by_field_name("type")
+                .and_then(|t| Self::named_children(t).first().copied())
+                .map(|t| self.type_expr(t))
+                .unwrap_or(TypeExpr::Other);
+            out.push((name, p.kind() == "optional_parameter", ty));
+        }
+        out
+    }
+
+    fn type_expr(&mut self, node: Node) -> TypeExpr {
+        if !self.enter(node) {
+            return TypeExpr::Other;
+        }
+        let t = self.type_inner(node);
+        self.depth -= 1;
+        t
+    }
+
+    fn type_inner(&mut self, node: Node) -> TypeExpr {
+        match node.kind() {
+            "type_identifier" | "nested_type_identifier" | "identifier" => {
+                TypeExpr::Ref(self.text(node).to_string(), Vec::new())
+            }
+            "generic_type" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let args: Vec<TypeExpr> = node
+                    .child_by_field_name("type_arguments")
+                    .map(|t| {
+                        Self::named_children(t)
+                            .into_iter()
+                            .map(|x| self.type_expr(x))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if name == "Array" && args.len() == 1 {
+                    return TypeExpr::Array(Box::new(args.into_iter().next().unwrap()));
+                }
+                TypeExpr::Ref(name, args)
+            }
+            "predefined_type" => TypeExpr::Prim(self.text(node).to_string()),
+            "object_type" | "interface_body" => self.object_type(node),
+            "array_type" => Self::named_children(node)
+                .first()
+                .map(|n| TypeExpr::Array(Box::new(self.type_expr(*n))))
+                .unwrap_or(TypeExpr::Other),
+            "tuple_type" => TypeExpr::Tuple(
+                Self::named_children(node)
+                    .into_iter()
+                    .map(|x| self.type_expr(x))
+                    .collect(),
+            ),
+            "union_type" => {
+                let mut members = Vec::new();
+                for c in Self::named_children(node) {
+                    match self.type_expr(c) {
+                        TypeExpr::Union(inner) => members.extend(inner),
+                        t => members.push(t),
+                    }
+                }
+                TypeExpr::Union(members)
+            }
+            "literal_type" => match Self::named_children(node).first() {
+                Some(c) if c.kind() == "string" => TypeExpr::StrLit(self.string(*c)),
+                Some(c) if c.kind() == "number" => {
+                    TypeExpr::NumLit(self.text(*c).parse().unwrap_or(0.0))
+                }
+                Some(c) if c.kind() == "null" => TypeExpr::Prim("null".into()),
+                Some(c) if c.kind() == "true" || c.kind() == "false" => {
+                    TypeExpr::Prim("boolean".into())
+                }
+                Some(c) if c.kind() == "undefined" => TypeExpr::Prim("undefined".into()),
+                _ => TypeExpr::Other,
+            },
+            "function_type" => {
+                let params = node
+                    .child_by_field_name("parameters")
+                    .map(|p| self.type_params(p))
+                    .unwrap_or_default();
+                TypeExpr::Function(params)
+            }
+            "parenthesized_type" | "readonly_type" => Self::named_children(node)
+                .first()
+                .map(|n| self.type_expr(*n))
+                .unwrap_or(TypeExpr::Other),
+            "optional_type" | "rest_type" => Self::named_children(node)
+                .first()
+                .map(|n| self.type_expr(*n))
+                .unwrap_or(TypeExpr::Other),
+            "required_parameter" | "optional_parameter" => node
+                .child_by_field_name("type")
+                .and_then(|t| Self::named_children(t).first().copied())
+                .map(|t| self.type_expr(t))
+                .unwrap_or(TypeExpr::Other),
+            _ => TypeExpr::Other,
+        }
+    }
+}
+
+fn attach_doc(call: &mut Call, doc: String) {
+    if doc.is_empty() {
+        return;
+    }
+    call.doc = Some(doc.clone());
+    // A chain `router.get(...).post(...)`: the doc belongs to the first link too.
+    if let Expr::Member(obj, _) = &mut call.callee
+        && let Expr::Call(inner) = obj.as_mut()
+        && inner.doc.is_none()
+    {
+        attach_doc(inner, doc);
+    }
+}
+
+fn is_type_node(kind: &str) -> bool {
+    kind.ends_with("_type")
+        || matches!(
+            kind,
+            "type_identifier" | "predefined_type" | "type_arguments" | "generic_type"
+        )
+}
+
+/// Names a declaration statement binds (for `export <decl>`).
+fn bound_names(stmt: &Stmt) -> Vec<String> {
+    fn pat_names(p: &Pattern, out: &mut Vec<String>) {
+        match p {
+            Pattern::Ident(n) => out.push(n.clone()),
+            Pattern::Object(props, rest) => {
+                for (_, p) in props {
+                    pat_names(p, out);
+                }
+                if let Some(r) = rest {
+                    pat_names(r, out);
+                }
+            }
+            Pattern::Array(items, rest) => {
+                for p in items.iter().flatten() {
+                    pat_names(p, out);
+                }
+                if let Some(r) = rest {
+                    pat_names(r, out);
+                }
+            }
+            Pattern::Default(p, _) => pat_names(p, out),
+            Pattern::Target(_) | Pattern::Ignored => {}
+        }
+    }
+    let mut out = Vec::new();
+    match stmt {
+        Stmt::Var(decls) => {
+            for (p, _) in decls {
+                pat_names(p, &mut out);
+            }
+        }
+        Stmt::Function(n, _) | Stmt::Class(n, _) | Stmt::Enum(n, _) | Stmt::TypeDecl(n, _) => {
+            out.push(n.clone())
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Decode JS string escapes (`\n`, `\\`, `\'`, `\u{...}`, `\xNN`, line continuations).
+pub(crate) fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('v') => out.push('\u{b}'),
+            Some('0') => out.push('\0'),
+            Some('\n') => {}
+            Some('\r') => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+            }
+            Some('x') => {
+                let h: String = chars.by_ref().take(2).collect();
+                if let Some(ch) = u32::from_str_radix(&h, 16).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some('u') => {
+                let code = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    let h: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                    u32::from_str_radix(&h, 16).ok()
+                } else {
+                    let h: String = chars.by_ref().take(4).collect();
+                    u32::from_str_radix(&h, 16).ok()
+                };
+                if let Some(ch) = code.and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(src: &str) -> FileFacts {
+        SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes())
+    }
+
+    #[test]
+    fn member_call_line_is_the_property_line() {
+        let f = lower("router\n  .get('/x', h)\n");
+        let Stmt::Expr(Expr::Call(c)) = &f.body[0] else {
+            panic!("expected a call, got {:?}", f.body[0]);
+        };
+        assert_eq!(c.line, 2);
+        assert!(matches!(&c.args[0], Expr::Str(s) if s == "/x"));
+    }
+
+    #[test]
+    fn template_quasis_and_expressions() {
+        let f = lower("const p = `/a/${id}/b`;");
+        let Stmt::Var(d) = &f.body[0] else { panic!() };
+        let Some(Expr::Template(q, e)) = &d[0].1 else {
+            panic!("{:?}", d[0].1)
+        };
+        assert_eq!(q, &vec!["/a/".to_string(), "/b".to_string()]);
+        assert_eq!(e.len(), 1);
+    }
+
+    #[test]
+    fn syntax_errors_are_reported_with_lines() {
+        let f = lower("const a = 1;\nconst b = (;\nrouter.get('/ok', h);\n");
+        assert!(!f.parse_errors.is_empty());
+        assert_eq!(f.parse_errors[0].0, 2);
+    }
+
+    #[test]
+    fn unescape_handles_common_escapes() {
+        assert_eq!(unescape(r"a\/b\\c\u0041\x42\n"), "a/b\\cAB\n");
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let src = format!("const x = {}1{};", "[".repeat(5000), "]".repeat(5000));
+        let f = lower(&src);
+        assert!(!f.too_deep.is_empty());
+    }
+}

@@ -1,0 +1,246 @@
+//! Values of the small evaluator: what a JS expression is known to be.
+//!
+//! Captures: constants (strings, numbers, booleans, regexes, arrays, objects),
+//! functions and classes with their closures, Express apps/routers and
+//! `route()` chains, module namespaces, lazily-resolved imports, and the
+//! builtins the analyzer models.
+//!
+//! Deliberately not captured: numbers beyond constant folding, prototypes
+//! other than class methods, getters/setters, Symbols, Promises (an awaited
+//! value is the value itself).
+
+use crate::ir::{Class, Func};
+use crate::project::FileId;
+use indexmap::IndexMap;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A lexical scope.
+pub(crate) struct Scope {
+    pub(crate) vars: RefCell<HashMap<Rc<str>, Value>>,
+    pub(crate) parent: Option<Rc<Scope>>,
+}
+
+impl Scope {
+    pub(crate) fn new(parent: Option<Rc<Scope>>) -> Rc<Scope> {
+        Rc::new(Scope {
+            vars: RefCell::new(HashMap::new()),
+            parent,
+        })
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.vars.borrow().get(name) {
+            return Some(v.clone());
+        }
+        self.parent.as_ref().and_then(|p| p.lookup(name))
+    }
+
+    pub(crate) fn define(&self, name: &str, v: Value) {
+        self.vars.borrow_mut().insert(Rc::from(name), v);
+    }
+
+    /// Assign to the nearest scope that has `name`; define here if none does.
+    pub(crate) fn assign(self: &Rc<Self>, name: &str, v: Value) {
+        let mut cur: Option<&Rc<Scope>> = Some(self);
+        while let Some(s) = cur {
+            if s.vars.borrow().contains_key(name) {
+                s.vars.borrow_mut().insert(Rc::from(name), v);
+                return;
+            }
+            cur = s.parent.as_ref();
+        }
+        self.define(name, v);
+    }
+}
+
+/// An object's own data.
+pub(crate) struct ObjData {
+    pub(crate) props: RefCell<IndexMap<String, Value>>,
+    /// The class it was constructed from (methods are looked up there).
+    pub(crate) class: RefCell<Option<Rc<ClassVal>>>,
+    /// The `module` object of a CommonJS module (`module.exports` lives here).
+    pub(crate) is_module_obj: Cell<bool>,
+}
+
+impl ObjData {
+    pub(crate) fn new() -> Rc<ObjData> {
+        Rc::new(ObjData {
+            props: RefCell::new(IndexMap::new()),
+            class: RefCell::new(None),
+            is_module_obj: Cell::new(false),
+        })
+    }
+
+    pub(crate) fn get(&self, k: &str) -> Option<Value> {
+        self.props.borrow().get(k).cloned()
+    }
+
+    pub(crate) fn set(&self, k: &str, v: Value) {
+        self.props.borrow_mut().insert(k.to_string(), v);
+    }
+}
+
+/// A function value with its defining environment.
+pub(crate) struct Closure {
+    pub(crate) file: FileId,
+    pub(crate) func: Arc<Func>,
+    pub(crate) env: Rc<Scope>,
+    /// Lexical `this` for arrows, bound instance for methods.
+    pub(crate) this: Option<Value>,
+    pub(crate) is_arrow: bool,
+    /// The class whose method this is (for `super`).
+    pub(crate) home: Option<Rc<ClassVal>>,
+}
+
+/// A class value.
+pub(crate) struct ClassVal {
+    pub(crate) file: FileId,
+    pub(crate) class: Arc<Class>,
+    pub(crate) env: Rc<Scope>,
+    pub(crate) superclass: Option<Value>,
+    pub(crate) statics: Rc<ObjData>,
+}
+
+/// Builtins the evaluator models.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Builtin {
+    /// The `express` module's default export (callable; has `.Router`).
+    Express,
+    /// `express.Router` / `import { Router } from 'express'`.
+    RouterCtor,
+    /// `require`.
+    Require,
+    /// `path` module (join/resolve/posix).
+    PathModule,
+    /// `path.join`, `path.posix.join`, `path.resolve`.
+    PathJoin,
+    /// `url-join` default export.
+    UrlJoin,
+    /// The global `Object`.
+    ObjectNs,
+    /// `Object.keys/values/entries/assign/freeze/fromEntries`.
+    ObjectFn(&'static str),
+    /// The global `Array` (`Array.from`, `Array.isArray`).
+    ArrayNs,
+    /// `Array.from`.
+    ArrayFrom,
+    /// The global `Promise` (`Promise.all`, `resolve`).
+    PromiseNs,
+    /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
+    Identity,
+    /// `fs` module: `readdirSync` etc. give runtime values.
+    FsModule,
+    /// A function from a modelled package that returns middleware.
+    MiddlewareFactory(Rc<str>),
+    /// Any other module builtin (`os`, `http`, ...): members are unknown.
+    OpaqueModule(Rc<str>),
+}
+
+/// Why a value is unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Unknown {
+    /// Comes from an installed package or the runtime (normal, not a finding).
+    External,
+    /// Computed at run time from something the analyzer cannot see.
+    Dynamic,
+}
+
+/// A value.
+#[derive(Clone)]
+pub(crate) enum Value {
+    Undef,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(Rc<str>),
+    Regex(Rc<str>),
+    Arr(Rc<RefCell<Vec<Value>>>),
+    Obj(Rc<ObjData>),
+    Func(Rc<Closure>),
+    Class(Rc<ClassVal>),
+    /// An Express app or router (index into the router table).
+    Router(u32),
+    /// `router.route(paths)`.
+    Chain(u32, Rc<Vec<Value>>),
+    Builtin(Builtin),
+    /// An ES module namespace.
+    Module(FileId),
+    /// An import not yet needed: (file, export name).
+    Lazy(FileId, Rc<str>),
+    /// A value the analyzer cannot know.
+    Unknown(Unknown),
+}
+
+impl Value {
+    pub(crate) fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub(crate) fn dynamic() -> Value {
+        Value::Unknown(Unknown::Dynamic)
+    }
+
+    pub(crate) fn external() -> Value {
+        Value::Unknown(Unknown::External)
+    }
+
+    pub(crate) fn array(v: Vec<Value>) -> Value {
+        Value::Arr(Rc::new(RefCell::new(v)))
+    }
+
+    pub(crate) fn is_unknown(&self) -> bool {
+        matches!(self, Value::Unknown(_))
+    }
+
+    /// Truthiness when it is known.
+    pub(crate) fn truthy(&self) -> Option<bool> {
+        match self {
+            Value::Undef | Value::Null => Some(false),
+            Value::Bool(b) => Some(*b),
+            Value::Num(n) => Some(*n != 0.0 && !n.is_nan()),
+            Value::Str(s) => Some(!s.is_empty()),
+            Value::Regex(_)
+            | Value::Arr(_)
+            | Value::Obj(_)
+            | Value::Func(_)
+            | Value::Class(_)
+            | Value::Router(_)
+            | Value::Chain(..)
+            | Value::Builtin(_)
+            | Value::Module(_) => Some(true),
+            Value::Lazy(..) | Value::Unknown(_) => None,
+        }
+    }
+
+    /// The string form of a constant, for concatenation and keys.
+    pub(crate) fn as_text(&self) -> Option<String> {
+        match self {
+            Value::Str(s) => Some(s.to_string()),
+            Value::Num(n) => Some(if n.fract() == 0.0 && n.abs() < 1e15 {
+                format!("{}", *n as i64)
+            } else {
+                format!("{n}")
+            }),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Null => Some("null".into()),
+            Value::Undef => Some("undefined".into()),
+            _ => None,
+        }
+    }
+
+    /// Whether this value carries an app, router or other tracked object
+    /// (so a call receiving it must be followed).
+    pub(crate) fn is_tracked(&self, depth: u32) -> bool {
+        match self {
+            Value::Router(_) | Value::Chain(..) => true,
+            Value::Arr(a) if depth < 2 => a.borrow().iter().any(|v| v.is_tracked(depth + 1)),
+            Value::Obj(o) if depth < 2 => {
+                o.props.borrow().values().any(|v| v.is_tracked(depth + 1))
+            }
+            _ => false,
+        }
+    }
+}
