@@ -512,6 +512,53 @@ impl Interp {
         }
     }
 
+    /// Resolve lazy imports and deferred calls: the value is needed for routing.
+    fn force_deep(&mut self, v: Value) -> Value {
+        let mut v = v;
+        for _ in 0..32 {
+            v = match v {
+                Value::Lazy(f, name) => self.export_of(f, &name, 0),
+                Value::Deferred(t) => {
+                    if let Some(r) = t.result.borrow().clone() {
+                        r
+                    } else if t.forcing.get() {
+                        return Value::dynamic();
+                    } else {
+                        t.forcing.set(true);
+                        let ctx = Ctx {
+                            file: t.file,
+                            scope: Scope::new(Some(self.globals.clone())),
+                            this: Value::Undef,
+                            home: None,
+                        };
+                        let r = match &t.kind {
+                            ThunkKind::Call(callee, argv, this, line) => {
+                                let callee = self.force_deep(callee.clone());
+                                self.call_value_now(
+                                    &ctx,
+                                    &callee,
+                                    argv.clone(),
+                                    &[],
+                                    *line,
+                                    this.clone(),
+                                )
+                            }
+                            ThunkKind::Member(base, prop) => {
+                                let base = self.force_deep(base.clone());
+                                self.member(&base, prop)
+                            }
+                        };
+                        t.forcing.set(false);
+                        *t.result.borrow_mut() = Some(r.clone());
+                        r
+                    }
+                }
+                other => return other,
+            };
+        }
+        Value::dynamic()
+    }
+
     // ----- statements -----
 
     fn hoist(&mut self, ctx: &Ctx, stmts: &[Stmt]) {
@@ -592,6 +639,7 @@ impl Interp {
             }
             Stmt::ForOf(pat, iter, is_in, body, text, line) => {
                 let v = self.eval(ctx, iter);
+                let v = self.force_deep(v);
                 let items = match (&v, is_in) {
                     (Value::Arr(a), false) => Some(a.borrow().clone()),
                     (Value::Arr(a), true) => Some(
@@ -807,7 +855,8 @@ impl Interp {
                 for (i, q) in quasis.iter().enumerate() {
                     out.push_str(q);
                     if let Some(e) = exprs.get(i) {
-                        match self.eval(ctx, e).as_text() {
+                        let v = self.eval(ctx, e);
+                        match self.force_deep(v).as_text() {
                             Some(t) => out.push_str(&t),
                             None => known = false,
                         }
@@ -892,7 +941,9 @@ impl Interp {
             Expr::Class(c) => self.class_value(ctx, c),
             Expr::Add(l, r) => {
                 let a = self.eval(ctx, l);
+                let a = self.force_deep(a);
                 let b = self.eval(ctx, r);
+                let b = self.force_deep(b);
                 match (&a, &b) {
                     (Value::Num(x), Value::Num(y)) => Value::Num(x + y),
                     _ => match (a.as_text(), b.as_text()) {
@@ -1090,6 +1141,7 @@ impl Interp {
                     Value::dynamic()
                 }
             },
+            Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
             Value::Unknown(k) => Value::Unknown(k.clone()),
             Value::Undef | Value::Null => Value::dynamic(),
             _ => Value::dynamic(),
@@ -1444,17 +1496,45 @@ impl Interp {
         this: Option<Value>,
     ) -> Value {
         match f {
-            Value::Func(c) => self.invoke(c, argv, this),
-            Value::Lazy(file, name) => {
+            Value::Lazy(file, _) => {
                 let follow = argv.iter().any(|a| a.is_tracked(0))
                     || self.loader.needles_of(*file) & needle::ROUTING != 0;
                 if follow {
-                    let (file, name) = (*file, name.clone());
-                    let v = self.export_of(file, &name, 0);
-                    self.call_value(ctx, &v, argv, args, line, this)
+                    self.call_value_now(ctx, f, argv, args, line, this)
                 } else {
-                    Value::dynamic()
+                    Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
                 }
+            }
+            Value::Deferred(_) => {
+                if args.iter().any(|a| matches!(a, Expr::Func(_)))
+                    || argv.iter().any(|a| a.is_tracked(0))
+                {
+                    self.call_value_now(ctx, f, argv, args, line, this)
+                } else {
+                    Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
+                }
+            }
+            _ => self.call_value_now(ctx, f, argv, args, line, this),
+        }
+    }
+
+    fn call_value_now(
+        &mut self,
+        ctx: &Ctx,
+        f: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+        this: Option<Value>,
+    ) -> Value {
+        match f {
+            Value::Func(c) => self.invoke(c, argv, this),
+            Value::Lazy(..) | Value::Deferred(_) => {
+                let v = self.force_deep(f.clone());
+                if matches!(v, Value::Lazy(..) | Value::Deferred(_)) {
+                    return Value::dynamic();
+                }
+                self.call_value_now(ctx, &v, argv, args, line, this)
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
             Value::Unknown(k) => {
@@ -1737,7 +1817,10 @@ impl Interp {
             };
         }
         if HTTP_VERBS.contains(&name) {
-            let first = call.args.first().map(|a| self.eval(ctx, a));
+            let first = call.args.first().map(|a| {
+                let v = self.eval(ctx, a);
+                self.force_deep(v)
+            });
             let paths = match first {
                 Some(v) => path_list(&v),
                 None => Err(()),
@@ -1752,6 +1835,7 @@ impl Interp {
                     .first()
                     .map(|a| self.eval(ctx, a))
                     .unwrap_or(Value::Undef);
+                let v = self.force_deep(v);
                 match path_list(&v) {
                     Ok(p) => Value::Chain(
                         id,
@@ -1912,6 +1996,7 @@ impl Interp {
         let mut argv = Vec::new();
         for a in &call.args {
             let v = self.eval(ctx, a);
+            let v = self.force_deep(v);
             argv.push((a, v));
         }
         let (paths, start) = match argv.first() {
@@ -1965,7 +2050,8 @@ impl Interp {
                 };
                 for (i, it) in items.iter().enumerate() {
                     let ie = exprs.and_then(|x| x.get(i)).unwrap_or(e);
-                    self.use_handlers(ie, it, out, depth + 1);
+                    let it = self.force_deep(it.clone());
+                    self.use_handlers(ie, &it, out, depth + 1);
                 }
             }
             _ => {

@@ -170,8 +170,38 @@ pub(crate) enum Value {
     Module(FileId),
     /// An import not yet needed: (file, export name).
     Lazy(FileId, Rc<str>),
+    /// A call (or a property of its result) not followed yet: evaluated,
+    /// once, only if the value reaches a routing position.
+    Deferred(Rc<Thunk>),
     /// A value the analyzer cannot know.
     Unknown(Unknown),
+}
+
+/// A deferred computation with its memoized result.
+pub(crate) struct Thunk {
+    pub(crate) kind: ThunkKind,
+    pub(crate) file: FileId,
+    pub(crate) result: RefCell<Option<Value>>,
+    pub(crate) forcing: Cell<bool>,
+}
+
+/// What a [`Thunk`] computes.
+pub(crate) enum ThunkKind {
+    /// `callee(argv)` with an optional `this`.
+    Call(Value, Vec<Value>, Option<Value>, u32),
+    /// `base.prop`.
+    Member(Value, String),
+}
+
+impl Thunk {
+    pub(crate) fn value(kind: ThunkKind, file: FileId) -> Value {
+        Value::Deferred(Rc::new(Thunk {
+            kind,
+            file,
+            result: RefCell::new(None),
+            forcing: Cell::new(false),
+        }))
+    }
 }
 
 impl Value {
@@ -211,7 +241,7 @@ impl Value {
             | Value::Chain(..)
             | Value::Builtin(_)
             | Value::Module(_) => Some(true),
-            Value::Lazy(..) | Value::Unknown(_) => None,
+            Value::Lazy(..) | Value::Deferred(_) | Value::Unknown(_) => None,
         }
     }
 
