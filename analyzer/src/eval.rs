@@ -1237,7 +1237,7 @@ impl Interp {
                 if let Some(home) = ctx.home.clone()
                     && let Some(sup) = home.superclass.clone()
                 {
-                    self.init_instance(ctx, &sup, &ctx.this, argv, &call.args, call.line);
+                    self.init_instance(&sup, &ctx.this, argv);
                 }
                 Value::Undef
             }
@@ -1371,8 +1371,9 @@ impl Interp {
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
         for (i, v) in argv.iter().enumerate() {
-            if let (Value::Func(_), Some(Expr::Func(_))) = (v, args.get(i)) {
-                self.call_value(ctx, v, Vec::new(), &[], line, None);
+            if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
+                let unknown_args = vec![Value::dynamic(); f.params.len()];
+                self.call_value(ctx, v, unknown_args, &[], line, None);
             }
         }
     }
@@ -1406,16 +1407,8 @@ impl Interp {
                             Value::Arr(inner) => out.extend(inner.borrow().iter().cloned()),
                             r => out.push(r),
                         },
-                        "filter" => {
-                            if r.truthy() != Some(false) {
-                                out.push(item.clone());
-                            }
-                        }
-                        "find" => {
-                            if r.truthy() == Some(true) {
-                                return item.clone();
-                            }
-                        }
+                        "filter" if r.truthy() != Some(false) => out.push(item.clone()),
+                        "find" if r.truthy() == Some(true) => return item.clone(),
                         _ => {}
                     }
                 }
@@ -1611,7 +1604,7 @@ impl Interp {
                     *obj.class.borrow_mut() = Some(cv.clone());
                 }
                 let this = Value::Obj(obj);
-                self.init_instance(ctx, c, &this, argv, args, line);
+                self.init_instance(c, &this, argv);
                 this
             }
             Value::Unknown(k) => {
@@ -1622,15 +1615,7 @@ impl Interp {
         }
     }
 
-    fn init_instance(
-        &mut self,
-        ctx: &Ctx,
-        c: &Value,
-        this: &Value,
-        argv: Vec<Value>,
-        args: &[Expr],
-        line: u32,
-    ) {
+    fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
         match c {
             Value::Class(cv) => {
                 let cctx = Ctx {
@@ -1642,7 +1627,7 @@ impl Interp {
                 if cv.class.constructor.is_none()
                     && let Some(sup) = cv.superclass.clone()
                 {
-                    self.init_instance(ctx, &sup, this, argv.clone(), args, line);
+                    self.init_instance(&sup, this, argv.clone());
                 }
                 for (name, init) in &cv.class.fields {
                     let v = match init {

@@ -95,6 +95,32 @@ fn is_test_path(rel: &str) -> bool {
 
 /// Analyze a project.
 pub fn analyze(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
+    // Deeply nested sources recurse deeply: give the workers and the
+    // resolver generous stacks (the global pool is configured once).
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(64 << 20)
+        .build_global();
+    let opts = opts.clone();
+    std::thread::Builder::new()
+        .name("portolan-analyze".into())
+        .stack_size(256 << 20)
+        .spawn(move || analyze_here(&opts))
+        .map_err(|e| {
+            AnalyzeError::Root(
+                String::new(),
+                format!("cannot start the analysis thread: {e}"),
+            )
+        })?
+        .join()
+        .unwrap_or_else(|_| {
+            Err(AnalyzeError::Root(
+                String::new(),
+                "the analysis thread failed".into(),
+            ))
+        })
+}
+
+fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     let t0 = Instant::now();
     let cache_dir = opts
         .cache_dir

@@ -303,10 +303,9 @@ impl Loader {
             .cache
             .as_ref()
             .and_then(|c| c.read_facts(&hash))
-            .map(|f| {
+            .inspect(|_| {
                 self.from_cache
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                f
             });
         let (facts, cached) = match facts {
             Some(f) => (f, true),

@@ -1,0 +1,278 @@
+//! Fixture tests: each folder under `tests/fixtures/<family>/<case>/` is a tiny
+//! project with a hand-written `expected.txt` (see `tests/fixtures/README.md`).
+//! The analyzer's operations and findings must equal it exactly, and the
+//! readable table in `snapshots/analyzer/<family>/<case>.txt` must match.
+//! `UPDATE_SNAPSHOTS=1` rewrites the tables; stale tables fail. A case folder
+//! named `*.skip` is a known gap: it is listed, and it must still fail.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+struct Actual {
+    /// `METHOD PATH FILE:LINE [conditional]`, and `finding CODE FILE:LINE`.
+    lines: BTreeSet<String>,
+    /// Same operation lines with ` mw=a,b` appended.
+    with_mw: BTreeSet<String>,
+    stats: String,
+    table: String,
+}
+
+fn run(case: &Path, cache: &Path) -> Actual {
+    let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
+        root: case.to_path_buf(),
+        entries: Vec::new(),
+        cache_dir: Some(cache.to_path_buf()),
+        no_cache: false,
+    })
+    .unwrap_or_else(|e| panic!("{}: analyze failed: {e}", case.display()));
+    let mut lines = BTreeSet::new();
+    let mut with_mw = BTreeSet::new();
+    let mut table = String::from(
+        "METHOD   PATH                                     DECLARED AT                    HANDLER / MIDDLEWARE\n",
+    );
+    for op in &inv.operations {
+        for d in &op.declarations {
+            let mut l = format!(
+                "{} {} {}:{}",
+                op.method.to_uppercase(),
+                op.path.express,
+                d.at.file,
+                d.at.line
+            );
+            if d.conditional.is_some() {
+                l.push_str(" conditional");
+            }
+            with_mw.insert(format!("{l} mw={}", d.middleware.join(",")));
+            lines.insert(l);
+            table.push_str(&format!(
+                "{:<8} {:<40} {:<30} {}{}{}\n",
+                op.method.to_uppercase(),
+                op.path.express,
+                format!("{}:{}", d.at.file, d.at.line),
+                d.handler.as_ref().map(|h| h.name.as_str()).unwrap_or("-"),
+                if d.middleware.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", d.middleware.join(", "))
+                },
+                d.conditional
+                    .as_ref()
+                    .map(|c| format!(" if {c}"))
+                    .unwrap_or_default(),
+            ));
+        }
+    }
+    if !inv.findings.is_empty() {
+        table.push_str("\nFINDINGS\n");
+    }
+    for f in &inv.findings {
+        lines.insert(format!(
+            "finding {} {}:{}",
+            f.code.as_str(),
+            f.at.file,
+            f.at.line
+        ));
+        table.push_str(&format!(
+            "{:<18} {}:{}  {}\n",
+            f.code.as_str(),
+            f.at.file,
+            f.at.line,
+            f.message
+        ));
+    }
+    let s = &inv.stats;
+    let stats = format!(
+        "stats mounts={} operations={} declarations={} sourceFiles={}",
+        s.mounts, s.operations, s.declarations, s.source_files
+    );
+    table.push_str(&format!("\n{stats}\n"));
+    Actual {
+        lines,
+        with_mw,
+        stats,
+        table,
+    }
+}
+
+fn cases() -> Vec<PathBuf> {
+    let root = workspace().join("analyzer/tests/fixtures");
+    let mut out = Vec::new();
+    for family in std::fs::read_dir(&root).unwrap() {
+        let family = family.unwrap().path();
+        if !family.is_dir() {
+            continue;
+        }
+        for case in std::fs::read_dir(&family).unwrap() {
+            let case = case.unwrap().path();
+            if case.is_dir() {
+                out.push(case);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn fixtures_match_expected_and_snapshots() {
+    let cache = tempfile::tempdir().unwrap();
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let snap_root = workspace().join("snapshots/analyzer");
+    let mut failures = Vec::new();
+    let mut known_gaps = Vec::new();
+    let mut wanted_snaps = BTreeSet::new();
+    let all = cases();
+    assert!(
+        all.len() >= 30,
+        "expected at least 30 fixture cases, found {}",
+        all.len()
+    );
+    for case in &all {
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        let family = case
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let skip = name.ends_with(".skip");
+        let expected_text = std::fs::read_to_string(case.join("expected.txt"))
+            .unwrap_or_else(|_| panic!("{} has no expected.txt", case.display()));
+        let actual = run(case, cache.path());
+        let mut expected = BTreeSet::new();
+        let mut expected_mw = Vec::new();
+        let mut expected_stats = None;
+        for line in expected_text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line.starts_with("stats ") {
+                expected_stats = Some(line.to_string());
+                continue;
+            }
+            match line.split_once(" mw=") {
+                Some((base, _)) => {
+                    expected.insert(base.to_string());
+                    expected_mw.push(line.to_string());
+                }
+                None => {
+                    expected.insert(line.to_string());
+                }
+            }
+        }
+        let mut problems = Vec::new();
+        for missing in expected.difference(&actual.lines) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.lines.difference(&expected) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+        for mw in &expected_mw {
+            if !actual.with_mw.contains(mw) {
+                let base = mw.split_once(" mw=").unwrap().0;
+                let got = actual
+                    .with_mw
+                    .iter()
+                    .find(|l| l.starts_with(&format!("{base} mw=")))
+                    .cloned()
+                    .unwrap_or_else(|| "(no such operation)".into());
+                problems.push(format!("  middleware: want {mw}\n              got  {got}"));
+            }
+        }
+        if let Some(s) = &expected_stats
+            && *s != actual.stats
+        {
+            problems.push(format!("  stats: want {s}\n         got  {}", actual.stats));
+        }
+        if skip {
+            if problems.is_empty() {
+                failures.push(format!(
+                    "{family}/{name}: marked .skip but now passes; drop the suffix"
+                ));
+            } else {
+                known_gaps.push(format!("{family}/{name}"));
+            }
+            continue;
+        }
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{family}/{name}:\n{}\n--- analyzer table ---\n{}",
+                problems.join("\n"),
+                actual.table
+            ));
+        }
+        let snap = snap_root.join(&family).join(format!("{name}.txt"));
+        wanted_snaps.insert(snap.clone());
+        let current = std::fs::read_to_string(&snap).ok();
+        if current.as_deref() != Some(actual.table.as_str()) {
+            if update {
+                std::fs::create_dir_all(snap.parent().unwrap()).unwrap();
+                std::fs::write(&snap, &actual.table).unwrap();
+            } else {
+                failures.push(format!(
+                    "{family}/{name}: snapshot {} differs (run with UPDATE_SNAPSHOTS=1 after checking):\n--- want ---\n{}\n--- got ---\n{}",
+                    snap.display(),
+                    current.unwrap_or_default(),
+                    actual.table
+                ));
+            }
+        }
+    }
+    // Stale snapshots: a table with no fixture behind it.
+    if snap_root.exists() {
+        for family in std::fs::read_dir(&snap_root).unwrap() {
+            for f in std::fs::read_dir(family.unwrap().path()).unwrap() {
+                let f = f.unwrap().path();
+                if !wanted_snaps.contains(&f) {
+                    if update {
+                        std::fs::remove_file(&f).unwrap();
+                    } else {
+                        failures.push(format!("stale snapshot with no fixture: {}", f.display()));
+                    }
+                }
+            }
+        }
+    }
+    if !known_gaps.is_empty() {
+        eprintln!("known gaps (.skip): {}", known_gaps.join(", "));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn analysis_is_deterministic_across_runs_and_cache_states() {
+    let case = workspace().join("tests/projects/harbor");
+    let cold = tempfile::tempdir().unwrap();
+    let opts = |dir: &Path, no_cache: bool| analyzer::AnalyzeOptions {
+        root: case.clone(),
+        entries: Vec::new(),
+        cache_dir: Some(dir.to_path_buf()),
+        no_cache,
+    };
+    let a = analyzer::analyze(&opts(cold.path(), false)).unwrap();
+    let b = analyzer::analyze(&opts(cold.path(), false)).unwrap();
+    let c = analyzer::analyze(&opts(cold.path(), true)).unwrap();
+    assert_eq!(b.timings.files_parsed, 0, "a warm run must parse nothing");
+    let ja = serde_json::to_string(&a).unwrap();
+    assert_eq!(ja, serde_json::to_string(&b).unwrap());
+    assert_eq!(ja, serde_json::to_string(&c).unwrap());
+    assert!(
+        a.operations.len() > 20,
+        "harbor has dozens of operations, got {}",
+        a.operations.len()
+    );
+}
