@@ -165,9 +165,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
                 continue;
             }
             for hint in package_entry_hints(&p.json) {
-                if let Some(id) = project.resolve_path(&project::normalize(&hint))
-                    && loader.needles_of(id) & needle::EXPRESS != 0
-                {
+                if let Some(id) = project.resolve_path(&project::normalize(&hint)) {
                     set.insert(id);
                 }
             }
