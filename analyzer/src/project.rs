@@ -305,6 +305,24 @@ impl Project {
         let from_rel = self.rel(from);
         let from_dir = from_rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+            let depth = from_dir.split('/').filter(|s| !s.is_empty()).count() as i64;
+            let ups = spec.split('/').filter(|s| *s == "..").count() as i64;
+            if ups > depth {
+                // Outside the analyzed root: a package there is named by its package.json.
+                let abs = self.root.join(from_dir).join(spec);
+                // The nearest package.json at or above the target names the package.
+                let name = abs.ancestors().take(4).find_map(|dir| {
+                    std::fs::read_to_string(dir.join("package.json"))
+                        .ok()
+                        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                        .and_then(|j| j.get("name").and_then(|n| n.as_str()).map(str::to_string))
+                });
+                return match name {
+                    Some(n) if KNOWN_PACKAGES.contains(&n.as_str()) => Resolved::Known(n),
+                    Some(n) => Resolved::External(n),
+                    None => Resolved::External(spec.to_string()),
+                };
+            }
             let target = normalize(&join_rel(from_dir, spec));
             return match self.resolve_path(&target) {
                 Some(id) => Resolved::File(id),
