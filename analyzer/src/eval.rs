@@ -1488,26 +1488,17 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
-        match f {
-            Value::Lazy(file, _) => {
-                let follow = argv.iter().any(|a| a.is_tracked(0))
-                    || self.loader.needles_of(*file) & needle::ROUTING != 0;
-                if follow {
-                    self.call_value_now(ctx, f, argv, args, line, this)
-                } else {
-                    Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
-                }
-            }
-            Value::Deferred(_) => {
-                if args.iter().any(|a| matches!(a, Expr::Func(_)))
-                    || argv.iter().any(|a| a.is_tracked(0))
-                {
-                    self.call_value_now(ctx, f, argv, args, line, this)
-                } else {
-                    Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
-                }
-            }
-            _ => self.call_value_now(ctx, f, argv, args, line, this),
+        // Follow now when the call carries an app/router or an inline callback,
+        // or its module can register routes; otherwise defer it.
+        let follow = match f {
+            Value::Lazy(file, _) => self.loader.needles_of(*file) & needle::ROUTING != 0,
+            Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
+            _ => true,
+        } || argv.iter().any(|a| a.is_tracked(0));
+        if follow {
+            self.call_value_now(ctx, f, argv, args, line, this)
+        } else {
+            Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
         }
     }
 

@@ -4,6 +4,8 @@
 //! readable table in `snapshots/analyzer/<family>/<case>.txt` must match.
 //! `UPDATE_SNAPSHOTS=1` rewrites the tables; stale tables fail. A case folder
 //! named `*.skip` is a known gap: it is listed, and it must still fail.
+//! A case's `_node_modules/` folder is installed as `node_modules/` in a
+//! temporary copy (so the repository tracks no `node_modules/`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,9 +26,37 @@ struct Actual {
     table: String,
 }
 
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        let name = if name == "_node_modules" {
+            "node_modules".into()
+        } else {
+            name
+        };
+        let target = to.join(name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
 fn run(case: &Path, cache: &Path) -> Actual {
+    // Materialize `_node_modules/` as `node_modules/` in a temporary copy.
+    let staged = tempfile::tempdir().unwrap();
+    let root = if case.join("_node_modules").is_dir() {
+        let root = staged.path().join(case.file_name().unwrap());
+        copy_tree(case, &root);
+        root
+    } else {
+        case.to_path_buf()
+    };
     let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
-        root: case.to_path_buf(),
+        root,
         entries: Vec::new(),
         cache_dir: Some(cache.to_path_buf()),
         no_cache: false,
