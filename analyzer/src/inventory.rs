@@ -9,6 +9,7 @@
 
 use crate::paths::PathPattern;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// A source location.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -69,6 +70,70 @@ pub struct Declaration {
     /// The JSDoc block on the declaration, when present.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What the code states about the request and responses.
+    #[serde(skip_serializing_if = "Contract::is_empty")]
+    pub contract: Contract,
+}
+
+/// A JSON Schema (2020-12) the code states, and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SchemaInfo {
+    /// The schema, JSON Schema 2020-12.
+    pub schema: serde_json::Value,
+    /// Which library or notation stated it: `zod`, `joi`, `celebrate`,
+    /// `express-validator`, `typescript`, `jsdoc`, `literal`.
+    pub source: String,
+    /// The binding it was read from (`createTaskSchema`), when named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Where it was applied to the request (or returned).
+    pub at: Location,
+}
+
+/// A response the handler sends.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponseInfo {
+    /// HTTP status; 200 when the code does not set one.
+    pub status: u16,
+    /// The JSON body shape, when the code states it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<SchemaInfo>,
+    /// Where it is sent.
+    pub at: Location,
+}
+
+/// What the code states about one route's request and responses.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Contract {
+    /// The request body schema (`schema.parse(req.body)`, validator middleware, typed body).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<SchemaInfo>,
+    /// The query schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<SchemaInfo>,
+    /// The path-parameter schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<SchemaInfo>,
+    /// Query parameters the handler reads (`req.query.x`), sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub query_read: Vec<String>,
+    /// Headers the handler reads (`req.get('X-Id')`, `req.headers['x-id']`), lower-case, sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers_read: Vec<String>,
+    /// Responses, sorted by status then location.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub responses: Vec<ResponseInfo>,
+}
+
+impl Contract {
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self == &Contract::default()
+    }
+    /// Whether a request schema is linked (the operation is `modeled`).
+    pub fn modeled(&self) -> bool {
+        self.body.is_some() || self.query.is_some() || self.params.is_some()
+    }
 }
 
 /// A mounted HTTP operation: one method on one full path of one app.
@@ -131,6 +196,18 @@ pub enum FindingCode {
     AnalysisBudget,
     /// No entry file could be found.
     NoEntry,
+    /// A Socket.IO event name only known at run time.
+    DynamicEvent,
+    /// A catch-all listener (`onAny`) that receives every event.
+    CatchAllListener,
+    /// A client emits an event no server handler receives.
+    UnhandledEvent,
+    /// A server handler listens for an event no client emits.
+    UnemittedEvent,
+    /// The server emits an event no client listens to.
+    UnheardEvent,
+    /// A validator schema the analyzer could not read.
+    UnresolvedSchema,
 }
 
 impl FindingCode {
@@ -151,6 +228,12 @@ impl FindingCode {
             FindingCode::UnreachedApp => "unreached-app",
             FindingCode::AnalysisBudget => "analysis-budget",
             FindingCode::NoEntry => "no-entry",
+            FindingCode::DynamicEvent => "dynamic-event",
+            FindingCode::CatchAllListener => "catch-all-listener",
+            FindingCode::UnhandledEvent => "unhandled-event",
+            FindingCode::UnemittedEvent => "unemitted-event",
+            FindingCode::UnheardEvent => "unheard-event",
+            FindingCode::UnresolvedSchema => "unresolved-schema",
         }
     }
 }
@@ -207,6 +290,117 @@ pub struct Timings {
     pub files_cached: usize,
 }
 
+/// Which way an event travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Sent by a client, received by the server.
+    ClientToServer,
+    /// Sent by the server, received by clients.
+    ServerToClient,
+}
+
+impl Direction {
+    /// The kebab-case name used in documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::ClientToServer => "client-to-server",
+            Direction::ServerToClient => "server-to-client",
+        }
+    }
+}
+
+/// Which program a site belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// Code using `socket.io` (the server).
+    Server,
+    /// Code using `socket.io-client`.
+    Client,
+}
+
+/// One place an event is emitted or listened to.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct EventSite {
+    /// Where (the `emit`/`on` call, or the helper call that forwards the name).
+    pub at: Location,
+    /// Server or client.
+    pub side: Side,
+    /// The direction this site implies.
+    pub direction: Direction,
+    /// `on`, `once`, `emit`, `broadcast`, `emitWithAck`, `send`, …
+    pub kind: String,
+    /// The helper the name went through (`broadcastToApps`), when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// Rooms targeted (`to(room)`), as written or resolved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rooms: Vec<String>,
+    /// Payload parameter names (listeners) or argument count (emits), as names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Whether an acknowledgement callback is taken (listener) or passed (emit).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ack: bool,
+}
+
+/// A Socket.IO event in one namespace.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    /// The event name; placeholders as `{name}` when it is a pattern.
+    pub name: String,
+    /// Whether the name contains placeholders.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pattern: bool,
+    /// The namespace (`/` by default; patterns for dynamic namespaces).
+    pub namespace: String,
+    /// Directions seen, sorted.
+    pub directions: Vec<Direction>,
+    /// A reserved lifecycle event (`connect`, `disconnect`, …), not API.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lifecycle: bool,
+    /// Every site, sorted.
+    pub sites: Vec<EventSite>,
+    /// Payload schema per direction, when the code states it.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub payload: BTreeMap<Direction, SchemaInfo>,
+    /// Acknowledgement schema per direction, when an ack is used.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ack: BTreeMap<Direction, SchemaInfo>,
+    /// Rooms the event is sent to, sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rooms: Vec<String>,
+}
+
+/// A Socket.IO server found in the code.
+#[derive(Debug, Clone, Serialize)]
+pub struct SocketServer {
+    /// Where it is created.
+    pub at: Location,
+    /// The HTTP path it serves (`/socket.io` unless the `path` option says otherwise).
+    pub path: String,
+    /// Namespaces used on it, sorted.
+    pub namespaces: Vec<String>,
+}
+
+/// Event counts.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EventStats {
+    /// API events (lifecycle excluded), counted per (namespace, name).
+    pub events: usize,
+    /// Events with a client-to-server direction.
+    pub client_to_server: usize,
+    /// Events with a server-to-client direction.
+    pub server_to_client: usize,
+    /// Events with both directions.
+    pub bidirectional: usize,
+    /// Files with at least one site.
+    pub source_files: usize,
+    /// Lifecycle events seen.
+    pub lifecycle: usize,
+}
+
 /// Everything the analyzer found.
 #[derive(Debug, Clone, Serialize)]
 pub struct Inventory {
@@ -224,6 +418,12 @@ pub struct Inventory {
     pub source_files: Vec<SourceFile>,
     /// Counts.
     pub stats: Stats,
+    /// Socket.IO servers.
+    pub socket_servers: Vec<SocketServer>,
+    /// Socket.IO events, sorted by namespace then name (bytes).
+    pub events: Vec<Event>,
+    /// Event counts.
+    pub event_stats: EventStats,
     /// Timings (not part of the documents).
     #[serde(skip)]
     pub timings: Timings,

@@ -17,8 +17,9 @@ mod syntax;
 mod value;
 
 pub use inventory::{
-    App, Declaration, Finding, FindingCode, Handler, Inventory, Location, MountStep, Operation,
-    SourceFile, Stats, Timings,
+    App, Contract, Declaration, Direction, Event, EventSite, EventStats, Finding, FindingCode,
+    Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Side,
+    SocketServer, SourceFile, Stats, Timings,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
 
@@ -393,6 +394,7 @@ fn walk(
                         }),
                         conditional: cond_here.clone(),
                         doc: reg.doc.clone(),
+                        contract: Contract::default(),
                     };
                     let key = (app, method.clone(), full.clone(), regex);
                     out.mount_paths.entry(key.clone()).or_insert_with(|| {
@@ -591,6 +593,9 @@ fn build_inventory(
         findings,
         source_files,
         stats,
+        socket_servers: Vec::new(),
+        events: Vec::new(),
+        event_stats: EventStats::default(),
         timings: Timings::default(),
     }
 }
