@@ -77,6 +77,8 @@ pub(crate) struct RouterData {
     pub(crate) line: u32,
     pub(crate) regs: Vec<Reg>,
     pub(crate) settings: HashMap<String, Value>,
+    /// Properties assigned on the instance (`app.resource = function ...`).
+    pub(crate) props: HashMap<String, Value>,
     pub(crate) mounted: bool,
     /// Created while scanning files no entry reaches.
     pub(crate) unreached: bool,
@@ -144,6 +146,8 @@ const HTTP_VERBS: &[&str] = &[
     "unlink",
 ];
 
+/// Times one function may be on the stack at once (recursion over constant trees).
+const MAX_RECURSION: usize = 8;
 /// Call depth beyond which calls are not followed.
 const MAX_CALL_DEPTH: usize = 48;
 /// Total statements executed before the analysis stops following calls.
@@ -708,12 +712,56 @@ impl Interp {
                 }
             }
             Stmt::Switch(disc, cases) => {
-                self.eval(ctx, disc);
-                self.cond.push("a switch case".into());
+                let d = self.eval(ctx, disc);
+                let d = self.force_deep(d);
+                // A known discriminant with known case values: run the matching case
+                // and fall through until a case exits, as JavaScript does.
+                let mut start = None;
+                if let Some(dt) = d.as_text() {
+                    let mut all_known = true;
+                    for (i, c) in cases.iter().enumerate() {
+                        if let Some(t) = &c.test {
+                            let v = self.eval(ctx, t);
+                            match v.as_text() {
+                                Some(t) if start.is_none() && t == dt => start = Some(i),
+                                Some(_) => {}
+                                None => all_known = false,
+                            }
+                        }
+                    }
+                    if start.is_none() && all_known {
+                        start = cases.iter().position(|c| c.test.is_none());
+                        if start.is_none() {
+                            return Flow::Normal;
+                        }
+                    } else if !all_known {
+                        start = None;
+                    }
+                }
+                if let Some(i) = start {
+                    for c in &cases[i..] {
+                        if let Flow::Return(v) = self.exec_block(ctx, &c.body) {
+                            return Flow::Return(v);
+                        }
+                        if c.exits {
+                            break;
+                        }
+                    }
+                    return Flow::Normal;
+                }
+                // Unknown: every case may run; names the cases assign become unknown after.
+                self.cond.push(format!("switch ({})", expr_text(disc)));
+                let mut assigned = Vec::new();
                 for c in cases {
-                    self.exec_block(ctx, c);
+                    self.exec_block(ctx, &c.body);
+                    assigned_names(&c.body, &mut assigned);
                 }
                 self.cond.pop();
+                for n in assigned {
+                    if ctx.scope.lookup(&n).is_some() {
+                        ctx.scope.assign(&n, Value::dynamic());
+                    }
+                }
             }
             Stmt::ExportNames(..) | Stmt::ExportAll(..) => {}
             Stmt::ExportDecl(inner, _) => return self.exec_stmt(ctx, inner),
@@ -826,6 +874,9 @@ impl Interp {
                         a[i] = v;
                     }
                 }
+            }
+            Value::Router(id) => {
+                self.routers[*id as usize].props.insert(prop.to_string(), v);
             }
             Value::Func(_) => {}
             _ => {}
@@ -1001,6 +1052,19 @@ impl Interp {
                         .map(|b| Value::Bool(!b))
                         .unwrap_or(Value::dynamic()),
                     "void" => Value::Undef,
+                    "typeof" => match v {
+                        Value::Undef => Value::str("undefined"),
+                        Value::Null | Value::Arr(_) | Value::Obj(_) | Value::Regex(_) => {
+                            Value::str("object")
+                        }
+                        Value::Bool(_) => Value::str("boolean"),
+                        Value::Num(_) => Value::str("number"),
+                        Value::Str(_) => Value::str("string"),
+                        Value::Func(_) | Value::Class(_) | Value::Router(_) => {
+                            Value::str("function")
+                        }
+                        _ => Value::dynamic(),
+                    },
                     "-" => match v {
                         Value::Num(n) => Value::Num(-n),
                         _ => Value::dynamic(),
@@ -1134,13 +1198,11 @@ impl Interp {
                 }
             }
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
-            Value::Router(id) => match prop {
-                "settings" | "locals" => Value::dynamic(),
-                _ => {
-                    let _ = id;
-                    Value::dynamic()
-                }
-            },
+            Value::Router(id) => self.routers[*id as usize]
+                .props
+                .get(prop)
+                .cloned()
+                .unwrap_or(Value::dynamic()),
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
             Value::Unknown(k) => Value::Unknown(k.clone()),
             Value::Undef | Value::Null => Value::dynamic(),
@@ -1533,7 +1595,21 @@ impl Interp {
     fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
         let key = (c.file, c.func.id);
         let recursion = self.stack.iter().filter(|k| **k == key).count();
-        if recursion >= 2 || self.stack.len() >= MAX_CALL_DEPTH {
+        if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
+            if argv.iter().any(|a| a.is_tracked(0))
+                || this.as_ref().is_some_and(|t| t.is_tracked(0))
+            {
+                self.finding(
+                    FindingCode::AnalysisBudget,
+                    c.file,
+                    c.func.line,
+                    format!(
+                        "calls to `{}` nest deeper than {} levels; deeper registrations were not followed",
+                        c.func.name.as_deref().unwrap_or("<anonymous>"),
+                        if recursion >= MAX_RECURSION { MAX_RECURSION } else { MAX_CALL_DEPTH }
+                    ),
+                );
+            }
             return Value::dynamic();
         }
         if self.steps > STEP_BUDGET {
@@ -1773,6 +1849,7 @@ impl Interp {
             line,
             regs: Vec::new(),
             settings: HashMap::new(),
+            props: HashMap::new(),
             mounted: false,
             unreached: self.unreached_mode,
         });
@@ -1780,6 +1857,18 @@ impl Interp {
     }
 
     fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
+        if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
+            // A method the program added to the instance (`app.map = function ...`).
+            let argv = self.eval_args(ctx, &call.args);
+            return self.call_value_now(
+                ctx,
+                &f,
+                argv,
+                &call.args,
+                call.line,
+                Some(Value::Router(id)),
+            );
+        }
         if name == "get" && call.args.len() == 1 {
             // `app.get('setting')` reads a setting; it is not a route.
             let k = self.eval(ctx, &call.args[0]);
@@ -2043,6 +2132,33 @@ impl Interp {
 }
 
 /// Paths from a registration's first argument.
+/// Names assigned (`x = ...`) directly in these statements, not inside nested functions.
+fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    fn expr(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Assign(p, v) => {
+                if let Pattern::Ident(n) = p.as_ref() {
+                    out.push(n.clone());
+                }
+                expr(v, out);
+            }
+            Expr::Seq(items) => items.iter().for_each(|i| expr(i, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Expr(e) => expr(e, out),
+            Stmt::Block(b) => assigned_names(b, out),
+            Stmt::If(_, _, a, b, _) => {
+                assigned_names(a, out);
+                assigned_names(b, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
     match v {
         Value::Str(s) => Ok(vec![PathArg::Str(s.to_string())]),

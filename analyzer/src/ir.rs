@@ -51,8 +51,8 @@ pub(crate) enum Stmt {
     Block(Vec<Stmt>),
     /// `try`/`catch`/`finally`: block, catch parameter, handler, finalizer.
     Try(Vec<Stmt>, Option<Pattern>, Vec<Stmt>, Vec<Stmt>),
-    /// `switch`: discriminant and the case bodies.
-    Switch(Expr, Vec<Vec<Stmt>>),
+    /// `switch`: discriminant and the cases.
+    Switch(Expr, Vec<SwitchCase>),
     /// `import ... from 'source'`.
     Import(Import),
     /// `export { a as b }` or `export { a as b } from 'source'`.
@@ -67,6 +67,17 @@ pub(crate) enum Stmt {
     Enum(String, Vec<(String, Option<Expr>)>),
     /// TypeScript interface or type alias, kept for event payload typing.
     TypeDecl(String, TypeExpr),
+}
+
+/// One `case` (or `default`) of a `switch`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct SwitchCase {
+    /// The case value; `None` for `default`.
+    pub(crate) test: Option<Expr>,
+    /// The statements.
+    pub(crate) body: Vec<Stmt>,
+    /// Whether control leaves the switch at the end (`break`, `return`, `throw`).
+    pub(crate) exits: bool,
 }
 
 /// An import declaration.

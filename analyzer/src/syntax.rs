@@ -346,11 +346,29 @@ impl<'s> Lowerer<'s> {
                 if let Some(body) = node.child_by_field_name("body") {
                     for case in Self::named_children(body) {
                         let mut stmts = Vec::new();
+                        let mut exits = false;
                         let mut cur = case.walk();
                         for s in case.children_by_field_name("body", &mut cur) {
+                            exits = matches!(
+                                s.kind(),
+                                "break_statement" | "return_statement" | "throw_statement"
+                            ) || (s.kind() == "statement_block"
+                                && Self::named_children(s).last().is_some_and(|l| {
+                                    matches!(
+                                        l.kind(),
+                                        "break_statement" | "return_statement" | "throw_statement"
+                                    )
+                                }));
                             self.stmt_into(s, &mut stmts);
                         }
-                        cases.push(stmts);
+                        let test = (case.kind() == "switch_case")
+                            .then(|| case.child_by_field_name("value").map(|v| self.expr(v)))
+                            .flatten();
+                        cases.push(SwitchCase {
+                            test,
+                            body: stmts,
+                            exits,
+                        });
                     }
                 }
                 out.push(Stmt::Switch(disc, cases));
