@@ -1,9 +1,13 @@
 //! The `portolan` command line.
 
-use anyhow::{Context, Result};
+mod config;
+mod snapshot;
+
+use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
+use config::Config;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -25,12 +29,40 @@ enum Command {
         /// Print catalog.json instead of the summary.
         #[arg(long)]
         json: bool,
+        /// Print events.json instead of the summary.
+        #[arg(long, conflicts_with = "json")]
+        events: bool,
         /// Print where the time went (to stderr).
         #[arg(long)]
         timings: bool,
         /// List every operation in the summary.
         #[arg(long)]
         list: bool,
+    },
+    /// Write every document (catalog, OpenAPI, events, AsyncAPI, tools) into a folder.
+    Build {
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+        /// The output folder (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Emit the OpenAPI documents as 3.1.0 (JSON Schema kept as is) instead of 3.0.3.
+        #[arg(long)]
+        openapi31: bool,
+        /// Print where the time went (to stderr).
+        #[arg(long)]
+        timings: bool,
+    },
+    /// Compare the inventory with a pinned snapshot; exit 1 on drift.
+    Check {
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+        /// The snapshot file.
+        #[arg(long)]
+        snapshot: PathBuf,
+        /// Rewrite the snapshot instead of comparing.
+        #[arg(long)]
+        update: bool,
     },
 }
 
@@ -53,107 +85,206 @@ struct AnalysisArgs {
     no_cache: bool,
 }
 
+/// An analysis ready to run, with the configuration it was given.
+struct Prepared {
+    options: analyzer::AnalyzeOptions,
+    config: Config,
+}
+
 impl AnalysisArgs {
-    fn options(&self) -> Result<analyzer::AnalyzeOptions> {
+    fn prepare(&self) -> Result<Prepared> {
         let root = self.root.clone().unwrap_or_else(|| PathBuf::from("."));
-        let mut entries = self.entries.clone();
         let config_path = self.config.clone().or_else(|| {
             let p = root.join("portolan.toml");
             p.exists().then_some(p)
         });
-        if let Some(path) = config_path {
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read the config file {}", path.display()))?;
-            let config = parse_config(&text).with_context(|| format!("in {}", path.display()))?;
-            if entries.is_empty() {
-                entries = config.entries;
-            }
-        }
-        Ok(analyzer::AnalyzeOptions {
-            root,
-            entries,
-            cache_dir: self.cache_dir.clone(),
-            no_cache: self.no_cache,
+        let config = match config_path {
+            Some(path) => Config::load(&path)?,
+            None => Config::default(),
+        };
+        let entries = if self.entries.is_empty() {
+            config.entries.clone()
+        } else {
+            self.entries.clone()
+        };
+        Ok(Prepared {
+            options: analyzer::AnalyzeOptions {
+                root,
+                entries,
+                cache_dir: self.cache_dir.clone(),
+                no_cache: self.no_cache,
+            },
+            config,
         })
     }
 }
 
-struct Config {
-    entries: Vec<String>,
-}
-
-/// The subset of portolan.toml this version reads: `entries = ["a.js", ...]`.
-fn parse_config(text: &str) -> Result<Config> {
-    let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            anyhow::bail!("line {}: expected `key = value`", i + 1);
+impl Prepared {
+    /// Emitter options: the config, with title and version from the
+    /// project's package.json (else the folder name and `0.0.0`).
+    fn spec_options(&self, openapi31: bool) -> Result<specgen::SpecOptions> {
+        let root = &self.options.root;
+        let pkg: Option<serde_json::Value> = std::fs::read(root.join("package.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        let field = |k: &str| {
+            pkg.as_ref()
+                .and_then(|p| p.get(k))
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
         };
-        if key.trim() == "entries" {
-            let v = value.trim();
-            let inner = v
-                .strip_prefix('[')
-                .and_then(|v| v.strip_suffix(']'))
-                .with_context(|| format!("line {}: `entries` must be a list of strings", i + 1))?;
-            for item in inner.split(',') {
-                let item = item.trim().trim_matches('"').trim_matches('\'');
-                if !item.is_empty() {
-                    entries.push(item.to_string());
-                }
-            }
-        }
+        let title = field("name").unwrap_or_else(|| {
+            root.canonicalize()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "API".into())
+        });
+        let version = field("version").unwrap_or_else(|| "0.0.0".into());
+        self.config.spec_options(title, version, openapi31)
     }
-    Ok(Config { entries })
 }
 
 fn main() {
     let cli = Cli::parse();
-    if let Err(e) = run(cli) {
-        eprintln!("error: {e:#}");
-        std::process::exit(2);
+    match run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(2);
+        }
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
+    let t = &inv.timings;
+    eprintln!(
+        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache), inventory {:.1} ms, total {:.1} ms",
+        t.discover_ms,
+        t.files_discovered,
+        t.prefilter_ms,
+        t.resolve_ms,
+        t.files_parsed,
+        t.files_cached,
+        t.inventory_ms,
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+}
+
+/// Run a verb; the result is the process exit code.
+fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Scan {
             analysis,
             json,
+            events,
             timings,
             list,
         } => {
             let start = std::time::Instant::now();
-            let opts = analysis.options()?;
-            let inv = analyzer::analyze(&opts)?;
+            let prepared = analysis.prepare()?;
+            let inv = analyzer::analyze(&prepared.options)?;
             let mut out = std::io::stdout().lock();
             if json {
-                let doc = specgen::catalog(&inv);
+                let doc = specgen::catalog_with(&inv, &prepared.spec_options(false)?)?;
                 serde_json::to_writer_pretty(&mut out, &doc)?;
+                writeln!(out)?;
+            } else if events {
+                serde_json::to_writer_pretty(&mut out, &specgen::events(&inv))?;
                 writeln!(out)?;
             } else {
                 print_summary(&mut out, &inv, list)?;
             }
             if timings {
-                let t = &inv.timings;
-                eprintln!(
-                    "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache), inventory {:.1} ms, total {:.1} ms",
-                    t.discover_ms,
-                    t.files_discovered,
-                    t.prefilter_ms,
-                    t.resolve_ms,
-                    t.files_parsed,
-                    t.files_cached,
-                    t.inventory_ms,
-                    start.elapsed().as_secs_f64() * 1000.0
-                );
+                print_timings(&inv, start);
             }
-            Ok(())
+            Ok(0)
+        }
+        Command::Build {
+            analysis,
+            out,
+            openapi31,
+            timings,
+        } => {
+            let start = std::time::Instant::now();
+            let prepared = analysis.prepare()?;
+            let opts = prepared.spec_options(openapi31)?;
+            let inv = analyzer::analyze(&prepared.options)?;
+            let docs = specgen::documents(&inv, &opts)?;
+            write_documents(&out, &docs)?;
+            for w in &docs.warnings {
+                eprintln!("warning: {w}");
+            }
+            println!(
+                "wrote {} documents to {} ({} operations, {} events, {} findings)",
+                docs.documents.len(),
+                out.display(),
+                inv.operations.len(),
+                inv.events.iter().filter(|e| !e.lifecycle).count(),
+                inv.findings.len()
+            );
+            if timings {
+                print_timings(&inv, start);
+            }
+            Ok(0)
+        }
+        Command::Check {
+            analysis,
+            snapshot,
+            update,
+        } => {
+            let prepared = analysis.prepare()?;
+            let opts = prepared.spec_options(false)?;
+            let inv = analyzer::analyze(&prepared.options)?;
+            let current = snapshot::render(&inv, &opts)?;
+            if update {
+                if let Some(dir) = snapshot.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                }
+                std::fs::write(&snapshot, &current)
+                    .with_context(|| format!("cannot write the snapshot {}", snapshot.display()))?;
+                println!("wrote {}", snapshot.display());
+                return Ok(0);
+            }
+            let pinned = match std::fs::read_to_string(&snapshot) {
+                Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+                    "the snapshot {} does not exist; create it with `portolan check {} --snapshot {} --update`",
+                    snapshot.display(),
+                    prepared.options.root.display(),
+                    snapshot.display()
+                ),
+                Err(e) => {
+                    return Err(e).with_context(|| {
+                        format!("cannot read the snapshot {}", snapshot.display())
+                    });
+                }
+            };
+            let d = snapshot::diff(&pinned, &current);
+            if d.is_empty() {
+                println!("no drift: the inventory matches {}", snapshot.display());
+                Ok(0)
+            } else {
+                print!("{d}");
+                println!("(accept with `--update`)");
+                Ok(1)
+            }
         }
     }
+}
+
+/// Write each document under `out`, creating folders as the paths need.
+fn write_documents(out: &Path, docs: &specgen::Documents) -> Result<()> {
+    for d in &docs.documents {
+        let path = out.join(&d.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&path, &d.bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) -> Result<()> {

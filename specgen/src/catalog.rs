@@ -5,63 +5,60 @@
 //! operation the locations, middleware, parameters, app and conditions; the
 //! analyzer's findings; the files read with their hashes (`derivedFrom`).
 //!
-//! Deliberately not captured: request/response schemas (a later emitter).
+//! Deliberately not captured: request/response schemas (the OpenAPI
+//! emitters carry them); `modeled` only says that one is linked.
 
-use crate::classify;
+use crate::model::{self, Model};
+use crate::{SpecError, SpecOptions, classify};
 use analyzer::Inventory;
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-const ALL_METHODS: &[&str] = &["delete", "get", "head", "options", "patch", "post", "put"];
+/// Build the catalog document with default options.
+pub fn catalog(inv: &Inventory) -> Value {
+    // Default options name no tools or overrides, so nothing can fail.
+    catalog_with(inv, &SpecOptions::default()).unwrap_or(Value::Null)
+}
 
 /// Build the catalog document.
-pub fn catalog(inv: &Inventory) -> Value {
-    let mut rows: Vec<(String, &analyzer::Operation)> = Vec::new();
-    for op in &inv.operations {
-        if op.method == "all" {
-            for m in ALL_METHODS {
-                rows.push((m.to_string(), op));
-            }
-        } else {
-            rows.push((op.method.clone(), op));
-        }
-    }
-    // Byte order by path, then method (PortOS uses locale collation; we do not).
-    rows.sort_by(|a, b| {
-        (a.1.path.express.as_bytes(), &a.0, &a.1.app).cmp(&(
-            b.1.path.express.as_bytes(),
-            &b.0,
-            &b.1.app,
-        ))
-    });
-    let mut domains: IndexMap<String, usize> = IndexMap::new();
+pub fn catalog_with(inv: &Inventory, opts: &SpecOptions) -> Result<Value, SpecError> {
+    let model = model::build(inv, opts)?;
+    Ok(emit(inv, &model, opts))
+}
+
+pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Value {
     let mut ops = Vec::new();
-    for (method, op) in &rows {
+    let mut modeled = 0;
+    for row in &model.rows {
+        let op = row.op;
         let path = &op.path.express;
-        let domain = classify::domain(path);
-        *domains.entry(domain.clone()).or_default() += 1;
-        let mut sources: Vec<String> = op.declarations.iter().map(|d| d.at.file.clone()).collect();
-        sources.sort();
-        sources.dedup();
         let first = &op.declarations[0];
-        let upper = method.to_ascii_uppercase();
+        let is_modeled = row.contract.modeled();
+        if is_modeled {
+            modeled += 1;
+        }
         let mut o = serde_json::Map::new();
-        o.insert("method".into(), json!(upper));
+        o.insert("method".into(), json!(row.upper()));
         o.insert("path".into(), json!(path));
         o.insert("mountPath".into(), json!(op.mount_path));
-        o.insert("sources".into(), json!(sources));
+        o.insert("sources".into(), json!(row.sources));
         o.insert("openApiPath".into(), json!(op.path.openapi));
-        o.insert("domain".into(), json!(domain));
-        o.insert("domainLabel".into(), json!(classify::title(&domain)));
-        o.insert("summary".into(), json!(classify::summary(&upper, path)));
-        o.insert("access".into(), json!(classify::access(&first.middleware)));
+        o.insert("domain".into(), json!(row.domain));
+        o.insert("domainLabel".into(), json!(classify::title(&row.domain)));
+        o.insert("summary".into(), json!(row.summary));
+        o.insert("access".into(), json!(row.access));
+        o.insert("sideEffect".into(), json!(row.side_effect));
         o.insert(
-            "sideEffect".into(),
-            json!(classify::side_effect(&upper, path)),
+            "contractStatus".into(),
+            json!(if is_modeled { "modeled" } else { "generated" }),
         );
-        o.insert("contractStatus".into(), json!("generated"));
         if op.method == "all" {
             o.insert("declaredMethod".into(), json!("ALL"));
+        }
+        if let Some(i) = row.exposed {
+            o.insert("exposedApi".into(), json!(opts.exposed[i].id));
+        }
+        if let Some(t) = &row.tool {
+            o.insert("tool".into(), json!(t.name));
         }
         o.insert(
             "app".into(),
@@ -119,16 +116,24 @@ pub fn catalog(inv: &Inventory) -> Value {
         "operations": ops.len(),
         "declarations": inv.stats.declarations,
         "sourceFiles": inv.stats.source_files,
-        "domains": domains.len(),
-        "modeled": 0,
-        "generated": ops.len(),
+        "domains": model.domains.len(),
+        "modeled": modeled,
+        "generated": ops.len() - modeled,
     });
     json!({
         "schemaVersion": 2,
         "derivedFrom": inv.source_files.iter().map(|f| f.file.clone()).collect::<Vec<_>>(),
         "stats": stats,
-        "domains": domains.iter().map(|(id, n)| json!({"id": id, "label": classify::title(id), "operations": n})).collect::<Vec<_>>(),
-        "externallyExposableApis": [],
+        "domains": model.domains.iter().map(|(id, n)| json!({"id": id, "label": classify::title(id), "operations": n})).collect::<Vec<_>>(),
+        "externallyExposableApis": opts.exposed.iter().map(|api| json!({
+            "id": api.id,
+            "label": api.label.clone().unwrap_or_else(|| api.id.clone()),
+            "description": api.description.clone().unwrap_or_default(),
+            "publicPrefixes": [api.prefix],
+            "publicBase": api.prefix.trim_end_matches('/'),
+            "exposed": true,
+            "requireAuth": api.require_auth,
+        })).collect::<Vec<_>>(),
         "operations": ops,
         "entries": inv.entries,
         "apps": inv.apps.iter().map(|a| json!({"at": format!("{}:{}", a.at.file, a.at.line), "operations": a.operations})).collect::<Vec<_>>(),

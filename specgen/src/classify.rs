@@ -1,12 +1,14 @@
 //! Classification of operations: domain, summary, side effect, access.
 //!
 //! Captures the PortOS rules (reference §4): domain from the path, a summary
-//! heuristic, side effect from method and path segments; access from the
-//! real middleware chain first (auth and loopback guards by name), falling
-//! back to "authenticated-ui" only when the chain carries an auth guard.
+//! heuristic, side effect from method and path segments. Access is ours, not
+//! PortOS's path list: it comes from the real middleware chain (`loopback`,
+//! `authenticated` or `public`, guards recognised by configurable names).
 //!
 //! Deliberately not captured: reading middleware bodies; a guard is
 //! recognised by its name.
+
+use crate::options::AccessRules;
 
 /// The domain of an HTTP path: the segment after `/api`, else the first one.
 pub(crate) fn domain(path: &str) -> String {
@@ -33,6 +35,22 @@ pub(crate) fn title(s: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Title case for event names: every letter after a non-alphanumeric
+/// character is upper-cased (`cos:mind:event` → `Cos:Mind:Event`).
+pub(crate) fn event_title(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut boundary = true;
+    for c in s.replace(['-', '_'], " ").chars() {
+        if boundary {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+        boundary = !c.is_alphanumeric();
+    }
+    out
 }
 
 /// PortOS summary heuristic (reference §4.4).
@@ -114,55 +132,28 @@ pub(crate) fn side_effect(method: &str, path: &str) -> &'static str {
     "write"
 }
 
-/// Middleware names that mean "the caller must be authenticated".
-const AUTH_HINTS: &[&str] = &[
-    "auth",
-    "authenticate",
-    "authorize",
-    "requireauth",
-    "isauthenticated",
-    "ensureauthenticated",
-    "ensureloggedin",
-    "requirelogin",
-    "jwt",
-    "verifytoken",
-    "protect",
-    "requireuser",
-    "checkjwt",
-    "authgate",
-    "requirerole",
-    "passport.authenticate",
-];
-/// Middleware names that restrict to loopback callers.
-const LOOPBACK_HINTS: &[&str] = &[
-    "loopback",
-    "localonly",
-    "requirelocal",
-    "localhostonly",
-    "requirelocalrequest",
-];
+fn normalize(name: &str) -> String {
+    let head = name.split('(').next().unwrap_or(name);
+    head.trim().to_ascii_lowercase().replace(['_', '-'], "")
+}
 
-/// Access class from the middleware chain.
-pub(crate) fn access(middleware: &[String]) -> &'static str {
-    let norm: Vec<String> = middleware
-        .iter()
-        .map(|m| {
-            m.trim_end_matches("()")
-                .to_ascii_lowercase()
-                .replace(['_', '-'], "")
-        })
-        .collect();
-    if norm
-        .iter()
-        .any(|m| LOOPBACK_HINTS.iter().any(|h| m.contains(h)))
-    {
+fn matches_any(entry: &str, names: &[String]) -> bool {
+    names.iter().map(|n| normalize(n)).any(|n| {
+        !n.is_empty()
+            && (entry == n
+                || entry.ends_with(&format!(".{n}"))
+                || entry.starts_with(&format!("{n}.")))
+    })
+}
+
+/// Access class from the middleware chain: `loopback` when a loopback guard
+/// runs, else `authenticated` when an auth guard runs, else `public`.
+pub(crate) fn access(middleware: &[String], rules: &AccessRules) -> &'static str {
+    let chain: Vec<String> = middleware.iter().map(|m| normalize(m)).collect();
+    if chain.iter().any(|m| matches_any(m, &rules.loopback)) {
         return "loopback";
     }
-    if norm.iter().any(|m| {
-        AUTH_HINTS
-            .iter()
-            .any(|h| m == h || m.ends_with(&format!(".{h}")) || m.contains(h))
-    }) {
+    if chain.iter().any(|m| matches_any(m, &rules.auth)) {
         return "authenticated";
     }
     "public"
@@ -193,6 +184,13 @@ mod tests {
     }
 
     #[test]
+    fn event_titles() {
+        assert_eq!(event_title("cos:mind:event"), "Cos:Mind:Event");
+        assert_eq!(event_title("berth:{kind}:updated"), "Berth:{Kind}:Updated");
+        assert_eq!(event_title("ops:close-harbor"), "Ops:Close Harbor");
+    }
+
+    #[test]
     fn domains() {
         assert_eq!(domain("/api/cos/mind/tools"), "cos");
         assert_eq!(domain("/sdapi/v1/x"), "sdapi");
@@ -201,9 +199,25 @@ mod tests {
 
     #[test]
     fn access_from_chain() {
-        assert_eq!(access(&["requireAuth".into()]), "authenticated");
-        assert_eq!(access(&["passport.authenticate()".into()]), "authenticated");
-        assert_eq!(access(&["requireLocalRequest".into()]), "loopback");
-        assert_eq!(access(&["cors()".into()]), "public");
+        let r = AccessRules::default();
+        assert_eq!(access(&["requireAuth".into()], &r), "authenticated");
+        assert_eq!(
+            access(&["passport.authenticate()".into()], &r),
+            "authenticated"
+        );
+        assert_eq!(access(&["jwt()".into()], &r), "authenticated");
+        assert_eq!(access(&["auth.required".into()], &r), "authenticated");
+        assert_eq!(access(&["requireLocalRequest".into()], &r), "loopback");
+        assert_eq!(access(&["cors()".into()], &r), "public");
+        // Substrings do not count: `oauthCallback` is not a guard.
+        assert_eq!(access(&["oauthCallback".into()], &r), "public");
+        // Configured names extend the rules.
+        let mut custom = AccessRules::default();
+        custom.auth.push("mustBeStaff".into());
+        assert_eq!(
+            access(&["must_be_staff()".into()], &custom),
+            "authenticated"
+        );
+        assert_eq!(access(&["must_be_staff()".into()], &r), "public");
     }
 }

@@ -1,0 +1,253 @@
+//! `portolan.toml`: the optional project configuration.
+//!
+//! Captures entries, OpenAPI title/version/server, exposed public APIs,
+//! access middleware names, tools, side-effect overrides and Socket.IO
+//! settings, parsed strictly: an unknown key is an error naming the file and
+//! the key, so a typo never silently does nothing.
+//!
+//! Deliberately not captured: serve-time settings (upstream URLs, auth,
+//! limits); they arrive with `portolan serve`.
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The whole file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Config {
+    /// Entry files relative to the root.
+    #[serde(default)]
+    pub(crate) entries: Vec<String>,
+    #[serde(default)]
+    pub(crate) openapi: OpenApiSection,
+    #[serde(default)]
+    pub(crate) expose: Vec<ExposeEntry>,
+    #[serde(default)]
+    pub(crate) access: AccessSection,
+    #[serde(default)]
+    pub(crate) tools: Vec<ToolEntry>,
+    /// `"METHOD /path" = "read"`.
+    #[serde(default)]
+    pub(crate) side_effects: BTreeMap<String, String>,
+    #[serde(default)]
+    pub(crate) socket: SocketSection,
+}
+
+/// `[openapi]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OpenApiSection {
+    pub(crate) title: Option<String>,
+    pub(crate) version: Option<String>,
+    /// `servers[0].url`.
+    pub(crate) server: Option<String>,
+}
+
+/// One `[[expose]]` public API.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExposeEntry {
+    pub(crate) id: String,
+    pub(crate) prefix: String,
+    pub(crate) label: Option<String>,
+    pub(crate) description: Option<String>,
+    #[serde(default)]
+    pub(crate) require_auth: bool,
+}
+
+/// `[access]`: names added to the built-in guard lists.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AccessSection {
+    #[serde(default)]
+    pub(crate) auth: Vec<String>,
+    #[serde(default)]
+    pub(crate) loopback: Vec<String>,
+}
+
+/// One `[[tools]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ToolEntry {
+    pub(crate) name: String,
+    /// `"METHOD /path"`.
+    pub(crate) bind: String,
+    pub(crate) side_effect: Option<String>,
+    #[serde(default)]
+    pub(crate) scopes: Vec<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) version: Option<u32>,
+}
+
+/// `[socket]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SocketSection {
+    /// AsyncAPI server host (`localhost:5555` when absent).
+    pub(crate) host: Option<String>,
+    /// Folders holding Socket.IO server code (read by a later analyzer).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub(crate) server_dirs: Vec<String>,
+    /// Folders holding Socket.IO client code (read by a later analyzer).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub(crate) client_dirs: Vec<String>,
+}
+
+/// Split `"POST /api/x"` into method and path.
+fn method_path(s: &str, what: &str) -> Result<(String, String)> {
+    let mut parts = s.split_whitespace();
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(m), Some(p), None)
+            if p.starts_with('/') && m.chars().all(|c| c.is_ascii_alphabetic()) =>
+        {
+            Ok((m.to_ascii_uppercase(), p.to_string()))
+        }
+        _ => bail!("{what}: `{s}` must be `METHOD /path`, e.g. `GET /api/items/:id`"),
+    }
+}
+
+impl Config {
+    /// Read and parse a file; errors name the file (and the key or line).
+    pub(crate) fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the config file {}", path.display()))?;
+        Config::parse(&text).with_context(|| format!("in {}", path.display()))
+    }
+
+    pub(crate) fn parse(text: &str) -> Result<Config> {
+        let config: Config =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        for t in &config.tools {
+            method_path(&t.bind, &format!("[[tools]] `{}` bind", t.name))?;
+        }
+        for k in config.side_effects.keys() {
+            method_path(k, "[side_effects] key")?;
+        }
+        Ok(config)
+    }
+
+    /// Fill the emitter options (title and version fall back to the given defaults).
+    pub(crate) fn spec_options(
+        &self,
+        default_title: String,
+        default_version: String,
+        openapi31: bool,
+    ) -> Result<specgen::SpecOptions> {
+        let mut opts = specgen::SpecOptions {
+            title: self.openapi.title.clone().unwrap_or(default_title),
+            version: self.openapi.version.clone().unwrap_or(default_version),
+            server_url: self.openapi.server.clone(),
+            openapi31,
+            ..specgen::SpecOptions::default()
+        };
+        if let Some(h) = &self.socket.host {
+            opts.socket_host = h.clone();
+        }
+        opts.access.auth.extend(self.access.auth.iter().cloned());
+        opts.access
+            .loopback
+            .extend(self.access.loopback.iter().cloned());
+        for e in &self.expose {
+            if !e.prefix.starts_with('/') {
+                bail!(
+                    "[[expose]] `{}`: prefix `{}` must start with `/`",
+                    e.id,
+                    e.prefix
+                );
+            }
+            opts.exposed.push(specgen::ExposedApi {
+                id: e.id.clone(),
+                label: e.label.clone(),
+                description: e.description.clone(),
+                prefix: e.prefix.clone(),
+                require_auth: e.require_auth,
+            });
+        }
+        for t in &self.tools {
+            let (method, path) = method_path(&t.bind, &format!("[[tools]] `{}` bind", t.name))?;
+            opts.tools.push(specgen::ToolBinding {
+                name: t.name.clone(),
+                method,
+                path,
+                side_effect: t.side_effect.clone(),
+                scopes: t.scopes.clone(),
+                description: t.description.clone(),
+                version: t.version,
+            });
+        }
+        for (k, v) in &self.side_effects {
+            let (method, path) = method_path(k, "[side_effects] key")?;
+            opts.side_effects.push(specgen::SideEffectOverride {
+                method,
+                path,
+                side_effect: v.clone(),
+            });
+        }
+        Ok(opts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_config_parses() {
+        let c = Config::parse(
+            r#"
+entries = ["src/server.js"]
+[openapi]
+title = "Harbor"
+version = "2.1.0"
+server = "https://harbor.example"
+[[expose]]
+id = "berths"
+prefix = "/api/berths"
+require_auth = true
+[access]
+auth = ["mustBeStaff"]
+[[tools]]
+name = "berths.create"
+bind = "post /api/berths"
+scopes = ["ui"]
+[side_effects]
+"POST /api/berths/recompute" = "process-control"
+[socket]
+host = "harbor.example:443"
+server_dirs = ["src"]
+client_dirs = ["client"]
+"#,
+        )
+        .unwrap();
+        assert_eq!(c.entries, vec!["src/server.js"]);
+        let o = c.spec_options("x".into(), "0.0.0".into(), false).unwrap();
+        assert_eq!(o.title, "Harbor");
+        assert_eq!(o.socket_host, "harbor.example:443");
+        assert_eq!(o.tools[0].method, "POST");
+        assert!(o.access.auth.iter().any(|a| a == "mustBeStaff"));
+        assert_eq!(o.side_effects[0].side_effect, "process-control");
+        assert!(o.exposed[0].require_auth);
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_naming_the_key() {
+        let e = Config::parse("[openapi]\ntitel = \"x\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("titel"), "{e}");
+        let e = Config::parse("colour = 1\n").unwrap_err().to_string();
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn bad_bindings_are_errors() {
+        let e = Config::parse("[[tools]]\nname = \"a\"\nbind = \"/api/x\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("must be `METHOD /path`"), "{e}");
+    }
+}

@@ -1,0 +1,144 @@
+//! What a caller can tell the emitters beyond the inventory: titles, hosts,
+//! exposed APIs, tool bindings, access rules and side-effect overrides.
+//!
+//! Captures plain data only (the CLI fills it from `portolan.toml`); every
+//! field has a default that works with no configuration.
+
+/// A public API: the operations under one path prefix, published in `openapi.json`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExposedApi {
+    /// Identifier, used as the tag name (`voice`).
+    pub id: String,
+    /// Human label (`Voice / TTS`); defaults to the id.
+    pub label: Option<String>,
+    /// What the API is for.
+    pub description: Option<String>,
+    /// Express path prefix; an operation is in the API when its path is the
+    /// prefix or continues it after a `/`.
+    pub prefix: String,
+    /// Whether callers must authenticate.
+    pub require_auth: bool,
+}
+
+/// A tool bound to an operation by configuration (`[[tools]]`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolBinding {
+    /// Tool name (`berths.search`).
+    pub name: String,
+    /// HTTP method (any case; `GET`).
+    pub method: String,
+    /// Express path (`/api/berths/:id`) or OpenAPI template (`/api/berths/{id}`).
+    pub path: String,
+    /// Side effect; defaults to the operation's.
+    pub side_effect: Option<String>,
+    /// Scopes allowed to call it.
+    pub scopes: Vec<String>,
+    /// Description; defaults to the operation's.
+    pub description: Option<String>,
+    /// Tool version; defaults to 1.
+    pub version: Option<u32>,
+}
+
+/// Middleware names that decide an operation's access class. Names are
+/// compared case-insensitively without `_`/`-` and without a trailing call
+/// (`passport.authenticate()` matches `passport.authenticate`); a name also
+/// matches a chain entry ending in `.<name>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessRules {
+    /// Guards meaning "the caller must be authenticated".
+    pub auth: Vec<String>,
+    /// Guards meaning "only loopback callers".
+    pub loopback: Vec<String>,
+}
+
+impl Default for AccessRules {
+    fn default() -> Self {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
+        AccessRules {
+            auth: s(&[
+                "passport.authenticate",
+                "requireAuth",
+                "isAuthenticated",
+                "ensureAuthenticated",
+                "authenticate",
+                "authenticated",
+                "ensureLoggedIn",
+                "requireLogin",
+                "requireUser",
+                "authorize",
+                "jwt",
+                "expressjwt",
+                "checkJwt",
+                "verifyJwt",
+                "verifyToken",
+                "validateToken",
+                "requireToken",
+                "authGate",
+                "protect",
+                "auth",
+            ]),
+            loopback: s(&[
+                "loopbackOnly",
+                "requireLoopback",
+                "localOnly",
+                "localhostOnly",
+                "requireLocal",
+                "requireLocalRequest",
+                "loopbackGuard",
+            ]),
+        }
+    }
+}
+
+/// A side effect set for one operation by configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideEffectOverride {
+    /// HTTP method (any case).
+    pub method: String,
+    /// Express path or OpenAPI template.
+    pub path: String,
+    /// `read`, `write`, `destructive` or `process-control`.
+    pub side_effect: String,
+}
+
+/// Everything the emitters need besides the inventory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecOptions {
+    /// API title (default `API`).
+    pub title: String,
+    /// API version (default `0.0.0`).
+    pub version: String,
+    /// OpenAPI `servers[0].url`; none means `servers: []`.
+    pub server_url: Option<String>,
+    /// AsyncAPI server host (default `localhost:5555`).
+    pub socket_host: String,
+    /// Public APIs, in the order given.
+    pub exposed: Vec<ExposedApi>,
+    /// Tools bound by configuration.
+    pub tools: Vec<ToolBinding>,
+    /// Access rules.
+    pub access: AccessRules,
+    /// Side effects set by configuration.
+    pub side_effects: Vec<SideEffectOverride>,
+    /// Emit the OpenAPI documents as 3.1.0 (schemas unchanged) instead of 3.0.3.
+    pub openapi31: bool,
+}
+
+impl Default for SpecOptions {
+    fn default() -> Self {
+        SpecOptions {
+            title: "API".into(),
+            version: "0.0.0".into(),
+            server_url: None,
+            socket_host: "localhost:5555".into(),
+            exposed: Vec::new(),
+            tools: Vec::new(),
+            access: AccessRules::default(),
+            side_effects: Vec::new(),
+            openapi31: false,
+        }
+    }
+}
+
+/// The side-effect vocabulary.
+pub const SIDE_EFFECTS: &[&str] = &["read", "write", "destructive", "process-control"];
