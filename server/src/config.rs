@@ -43,6 +43,8 @@ pub(crate) struct OpenApiSection {
     pub(crate) version: Option<String>,
     /// `servers[0].url`.
     pub(crate) server: Option<String>,
+    /// SPDX license id (default: package.json `license`).
+    pub(crate) license: Option<String>,
 }
 
 /// One `[[expose]]` public API.
@@ -141,6 +143,7 @@ impl Config {
             title: self.openapi.title.clone().unwrap_or(default_title),
             version: self.openapi.version.clone().unwrap_or(default_version),
             server_url: self.openapi.server.clone(),
+            license: self.openapi.license.clone(),
             openapi31,
             ..specgen::SpecOptions::default()
         };

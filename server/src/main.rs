@@ -140,7 +140,14 @@ impl Prepared {
                 .unwrap_or_else(|| "API".into())
         });
         let version = field("version").unwrap_or_else(|| "0.0.0".into());
-        self.config.spec_options(title, version, openapi31)
+        let mut opts = self.config.spec_options(title, version, openapi31)?;
+        // A plain SPDX id only; `SEE LICENSE IN …` and expressions are not names.
+        opts.license = field("license").filter(|l| {
+            !l.is_empty()
+                && l.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
+        });
+        Ok(opts)
     }
 }
 

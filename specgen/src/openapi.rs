@@ -407,10 +407,22 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
         "openapi".into(),
         json!(if opts.openapi31 { "3.1.0" } else { "3.0.3" }),
     );
-    doc.insert(
-        "info".into(),
-        json!({"title": title, "version": opts.version, "description": description}),
-    );
+    let mut info = Map::new();
+    info.insert("title".into(), json!(title));
+    info.insert("version".into(), json!(opts.version));
+    info.insert("description".into(), json!(description));
+    if let Some(l) = &opts.license {
+        // 3.1 validators want `identifier` (SPDX) or `url` beside the name.
+        info.insert(
+            "license".into(),
+            if opts.openapi31 {
+                json!({"name": l, "identifier": l})
+            } else {
+                json!({"name": l})
+            },
+        );
+    }
+    doc.insert("info".into(), Value::Object(info));
     doc.insert(
         "servers".into(),
         match &opts.server_url {
@@ -419,8 +431,15 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
         },
     );
     doc.insert("tags".into(), Value::Array(tags));
+    let uses_bearer = paths.values().any(|item| {
+        item.as_object().is_some_and(|m| {
+            m.values()
+                .any(|op| op["security"].as_array().is_some_and(|s| !s.is_empty()))
+        })
+    });
     doc.insert("paths".into(), Value::Object(paths));
-    doc.insert(
+    if uses_bearer {
+        doc.insert(
         "components".into(),
         json!({"securitySchemes": {"bearerAuth": {
             "type": "http",
@@ -428,6 +447,7 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
             "description": "The operation's middleware chain runs an authentication guard; the analyzer cannot tell which credential it checks, so a bearer token is assumed."
         }}}),
     );
+    }
     if audience == Audience::Internal {
         if !collisions.is_empty() {
             doc.insert("x-portos-collisions".into(), Value::Array(collisions));

@@ -108,6 +108,8 @@ pub struct SpecOptions {
     pub title: String,
     /// API version (default `0.0.0`).
     pub version: String,
+    /// SPDX license id for `info.license` (from package.json); none leaves it out.
+    pub license: Option<String>,
     /// OpenAPI `servers[0].url`; none means `servers: []`.
     pub server_url: Option<String>,
     /// AsyncAPI server host (default `localhost:5555`).
@@ -129,6 +131,7 @@ impl Default for SpecOptions {
         SpecOptions {
             title: "API".into(),
             version: "0.0.0".into(),
+            license: None,
             server_url: None,
             socket_host: "localhost:5555".into(),
             exposed: Vec::new(),

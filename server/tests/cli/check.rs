@@ -1,0 +1,69 @@
+//! `portolan check`: pin, no drift, drift after an edit, update.
+
+use crate::util::{copy_tree, portolan, workspace};
+
+#[test]
+fn check_round_trip() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ts-tasks");
+    copy_tree(&workspace().join("tests/projects/ts-tasks"), &root);
+    let cache = tmp.path().join("cache");
+    let snap = tmp.path().join("pins/ts-tasks.snapshot");
+    let (r, s) = (root.to_str().unwrap(), snap.to_str().unwrap());
+
+    let missing = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(missing.code, 2, "{missing}");
+    assert!(
+        missing.stderr.contains("does not exist") && missing.stderr.contains("--update"),
+        "{missing}"
+    );
+
+    let pin = portolan(&["check", r, "--snapshot", s, "--update"], &cache);
+    assert_eq!(pin.code, 0, "{pin}");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    assert!(text.contains("count operations | 15\n"), "{text}");
+    assert!(
+        text.contains("operation GET /healthz/ready | sources=src/routes/health.ts | middleware="),
+        "{text}"
+    );
+    assert!(!text.contains("health.ts:"), "no line numbers: {text}");
+
+    let clean = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(clean.code, 0, "{clean}");
+    assert!(clean.stdout.starts_with("no drift"), "{clean}");
+
+    // Moving code around is not drift: add lines above the routes.
+    let health = root.join("src/routes/health.ts");
+    let original = std::fs::read_to_string(&health).unwrap();
+    std::fs::write(&health, format!("// a comment\n\n{original}")).unwrap();
+    let moved = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(moved.code, 0, "{moved}");
+
+    // Renaming a route is.
+    std::fs::write(&health, original.replace("'/ready'", "'/live'")).unwrap();
+    let drift = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(drift.code, 1, "{drift}");
+    assert!(
+        drift
+            .stdout
+            .starts_with("drift: 1 added, 1 removed, 0 changed\n"),
+        "{drift}"
+    );
+    assert!(
+        drift
+            .stdout
+            .contains("\n+ operation GET /healthz/live | sources=src/routes/health.ts"),
+        "{drift}"
+    );
+    assert!(
+        drift
+            .stdout
+            .contains("\n- operation GET /healthz/ready | sources=src/routes/health.ts"),
+        "{drift}"
+    );
+
+    let update = portolan(&["check", r, "--snapshot", s, "--update"], &cache);
+    assert_eq!(update.code, 0, "{update}");
+    let after = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(after.code, 0, "{after}");
+}

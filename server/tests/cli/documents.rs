@@ -1,0 +1,162 @@
+//! `portolan build` on the sample projects, pinned byte for byte under
+//! `snapshots/documents/<project>/<path>`. `UPDATE_SNAPSHOTS=1` rewrites
+//! them; a pinned file the build no longer writes fails.
+
+use crate::util::{portolan, workspace};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn files_under(dir: &Path, base: &Path, out: &mut BTreeSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, base, out);
+        } else if let Ok(rel) = p.strip_prefix(base) {
+            out.insert(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+fn build_and_compare(project: &str, extra: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let cache = tmp.path().join("cache");
+    let root = format!("tests/projects/{project}");
+    let mut args = vec!["build", root.as_str(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = portolan(&args, &cache);
+    assert_eq!(run.code, 0, "{run}");
+    assert!(run.stdout.starts_with("wrote 6 documents"), "{run}");
+    let pinned = workspace().join("snapshots/documents").join(project);
+    let mut built = BTreeSet::new();
+    files_under(&out, &out, &mut built);
+    let expected_paths: BTreeSet<String> = [
+        "asyncapi.json",
+        "catalog.json",
+        "events.json",
+        "internal/openapi.json",
+        "openapi.json",
+        "tools.min.json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(built, expected_paths);
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut stale = Vec::new();
+    for rel in &built {
+        let got = std::fs::read(out.join(rel)).unwrap();
+        let want_path = pinned.join(rel);
+        if update {
+            std::fs::create_dir_all(want_path.parent().unwrap()).unwrap();
+            std::fs::write(&want_path, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read(&want_path).unwrap_or_else(|_| {
+            panic!(
+                "{} is missing; run `UPDATE_SNAPSHOTS=1 cargo test -p portolan --test cli` and review it",
+                want_path.display()
+            )
+        });
+        if got != want {
+            let (g, w) = (
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+            );
+            let line = g
+                .lines()
+                .zip(w.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(g.lines().count().min(w.lines().count()));
+            stale.push(format!(
+                "{rel}: first difference at line {}\n  built:  {}\n  pinned: {}",
+                line + 1,
+                g.lines().nth(line).unwrap_or("<end>"),
+                w.lines().nth(line).unwrap_or("<end>")
+            ));
+        }
+    }
+    let mut on_disk = BTreeSet::new();
+    files_under(&pinned, &pinned, &mut on_disk);
+    for extra in on_disk.difference(&built) {
+        if update {
+            std::fs::remove_file(pinned.join(extra)).unwrap();
+        } else {
+            stale.push(format!("{extra}: pinned but no longer built"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{project}: documents differ from snapshots/documents/{project} (UPDATE_SNAPSHOTS=1 rewrites them):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn harbor_documents_match_snapshots() {
+    build_and_compare("harbor", &["--config", "server/tests/data/harbor.toml"]);
+}
+
+#[test]
+fn ts_tasks_documents_match_snapshots() {
+    build_and_compare("ts-tasks", &[]);
+}
+
+#[test]
+fn openapi31_switches_both_openapi_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = portolan(
+        &[
+            "build",
+            "tests/projects/ts-tasks",
+            "--openapi31",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &tmp.path().join("cache"),
+    );
+    assert_eq!(run.code, 0, "{run}");
+    for doc in ["openapi.json", "internal/openapi.json"] {
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(doc)).unwrap()).unwrap();
+        assert_eq!(v["openapi"], "3.1.0", "{doc}");
+    }
+}
+
+#[test]
+fn bad_config_and_bindings_fail_with_clear_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("portolan.toml");
+    std::fs::write(&cfg, "[openapi]\ntitle = \"x\"\nservr = \"http://x\"\n").unwrap();
+    let out = tmp.path().join("out");
+    let args = [
+        "build",
+        "tests/projects/ts-tasks",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let run = portolan(&args, &tmp.path().join("cache"));
+    assert_eq!(run.code, 2, "{run}");
+    assert!(
+        run.stderr.contains("portolan.toml") && run.stderr.contains("servr"),
+        "{run}"
+    );
+    std::fs::write(
+        &cfg,
+        "[[tools]]\nname = \"tasks.purge\"\nbind = \"DELETE /api/v1/tasks\"\n",
+    )
+    .unwrap();
+    let run = portolan(&args, &tmp.path().join("cache"));
+    assert_eq!(run.code, 2, "{run}");
+    assert!(
+        run.stderr.contains("tool `tasks.purge` is bound to `DELETE /api/v1/tasks`, but no operation has that method and path"),
+        "{run}"
+    );
+    assert!(!out.exists(), "nothing is written when the build fails");
+}

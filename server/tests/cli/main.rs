@@ -1,0 +1,5 @@
+//! End-to-end tests of the `portolan` binary: one module per verb.
+
+mod check;
+mod documents;
+mod util;
