@@ -1,7 +1,7 @@
 //! Reading a raw JSDoc block: its description and its `@tags`.
 //!
 //! Captures the free text before the first tag (its first line is the
-//! summary) and each tag's name and rest-of-block text.
+//! summary) and each tag's name and text up to the next tag.
 //!
 //! Deliberately not captured: JSDoc types (`{string}`) and inline tags
 //! (`{@link}`); they stay in the text as written.
@@ -16,33 +16,40 @@ pub(crate) struct Doc {
 }
 
 impl Doc {
-    /// Parse `/** ... */` (the delimiters and leading `*` are optional).
+    /// Parse `/** ... */` (the delimiters and leading `*` are optional). A tag
+    /// starts at an `@name` that begins a line or follows whitespace, so
+    /// one-line blocks (`/** Text. @tool x.y @sideEffect read */`) work too.
     pub(crate) fn parse(raw: &str) -> Doc {
         let body = raw.trim();
         let body = body.strip_prefix("/**").unwrap_or(body);
         let body = body.strip_suffix("*/").unwrap_or(body);
+        let text: Vec<&str> = body
+            .lines()
+            .map(|l| {
+                let l = l.trim();
+                l.strip_prefix('*').unwrap_or(l).trim()
+            })
+            .collect();
+        let text = text.join("\n");
+        let bytes = text.as_bytes();
+        let starts: Vec<usize> = (0..bytes.len())
+            .filter(|&i| {
+                bytes[i] == b'@'
+                    && (i == 0 || bytes[i - 1].is_ascii_whitespace())
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+            })
+            .collect();
         let mut doc = Doc::default();
-        let mut text: Vec<&str> = Vec::new();
-        for line in body.lines() {
-            let line = line.trim();
-            let line = line.strip_prefix('*').unwrap_or(line).trim();
-            if let Some(rest) = line.strip_prefix('@') {
-                let (name, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-                doc.tags.push((name.to_string(), value.trim().to_string()));
-            } else if let Some((_, value)) = doc.tags.last_mut() {
-                if !line.is_empty() {
-                    if !value.is_empty() {
-                        value.push(' ');
-                    }
-                    value.push_str(line);
-                }
-            } else {
-                text.push(line);
-            }
-        }
-        let description = text.join("\n").trim().to_string();
+        let description = text[..starts.first().copied().unwrap_or(text.len())].trim();
         if !description.is_empty() {
-            doc.description = Some(description);
+            doc.description = Some(description.to_string());
+        }
+        for (n, &i) in starts.iter().enumerate() {
+            let end = starts.get(n + 1).copied().unwrap_or(text.len());
+            let tag = &text[i + 1..end];
+            let (name, value) = tag.split_once(char::is_whitespace).unwrap_or((tag, ""));
+            let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+            doc.tags.push((name.to_string(), value));
         }
         doc
     }
@@ -93,6 +100,14 @@ mod tests {
             Doc::parse("/** Bulk import from the legacy system. Admin only. */").summary(),
             Some("Bulk import from the legacy system. Admin only.")
         );
+        let d = Doc::parse(
+            "/** Register a new berth. @tool berths.create @sideEffect write @scopes ui */",
+        );
+        assert_eq!(d.summary(), Some("Register a new berth."));
+        assert_eq!(d.tag("tool"), Some("berths.create"));
+        assert_eq!(d.tag("scopes"), Some("ui"));
+        // An address is not a tag.
+        assert_eq!(Doc::parse("/** Mail ops@example.com */").tags, vec![]);
         let d = Doc::parse("/** @tool x.y */");
         assert_eq!(d.summary(), None);
         assert_eq!(d.tag("tool"), Some("x.y"));

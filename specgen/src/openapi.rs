@@ -244,7 +244,10 @@ fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
     }
     o.insert("responses".into(), responses(row, opts));
     let sec = match (audience, row.exposed) {
-        (Audience::Public, Some(i)) if !opts.exposed[i].require_auth => json!([]),
+        // Public unless the API requires auth or the chain runs a guard anyway.
+        (Audience::Public, Some(i)) if !opts.exposed[i].require_auth && row.access == "public" => {
+            json!([])
+        }
         (Audience::Public, Some(_)) => json!([{"bearerAuth": []}]),
         _ => security(row.access),
     };
@@ -373,7 +376,8 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
         Audience::Internal => tag_counts
             .iter()
             .map(|(id, n)| {
-                json!({"name": id, "description": format!("{} API ({n} operations)", classify::title(id))})
+                let noun = if *n == 1 { "operation" } else { "operations" };
+                json!({"name": id, "description": format!("{} API ({n} {noun})", classify::title(id))})
             })
             .collect(),
         Audience::Public => opts

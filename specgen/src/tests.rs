@@ -484,8 +484,10 @@ fn public_openapi_holds_only_exposed_apis() {
         paths.keys().collect::<Vec<_>>(),
         vec!["/api/berths", "/api/berths/{id}"]
     );
+    // The API is open, but this operation's chain runs `requireAuth`.
     let create = &o["paths"]["/api/berths"]["post"];
-    assert_eq!(create["security"], json!([]));
+    assert_eq!(create["security"], json!([{"bearerAuth": []}]));
+    assert_eq!(o["paths"]["/api/berths"]["get"]["security"], json!([]));
     assert!(create.get("x-portos-access").is_none());
     assert_eq!(
         o["paths"]["/api/berths"]["get"]["x-portos-tool"]["name"],
@@ -712,4 +714,57 @@ fn documents_are_deterministic_with_hashes() {
         assert_eq!(d.hash, blake3::hash(&d.bytes).to_hex().to_string());
         assert_eq!(d.media_type, "application/json");
     }
+}
+
+#[test]
+fn portos_path_conversions_reach_openapi() {
+    // Reference §3.3 pins: `:name` and `*name` become `{name}`, parameters in order.
+    let inv = inventory(
+        vec![
+            op(
+                "get",
+                "/api/apps/:id/documents/:filename",
+                vec![decl("src/a.js", 1, &[], None, Contract::default())],
+            ),
+            op(
+                "get",
+                "/api/music/models/:engine/*id",
+                vec![decl("src/a.js", 2, &[], None, Contract::default())],
+            ),
+        ],
+        Vec::new(),
+    );
+    let d = documents(&inv, &SpecOptions::default()).unwrap();
+    let o = doc(&d, "internal/openapi.json");
+    let names = |path: &str| -> Vec<String> {
+        o["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} {}",
+                    p["name"].as_str().unwrap(),
+                    p["in"].as_str().unwrap(),
+                    p["required"]
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        names("/api/apps/{id}/documents/{filename}"),
+        vec!["id path true", "filename path true"]
+    );
+    assert_eq!(
+        names("/api/music/models/{engine}/{id}"),
+        vec!["engine path true", "id path true"]
+    );
+    assert_eq!(
+        o["paths"]["/api/apps/{id}/documents/{filename}"]["get"]["operationId"],
+        "get_api_apps_id_documents_filename_1bsnrk6"
+    );
+    assert_eq!(
+        o["paths"]["/api/music/models/{engine}/{id}"]["get"]["operationId"],
+        "get_api_music_models_engine_id_no27ke"
+    );
 }

@@ -71,11 +71,30 @@ fn build_and_compare(project: &str, extra: &[&str]) {
                 .zip(w.lines())
                 .position(|(a, b)| a != b)
                 .unwrap_or(g.lines().count().min(w.lines().count()));
-            stale.push(format!(
-                "{rel}: first difference at line {}\n  built:  {}\n  pinned: {}",
-                line + 1,
+            let (gl, wl) = (
                 g.lines().nth(line).unwrap_or("<end>"),
-                w.lines().nth(line).unwrap_or("<end>")
+                w.lines().nth(line).unwrap_or("<end>"),
+            );
+            // Long (minified) lines: show a window around the first differing byte.
+            let col = gl
+                .bytes()
+                .zip(wl.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(gl.len().min(wl.len()));
+            let window = |s: &str| -> String {
+                let from = col.saturating_sub(60);
+                s.char_indices()
+                    .skip_while(|(i, _)| *i < from)
+                    .take(140)
+                    .map(|(_, c)| c)
+                    .collect()
+            };
+            stale.push(format!(
+                "{rel}: first difference at line {}, byte {}\n  built:  …{}\n  pinned: …{}",
+                line + 1,
+                col + 1,
+                window(gl),
+                window(wl)
             ));
         }
     }
