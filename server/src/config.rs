@@ -91,11 +91,17 @@ pub(crate) struct SocketSection {
     pub(crate) host: Option<String>,
     /// Folders holding Socket.IO server code (read by a later analyzer).
     #[serde(default)]
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "accepted now so configs stay valid; the analyzer does not read it yet"
+    )]
     pub(crate) server_dirs: Vec<String>,
     /// Folders holding Socket.IO client code (read by a later analyzer).
     #[serde(default)]
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "accepted now so configs stay valid; the analyzer does not read it yet"
+    )]
     pub(crate) client_dirs: Vec<String>,
 }
 

@@ -142,11 +142,13 @@ impl Prepared {
         let version = field("version").unwrap_or_else(|| "0.0.0".into());
         let mut opts = self.config.spec_options(title, version, openapi31)?;
         // A plain SPDX id only; `SEE LICENSE IN …` and expressions are not names.
-        opts.license = field("license").filter(|l| {
-            !l.is_empty()
-                && l.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
-        });
+        if opts.license.is_none() {
+            opts.license = field("license").filter(|l| {
+                !l.is_empty()
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
+            });
+        }
         Ok(opts)
     }
 }

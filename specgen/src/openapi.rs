@@ -13,6 +13,9 @@
 //! method are never overwritten: the first (byte order) is kept and every
 //! collision is listed in `x-portos-collisions` and returned as a warning.
 //!
+//! Unlike PortOS, the public document keeps operationIds (the same ones as
+//! the internal document) and its paths are OpenAPI templates.
+//!
 //! Deliberately not captured: RegExp routes (no OpenAPI path can express
 //! them; listed in `x-portos-omitted`), response headers, content types other
 //! than JSON, and security schemes beyond "some bearer token": the analyzer
@@ -422,7 +425,7 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
             if opts.openapi31 {
                 json!({"name": l, "identifier": l})
             } else {
-                json!({"name": l})
+                json!({"name": l, "url": format!("https://spdx.org/licenses/{l}.html")})
             },
         );
     }
