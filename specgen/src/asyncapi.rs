@@ -122,6 +122,28 @@ pub fn asyncapi(inv: &Inventory, opts: &SpecOptions) -> Value {
             let mut op = Map::new();
             op.insert("action".into(), json!(action));
             op.insert("summary".into(), json!(format!("{verb} {}", e.name)));
+            let files: Vec<&str> = {
+                let mut f: Vec<&str> = e
+                    .sites
+                    .iter()
+                    .filter(|s| s.direction == dir)
+                    .map(|s| s.at.file.as_str())
+                    .collect();
+                f.dedup();
+                f
+            };
+            let who = match dir {
+                Direction::ServerToClient => "The server emits it to clients",
+                Direction::ClientToServer => "Clients emit it; the server handles it",
+            };
+            op.insert(
+                "description".into(),
+                json!(format!(
+                    "{who} (namespace `{}`). Seen in: {}.",
+                    e.namespace,
+                    files.join(", ")
+                )),
+            );
             op.insert(
                 "channel".into(),
                 json!({"$ref": format!("#/channels/{channel_id}")}),
@@ -216,13 +238,31 @@ pub fn asyncapi(inv: &Inventory, opts: &SpecOptions) -> Value {
             }),
         );
     }
+    let mut info = Map::new();
+    info.insert(
+        "title".into(),
+        json!(format!("{} Socket.IO API", opts.title)),
+    );
+    info.insert("version".into(), json!(opts.version));
+    info.insert("description".into(), json!("Socket.IO events derived from the source by Portolan. Operations are described from the server's point of view: `send` = server to client, `receive` = client to server."));
+    if let Some(l) = &opts.license {
+        info.insert(
+            "license".into(),
+            json!({"name": l, "url": format!("https://spdx.org/licenses/{l}.html")}),
+        );
+    }
+    let mut domains: Vec<String> = api_events(inv).iter().map(|e| domain(&e.name)).collect();
+    domains.sort();
+    domains.dedup();
+    if !domains.is_empty() {
+        info.insert(
+            "tags".into(),
+            Value::Array(domains.iter().map(|d| json!({"name": d})).collect()),
+        );
+    }
     json!({
         "asyncapi": "3.0.0",
-        "info": {
-            "title": format!("{} Socket.IO API", opts.title),
-            "version": opts.version,
-            "description": "Socket.IO events derived from the source by Portolan. Operations are described from the server's point of view: `send` = server to client, `receive` = client to server.",
-        },
+        "info": info,
         "defaultContentType": "application/json",
         "servers": servers,
         "channels": channels,
