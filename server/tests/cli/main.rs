@@ -2,4 +2,5 @@
 
 mod check;
 mod documents;
+mod scan;
 mod util;
