@@ -250,6 +250,9 @@
       ['OpenAPI path', o.openApiPath && o.openApiPath !== o.path ? '<code>' + hlPath(o.openApiPath) + '</code>' : ''],
       ['Declared method', o.declaredMethod ? '<code>' + esc(o.declaredMethod) + '</code>' : ''],
       ['Only when', o.conditional ? '<code>' + esc(o.conditional) + '</code>' : ''],
+      ['Path', o.regex ? 'a regular expression; OpenAPI cannot express it exactly' : ''],
+      ['Agent tool', o.tool ? '<a href="#' + esc(fragmentFor('tools', o.tool)) + '"><code>' + esc(o.tool) + '</code></a>' : ''],
+      ['Exposed API', o.exposedApi ? '<code>' + esc(o.exposedApi) + '</code>' : ''],
       ['App', o.app ? '<code>' + esc(loc(o.app)) + '</code>' : ''],
       ['Domain', esc(o.domainLabel || o.domain)],
       ['Access', esc(o.access)],
@@ -298,7 +301,8 @@
     const first = arr(o.locations)[0] || arr(o.sources)[0] || '';
     const more = arr(o.locations).length > 1 ? ' +' + (arr(o.locations).length - 1) : '';
     return methodBadge(o.method) + '<span class="p">' + hlPath(o.path) + '</span><span class="s">' + esc(o.summary) + '</span>' +
-      '<span class="meta">' + (o.conditional ? pill('conditional', 'warn') : '') + pill(o.domainLabel || o.domain, 'dom') + pill(o.access, 'acc') +
+      '<span class="meta">' + (o.conditional ? pill('conditional', 'warn') : '') + (o.tool ? pill('tool', 'ok') : '') + (o.exposedApi ? pill('exposed: ' + o.exposedApi, 'warn') : '') +
+      pill(o.domainLabel || o.domain, 'dom') + pill(o.access, 'acc') +
       pill(o.sideEffect) + pill(o.contractStatus) + '<span class="loc">' + esc(first + more) + '</span></span>';
   }
 
@@ -323,6 +327,7 @@
       ['Namespace', '<code>' + esc(e.namespace || '/') + '</code>'],
       ['Directions', esc(arr(e.directions).map((d) => ARROW[d] || d).join(', '))],
       ['Lifecycle', e.lifecycle ? 'reserved Socket.IO event, not API' : ''],
+      ['Pattern', e.pattern ? 'the name has placeholders known only at run time' : ''],
       ['Rooms', arr(e.rooms).map((r) => '<code>' + esc(r) + '</code>').join(' ')],
       ['Domain', esc(e.domainLabel || e.domain)],
       ['Contract', esc(e.contractStatus)],
@@ -377,6 +382,7 @@
       ['Provider name', t.providerName ? '<code>' + esc(t.providerName) + '</code>' : ''],
       ['Binding', b.protocol ? esc(bindingText(b)) + (opId ? ' · <a href="#' + esc(fragmentFor('operations', opId)) + '">operation</a>' : '') : ''],
       ['Aliases', arr(t.aliases).map((a) => '<code>' + esc(a) + '</code>').join(' ')],
+      ['Scopes', arr(t.scopes || (isObj(t.policy) && t.policy.scopes)).map((a) => '<code>' + esc(a) + '</code>').join(' ')],
     ]);
     if (isObj(t.policy)) {
       html += h3('Policy') + dl(Object.entries(t.policy).map(([k, v]) => [k, '<code>' + esc(typeof v === 'string' ? v : JSON.stringify(v)) + '</code>']));
@@ -431,7 +437,10 @@
   uniqueIds(opsItems, (it) => it.o.method + ' ' + it.o.path);
   const opIds = new Map(opsItems.map((it) => [it.o.method + ' ' + it.o.path, it.id]));
 
-  const evItems = arr(eventsDoc && eventsDoc.events).filter(isObj).map((e) => ({
+  // Lifecycle events (`connect`, …) are listed apart in events.json; here they
+  // are rows too, marked, with a facet to hide them.
+  const lifecycle = arr(eventsDoc && eventsDoc.lifecycleEvents).filter(isObj).map((e) => Object.assign({ lifecycle: true }, e));
+  const evItems = arr(eventsDoc && eventsDoc.events).filter(isObj).concat(lifecycle).map((e) => ({
     o: e,
     hay: hay([eventName(e), e.namespace, e.summary, e.domain, e.domainLabel, arr(e.directions).join(' '), arr(e.rooms).join('\n'), arr(e.sites).map((s) => loc(s) + ' ' + (s.via || '')).join('\n')]),
     f: [directionOf(e), e.namespace || '/', e.domain, e.contractStatus, e.lifecycle ? 'lifecycle' : 'api'],
@@ -501,6 +510,12 @@
     },
   };
   const TABS = Object.keys(views);
+  const servers = arr(eventsDoc && eventsDoc.socketServers).filter(isObj);
+  if (servers.length) {
+    $('count-events').insertAdjacentHTML('beforebegin', '<p class="c">Socket.IO ' + (servers.length > 1 ? 'servers' : 'server') + ': ' +
+      servers.map((x) => '<code>' + esc(x.path || '/socket.io') + '</code> at <span class="loc">' + esc(loc(x)) + '</span>' +
+        (arr(x.namespaces).length ? ', namespaces ' + arr(x.namespaces).map((n) => '<code>' + esc(n) + '</code>').join(' ') : '')).join('; ') + '</p>');
+  }
   const state = { tab: 'operations', q: '' };
 
   for (const name of TABS) {

@@ -88,7 +88,7 @@ const deep = deepCandidates[Math.floor(deepCandidates.length * 0.73)];
 const deepQuery = String(deep.path.split('/').filter(Boolean).pop() || deep.method).replace(/[^\w-]/g, ' ').trim().split(/\s+/)[0] || deep.method;
 const deepExpected = search(deepQuery).length;
 
-const events = arr(eventsDoc && eventsDoc.events);
+const events = arr(eventsDoc && eventsDoc.events).concat(arr(eventsDoc && eventsDoc.lifecycleEvents));
 const tools = arr(toolsDoc && toolsDoc.tools);
 const findingsTotal = arr(catalog.findings).length + arr(eventsDoc && eventsDoc.findings).length + arr(toolsDoc && toolsDoc.findings).length;
 
@@ -212,6 +212,15 @@ async function main() {
     check(await page.evaluate(() => document.activeElement && document.activeElement.id) === 'q', '/ did not focus the search box');
     await page.keyboard.press('Escape');
     await page.waitForFunction((n) => document.querySelector('#count-operations').dataset.count === String(n), ops.length);
+
+    step = 'keyboard: ↓ from the search, Enter opens, ↓ moves';
+    await page.keyboard.press('ArrowDown');
+    check(await page.evaluate(() => document.activeElement.classList.contains('rh')), 'ArrowDown in the search did not move to the first row');
+    const firstId = await page.evaluate(() => document.activeElement.id);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => document.getElementById(id).getAttribute('aria-expanded') === 'true', firstId);
+    await page.keyboard.press('ArrowDown');
+    check(await page.evaluate((id) => document.activeElement.classList.contains('rh') && document.activeElement.id !== id, firstId), 'ArrowDown on a row did not move to the next row');
 
     step = 'Events tab';
     await page.click('#tab-events');
