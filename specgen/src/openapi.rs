@@ -26,6 +26,7 @@ use crate::ids;
 use crate::model::{Model, Row};
 use crate::{SpecOptions, classify};
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 
 /// Which document to build.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -203,6 +204,14 @@ fn responses(row: &Row<'_>, opts: &SpecOptions) -> Value {
     Value::Object(out)
 }
 
+/// The domain in the internal document, the exposed API in the public one.
+fn tag(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> String {
+    match (audience, row.exposed) {
+        (Audience::Public, Some(i)) => opts.exposed[i].id.clone(),
+        _ => row.domain.clone(),
+    }
+}
+
 fn security(access: &str) -> Value {
     if access == "public" {
         json!([])
@@ -230,11 +239,7 @@ fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
         None => generated,
     };
     o.insert("description".into(), json!(description));
-    let tag = match (audience, row.exposed) {
-        (Audience::Public, Some(i)) => opts.exposed[i].id.clone(),
-        _ => row.domain.clone(),
-    };
-    o.insert("tags".into(), json!([tag]));
+    o.insert("tags".into(), json!([tag(row, opts, audience)]));
     let params = parameters(row, opts);
     if !params.is_empty() {
         o.insert("parameters".into(), Value::Array(params));
@@ -313,7 +318,7 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
     let mut warnings = Vec::new();
     let mut paths: Map<String, Value> = Map::new();
     // (template, method) → the Express path kept there.
-    let mut kept: Vec<((String, String), String)> = Vec::new();
+    let mut kept: HashMap<(String, String), String> = HashMap::new();
     let mut collisions: Vec<Value> = Vec::new();
     let mut omitted: Vec<Value> = Vec::new();
     let mut tag_counts: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
@@ -334,7 +339,7 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
             continue;
         }
         let key = (op.path.openapi.clone(), row.method.clone());
-        if let Some((_, first)) = kept.iter().find(|(k, _)| *k == key) {
+        if let Some(first) = kept.get(&key) {
             let d = &op.declarations[0].at;
             collisions.push(json!({
                 "method": row.upper(),
@@ -356,12 +361,8 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
             }
             continue;
         }
-        kept.push((key, op.path.express.clone()));
-        let tag = match (audience, row.exposed) {
-            (Audience::Public, Some(i)) => opts.exposed[i].id.clone(),
-            _ => row.domain.clone(),
-        };
-        *tag_counts.entry(tag).or_default() += 1;
+        kept.insert(key, op.path.express.clone());
+        *tag_counts.entry(tag(row, opts, audience)).or_default() += 1;
         let item = paths
             .entry(op.path.openapi.clone())
             .or_insert_with(|| json!({}));

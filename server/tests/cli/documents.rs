@@ -114,6 +114,23 @@ fn build_and_compare(project: &str, extra: &[&str]) {
     );
 }
 
+/// The projects pinned here; a folder under snapshots/documents/ that is not one is stale.
+const PINNED: &[&str] = &["harbor", "ts-tasks"];
+
+#[test]
+fn no_unreferenced_document_snapshots() {
+    let dir = workspace().join("snapshots/documents");
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    assert_eq!(found, PINNED, "unreferenced folders in {}", dir.display());
+}
+
 #[test]
 fn harbor_documents_match_snapshots() {
     build_and_compare("harbor", &["--config", "server/tests/data/harbor.toml"]);
