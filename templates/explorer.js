@@ -268,8 +268,8 @@
     const qProps = qSchema && isObj(qSchema.schema.properties) ? qSchema.schema.properties : {};
     const qReq = new Set(qSchema ? arr(qSchema.schema.required) : []);
     for (const [k, v] of Object.entries(qProps)) rows.push(['query', k, (qReq.has(k) ? 'required' : 'optional') + ' · ' + typeText(v)]);
-    for (const k of arr(o.queryRead || c.queryRead)) if (!(k in qProps)) rows.push(['query', k, 'read by the handler']);
-    for (const k of arr(o.headersRead || c.headersRead)) rows.push(['header', k, 'read by the handler']);
+    for (const k of arr(o.queryRead || c.queryRead || c.query_read)) if (!(k in qProps)) rows.push(['query', k, 'read by the handler']);
+    for (const k of arr(o.headersRead || c.headersRead || c.headers_read)) rows.push(['header', k, 'read by the handler']);
     html += h3('Parameters') + (rows.length
       ? '<table><thead><tr><th>in</th><th>name</th><th>notes</th></tr></thead><tbody>' +
         rows.map((r) => '<tr><td>' + esc(r[0]) + '</td><td><code>' + esc(r[1]) + '</code></td><td>' + esc(r[2]) + '</td></tr>').join('') + '</tbody></table>'

@@ -306,6 +306,26 @@ mod tests {
     }
 
     #[test]
+    fn script_uses_no_network_api() {
+        for api in [
+            "fetch(",
+            "XMLHttpRequest",
+            "WebSocket",
+            "EventSource",
+            "sendBeacon",
+            "import(",
+            "new Worker",
+            "<img",
+            "<iframe",
+        ] {
+            assert!(!SCRIPT.contains(api), "explorer.js uses {api}");
+        }
+        assert!(
+            !STYLE.contains("url(") && !STYLE.contains("@import") && !STYLE.contains("@font-face")
+        );
+    }
+
+    #[test]
     fn hostile_strings_in_data_stay_inside_their_block() {
         let hostile = "</script><script>alert(1)</script><!-- & \u{2028}\u{2029}";
         let mut catalog = sample_catalog();
