@@ -10,7 +10,6 @@ mod catalog;
 mod classify;
 mod downgrade;
 mod events;
-pub mod explorer;
 mod ids;
 mod jsdoc;
 mod model;

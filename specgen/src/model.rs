@@ -23,7 +23,7 @@ pub(crate) struct ToolMark {
     pub(crate) version: u32,
     pub(crate) scopes: Vec<String>,
     pub(crate) description: Option<String>,
-    /// The side effect the tool declares, when it differs from the row's source.
+    /// The side effect a `[[tools]]` entry sets; otherwise the row's.
     pub(crate) side_effect: Option<String>,
 }
 
@@ -175,7 +175,8 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
                         .map(|s| s.split_whitespace().map(str::to_string).collect())
                         .unwrap_or_default(),
                     description: None,
-                    side_effect: doc_side_effect.map(str::to_string),
+                    // The row's side effect already holds `@sideEffect`; config may override it.
+                    side_effect: None,
                 }),
                 None => None,
             };
@@ -232,6 +233,9 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
     }
     bind_configured_tools(&mut rows, opts)?;
     dedupe_tools(&mut rows, &mut warnings);
+    // A declaration reached through several mounts would repeat its warning.
+    let mut seen = std::collections::HashSet::new();
+    warnings.retain(|w| seen.insert(w.clone()));
     let mut domains: IndexMap<String, usize> = IndexMap::new();
     for r in &rows {
         *domains.entry(r.domain.clone()).or_default() += 1;

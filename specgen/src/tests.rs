@@ -768,3 +768,23 @@ fn portos_path_conversions_reach_openapi() {
         "get_api_music_models_engine_id_no27ke"
     );
 }
+
+#[test]
+fn configured_side_effect_reaches_jsdoc_tools() {
+    let mut opts = SpecOptions::default();
+    opts.side_effects.push(SideEffectOverride {
+        method: "GET".into(),
+        path: "/api/berths".into(),
+        side_effect: "write".into(),
+    });
+    let d = documents(&sample(), &opts).unwrap();
+    let t = doc(&d, "tools.min.json");
+    assert_eq!(t["tools"][0]["name"], "berths.search");
+    assert_eq!(t["tools"][0]["policy"]["sideEffect"], "write");
+    assert_eq!(t["tools"][0]["policy"]["idempotent"], false);
+    let o = doc(&d, "internal/openapi.json");
+    assert_eq!(
+        o["paths"]["/api/berths"]["get"]["x-portos-side-effect"],
+        "write"
+    );
+}
