@@ -30,6 +30,10 @@
   function hlPath(p) {
     return String(p).split(PARAM_RE).map((part, i) => (i % 2 ? '<b class="pp">' + esc(part) + '</b>' : esc(part))).join('');
   }
+  // Event names: only `{placeholder}` parts are variable (`:` is a separator).
+  function hlName(n) {
+    return String(n).split(/(\{[^}]*\})/).map((part, i) => (i % 2 ? '<b class="pp">' + esc(part) + '</b>' : esc(part))).join('');
+  }
   function pill(text, cls) { return text ? '<span class="pill ' + esc(cls || text) + '">' + esc(text) + '</span>' : ''; }
   // "file:line" from a finding/site that has `at`, or `file` and `line`.
   function loc(x) {
@@ -180,6 +184,14 @@
     if (!findingsByFile.has(file)) findingsByFile.set(file, []);
     findingsByFile.get(file).push(x.f);
   }
+  // Findings about one event name the event in backquotes (`chat:typing`).
+  const findingsByName = new Map();
+  for (const x of findings) {
+    const m = /`([^`]+)`/.exec(String(x.f.message || ''));
+    if (!m) continue;
+    if (!findingsByName.has(m[1])) findingsByName.set(m[1], []);
+    findingsByName.get(m[1]).push(x.f);
+  }
   function findingLine(f) {
     return '<span class="finding"><span class="code">' + esc(f.code) + '</span> <span class="loc">' + esc(loc(f)) + '</span> ' + esc(f.message) + '</span>';
   }
@@ -317,8 +329,9 @@
   function eventRow(it) {
     const e = it.o;
     const sites = arr(e.sites);
-    return '<span class="m">' + esc(e.namespace || '/') + '</span><span class="p">' + hlPath(eventName(e)) + '</span><span class="s">' + esc(e.summary) + '</span>' +
-      '<span class="meta">' + (e.lifecycle ? pill('lifecycle', 'warn') : '') + arr(e.directions).map((d) => pill(ARROW[d] || d, 'dir')).join('') +
+    const own = findingsByName.get(eventName(e)) || [];
+    return '<span class="m">' + esc(e.namespace || '/') + '</span><span class="p">' + hlName(eventName(e)) + '</span><span class="s">' + esc(e.summary) + '</span>' +
+      '<span class="meta">' + (e.lifecycle ? pill('lifecycle', 'warn') : '') + [...new Set(own.map((f) => f.code))].map((c) => pill(c, 'bad')).join('') + arr(e.directions).map((d) => pill(ARROW[d] || d, 'dir')).join('') +
       pill(e.domainLabel || e.domain, 'dom') + pill(e.contractStatus) + (sites.length ? '<span class="loc">' + esc(loc(sites[0])) + (sites.length > 1 ? ' +' + (sites.length - 1) : '') + '</span>' : '') + '</span>';
   }
   function eventDetail(it) {
@@ -345,7 +358,8 @@
     const acks = isObj(e.ackSchemas) ? e.ackSchemas : isObj(e.ack) ? e.ack : {};
     for (const [dir, s] of Object.entries(acks)) html += schemaBlock('Acknowledgement, ' + (ARROW[dir] || dir), s);
     if (!Object.keys(payloads).length && !Object.keys(acks).length) html += h3('Payload') + '<div class="c">No payload schema is stated in the code for this event.</div>';
-    html += findingsFor(sites.map((s) => fileOf(loc(s))));
+    const own = findingsByName.get(eventName(e)) || [];
+    if (own.length) html += h3('Findings') + own.map(findingLine).join('');
     html += '<div class="c"><a href="#' + esc(fragmentFor('events', it.id)) + '">Link to this event</a></div>';
     return html;
   }
@@ -443,7 +457,8 @@
   const evItems = arr(eventsDoc && eventsDoc.events).filter(isObj).concat(lifecycle).map((e) => ({
     o: e,
     hay: hay([eventName(e), e.namespace, e.summary, e.domain, e.domainLabel, arr(e.directions).join(' '), arr(e.rooms).join('\n'), arr(e.sites).map((s) => loc(s) + ' ' + (s.via || '')).join('\n')]),
-    f: [directionOf(e), e.namespace || '/', e.domain, e.contractStatus, e.lifecycle ? 'lifecycle' : 'api'],
+    f: [directionOf(e), e.namespace || '/', e.domain, e.contractStatus, e.lifecycle ? 'lifecycle' : 'api',
+      ((findingsByName.get(eventName(e)) || [])[0] || { code: 'no finding' }).code],
   }));
   uniqueIds(evItems, (it) => (it.o.namespace || '/') + ' ' + eventName(it.o));
 
@@ -490,6 +505,7 @@
         { key: 'domain', label: 'Domain' },
         { key: 'contract', label: 'Contract' },
         { key: 'kind', label: 'Kind' },
+        { key: 'check', label: 'Check' },
       ],
     },
     tools: {
