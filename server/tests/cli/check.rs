@@ -62,6 +62,23 @@ fn check_round_trip() {
         "{drift}"
     );
 
+    // A middleware added to a route is a change of that operation.
+    let guarded = original
+        .replace(
+            "const router = Router();",
+            "const router = Router();\nconst noCache = (_req: any, res: any, next: any) => { res.set('Cache-Control', 'no-store'); next(); };",
+        )
+        .replace("router.get('/', (_req", "router.get('/', noCache, (_req");
+    std::fs::write(&health, guarded).unwrap();
+    let changed = portolan(&["check", r, "--snapshot", s], &cache);
+    assert_eq!(changed.code, 1, "{changed}");
+    assert!(
+        changed.stdout.starts_with(
+            "drift: 0 added, 0 removed, 1 changed\n~ operation GET /healthz\n    middleware: express.json() -> express.json() noCache\n"
+        ),
+        "{changed}"
+    );
+
     let update = portolan(&["check", r, "--snapshot", s, "--update"], &cache);
     assert_eq!(update.code, 0, "{update}");
     let after = portolan(&["check", r, "--snapshot", s], &cache);
