@@ -289,7 +289,7 @@ fn tuple(out: &mut Map<String, Value>, members: &[Value], rest: Option<&Value>) 
         branches.push(down(r));
     }
     let open_rest = matches!(rest, None | Some(Value::Bool(true)));
-    let items = if open_rest && !branches.is_empty() {
+    let items = if branches.is_empty() || open_rest {
         // Further items are unconstrained: an item may be anything.
         json!({})
     } else if branches.len() == 1 {
@@ -439,6 +439,11 @@ mod tests {
                 &json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false})
             ),
             json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1})
+        );
+        // An empty tuple constrains nothing.
+        assert_eq!(
+            to_openapi30(&json!({"type": "array", "prefixItems": []})),
+            json!({"type": "array", "items": {}})
         );
         // Open tuple: further items are unconstrained.
         assert_eq!(
