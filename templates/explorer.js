@@ -159,7 +159,7 @@
         return v;
       }
       case 'integer': case 'number': {
-        let v = t === 'integer' ? 1 : 1;
+        let v = 1;
         if (s.minimum != null) v = s.minimum;
         else if (s.exclusiveMinimum != null) v = s.exclusiveMinimum + 1;
         if (s.maximum != null && v > s.maximum) v = s.maximum;
@@ -171,7 +171,7 @@
     }
   }
   const shq = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
-  const dq = (s) => '"' + String(s).replace(/(["\\`])/g, '\\$1') + '"';
+  const dq = (s) => '"' + String(s).replace(/(["\\`$])/g, '\\$1') + '"';
 
   // ---------- findings (shared: the Findings tab and per-row sections) ----------
   const findings = [];
@@ -546,6 +546,8 @@
     v.more = $('more-' + name);
     v.badge = $('n-' + name);
     v.index = new Map(v.items.map((it, i) => [it.id, i]));
+    // Facet values compare as strings (the fragment holds strings); '' is "none".
+    for (const it of v.items) it.f = it.f.map((x) => (x == null ? '' : String(x)));
     // One select per facet, options in a stable order with live counts.
     const box = $('filters-' + name);
     v.selects = v.facets.map((f, k) => {
