@@ -10,6 +10,7 @@ mod catalog;
 mod classify;
 mod downgrade;
 mod events;
+pub mod explorer;
 mod ids;
 mod jsdoc;
 mod model;
