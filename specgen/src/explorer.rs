@@ -6,12 +6,14 @@
 //! the documents' own stats and versions. The page makes no network request: its
 //! CSS and JS are inline (`templates/explorer.css`, `templates/explorer.js`), and a
 //! Content-Security-Policy forbids loading anything else, so it works opened from
-//! disk and when served.
+//! disk and when served. [`page`] renders from the three values; [`document`]
+//! renders from built [`Documents`] (what `portolan build` writes as `index.html`).
 //!
 //! Deliberately not done here: OpenAPI/AsyncAPI rendering (the page reads the
 //! catalog documents, which carry the same facts plus provenance) and any
 //! request execution ("try it"): the page prints a `curl` line instead.
 
+use crate::{Document, Documents};
 use askama::Template;
 use serde_json::Value;
 
@@ -62,6 +64,28 @@ pub fn page(catalog: &Value, events: &Value, tools: &Value) -> Result<String, Ex
     }
     .render()
     .map_err(ExplorerError::Render)
+}
+
+/// The Explorer as the `index.html` [`Document`], from the JSON documents
+/// already in `docs` (`catalog.json`, and `events.json` and `tools.min.json`
+/// when present).
+pub fn document(docs: &Documents) -> Result<Document, ExplorerError> {
+    let parse = |path: &str| match docs.get(path) {
+        Some(doc) => serde_json::from_slice(&doc.bytes).map_err(ExplorerError::Json),
+        None => Ok(Value::Null),
+    };
+    let bytes = page(
+        &parse("catalog.json")?,
+        &parse("events.json")?,
+        &parse("tools.min.json")?,
+    )?
+    .into_bytes();
+    Ok(Document {
+        path: String::from("index.html"),
+        media_type: "text/html; charset=utf-8",
+        hash: blake3::hash(&bytes).to_hex().to_string(),
+        bytes,
+    })
 }
 
 /// JSON safe inside `<script type="application/json">`: `<`, `>` and `&`
@@ -347,6 +371,33 @@ mod tests {
         assert_eq!(back, events);
         let back: Value = serde_json::from_str(data_block(&html, "tools-data")).unwrap();
         assert_eq!(back, Value::Null);
+    }
+
+    #[test]
+    fn document_embeds_the_built_documents() {
+        let json = |path: &str, v: &Value| Document {
+            path: path.to_string(),
+            media_type: "application/json",
+            bytes: serde_json::to_vec_pretty(v).unwrap(),
+            hash: String::new(),
+        };
+        let catalog = sample_catalog();
+        let tools = json!({ "schemaVersion": 1, "tools": [ { "name": "ships.read" } ] });
+        let docs = Documents {
+            documents: vec![
+                json("catalog.json", &catalog),
+                json("tools.min.json", &tools),
+            ],
+            warnings: Vec::new(),
+        };
+        let doc = document(&docs).unwrap();
+        assert_eq!(doc.path, "index.html");
+        assert!(doc.media_type.starts_with("text/html"));
+        assert_eq!(doc.hash, blake3::hash(&doc.bytes).to_hex().to_string());
+        let html = String::from_utf8(doc.bytes).unwrap();
+        assert_eq!(html, page(&catalog, &Value::Null, &tools).unwrap());
+        let back: Value = serde_json::from_str(data_block(&html, "tools-data")).unwrap();
+        assert_eq!(back, tools);
     }
 
     #[test]
