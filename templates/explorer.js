@@ -633,7 +633,7 @@
     const open = v.open === it.id;
     if (it.html === undefined) it.html = v.row(it);
     return '<li class="row' + (open ? ' open' : '') + '" data-i="' + i + '"><button type="button" class="rh" id="h-' + v.name + '-' + i + '" aria-expanded="' + open +
-      '" aria-controls="d-' + v.name + '-' + i + '">' + it.html + '</button>' + (open ? detailHtml(v, it, i) : '') + '</li>';
+      (open ? '" aria-controls="d-' + v.name + '-' + i : '') + '">' + it.html + '</button>' + (open ? detailHtml(v, it, i) : '') + '</li>';
   }
   function detailHtml(v, it, i) {
     return '<div class="rd" id="d-' + v.name + '-' + i + '" role="region" aria-labelledby="h-' + v.name + '-' + i + '">' + v.detail(it) + '</div>';
@@ -686,6 +686,8 @@
       const open = v.open === oid;
       li.classList.toggle('open', open);
       li.firstChild.setAttribute('aria-expanded', String(open));
+      if (open) li.firstChild.setAttribute('aria-controls', 'd-' + v.name + '-' + i);
+      else li.firstChild.removeAttribute('aria-controls');
       const d = li.querySelector('.rd');
       if (d) d.remove();
       if (open) li.insertAdjacentHTML('beforeend', detailHtml(v, v.items[i], i));
@@ -841,8 +843,11 @@
   });
   window.addEventListener('hashchange', () => {
     if (writing) { writing = false; return; }
+    // A plain in-page anchor (#q) is not state.
+    if (location.hash.length > 1 && !location.hash.includes('=')) return;
     readHash();
   });
+  document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); qInput.focus(); });
 
   readHash();
   // Ready: everything is drawn and the handlers are attached.
