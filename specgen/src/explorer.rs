@@ -37,13 +37,13 @@ struct Card {
 
 #[derive(Template)]
 #[template(path = "explorer.html")]
-struct ExplorerPage<'a> {
+struct ExplorerPage {
     cards: Vec<Card>,
     catalog_json: String,
     events_json: String,
     tools_json: String,
-    style: &'a str,
-    script: &'a str,
+    style: &'static str,
+    script: &'static str,
 }
 
 const STYLE: &str = include_str!("../../templates/explorer.css");
@@ -190,11 +190,14 @@ fn cards(catalog: &Value, events: &Value, tools: &Value) -> Vec<Card> {
             hint: String::from("no tools.min.json"),
         },
     });
-    let findings = len(catalog, "findings").unwrap_or(0) + len(events, "findings").unwrap_or(0);
+    let findings: u64 = [catalog, events, tools]
+        .iter()
+        .map(|doc| len(doc, "findings").unwrap_or(0))
+        .sum();
     cards.push(Card {
         value: thousands(findings),
         label: "Findings",
-        hint: String::from("what the analyzer could not resolve"),
+        hint: String::from("what the analyzer could not resolve or match"),
     });
     cards.push(Card {
         value: versions(catalog, events, tools),
