@@ -289,6 +289,16 @@ async function main() {
     const shot = path.join(DIR, 'explorer.png');
     await page.screenshot({ path: shot });
 
+    step = 'light and dark follow the system setting';
+    const background = async (scheme) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    };
+    const light = await background('light');
+    const dark = await background('dark');
+    check(light !== dark, `the page looks the same in light and dark (${light})`);
+    await page.emulateMedia({ colorScheme: null });
+
     step = 'served over http';
     const html = fs.readFileSync(INDEX);
     const server = http.createServer((req, res) => {
