@@ -15,6 +15,11 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod sockets;
+
+use sockets::Frame;
+pub(crate) use sockets::{RESERVED_EVENTS, RawSite, SioServer};
+
 use crate::inventory::FindingCode;
 use crate::ir::*;
 use crate::loader::{Loader, needle};
@@ -172,6 +177,22 @@ pub(crate) struct Interp {
     dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
     globals: Rc<Scope>,
     unreached_mode: bool,
+    /// Socket.IO servers created.
+    pub(crate) sio_servers: Vec<SioServer>,
+    /// Event sites, in evaluation order.
+    pub(crate) sites: Vec<RawSite>,
+    /// Rooms joined or left.
+    pub(crate) rooms_joined: BTreeSet<String>,
+    /// Calls being followed, with their call sites (for helper attribution).
+    frames: Vec<Frame>,
+    /// Do not record event sites (while re-running code for other reasons).
+    sio_quiet: bool,
+    /// Functions created but never called, by (file, function id).
+    uncalled: HashMap<(FileId, u32), Rc<Closure>>,
+    /// Functions called at least once.
+    called: HashSet<(FileId, u32)>,
+    /// Running code nobody calls to find event sites: registrations are not recorded.
+    event_mode: bool,
 }
 
 impl Interp {
@@ -182,6 +203,10 @@ impl Interp {
         globals.define("Promise", Value::Builtin(Builtin::PromiseNs));
         globals.define("require", Value::Builtin(Builtin::Require));
         globals.define("undefined", Value::Undef);
+        globals.define("Set", Value::Builtin(Builtin::SetCtor));
+        globals.define("WeakSet", Value::Builtin(Builtin::SetCtor));
+        globals.define("Map", Value::Builtin(Builtin::MapCtor));
+        globals.define("WeakMap", Value::Builtin(Builtin::MapCtor));
         for g in [
             "process",
             "console",
@@ -196,8 +221,6 @@ impl Interp {
             "String",
             "Boolean",
             "Error",
-            "Map",
-            "Set",
             "Symbol",
             "Reflect",
             "URL",
@@ -218,11 +241,57 @@ impl Interp {
             dyn_loops: Vec::new(),
             globals,
             unreached_mode: false,
+            sio_servers: Vec::new(),
+            sites: Vec::new(),
+            rooms_joined: BTreeSet::new(),
+            frames: Vec::new(),
+            sio_quiet: false,
+            uncalled: HashMap::new(),
+            called: HashSet::new(),
+            event_mode: false,
         }
     }
 
     pub(crate) fn set_unreached_mode(&mut self, on: bool) {
         self.unreached_mode = on;
+    }
+
+    /// Run every function created so far that nobody called, with unknown
+    /// arguments, until no new ones appear (bounded): event sites inside
+    /// handlers, callbacks and components are found this way. Route
+    /// registrations made meanwhile are not recorded.
+    pub(crate) fn run_uncalled(&mut self, rounds: usize) {
+        self.event_mode = true;
+        for _ in 0..rounds {
+            let mut pending: Vec<((FileId, u32), Rc<Closure>)> = self
+                .uncalled
+                .drain()
+                .filter(|(k, _)| !self.called.contains(k))
+                .collect();
+            if pending.is_empty() {
+                break;
+            }
+            // Anonymous callbacks first: they often pass real values (a server,
+            // a socket) to named functions that would otherwise run first with
+            // unknown arguments and trip their run-once guards.
+            pending.sort_by_key(|(k, c)| {
+                let module_level = c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
+                (module_level, *k)
+            });
+            for (k, c) in pending {
+                if self.called.contains(&k) || self.steps > STEP_BUDGET {
+                    continue;
+                }
+                let n = c.func.params.len();
+                self.invoke(&c, vec![Value::dynamic(); n], None);
+            }
+        }
+        self.event_mode = false;
+    }
+
+    /// Enter or leave event mode (registrations are not recorded).
+    pub(crate) fn set_event_mode(&mut self, on: bool) {
+        self.event_mode = on;
     }
 
     pub(crate) fn is_loaded(&self, id: FileId) -> bool {
@@ -625,7 +694,15 @@ impl Interp {
             }
             Stmt::If(test, text, then, els, _) => {
                 let t = self.eval(ctx, test);
-                match t.truthy() {
+                // Looking for events, a flag in program state (`if (initialized) return;`)
+                // does not decide anything: every path may run at some point.
+                let flag = |e: &Expr| matches!(e, Expr::Ident(_) | Expr::Member(..));
+                let state = self.event_mode
+                    && matches!(t, Value::Bool(_))
+                    && (flag(test)
+                        || matches!(test, Expr::Unary(op, inner) if op == "!" && flag(inner)));
+                let known = if state { None } else { t.truthy() };
+                match known {
                     Some(true) => return self.exec_block(ctx, then),
                     Some(false) => return self.exec_block(ctx, els),
                     None => {
@@ -657,6 +734,19 @@ impl Interp {
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
+                    (Value::Coll(c), false) => Some(
+                        c.items
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| {
+                                if c.map {
+                                    Value::array(vec![k.clone(), v.clone()])
+                                } else {
+                                    v.clone()
+                                }
+                            })
+                            .collect(),
+                    ),
                     _ => None,
                 };
                 match items {
@@ -903,18 +993,33 @@ impl Interp {
             Expr::Template(quasis, exprs) => {
                 let mut out = String::new();
                 let mut known = true;
+                let mut simple = true;
                 for (i, q) in quasis.iter().enumerate() {
                     out.push_str(q);
                     if let Some(e) = exprs.get(i) {
                         let v = self.eval(ctx, e);
-                        match self.force_deep(v).as_text() {
-                            Some(t) => out.push_str(&t),
-                            None => known = false,
+                        match self.force_deep(v) {
+                            Value::Pattern(p) => {
+                                known = false;
+                                out.push_str(&p);
+                            }
+                            v => match v.as_text() {
+                                Some(t) => out.push_str(&t),
+                                None => {
+                                    known = false;
+                                    match placeholder(e) {
+                                        Some(n) => out.push_str(&format!("{{{n}}}")),
+                                        None => simple = false,
+                                    }
+                                }
+                            },
                         }
                     }
                 }
                 if known {
                     Value::str(&out)
+                } else if simple {
+                    Value::Pattern(Rc::from(out.as_str()))
                 } else {
                     Value::dynamic()
                 }
@@ -946,6 +1051,13 @@ impl Interp {
                     match it {
                         Expr::Spread(inner) => match self.eval(ctx, inner) {
                             Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
+                            Value::Coll(c) => out.extend(c.items.borrow().iter().map(|(k, v)| {
+                                if c.map {
+                                    Value::array(vec![k.clone(), v.clone()])
+                                } else {
+                                    v.clone()
+                                }
+                            })),
                             _ => out.push(Value::dynamic()),
                         },
                         e => out.push(self.eval_raw(ctx, e)),
@@ -997,6 +1109,22 @@ impl Interp {
                 let b = self.force_deep(b);
                 match (&a, &b) {
                     (Value::Num(x), Value::Num(y)) => Value::Num(x + y),
+                    (Value::Pattern(x), _) | (_, Value::Pattern(x))
+                        if matches!(
+                            (&a, &b),
+                            (
+                                Value::Pattern(_) | Value::Str(_),
+                                Value::Pattern(_) | Value::Str(_)
+                            )
+                        ) =>
+                    {
+                        let _ = x;
+                        let t = |v: &Value| match v {
+                            Value::Pattern(p) | Value::Str(p) => p.to_string(),
+                            _ => String::new(),
+                        };
+                        Value::Pattern(Rc::from(format!("{}{}", t(&a), t(&b)).as_str()))
+                    }
                     _ => match (a.as_text(), b.as_text()) {
                         (Some(x), Some(y)) => Value::str(&(x + &y)),
                         _ => Value::dynamic(),
@@ -1018,7 +1146,12 @@ impl Interp {
                         self.cond.push(expr_text(l));
                         let b = self.eval_raw(ctx, r);
                         self.cond.pop();
-                        b
+                        // `x || null`: a fallback of nothing says nothing; keep `x`.
+                        if matches!(b, Value::Null | Value::Undef) {
+                            a
+                        } else {
+                            b
+                        }
                     }
                 }
             }
@@ -1112,7 +1245,7 @@ impl Interp {
     }
 
     fn closure(&mut self, ctx: &Ctx, f: &Arc<Func>) -> Value {
-        Value::Func(Rc::new(Closure {
+        let c = Rc::new(Closure {
             file: ctx.file,
             func: f.clone(),
             env: ctx.scope.clone(),
@@ -1123,7 +1256,12 @@ impl Interp {
             },
             is_arrow: f.arrow,
             home: ctx.home.clone(),
-        }))
+        });
+        let key = (ctx.file, f.id);
+        if !self.called.contains(&key) {
+            self.uncalled.entry(key).or_insert_with(|| c.clone());
+        }
+        Value::Func(c)
     }
 
     fn class_value(&mut self, ctx: &Ctx, c: &Arc<Class>) -> Value {
@@ -1198,6 +1336,14 @@ impl Interp {
                 }
             }
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
+            Value::Sio(s) => {
+                let s = s.clone();
+                self.sio_member(&s, prop)
+            }
+            Value::Coll(c) => match prop {
+                "size" => Value::Num(c.items.borrow().len() as f64),
+                _ => Value::dynamic(),
+            },
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)
@@ -1346,8 +1492,16 @@ impl Interp {
     }
 
     fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
+            let forced = self.force_deep(o.clone());
+            if !matches!(forced, Value::Deferred(_)) {
+                return self.method_call(ctx, &forced, name, call);
+            }
+        }
         match o {
             Value::Router(id) => return self.router_method(ctx, *id, name, call),
+            Value::Sio(s) => return self.sio_method(ctx, s, name, call),
+            Value::Coll(c) => return self.coll_method(ctx, c, name, call),
             Value::Chain(id, paths) => {
                 if HTTP_VERBS.contains(&name) {
                     let paths: Vec<PathArg> = paths
@@ -1397,6 +1551,18 @@ impl Interp {
                 let fv = Value::Func(f.clone());
                 self.call_value(ctx, &fv, rest, &[], call.line, this)
             }
+            Value::Unknown(_) if name == "get" && call.args.len() == 1 => {
+                // `req.app.get('io')`: a setting stored with `app.set('io', io)`.
+                let k = self.eval(ctx, &call.args[0]);
+                if let Some(k) = k.as_text() {
+                    for r in &self.routers {
+                        if let Some(v @ Value::Sio(_)) = r.settings.get(&k) {
+                            return v.clone();
+                        }
+                    }
+                }
+                Value::dynamic()
+            }
             Value::Unknown(kind) => {
                 // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
                 let looping = matches!(
@@ -1427,6 +1593,70 @@ impl Interp {
                 };
                 self.call_value(ctx, &f, argv, &call.args, call.line, this)
             }
+        }
+    }
+
+    /// `Set`/`Map` methods.
+    fn coll_method(&mut self, ctx: &Ctx, c: &Rc<Coll>, name: &str, call: &Call) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        match name {
+            "add" | "set" => {
+                let entry = if c.map {
+                    (arg(0), arg(1))
+                } else {
+                    (Value::Undef, arg(0))
+                };
+                let mut items = c.items.borrow_mut();
+                let key = entry.0.as_text();
+                if let Some(k) = key.as_ref().filter(|_| c.map)
+                    && let Some(slot) = items
+                        .iter_mut()
+                        .find(|(k2, _)| k2.as_text().as_ref() == Some(k))
+                {
+                    *slot = entry;
+                } else if items.len() < Coll::LIMIT {
+                    items.push(entry);
+                }
+                Value::Coll(c.clone())
+            }
+            "get" => {
+                let items = c.items.borrow();
+                let key = arg(0).as_text();
+                if let Some(k) = key
+                    && let Some((_, v)) = items
+                        .iter()
+                        .find(|(k2, _)| k2.as_text().as_ref() == Some(&k))
+                {
+                    return v.clone();
+                }
+                // An unknown key: the entry that carries a socket or router, if any.
+                items
+                    .iter()
+                    .find(|(_, v)| v.is_tracked(0))
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(Value::dynamic())
+            }
+            "values" => Value::array(c.items.borrow().iter().map(|(_, v)| v.clone()).collect()),
+            "keys" => Value::array(c.items.borrow().iter().map(|(k, _)| k.clone()).collect()),
+            "entries" => Value::array(
+                c.items
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                    .collect(),
+            ),
+            "forEach" => {
+                let cb = arg(0);
+                let items: Vec<(Value, Value)> = c.items.borrow().clone();
+                for (k, v) in items {
+                    let k = if c.map { k } else { v.clone() };
+                    self.call_value(ctx, &cb, vec![v, k], &[], call.line, None);
+                }
+                Value::Undef
+            }
+            "has" => Value::dynamic(),
+            _ => Value::dynamic(),
         }
     }
 
@@ -1550,13 +1780,34 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
-        // Follow now when the call carries an app/router or an inline callback,
-        // or its module can register routes; otherwise defer it.
-        let follow = match f {
-            Value::Lazy(file, _) => self.loader.needles_of(*file) & needle::ROUTING != 0,
-            Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
-            _ => true,
-        } || argv.iter().any(|a| a.is_tracked(0));
+        // Follow now when the call carries an app/router/socket or an inline
+        // callback, or its module can register routes; otherwise defer it.
+        // While looking for events in code nobody calls, a function is only
+        // followed when it gets a socket or a name to emit: every function
+        // runs once on its own anyway.
+        let tracked =
+            argv.iter().any(|a| a.is_tracked(0)) || this.as_ref().is_some_and(|t| t.is_tracked(0));
+        let follow = if self.event_mode {
+            let names = argv
+                .iter()
+                .any(|a| matches!(a, Value::Str(_) | Value::Pattern(_)));
+            let file = match f {
+                Value::Lazy(file, _) => Some(*file),
+                Value::Func(c) => Some(c.file),
+                _ => None,
+            };
+            tracked
+                || match file {
+                    Some(file) => names && self.loader.needles_of(file) & needle::SOCKET != 0,
+                    None => !matches!(f, Value::Deferred(_)),
+                }
+        } else {
+            (match f {
+                Value::Lazy(file, _) => self.loader.needles_of(*file) & needle::ROUTING != 0,
+                Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
+                _ => true,
+            }) || tracked
+        };
         if follow {
             self.call_value_now(ctx, f, argv, args, line, this)
         } else {
@@ -1574,7 +1825,21 @@ impl Interp {
         this: Option<Value>,
     ) -> Value {
         match f {
-            Value::Func(c) => self.invoke(c, argv, this),
+            Value::Func(c) => {
+                self.frames.push(Frame {
+                    callee: c.func.name.clone().unwrap_or_else(|| {
+                        args.first()
+                            .map(|_| "<anonymous>".to_string())
+                            .unwrap_or_else(|| "<anonymous>".into())
+                    }),
+                    file: ctx.file,
+                    line,
+                    args: argv.clone(),
+                });
+                let r = self.invoke(c, argv, this);
+                self.frames.pop();
+                r
+            }
             Value::Lazy(..) | Value::Deferred(_) => {
                 let v = self.force_deep(f.clone());
                 if matches!(v, Value::Lazy(..) | Value::Deferred(_)) {
@@ -1594,6 +1859,9 @@ impl Interp {
 
     fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
         let key = (c.file, c.func.id);
+        if self.called.insert(key) {
+            self.uncalled.remove(&key);
+        }
         let recursion = self.stack.iter().filter(|k| **k == key).count();
         if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
             if argv.iter().any(|a| a.is_tracked(0))
@@ -1665,6 +1933,34 @@ impl Interp {
         match c {
             Value::Builtin(Builtin::Express) => self.new_router(ctx.file, line, true),
             Value::Builtin(Builtin::RouterCtor) => self.new_router(ctx.file, line, false),
+            Value::Builtin(Builtin::SocketIo | Builtin::SocketIoServer) => {
+                self.new_sio_server(ctx, &argv, line)
+            }
+            Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
+            Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
+            Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
+                let map = *b == Builtin::MapCtor;
+                let mut items = Vec::new();
+                if let Some(Value::Arr(init)) = argv.first().map(|a| self.force(a.clone(), 0)) {
+                    for it in init.borrow().iter().take(Coll::LIMIT) {
+                        if map {
+                            if let Value::Arr(pair) = it {
+                                let pair = pair.borrow();
+                                items.push((
+                                    pair.first().cloned().unwrap_or(Value::Undef),
+                                    pair.get(1).cloned().unwrap_or(Value::Undef),
+                                ));
+                            }
+                        } else {
+                            items.push((Value::Undef, it.clone()));
+                        }
+                    }
+                }
+                Value::Coll(Rc::new(Coll {
+                    map,
+                    items: RefCell::new(items),
+                }))
+            }
             Value::Class(_) | Value::Func(_) => {
                 let obj = ObjData::new();
                 if let Value::Class(cv) = c {
@@ -1826,6 +2122,19 @@ impl Interp {
             }
             Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
+                Some(Value::Coll(c)) => Value::array(
+                    c.items
+                        .borrow()
+                        .iter()
+                        .map(|(k, v)| {
+                            if c.map {
+                                Value::array(vec![k.clone(), v.clone()])
+                            } else {
+                                v.clone()
+                            }
+                        })
+                        .collect(),
+                ),
                 _ => Value::dynamic(),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
@@ -1833,7 +2142,10 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
-            Builtin::FsModule => Value::dynamic(),
+            Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor => Value::dynamic(),
+            Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
+            Builtin::SocketIoClient => self.new_sio_client(&argv, false),
+            Builtin::SocketIoManager => self.new_sio_client(&argv, true),
             Builtin::PathModule | Builtin::ObjectNs | Builtin::ArrayNs | Builtin::PromiseNs => {
                 Value::dynamic()
             }
@@ -1975,6 +2287,9 @@ impl Interp {
         skip: usize,
         call: &Call,
     ) {
+        if self.event_mode {
+            return;
+        }
         let method = if method == "del" { "delete" } else { method };
         let paths = match paths {
             Ok(p) => p,
@@ -2058,6 +2373,10 @@ impl Interp {
     }
 
     fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+        if self.event_mode {
+            self.eval_args(ctx, &call.args);
+            return;
+        }
         let mut argv = Vec::new();
         for a in &call.args {
             let v = self.eval(ctx, a);
@@ -2252,9 +2571,33 @@ pub(crate) fn expr_text(e: &Expr) -> String {
     s
 }
 
+/// Method names that make a deferred receiver worth resolving (it may be a socket).
+const SOCKET_METHODS: &[&str] = &[
+    "emit",
+    "on",
+    "once",
+    "to",
+    "in",
+    "of",
+    "emitWithAck",
+    "timeout",
+    "except",
+];
+
+/// The `{name}` placeholder for a run-time part of a template (`${kind}`, `${opts.kind}`).
+fn placeholder(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Ident(n) => Some(n.clone()),
+        Expr::Member(_, p) => Some(p.clone()),
+        _ => None,
+    }
+}
+
 fn known_module(pkg: &str) -> Value {
     match pkg {
         "express" => Value::Builtin(Builtin::Express),
+        "socket.io" => Value::Builtin(Builtin::SocketIo),
+        "socket.io-client" => Value::Builtin(Builtin::SocketIoClient),
         "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
         "url-join" => Value::Builtin(Builtin::UrlJoin),
         "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
@@ -2291,6 +2634,11 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             _ => "defineProperty",
         })),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
+        (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
+        (Builtin::SocketIoClient, "io" | "connect" | "default") => {
+            Value::Builtin(Builtin::SocketIoClient)
+        }
+        (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
         (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
         (Builtin::OpaqueModule(m), p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(

@@ -280,6 +280,8 @@ pub struct Timings {
     pub prefilter_ms: f64,
     /// Evaluating modules (includes waiting for parses).
     pub resolve_ms: f64,
+    /// Finding event sites in code nobody calls.
+    pub events_ms: f64,
     /// Building the inventory.
     pub inventory_ms: f64,
     /// Files discovered.

@@ -209,6 +209,25 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     }
     timings.resolve_ms = ms(t2);
 
+    // Events: modules that mention sockets and nobody loaded (client code,
+    // handlers' helpers), then every function nobody called.
+    let t4 = Instant::now();
+    interp.set_event_mode(true);
+    let sock: Vec<FileId> = (0..project.files.len() as FileId)
+        .filter(|&i| {
+            loader.needles_of(i) & needle::SOCKET != 0
+                && !interp.is_loaded(i)
+                && !is_test_path(project.rel(i))
+        })
+        .collect();
+    loader.prefetch(sock.iter().copied());
+    for i in sock {
+        interp.run_module(i);
+    }
+    interp.run_uncalled(6);
+    interp.set_event_mode(false);
+    timings.events_ms = ms(t4);
+
     let t3 = Instant::now();
     let mut inv = build_inventory(&project, &loader, &interp, &entries, &reached);
     timings.inventory_ms = ms(t3);
@@ -525,6 +544,7 @@ fn build_inventory(
             message: "no entry found: no package.json main/start script and no file calls express(); pass --entry FILE".into(),
         });
     }
+    let (socket_servers, events, event_stats) = build_events(project, interp, &mut findings);
     findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
@@ -593,9 +613,221 @@ fn build_inventory(
         findings,
         source_files,
         stats,
-        socket_servers: Vec::new(),
-        events: Vec::new(),
-        event_stats: EventStats::default(),
+        socket_servers,
+        events,
+        event_stats,
         timings: Timings::default(),
+    }
+}
+
+/// Group event sites into events per (namespace, name), with cross-checks.
+fn build_events(
+    project: &Project,
+    interp: &Interp,
+    findings: &mut Vec<Finding>,
+) -> (Vec<SocketServer>, Vec<Event>, EventStats) {
+    let servers: Vec<SocketServer> = interp
+        .sio_servers
+        .iter()
+        .map(|s| SocketServer {
+            at: loc(project, s.file, s.line),
+            path: s.path.clone(),
+            namespaces: s.namespaces.iter().cloned().collect(),
+        })
+        .collect();
+    let mut groups: BTreeMap<(String, String), Vec<&eval::RawSite>> = BTreeMap::new();
+    for site in &interp.sites {
+        groups
+            .entry((site.ns.clone(), site.name.clone()))
+            .or_default()
+            .push(site);
+    }
+    let mut events = Vec::new();
+    let mut stats = EventStats::default();
+    let mut files: BTreeSet<FileId> = BTreeSet::new();
+    let has_client = interp.sites.iter().any(|s| s.side == Side::Client);
+    let has_server = interp.sites.iter().any(|s| s.side == Side::Server);
+    for ((ns, name), raw) in &groups {
+        let mut sites: Vec<EventSite> = raw
+            .iter()
+            .map(|r| {
+                files.insert(r.file);
+                EventSite {
+                    at: loc(project, r.file, r.line),
+                    side: r.side,
+                    direction: r.direction,
+                    kind: r.kind.to_string(),
+                    via: r.via.clone(),
+                    rooms: r.rooms.clone(),
+                    args: r.args.clone(),
+                    ack: r.ack,
+                }
+            })
+            .collect();
+        sites.sort();
+        sites.dedup();
+        let directions: Vec<Direction> = sites
+            .iter()
+            .map(|s| s.direction)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let lifecycle = eval::RESERVED_EVENTS.contains(&name.as_str());
+        let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
+        rooms.sort();
+        rooms.dedup();
+        let mut payload = BTreeMap::new();
+        let mut ack = BTreeMap::new();
+        for r in raw.iter() {
+            if let Some(p) = &r.payload {
+                payload.entry(r.direction).or_insert_with(|| SchemaInfo {
+                    schema: p.clone(),
+                    source: if r.kind == "on" || r.kind == "once" {
+                        "typescript".into()
+                    } else {
+                        "literal".into()
+                    },
+                    name: None,
+                    at: loc(project, r.file, r.line),
+                });
+            }
+            if r.ack {
+                ack.entry(r.direction).or_insert_with(|| SchemaInfo {
+                    schema: serde_json::json!({}),
+                    source: "literal".into(),
+                    name: None,
+                    at: loc(project, r.file, r.line),
+                });
+            }
+        }
+        if lifecycle {
+            stats.lifecycle += 1;
+        } else {
+            stats.events += 1;
+            let c2s = directions.contains(&Direction::ClientToServer);
+            let s2c = directions.contains(&Direction::ServerToClient);
+            stats.client_to_server += usize::from(c2s);
+            stats.server_to_client += usize::from(s2c);
+            stats.bidirectional += usize::from(c2s && s2c);
+            if has_client && has_server {
+                cross_check(project, ns, name, raw, &groups, findings);
+            }
+        }
+        events.push(Event {
+            name: name.clone(),
+            pattern: raw.iter().any(|r| r.pattern),
+            namespace: ns.clone(),
+            directions,
+            lifecycle,
+            sites,
+            payload,
+            ack,
+            rooms,
+        });
+    }
+    stats.source_files = files.len();
+    (servers, events, stats)
+}
+
+/// Whether two event names can be the same event (`{x}` matches anything).
+fn names_match(a: &str, b: &str) -> bool {
+    fn to_parts(p: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut rest = p;
+        while let Some(i) = rest.find('{') {
+            out.push((false, &rest[..i]));
+            match rest[i..].find('}') {
+                Some(j) => {
+                    out.push((true, ""));
+                    rest = &rest[i + j + 1..];
+                }
+                None => {
+                    out.push((false, &rest[i..]));
+                    rest = "";
+                }
+            }
+        }
+        out.push((false, rest));
+        out
+    }
+    if a == b {
+        return true;
+    }
+    if !a.contains('{') && !b.contains('{') {
+        return false;
+    }
+    // A literal against a pattern: the pattern's fixed parts in order.
+    let (pat, lit) = if a.contains('{') { (a, b) } else { (b, a) };
+    let parts = to_parts(pat);
+    let mut pos = 0usize;
+    let mut wild = false;
+    for (is_wild, text) in parts {
+        if is_wild {
+            wild = true;
+            continue;
+        }
+        if text.is_empty() {
+            continue;
+        }
+        if wild {
+            match lit[pos..].find(text) {
+                Some(i) => pos += i + text.len(),
+                None => return false,
+            }
+        } else if lit[pos..].starts_with(text) {
+            pos += text.len();
+        } else {
+            return false;
+        }
+        wild = false;
+    }
+    wild || pos == lit.len()
+}
+
+fn cross_check(
+    project: &Project,
+    ns: &str,
+    name: &str,
+    raw: &[&eval::RawSite],
+    groups: &BTreeMap<(String, String), Vec<&eval::RawSite>>,
+    findings: &mut Vec<Finding>,
+) {
+    let any = |side: Side, dir: Direction| -> bool {
+        groups.iter().any(|((n2, e2), sites)| {
+            (n2 == ns || n2.starts_with('{') || n2.starts_with('/') && n2.contains(['^', '(']))
+                && names_match(e2, name)
+                && sites.iter().any(|s| s.side == side && s.direction == dir)
+        })
+    };
+    let first =
+        |side: Side, dir: Direction| raw.iter().find(|s| s.side == side && s.direction == dir);
+    if let Some(s) = first(Side::Client, Direction::ClientToServer)
+        && !any(Side::Server, Direction::ClientToServer)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnhandledEvent,
+            at: loc(project, s.file, s.line),
+            message: format!(
+                "the client emits `{name}` on `{ns}`, but no server handler receives it"
+            ),
+        });
+    }
+    if let Some(s) = first(Side::Server, Direction::ClientToServer)
+        && !any(Side::Client, Direction::ClientToServer)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnemittedEvent,
+            at: loc(project, s.file, s.line),
+            message: format!("the server listens for `{name}` on `{ns}`, but no client emits it"),
+        });
+    }
+    if let Some(s) = first(Side::Server, Direction::ServerToClient)
+        && !any(Side::Client, Direction::ServerToClient)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnheardEvent,
+            at: loc(project, s.file, s.line),
+            message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
+        });
     }
 }

@@ -78,12 +78,53 @@ impl SyntaxContext {
             Grammar::TypeScript => &mut self.ts,
             Grammar::Tsx => &mut self.tsx,
         };
+        // A NUL byte inside a string is valid JavaScript, but the grammars read it
+        // as the end of input; parse a copy where it is another control byte
+        // (same length, so positions hold).
+        let patched;
+        let src = if memchr::memchr(0, src).is_some() {
+            patched = src
+                .iter()
+                .map(|&b| if b == 0 { 1 } else { b })
+                .collect::<Vec<u8>>();
+            &patched[..]
+        } else {
+            src
+        };
         let Some(tree) = parser.parse(src, None) else {
             return FileFacts {
                 parse_errors: vec![(1, "the parser gave up on this file".into())],
                 ..FileFacts::default()
             };
         };
+        // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
+        // reject; when a file has errors, try again with such `&` as `+`
+        // (a binary operator in code, plain text in JSX) and keep the better parse.
+        let mut tree = tree;
+        let patched_amp;
+        let mut src = src;
+        if tree.root_node().has_error() && memchr::memmem::find(src, b"& ").is_some() {
+            let mut copy = src.to_vec();
+            for i in 0..copy.len() {
+                let next = copy.get(i + 1).copied().unwrap_or(b' ');
+                let prev = if i > 0 { copy[i - 1] } else { b' ' };
+                if copy[i] == b'&' && matches!(next, b' ' | b'\n' | b'\t') && prev != b'&' {
+                    copy[i] = b'+';
+                }
+            }
+            if let Some(t2) = parser.parse(&copy, None) {
+                let errors = |t: &tree_sitter::Tree| {
+                    let mut v = Vec::new();
+                    collect_errors(t.root_node(), &mut v);
+                    v.len()
+                };
+                if errors(&t2) < errors(&tree) {
+                    tree = t2;
+                    patched_amp = copy;
+                    src = &patched_amp[..];
+                }
+            }
+        }
         let root = tree.root_node();
         let mut low = Lowerer {
             src,
@@ -1162,6 +1203,12 @@ impl<'s> Lowerer<'s> {
                 }
                 Expr::Opaque(line)
             }
+            "jsx_element" | "jsx_self_closing_element" | "jsx_fragment" => {
+                // Only the embedded `{...}` expressions matter (handlers, callbacks).
+                let mut out = Vec::new();
+                self.jsx_exprs(node, &mut out, 0);
+                Expr::Array(out)
+            }
             "instantiation_expression" => node
                 .child_by_field_name("function")
                 .map(|f| self.expr(f))
@@ -1177,6 +1224,31 @@ impl<'s> Lowerer<'s> {
                 None => Expr::Opaque(line),
             },
             _ => Expr::Opaque(line),
+        }
+    }
+
+    fn jsx_exprs(&mut self, node: Node, out: &mut Vec<Expr>, depth: u32) {
+        if depth > 64 {
+            return;
+        }
+        for c in Self::named_children(node) {
+            match c.kind() {
+                "jsx_expression" => {
+                    for e in Self::named_children(c) {
+                        if e.kind() != "comment" {
+                            out.push(self.expr(e));
+                        }
+                    }
+                }
+                "jsx_text"
+                | "html_character_reference"
+                | "identifier"
+                | "member_expression"
+                | "jsx_namespace_name"
+                | "property_identifier"
+                | "string" => {}
+                _ => self.jsx_exprs(c, out, depth + 1),
+            }
         }
     }
 

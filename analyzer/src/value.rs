@@ -133,10 +133,66 @@ pub(crate) enum Builtin {
     Identity,
     /// `fs` module: `readdirSync` etc. give runtime values.
     FsModule,
+    /// The global `Set` (and `WeakSet`).
+    SetCtor,
+    /// The global `Map` (and `WeakMap`).
+    MapCtor,
     /// A function from a modelled package that returns middleware.
     MiddlewareFactory(Rc<str>),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
+    /// The `socket.io` module: callable (`require('socket.io')(http)`), has `.Server`.
+    SocketIo,
+    /// `Server` from `socket.io`.
+    SocketIoServer,
+    /// `io` / `connect` from `socket.io-client` (the module itself is callable).
+    SocketIoClient,
+    /// `Manager` from `socket.io-client`.
+    SocketIoManager,
+}
+
+/// What a Socket.IO value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SioKind {
+    /// A server (`new Server()`).
+    Server,
+    /// A server namespace (`io.of('/x')`, `io.sockets`).
+    Namespace,
+    /// A server-side socket (the connection handler's argument).
+    Socket,
+    /// A broadcast operator (`io.to(room)`, `socket.broadcast`, `socket.to(room)`).
+    Target,
+    /// The connected sockets of a namespace (`io.sockets.sockets`).
+    SocketSet,
+    /// A client socket (`io(url)`).
+    Client,
+    /// A client manager (`new Manager(url)`, `socket.io`).
+    Manager,
+}
+
+/// A Socket.IO server, namespace, socket or operator.
+#[derive(Clone, Debug)]
+pub(crate) struct Sio {
+    pub(crate) kind: SioKind,
+    /// Index of the server (`u32::MAX` on the client side).
+    pub(crate) server: u32,
+    /// The namespace.
+    pub(crate) ns: Rc<str>,
+    /// Rooms targeted so far (`to(a).to(b)`).
+    pub(crate) rooms: Vec<Rc<str>>,
+    /// Built from a socket (`socket.broadcast`, `socket.to`) rather than the server.
+    pub(crate) from_socket: bool,
+    /// `timeout(ms)` was applied: the emit expects an acknowledgement.
+    pub(crate) timeout: bool,
+}
+
+impl Sio {
+    pub(crate) fn derive(&self, kind: SioKind) -> Value {
+        Value::Sio(Rc::new(Sio {
+            kind,
+            ..self.clone()
+        }))
+    }
 }
 
 /// Why a value is unknown.
@@ -173,8 +229,24 @@ pub(crate) enum Value {
     /// A call (or a property of its result) not followed yet: evaluated,
     /// once, only if the value reaches a routing position.
     Deferred(Rc<Thunk>),
+    /// A Socket.IO object.
+    Sio(Rc<Sio>),
+    /// A `Set` or `Map` built by the program (sockets kept in a set, sessions in a map).
+    Coll(Rc<Coll>),
+    /// A string with run-time parts, as a pattern (`demo:step:{kind}`).
+    Pattern(Rc<str>),
     /// A value the analyzer cannot know.
     Unknown(Unknown),
+}
+
+/// A `Set` (keys unused) or `Map`, with at most [`Coll::LIMIT`] entries kept.
+pub(crate) struct Coll {
+    pub(crate) map: bool,
+    pub(crate) items: RefCell<Vec<(Value, Value)>>,
+}
+
+impl Coll {
+    pub(crate) const LIMIT: usize = 64;
 }
 
 /// A deferred computation with its memoized result.
@@ -240,6 +312,9 @@ impl Value {
             | Value::Router(_)
             | Value::Chain(..)
             | Value::Builtin(_)
+            | Value::Sio(_)
+            | Value::Coll(_)
+            | Value::Pattern(_)
             | Value::Module(_) => Some(true),
             Value::Lazy(..) | Value::Deferred(_) | Value::Unknown(_) => None,
         }
@@ -265,8 +340,13 @@ impl Value {
     /// (so a call receiving it must be followed).
     pub(crate) fn is_tracked(&self, depth: u32) -> bool {
         match self {
-            Value::Router(_) | Value::Chain(..) => true,
+            Value::Router(_) | Value::Chain(..) | Value::Sio(_) => true,
             Value::Arr(a) if depth < 2 => a.borrow().iter().any(|v| v.is_tracked(depth + 1)),
+            Value::Coll(c) if depth < 2 => c
+                .items
+                .borrow()
+                .iter()
+                .any(|(_, v)| v.is_tracked(depth + 1)),
             Value::Obj(o) if depth < 2 => {
                 o.props.borrow().values().any(|v| v.is_tracked(depth + 1))
             }

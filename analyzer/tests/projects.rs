@@ -68,3 +68,115 @@ fn harbor_operations_match_expected() {
 fn ts_tasks_operations_match_expected() {
     check("ts-tasks");
 }
+
+/// Event sites listed in EXPECTED.md's Socket.IO section
+/// (`event direction namespace FILE:LINE [side=client]`), lifecycle ones included.
+fn expected_sites(md: &str) -> BTreeSet<String> {
+    let section = md.split("## Socket.IO events").nth(1).unwrap_or("");
+    let section = section.split("## Must NOT").next().unwrap_or(section);
+    section
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains(" client-to-server ") || l.contains(" server-to-client "))
+        .filter(|l| !l.starts_with('-') && !l.starts_with('`'))
+        .map(|l| {
+            let side = if l.contains("side=client") {
+                "client"
+            } else {
+                "server"
+            };
+            let w: Vec<&str> = l.split_whitespace().take(4).collect();
+            format!("{} {side}", w.join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn harbor_events_match_expected() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/projects/harbor");
+    let md = std::fs::read_to_string(root.join("EXPECTED.md")).unwrap();
+    let expected = expected_sites(&md);
+    assert!(
+        expected.len() >= 30,
+        "EXPECTED.md lists {} sites",
+        expected.len()
+    );
+    let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
+        root,
+        no_cache: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let actual: BTreeSet<String> = inv
+        .events
+        .iter()
+        .flat_map(|e| {
+            e.sites.iter().map(move |s| {
+                format!(
+                    "{} {} {} {}:{} {}",
+                    e.name,
+                    s.direction.as_str(),
+                    e.namespace,
+                    s.at.file,
+                    s.at.line,
+                    match s.side {
+                        analyzer::Side::Server => "server",
+                        analyzer::Side::Client => "client",
+                    }
+                )
+            })
+        })
+        .collect();
+    let missing: Vec<_> = expected.difference(&actual).collect();
+    let extra: Vec<_> = actual.difference(&expected).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:#?}\nunexpected {extra:#?}"
+    );
+    // Lifecycle events are flagged and not counted.
+    let lifecycle: BTreeSet<&str> = inv
+        .events
+        .iter()
+        .filter(|e| e.lifecycle)
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(
+        lifecycle,
+        BTreeSet::from(["connect", "connection", "disconnect"])
+    );
+    assert_eq!(inv.event_stats.events, 20);
+    // Helper-forwarded names are attributed to the caller, through the helper.
+    let closed = inv
+        .events
+        .iter()
+        .find(|e| e.name == "harbor:closed")
+        .unwrap();
+    assert_eq!(closed.sites[0].via.as_deref(), Some("broadcastTo"));
+    // Acknowledgements.
+    let acked: BTreeSet<&str> = inv
+        .events
+        .iter()
+        .filter(|e| {
+            e.sites
+                .iter()
+                .any(|s| s.ack && s.side == analyzer::Side::Server)
+        })
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(
+        acked,
+        BTreeSet::from([
+            "berth:subscribe",
+            "booking:hold",
+            "chat:message",
+            "ping:check"
+        ])
+    );
+    // The client emits chat:typing, which no server handler receives.
+    assert!(
+        inv.findings
+            .iter()
+            .any(|f| f.code == analyzer::FindingCode::UnhandledEvent
+                && f.message.contains("chat:typing"))
+    );
+}

@@ -1,0 +1,748 @@
+//! Socket.IO in the evaluator: servers, namespaces, sockets and broadcast
+//! operators as values, and the event sites they produce.
+//!
+//! Captures: `new Server()` / `require('socket.io')(http, opts)` with the
+//! `path` option; `io.of(ns)`, `io.sockets`; connection handlers (the
+//! handler runs with a socket value, wherever it is defined); `on`/`once`
+//! (payload parameter names, acknowledgement detected when the last
+//! parameter is called), `onAny` (a finding); `emit`, `emitWithAck`,
+//! `send`/`write` (`message`), `broadcast`, `to`/`in`/`except`, `timeout`;
+//! rooms from `join`/`leave`; the client (`io(url)`, `Manager`,
+//! `manager.socket(ns)`). Event names that reach `emit` through a helper are
+//! attributed to the helper's call site (`via` names the helper).
+//!
+//! Deliberately not captured: other emitters (`ws`, `net`, streams, Node
+//! `EventEmitter`s) — only values that came from `socket.io` or
+//! `socket.io-client` count.
+
+use super::*;
+use crate::inventory::{Direction, Side};
+
+/// Events Socket.IO itself uses; flagged as lifecycle, not API.
+pub(crate) const RESERVED_EVENTS: &[&str] = &[
+    "connect",
+    "connection",
+    "disconnect",
+    "disconnecting",
+    "connect_error",
+    "error",
+    "newListener",
+    "removeListener",
+];
+
+/// A Socket.IO server seen in the code.
+#[derive(Clone, Debug)]
+pub(crate) struct SioServer {
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) path: String,
+    pub(crate) namespaces: BTreeSet<String>,
+}
+
+/// One event site before it becomes public.
+#[derive(Clone, Debug)]
+pub(crate) struct RawSite {
+    pub(crate) name: String,
+    pub(crate) pattern: bool,
+    pub(crate) ns: String,
+    pub(crate) side: Side,
+    pub(crate) direction: Direction,
+    pub(crate) kind: &'static str,
+    pub(crate) via: Option<String>,
+    pub(crate) rooms: Vec<String>,
+    pub(crate) args: Vec<String>,
+    pub(crate) ack: bool,
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    /// The JSON Schema of the payload, when the code states it.
+    pub(crate) payload: Option<serde_json::Value>,
+}
+
+/// A call being followed: who was called, from where, with what.
+pub(crate) struct Frame {
+    pub(crate) callee: String,
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) args: Vec<Value>,
+}
+
+fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
+    Value::Sio(Rc::new(Sio {
+        kind,
+        server,
+        ns: Rc::from(ns),
+        rooms: Vec::new(),
+        from_socket: false,
+        timeout: false,
+    }))
+}
+
+/// The namespace named by a client URL (`http://h:1/ops` → `/ops`, `/ops` → `/ops`).
+fn namespace_of_url(url: &str) -> String {
+    let rest = match url.find("://") {
+        Some(i) => {
+            let after = &url[i + 3..];
+            match after.find('/') {
+                Some(j) => &after[j..],
+                None => "",
+            }
+        }
+        None if url.starts_with('/') => url,
+        None => match url.find('/') {
+            Some(j) => &url[j..],
+            None => "",
+        },
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let rest = rest.trim_end_matches('/');
+    if rest.is_empty() {
+        "/".into()
+    } else {
+        rest.to_string()
+    }
+}
+
+impl Interp {
+    /// `new Server(http, opts)` / `require('socket.io')(http, opts)`.
+    pub(super) fn new_sio_server(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
+        let mut path = "/socket.io".to_string();
+        for a in argv {
+            if let Value::Obj(o) = self.force(a.clone(), 0)
+                && let Some(p) = o.get("path")
+                && let Some(p) = self.force_deep(p).as_text()
+            {
+                path = p;
+            }
+        }
+        self.sio_servers.push(SioServer {
+            file: ctx.file,
+            line,
+            path,
+            namespaces: BTreeSet::from(["/".to_string()]),
+        });
+        sio(SioKind::Server, self.sio_servers.len() as u32 - 1, "/")
+    }
+
+    /// `io(url, opts)` / `io.connect(url)` / `new Manager(url).socket(ns)`.
+    pub(super) fn new_sio_client(&mut self, argv: &[Value], manager: bool) -> Value {
+        let ns = match argv.first().map(|a| self.force_deep(a.clone())) {
+            Some(Value::Str(s)) => namespace_of_url(&s),
+            _ => "/".to_string(),
+        };
+        let kind = if manager {
+            SioKind::Manager
+        } else {
+            SioKind::Client
+        };
+        sio(kind, u32::MAX, if manager { "/" } else { &ns })
+    }
+
+    pub(super) fn sio_member(&mut self, s: &Rc<Sio>, prop: &str) -> Value {
+        match (s.kind, prop) {
+            (SioKind::Server, "sockets") => s.derive(SioKind::Namespace),
+            (SioKind::Namespace, "sockets") => s.derive(SioKind::SocketSet),
+            (SioKind::Server | SioKind::Namespace, "local" | "volatile") => s.derive(s.kind),
+            (SioKind::Socket, "broadcast") => Value::Sio(Rc::new(Sio {
+                kind: SioKind::Target,
+                from_socket: true,
+                ..(**s).clone()
+            })),
+            (SioKind::Socket, "nsp") => s.derive(SioKind::Namespace),
+            (SioKind::Socket, "server") => Value::Sio(Rc::new(Sio {
+                kind: SioKind::Server,
+                ns: Rc::from("/"),
+                ..(**s).clone()
+            })),
+            (SioKind::Socket | SioKind::Client | SioKind::Target, "volatile" | "local") => {
+                Value::Sio(s.clone())
+            }
+            (SioKind::Client, "io") => s.derive(SioKind::Manager),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// A method call on a Socket.IO value.
+    pub(super) fn sio_method(&mut self, ctx: &Ctx, s: &Rc<Sio>, name: &str, call: &Call) -> Value {
+        let side = if s.kind == SioKind::Client || s.kind == SioKind::Manager {
+            Side::Client
+        } else {
+            Side::Server
+        };
+        match (s.kind, name) {
+            (SioKind::Server | SioKind::Namespace, "on" | "once")
+                if self
+                    .first_text(ctx, call)
+                    .is_some_and(|n| n == "connection" || n == "connect") =>
+            {
+                let argv = self.eval_args(ctx, &call.args);
+                let ev = self.first_text_of(&argv).unwrap_or_default();
+                self.push_site(
+                    ctx,
+                    call,
+                    s,
+                    &ev,
+                    false,
+                    side,
+                    Direction::ClientToServer,
+                    "on",
+                    &[],
+                    false,
+                    None,
+                );
+                let sock = s.derive(SioKind::Socket);
+                if let Some(h) = argv.get(1) {
+                    let h = self.force_deep(h.clone());
+                    self.call_value_now(ctx, &h, vec![sock], &[], call.line, None);
+                }
+                Value::Sio(s.clone())
+            }
+            (SioKind::Server, "of") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let ns = match argv.first().map(|a| self.force_deep(a.clone())) {
+                    Some(Value::Str(n)) => n.to_string(),
+                    Some(Value::Regex(r)) => r.to_string(),
+                    Some(Value::Pattern(p)) => p.to_string(),
+                    Some(Value::Func(_)) => "{dynamic}".to_string(),
+                    _ => "{dynamic}".to_string(),
+                };
+                let ns = if ns.starts_with('/') || ns.starts_with('{') {
+                    ns
+                } else {
+                    format!("/{ns}")
+                };
+                if let Some(srv) = self.sio_servers.get_mut(s.server as usize) {
+                    srv.namespaces.insert(ns.clone());
+                }
+                sio(SioKind::Namespace, s.server, &ns)
+            }
+            (
+                SioKind::Socket | SioKind::Client,
+                "on" | "once" | "prependListener" | "prependOnceListener",
+            ) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let direction = if side == Side::Server {
+                    Direction::ClientToServer
+                } else {
+                    Direction::ServerToClient
+                };
+                let listener = argv.get(1).map(|h| self.force_deep(h.clone()));
+                let (params, ack) = match &listener {
+                    Some(Value::Func(c)) => listener_shape(&c.func),
+                    _ => (Vec::new(), false),
+                };
+                if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
+                    let kind = if name == "once" { "once" } else { "on" };
+                    let payload = match &listener {
+                        Some(Value::Func(c)) => self.payload_from_params(c),
+                        _ => None,
+                    };
+                    self.push_site(
+                        ctx, call, s, &ev, pattern, side, direction, kind, &params, ack, payload,
+                    );
+                }
+                if let Some(l @ Value::Func(c)) = &listener {
+                    let n = c.func.params.len();
+                    self.call_value_now(ctx, l, vec![Value::dynamic(); n], &[], call.line, None);
+                }
+                Value::Sio(s.clone())
+            }
+            (SioKind::Socket | SioKind::Client, "onAny" | "prependAny" | "onAnyOutgoing") => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.finding(
+                    FindingCode::CatchAllListener,
+                    ctx.file,
+                    call.line,
+                    format!(
+                        "`{}` receives every event; the events it handles are not listed",
+                        expr_text(&call.callee)
+                    ),
+                );
+                if let Some(Value::Func(c)) = argv.first().map(|h| self.force_deep(h.clone())) {
+                    let n = c.func.params.len();
+                    let l = Value::Func(c);
+                    self.call_value_now(ctx, &l, vec![Value::dynamic(); n], &[], call.line, None);
+                }
+                Value::Sio(s.clone())
+            }
+            (
+                SioKind::Server
+                | SioKind::Namespace
+                | SioKind::Socket
+                | SioKind::Target
+                | SioKind::Client,
+                "emit" | "emitWithAck" | "send" | "write",
+            ) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let direction = if side == Side::Server {
+                    Direction::ServerToClient
+                } else {
+                    Direction::ClientToServer
+                };
+                let (ev, pattern, rest) = if name == "send" || name == "write" {
+                    (Some(("message".to_string(), false)), false, 0usize)
+                } else {
+                    (self.event_name(ctx, call, &argv), false, 1usize)
+                };
+                let _ = pattern;
+                if let Some((ev, pattern)) = ev {
+                    let last_is_fn = argv.last().is_some_and(|a| matches!(a, Value::Func(_)))
+                        || call.args.last().is_some_and(|a| matches!(a, Expr::Func(_)));
+                    let ack =
+                        name == "emitWithAck" || s.timeout || (argv.len() > rest && last_is_fn);
+                    let payload_args: Vec<&Expr> = call
+                        .args
+                        .iter()
+                        .skip(rest)
+                        .take(call.args.len().saturating_sub(
+                            rest + usize::from(last_is_fn && name != "emitWithAck"),
+                        ))
+                        .collect();
+                    let args: Vec<String> = payload_args.iter().map(|a| arg_label(a)).collect();
+                    let payload = payload_schema(&payload_args);
+                    let kind = match (s.kind, name) {
+                        (_, "emitWithAck") => "emitWithAck",
+                        (_, "send" | "write") => "send",
+                        (SioKind::Target, _) if s.from_socket && s.rooms.is_empty() => "broadcast",
+                        (SioKind::Target, _) => "to-room",
+                        (SioKind::Server | SioKind::Namespace, _) => "broadcast",
+                        _ => "emit",
+                    };
+                    self.push_site(
+                        ctx, call, s, &ev, pattern, side, direction, kind, &args, ack, payload,
+                    );
+                }
+                // Callbacks passed along (acks) may emit too.
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Sio(s.clone())
+            }
+            (
+                SioKind::Server | SioKind::Namespace | SioKind::Socket | SioKind::Target,
+                "to" | "in" | "except",
+            ) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let mut rooms = s.rooms.clone();
+                if name != "except" {
+                    for a in &argv {
+                        let a = self.force_deep(a.clone());
+                        let items = match &a {
+                            Value::Arr(items) => items.borrow().clone(),
+                            _ => vec![a.clone()],
+                        };
+                        for it in items {
+                            let label = it
+                                .as_text()
+                                .or_else(|| match &it {
+                                    Value::Pattern(p) => Some(p.to_string()),
+                                    _ => None,
+                                })
+                                .unwrap_or_else(|| {
+                                    call.args.first().map(expr_text).unwrap_or_default()
+                                });
+                            rooms.push(Rc::from(label.as_str()));
+                        }
+                    }
+                }
+                Value::Sio(Rc::new(Sio {
+                    kind: SioKind::Target,
+                    rooms,
+                    from_socket: s.from_socket || s.kind == SioKind::Socket,
+                    ..(**s).clone()
+                }))
+            }
+            (_, "timeout") => {
+                self.eval_args(ctx, &call.args);
+                Value::Sio(Rc::new(Sio {
+                    timeout: true,
+                    ..(**s).clone()
+                }))
+            }
+            (_, "compress" | "volatile" | "local" | "listen" | "attach" | "connect" | "open") => {
+                self.eval_args(ctx, &call.args);
+                Value::Sio(s.clone())
+            }
+            (SioKind::Socket, "join" | "leave") => {
+                let argv = self.eval_args(ctx, &call.args);
+                for a in argv {
+                    if let Some(r) = self.force_deep(a).as_text() {
+                        self.rooms_joined.insert(r);
+                    }
+                }
+                Value::Undef
+            }
+            (SioKind::SocketSet, "forEach") => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some(cb) = argv.first() {
+                    let sock = s.derive(SioKind::Socket);
+                    self.call_value_now(
+                        ctx,
+                        cb,
+                        vec![sock.clone(), Value::dynamic()],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                }
+                Value::Undef
+            }
+            (SioKind::SocketSet, "values") => Value::array(vec![s.derive(SioKind::Socket)]),
+            (SioKind::Server | SioKind::Namespace, "fetchSockets") => {
+                self.eval_args(ctx, &call.args);
+                Value::array(vec![s.derive(SioKind::Socket)])
+            }
+            (SioKind::Manager, "socket") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let ns = argv
+                    .first()
+                    .and_then(|a| self.force_deep(a.clone()).as_text())
+                    .unwrap_or_else(|| "/".into());
+                sio(SioKind::Client, u32::MAX, &ns)
+            }
+            (SioKind::Server | SioKind::Namespace | SioKind::Socket, "use") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let sock = if s.kind == SioKind::Socket {
+                    Value::array(vec![Value::dynamic()])
+                } else {
+                    s.derive(SioKind::Socket)
+                };
+                if let Some(f @ Value::Func(_)) = argv.first().map(|a| self.force_deep(a.clone())) {
+                    self.call_value_now(
+                        ctx,
+                        &f,
+                        vec![sock, Value::dynamic()],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                }
+                Value::Sio(s.clone())
+            }
+            _ => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
+        }
+    }
+
+    fn first_text(&mut self, ctx: &Ctx, call: &Call) -> Option<String> {
+        match call.args.first() {
+            Some(Expr::Str(s)) => Some(s.clone()),
+            Some(e) => {
+                let v = self.eval(ctx, e);
+                self.force_deep(v).as_text()
+            }
+            None => None,
+        }
+    }
+
+    fn first_text_of(&mut self, argv: &[Value]) -> Option<String> {
+        argv.first()
+            .and_then(|a| self.force_deep(a.clone()).as_text())
+    }
+
+    /// The event name of an `on`/`emit` call: a constant, or a pattern with `{name}` parts.
+    fn event_name(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) -> Option<(String, bool)> {
+        let v = argv.first().map(|a| self.force_deep(a.clone()));
+        match v {
+            Some(Value::Str(s)) => Some((s.to_string(), false)),
+            Some(Value::Pattern(p)) => Some((p.to_string(), true)),
+            _ => {
+                let text = call.args.first().map(expr_text).unwrap_or_default();
+                self.finding(
+                    FindingCode::DynamicEvent,
+                    ctx.file,
+                    call.line,
+                    format!("the event name `{text}` is only known at run time"),
+                );
+                None
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_site(
+        &mut self,
+        ctx: &Ctx,
+        call: &Call,
+        s: &Sio,
+        name: &str,
+        pattern: bool,
+        side: Side,
+        direction: Direction,
+        kind: &'static str,
+        args: &[String],
+        ack: bool,
+        payload: Option<serde_json::Value>,
+    ) {
+        if self.sio_quiet {
+            return;
+        }
+        // A name that came in through helper parameters is sited at the outermost
+        // call that passed it (`broadcastToApps('apps:changed', ...)`).
+        let (mut file, mut line, mut via) = (ctx.file, call.line, None);
+        let literal = matches!(call.args.first(), Some(Expr::Str(_)));
+        if !literal && kind != "send" {
+            for fr in self.frames.iter().rev() {
+                let carries = fr.args.iter().any(|a| match a {
+                    Value::Str(x) => {
+                        x.as_ref() == name || (x.len() >= 2 && name.contains(x.as_ref()))
+                    }
+                    Value::Pattern(x) => x.as_ref() == name,
+                    _ => false,
+                });
+                if !carries {
+                    break;
+                }
+                file = fr.file;
+                line = fr.line;
+                via = Some(fr.callee.clone());
+            }
+        }
+        self.sites.push(RawSite {
+            name: name.to_string(),
+            pattern,
+            ns: s.ns.to_string(),
+            side,
+            direction,
+            kind,
+            via,
+            rooms: s.rooms.iter().map(|r| r.to_string()).collect(),
+            args: args.to_vec(),
+            ack,
+            file,
+            line,
+            payload,
+        });
+    }
+
+    /// Payload schema from a TypeScript-typed listener's parameters.
+    fn payload_from_params(&self, c: &Closure) -> Option<serde_json::Value> {
+        let types: Vec<&TypeExpr> = c
+            .func
+            .param_types
+            .iter()
+            .map_while(|t| t.as_ref())
+            .collect();
+        if types.is_empty() {
+            return None;
+        }
+        let first = types[0];
+        Some(type_schema(first, 0))
+    }
+}
+
+/// Parameter names of a listener and whether its last parameter (the ack) is called.
+fn listener_shape(f: &Func) -> (Vec<String>, bool) {
+    let names: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| match p {
+            Pattern::Ident(n) => n.clone(),
+            Pattern::Default(inner, _) => match inner.as_ref() {
+                Pattern::Ident(n) => n.clone(),
+                _ => "{…}".into(),
+            },
+            Pattern::Object(..) => "{…}".into(),
+            Pattern::Array(..) => "[…]".into(),
+            _ => "_".into(),
+        })
+        .collect();
+    let ack = match f.params.last() {
+        Some(Pattern::Ident(n)) => calls_name(&f.body, n),
+        _ => false,
+    };
+    let mut names = names;
+    if ack {
+        names.pop();
+    }
+    (names, ack)
+}
+
+/// Whether the statements call `name(...)` (also `name?.()`), outside nested functions that rebind it.
+fn calls_name(stmts: &[Stmt], name: &str) -> bool {
+    stmts.iter().any(|s| stmt_calls(s, name))
+}
+
+fn stmt_calls(s: &Stmt, n: &str) -> bool {
+    match s {
+        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::ExportDefault(e) => expr_calls(e, n),
+        Stmt::Return(Some(e)) => expr_calls(e, n),
+        Stmt::Var(decls) => decls
+            .iter()
+            .any(|(_, e)| e.as_ref().is_some_and(|e| expr_calls(e, n))),
+        Stmt::If(t, _, a, b, _) => expr_calls(t, n) || calls_name(a, n) || calls_name(b, n),
+        Stmt::ForOf(_, it, _, body, _, _) => expr_calls(it, n) || calls_name(body, n),
+        Stmt::Loop(_, body, _) | Stmt::Block(body) => calls_name(body, n),
+        Stmt::Try(a, _, b, c) => calls_name(a, n) || calls_name(b, n) || calls_name(c, n),
+        Stmt::Switch(d, cases) => expr_calls(d, n) || cases.iter().any(|c| calls_name(&c.body, n)),
+        _ => false,
+    }
+}
+
+fn expr_calls(e: &Expr, n: &str) -> bool {
+    match e {
+        Expr::Call(c) => {
+            matches!(&c.callee, Expr::Ident(x) if x == n)
+                || matches!(&c.callee, Expr::Member(o, m) if matches!(o.as_ref(), Expr::Ident(x) if x == n) && (m == "call" || m == "apply"))
+                || expr_calls(&c.callee, n)
+                || c.args.iter().any(|a| expr_calls(a, n))
+        }
+        Expr::Func(f) => calls_name(&f.body, n),
+        Expr::Member(o, _) => expr_calls(o, n),
+        Expr::Index(a, b) | Expr::Add(a, b) | Expr::Logical(_, a, b) | Expr::Compare(_, a, b) => {
+            expr_calls(a, n) || expr_calls(b, n)
+        }
+        Expr::Cond(t, _, a, b) => expr_calls(t, n) || expr_calls(a, n) || expr_calls(b, n),
+        Expr::Assign(_, v) | Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) => {
+            expr_calls(v, n)
+        }
+        Expr::Seq(items) | Expr::Array(items) => items.iter().any(|i| expr_calls(i, n)),
+        Expr::New(c, args, _) => expr_calls(c, n) || args.iter().any(|a| expr_calls(a, n)),
+        Expr::Template(_, items) => items.iter().any(|i| expr_calls(i, n)),
+        Expr::Object(props) => props.iter().any(|p| match p {
+            ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => expr_calls(v, n),
+            ObjProp::Method(_, f) => calls_name(&f.body, n),
+        }),
+        _ => false,
+    }
+}
+
+/// A short label for an emitted argument.
+fn arg_label(e: &Expr) -> String {
+    match e {
+        Expr::Ident(n) => n.clone(),
+        Expr::Member(_, p) => p.clone(),
+        Expr::Object(_) => "{…}".into(),
+        Expr::Array(_) => "[…]".into(),
+        Expr::Str(_) | Expr::Template(..) => "string".into(),
+        Expr::Num(_) => "number".into(),
+        Expr::Bool(_) => "boolean".into(),
+        Expr::Null => "null".into(),
+        _ => "value".into(),
+    }
+}
+
+/// The payload schema of emitted arguments, from what the literals state.
+fn payload_schema(args: &[&Expr]) -> Option<serde_json::Value> {
+    match args {
+        [] => None,
+        [one] => literal_schema(one, 0),
+        many => {
+            let items: Vec<serde_json::Value> = many
+                .iter()
+                .map(|a| literal_schema(a, 0).unwrap_or_else(|| serde_json::json!({})))
+                .collect();
+            Some(serde_json::json!({
+                "type": "array",
+                "prefixItems": items,
+                "minItems": many.len(),
+                "maxItems": many.len(),
+            }))
+        }
+    }
+}
+
+/// JSON Schema for a literal expression (object literals by their property names).
+pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> {
+    use serde_json::json;
+    if depth > 6 {
+        return Some(json!({}));
+    }
+    Some(match e {
+        Expr::Str(_) | Expr::Template(..) => json!({"type": "string"}),
+        Expr::Num(_) => json!({"type": "number"}),
+        Expr::Bool(_) => json!({"type": "boolean"}),
+        Expr::Null => json!({"type": "null"}),
+        Expr::Array(items) => match items.first().and_then(|i| literal_schema(i, depth + 1)) {
+            Some(s) => json!({"type": "array", "items": s}),
+            None => json!({"type": "array"}),
+        },
+        Expr::Object(props) => {
+            let mut map = serde_json::Map::new();
+            let mut open = false;
+            for p in props {
+                match p {
+                    ObjProp::KeyValue(PropKey::Name(k), v) => {
+                        map.insert(
+                            k.clone(),
+                            literal_schema(v, depth + 1).unwrap_or_else(|| json!({})),
+                        );
+                    }
+                    _ => open = true,
+                }
+            }
+            let _ = open;
+            json!({"type": "object", "properties": map})
+        }
+        _ => return None,
+    })
+}
+
+/// JSON Schema for a TypeScript type.
+pub(crate) fn type_schema(t: &TypeExpr, depth: u32) -> serde_json::Value {
+    use serde_json::json;
+    if depth > 8 {
+        return json!({});
+    }
+    match t {
+        TypeExpr::Prim(p) => match p.as_str() {
+            "string" => json!({"type": "string"}),
+            "number" | "bigint" => json!({"type": "number"}),
+            "boolean" => json!({"type": "boolean"}),
+            "null" => json!({"type": "null"}),
+            _ => json!({}),
+        },
+        TypeExpr::StrLit(s) => json!({"const": s}),
+        TypeExpr::NumLit(n) => json!({"const": n}),
+        TypeExpr::Array(inner) => json!({"type": "array", "items": type_schema(inner, depth + 1)}),
+        TypeExpr::Tuple(items) => json!({
+            "type": "array",
+            "prefixItems": items.iter().map(|i| type_schema(i, depth + 1)).collect::<Vec<_>>(),
+            "minItems": items.len(),
+            "maxItems": items.len(),
+        }),
+        TypeExpr::Union(items) => {
+            json!({"anyOf": items.iter().map(|i| type_schema(i, depth + 1)).collect::<Vec<_>>()})
+        }
+        TypeExpr::Object(fields) => {
+            let mut props = serde_json::Map::new();
+            let mut required = Vec::new();
+            for (n, opt, ty) in fields {
+                props.insert(n.clone(), type_schema(ty, depth + 1));
+                if !opt {
+                    required.push(n.clone());
+                }
+            }
+            let mut o = serde_json::Map::new();
+            o.insert("type".into(), json!("object"));
+            o.insert("properties".into(), serde_json::Value::Object(props));
+            if !required.is_empty() {
+                o.insert("required".into(), json!(required));
+            }
+            serde_json::Value::Object(o)
+        }
+        TypeExpr::Ref(name, args) => match (name.as_str(), args.as_slice()) {
+            ("Array", [inner]) => json!({"type": "array", "items": type_schema(inner, depth + 1)}),
+            ("Record", [_, v]) => {
+                json!({"type": "object", "additionalProperties": type_schema(v, depth + 1)})
+            }
+            _ => json!({"description": format!("TypeScript type `{name}`")}),
+        },
+        TypeExpr::Function(_) | TypeExpr::Other => json!({}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::namespace_of_url;
+
+    #[test]
+    fn namespace_from_client_urls() {
+        assert_eq!(namespace_of_url("http://localhost:3000/ops"), "/ops");
+        assert_eq!(namespace_of_url("http://localhost:3000"), "/");
+        assert_eq!(namespace_of_url("http://localhost:3000/"), "/");
+        assert_eq!(namespace_of_url("/admin"), "/admin");
+        assert_eq!(namespace_of_url("wss://h/chat?x=1"), "/chat");
+        assert_eq!(namespace_of_url(""), "/");
+    }
+}
