@@ -28,11 +28,32 @@
   // `:id`, `:id?`, `*`, `*splat`, `{/:opt}` and OpenAPI `{id}` get highlighted.
   const PARAM_RE = /(\{[^}]*\}|:[A-Za-z_$][\w$]*\??(?:\([^)]*\))?|\*[\w$]*)/g;
   function hlPath(p) {
-    return String(p).split(PARAM_RE).map((part, i) => (i % 2 ? '<b class="pp">' + esc(part) + '</b>' : esc(part))).join('');
+    return String(p).split(PARAM_RE).map((part, i) => (i % 2 ? '<b class="pp">' + mk(part) + '</b>' : mk(part))).join('');
   }
   // Event names: only `{placeholder}` parts are variable (`:` is a separator).
   function hlName(n) {
-    return String(n).split(/(\{[^}]*\})/).map((part, i) => (i % 2 ? '<b class="pp">' + esc(part) + '</b>' : esc(part))).join('');
+    return String(n).split(/(\{[^}]*\})/).map((part, i) => (i % 2 ? '<b class="pp">' + mk(part) + '</b>' : mk(part))).join('');
+  }
+  // The search words, marked in row text (escaped like esc).
+  let marks = [];
+  function mk(text) {
+    text = String(text == null ? '' : text);
+    if (!marks.length || !text) return esc(text);
+    const low = text.toLowerCase();
+    if (low.length !== text.length) return esc(text);
+    const ranges = [];
+    for (const t of marks) for (let i = low.indexOf(t); i >= 0; i = low.indexOf(t, i + t.length)) ranges.push([i, i + t.length]);
+    if (!ranges.length) return esc(text);
+    ranges.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let at = 0;
+    for (const [a, b] of ranges) {
+      if (b <= at) continue;
+      const from = Math.max(a, at);
+      out += esc(text.slice(at, from)) + '<mark>' + esc(text.slice(from, b)) + '</mark>';
+      at = b;
+    }
+    return out + esc(text.slice(at));
   }
   function pill(text, cls) { return text ? '<span class="pill ' + esc(cls || text) + '">' + esc(text) + '</span>' : ''; }
   // "file:line" from a finding/site that has `at`, or `file` and `line`.
@@ -312,10 +333,10 @@
     const o = it.o;
     const first = arr(o.locations)[0] || arr(o.sources)[0] || '';
     const more = arr(o.locations).length > 1 ? ' +' + (arr(o.locations).length - 1) : '';
-    return methodBadge(o.method) + '<span class="p">' + hlPath(o.path) + '</span><span class="s">' + esc(o.summary) + '</span>' +
+    return methodBadge(o.method) + '<span class="p">' + hlPath(o.path) + '</span><span class="s">' + mk(o.summary) + '</span>' +
       '<span class="meta">' + (o.conditional ? pill('conditional', 'warn') : '') + (o.tool ? pill('tool', 'ok') : '') + (o.exposedApi ? pill('exposed: ' + o.exposedApi, 'warn') : '') +
       pill(o.domainLabel || o.domain, 'dom') + pill(o.access, 'acc') +
-      pill(o.sideEffect) + pill(o.contractStatus) + '<span class="loc">' + esc(first + more) + '</span></span>';
+      pill(o.sideEffect) + pill(o.contractStatus) + '<span class="loc">' + mk(first) + esc(more) + '</span></span>';
   }
 
   // ---------- events ----------
@@ -330,7 +351,7 @@
     const e = it.o;
     const sites = arr(e.sites);
     const own = findingsByName.get(eventName(e)) || [];
-    return '<span class="m">' + esc(e.namespace || '/') + '</span><span class="p">' + hlName(eventName(e)) + '</span><span class="s">' + esc(e.summary) + '</span>' +
+    return '<span class="m">' + esc(e.namespace || '/') + '</span><span class="p">' + hlName(eventName(e)) + '</span><span class="s">' + mk(e.summary) + '</span>' +
       '<span class="meta">' + (e.lifecycle ? pill('lifecycle', 'warn') : '') + [...new Set(own.map((f) => f.code))].map((c) => pill(c, 'bad')).join('') + arr(e.directions).map((d) => pill(ARROW[d] || d, 'dir')).join('') +
       pill(e.domainLabel || e.domain, 'dom') + pill(e.contractStatus) + (sites.length ? '<span class="loc">' + esc(loc(sites[0])) + (sites.length > 1 ? ' +' + (sites.length - 1) : '') + '</span>' : '') + '</span>';
   }
@@ -384,7 +405,7 @@
   function toolRow(it) {
     const t = it.o;
     const p = isObj(t.policy) ? t.policy : {};
-    return '<span class="m">v' + esc(t.version != null ? t.version : '?') + '</span><span class="p">' + esc(t.name) + '</span><span class="s">' + esc(t.description) + '</span>' +
+    return '<span class="m">v' + esc(t.version != null ? t.version : '?') + '</span><span class="p">' + mk(t.name) + '</span><span class="s">' + mk(t.description) + '</span>' +
       '<span class="meta">' + pill(p.sideEffect) + (p.idempotent ? pill('idempotent', 'ok') : '') + (p.async ? pill('async') : '') + pill(p.privacy) +
       '<span class="loc">' + esc(bindingText(t.binding)) + '</span></span>';
   }
@@ -413,8 +434,8 @@
   // ---------- findings tab ----------
   function findingRow(it) {
     const f = it.o;
-    return '<span class="m">' + esc(it.origin) + '</span><span class="p"><span class="code">' + esc(f.code) + '</span></span><span class="s">' + esc(f.message) + '</span>' +
-      '<span class="meta"><span class="loc">' + esc(loc(f)) + '</span></span>';
+    return '<span class="m">' + esc(it.origin) + '</span><span class="p"><span class="code">' + mk(f.code) + '</span></span><span class="s">' + mk(f.message) + '</span>' +
+      '<span class="meta"><span class="loc">' + mk(loc(f)) + '</span></span>';
   }
   function findingDetail(it) {
     const f = it.o;
@@ -631,9 +652,12 @@
   function rowHtml(v, it) {
     const i = v.index.get(it.id);
     const open = v.open === it.id;
-    if (it.html === undefined) it.html = v.row(it);
+    // Unmarked rows are built once; marked ones per render (only visible rows).
+    let head;
+    if (marks.length) head = v.row(it);
+    else head = it.html === undefined ? (it.html = v.row(it)) : it.html;
     return '<li class="row' + (open ? ' open' : '') + '" data-i="' + i + '"><button type="button" class="rh" id="h-' + v.name + '-' + i + '" aria-expanded="' + open +
-      (open ? '" aria-controls="d-' + v.name + '-' + i : '') + '">' + it.html + '</button>' + (open ? detailHtml(v, it, i) : '') + '</li>';
+      (open ? '" aria-controls="d-' + v.name + '-' + i : '') + '">' + head + '</button>' + (open ? detailHtml(v, it, i) : '') + '</li>';
   }
   function detailHtml(v, it, i) {
     return '<div class="rd" id="d-' + v.name + '-' + i + '" role="region" aria-labelledby="h-' + v.name + '-' + i + '">' + v.detail(it) + '</div>';
@@ -663,6 +687,7 @@
   // Recompute every tab (for the tab badges) and redraw the visible one.
   function computeAll() {
     const t = tokens();
+    marks = t;
     for (const name of TABS) {
       const v = views[name];
       compute(v, t);
