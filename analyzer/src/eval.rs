@@ -15,7 +15,10 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod schemas;
 mod sockets;
+
+pub(crate) use schemas::RawContract;
 
 use sockets::Frame;
 pub(crate) use sockets::{RESERVED_EVENTS, RawSite, SioServer};
@@ -51,7 +54,7 @@ pub(crate) struct HandlerRef {
     pub(crate) at: Option<(FileId, u32)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) enum RegKind {
     Use {
         paths: Vec<PathArg>,
@@ -62,11 +65,15 @@ pub(crate) enum RegKind {
         paths: Vec<PathArg>,
         middleware: Vec<String>,
         handler: Option<HandlerRef>,
+        /// What the handlers state about the request and responses.
+        contract: Rc<RefCell<RawContract>>,
+        /// The functions that run for the route (middleware and handler), to be read for the contract.
+        funcs: Vec<Value>,
     },
 }
 
 /// A registration on an app or router, in program order.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Reg {
     pub(crate) kind: RegKind,
     pub(crate) file: FileId,
@@ -193,6 +200,8 @@ pub(crate) struct Interp {
     called: HashSet<(FileId, u32)>,
     /// Running code nobody calls to find event sites: registrations are not recorded.
     event_mode: bool,
+    /// The contract of the route whose handlers are running.
+    route_contract: Option<Rc<RefCell<RawContract>>>,
 }
 
 impl Interp {
@@ -249,6 +258,7 @@ impl Interp {
             uncalled: HashMap::new(),
             called: HashSet::new(),
             event_mode: false,
+            route_contract: None,
         }
     }
 
@@ -287,6 +297,48 @@ impl Interp {
             }
         }
         self.event_mode = false;
+    }
+
+    /// Run every route's middleware and handler once with a request and a
+    /// response, recording what they state (schemas, reads, responses).
+    pub(crate) fn run_route_handlers(&mut self) {
+        let mut work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)> = Vec::new();
+        for r in &self.routers {
+            for reg in &r.regs {
+                if let RegKind::Route {
+                    contract, funcs, ..
+                } = &reg.kind
+                {
+                    work.push((contract.clone(), funcs.clone()));
+                }
+            }
+        }
+        let was = self.event_mode;
+        self.event_mode = true;
+        for (contract, funcs) in work {
+            if self.steps > STEP_BUDGET {
+                break;
+            }
+            self.route_contract = Some(contract);
+            for f in funcs {
+                if let Value::Func(c) = &f {
+                    let argv = vec![
+                        Value::Http(HttpVal::Req),
+                        Value::Http(HttpVal::Res(200)),
+                        Value::dynamic(),
+                    ];
+                    let ctx = Ctx {
+                        file: c.file,
+                        scope: Scope::new(Some(self.globals.clone())),
+                        this: Value::Undef,
+                        home: None,
+                    };
+                    self.call_value_now(&ctx, &f, argv, &[], c.func.line, None);
+                }
+            }
+            self.route_contract = None;
+        }
+        self.event_mode = was;
     }
 
     /// Enter or leave event mode (registrations are not recorded).
@@ -1344,6 +1396,7 @@ impl Interp {
                 "size" => Value::Num(c.items.borrow().len() as f64),
                 _ => Value::dynamic(),
             },
+            Value::Http(h) => self.http_member(*h, prop),
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)
@@ -1502,6 +1555,27 @@ impl Interp {
             Value::Router(id) => return self.router_method(ctx, *id, name, call),
             Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
+            Value::Zod(z) => {
+                let argv = self.eval_args(ctx, &call.args);
+                if matches!(
+                    name,
+                    "parse" | "safeParse" | "parseAsync" | "safeParseAsync" | "spa" | "validate"
+                ) {
+                    let mut all = vec![Value::Zod(z.clone())];
+                    all.extend(argv.iter().cloned());
+                    let label = match &call.callee {
+                        Expr::Member(o, _) => expr_text(o),
+                        _ => String::new(),
+                    };
+                    self.note_validation(ctx, call.line, &all, &label);
+                    return Value::dynamic();
+                }
+                return self.zod_method(z, name, &argv);
+            }
+            Value::Http(h) => {
+                let h = *h;
+                return self.http_method(ctx, h, name, call);
+            }
             Value::Chain(id, paths) => {
                 if HTTP_VERBS.contains(&name) {
                     let paths: Vec<PathArg> = paths
@@ -1780,6 +1854,14 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
+        if self.route_contract.is_some() && argv.iter().any(|a| matches!(a, Value::Zod(_))) {
+            let name = match f {
+                Value::Func(c) => c.func.name.clone().unwrap_or_default(),
+                Value::Lazy(_, n) => n.to_string(),
+                _ => String::new(),
+            };
+            self.note_validation(ctx, line, &argv, &name);
+        }
         // Follow now when the call carries an app/router/socket or an inline
         // callback, or its module can register routes; otherwise defer it.
         // While looking for events in code nobody calls, a function is only
@@ -1796,7 +1878,12 @@ impl Interp {
                 Value::Func(c) => Some(c.file),
                 _ => None,
             };
+            let request = self.route_contract.is_some()
+                && argv
+                    .iter()
+                    .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)));
             tracked
+                || request
                 || match file {
                     Some(file) => names && self.loader.needles_of(file) & needle::SOCKET != 0,
                     None => !matches!(f, Value::Deferred(_)),
@@ -2142,7 +2229,13 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
-            Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor => Value::dynamic(),
+            Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor | Builtin::Zod => {
+                Value::dynamic()
+            }
+            Builtin::ZodBuilder(n) => {
+                let n = n.clone();
+                self.zod_builder(&n, &argv)
+            }
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
@@ -2299,9 +2392,12 @@ impl Interp {
             }
         };
         let mut names: Vec<(String, Option<(FileId, u32)>)> = Vec::new();
+        let contract = Rc::new(RefCell::new(RawContract::default()));
+        let mut funcs = Vec::new();
         for a in args.iter().skip(skip) {
             let v = self.eval_raw(ctx, a);
             self.handler_names(a, &v, &mut names, 0);
+            self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
         }
         let handler = names.pop().map(|(name, at)| HandlerRef { name, at });
         for p in &paths {
@@ -2320,6 +2416,8 @@ impl Interp {
                 paths,
                 middleware: names.into_iter().map(|(n, _)| n).collect(),
                 handler,
+                contract,
+                funcs,
             },
             file: ctx.file,
             line: call.line,
@@ -2327,6 +2425,140 @@ impl Interp {
             doc: call.doc.clone(),
         };
         self.routers[id as usize].regs.push(reg);
+    }
+
+    /// The functions behind a route argument (unwrapping `asyncHandler(fn)`),
+    /// and schemas given to middleware factories (`validate(schema)`).
+    fn route_funcs(
+        &mut self,
+        ctx: &Ctx,
+        v: &Value,
+        contract: &Rc<RefCell<RawContract>>,
+        out: &mut Vec<Value>,
+        line: u32,
+        depth: u32,
+    ) {
+        if depth > 3 {
+            return;
+        }
+        match v {
+            Value::Func(_) => out.push(v.clone()),
+            Value::Arr(items) => {
+                for it in items.borrow().clone() {
+                    self.route_funcs(ctx, &it, contract, out, line, depth + 1);
+                }
+            }
+            Value::Deferred(t) => {
+                if let ThunkKind::Call(callee, argv, _, _) = &t.kind {
+                    let callee_name = match callee {
+                        Value::Lazy(_, n) => n.to_string(),
+                        Value::Func(c) => c.func.name.clone().unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    for a in argv {
+                        let a = self.force(a.clone(), 0);
+                        match &a {
+                            Value::Zod(z) => {
+                                let lower = callee_name.to_ascii_lowercase();
+                                let part = if lower.contains("query") {
+                                    "query"
+                                } else if lower.contains("param") {
+                                    "params"
+                                } else {
+                                    "body"
+                                };
+                                schemas::set_part(
+                                    &mut contract.borrow_mut(),
+                                    part,
+                                    z.schema.clone(),
+                                    &callee_name,
+                                    ctx.file,
+                                    line,
+                                );
+                            }
+                            other => self.route_funcs(ctx, other, contract, out, line, depth + 1),
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
+        match (h, prop) {
+            (HttpVal::Req, "body") => Value::Http(HttpVal::Part("body")),
+            (HttpVal::Req, "query") => Value::Http(HttpVal::Part("query")),
+            (HttpVal::Req, "params") => Value::Http(HttpVal::Part("params")),
+            (HttpVal::Req, "headers") => Value::Http(HttpVal::Part("headers")),
+            (HttpVal::Part(part @ ("query" | "headers")), p) => {
+                if let Some(c) = &self.route_contract {
+                    let mut c = c.borrow_mut();
+                    if part == "query" {
+                        c.query_read.insert(p.to_string());
+                    } else {
+                        c.headers_read.insert(p.to_ascii_lowercase());
+                    }
+                }
+                Value::dynamic()
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        match (h, name) {
+            (HttpVal::Req, "get" | "header") => {
+                if let (Some(c), Some(k)) =
+                    (&self.route_contract, argv.first().and_then(|k| k.as_text()))
+                {
+                    c.borrow_mut().headers_read.insert(k.to_ascii_lowercase());
+                }
+                Value::dynamic()
+            }
+            (HttpVal::Res(_), "status") => match argv.first() {
+                Some(Value::Num(n)) if (100.0..600.0).contains(n) => {
+                    Value::Http(HttpVal::Res(*n as u16))
+                }
+                _ => Value::Http(h),
+            },
+            (HttpVal::Res(status), "json" | "send" | "jsonp" | "end" | "sendStatus") => {
+                let status = match (name, argv.first()) {
+                    ("sendStatus", Some(Value::Num(n))) => *n as u16,
+                    _ => status,
+                };
+                let schema = match name {
+                    "json" | "jsonp" => call
+                        .args
+                        .first()
+                        .and_then(|e| sockets::literal_schema(e, 0)),
+                    _ => None,
+                };
+                if let Some(c) = &self.route_contract {
+                    let mut c = c.borrow_mut();
+                    if !c
+                        .responses
+                        .iter()
+                        .any(|(s, sch, _, _)| *s == status && (sch.is_some() || schema.is_none()))
+                    {
+                        c.responses
+                            .retain(|(s, sch, _, _)| !(*s == status && sch.is_none()));
+                        c.responses.push((status, schema, ctx.file, call.line));
+                    }
+                }
+                Value::Undef
+            }
+            (
+                HttpVal::Res(_),
+                "set" | "header" | "type" | "cookie" | "clearCookie" | "location" | "vary"
+                | "append",
+            ) => Value::Http(h),
+            _ => {
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
+        }
     }
 
     fn cond_text(&self) -> Option<String> {
@@ -2597,6 +2829,7 @@ fn known_module(pkg: &str) -> Value {
     match pkg {
         "express" => Value::Builtin(Builtin::Express),
         "socket.io" => Value::Builtin(Builtin::SocketIo),
+        "zod" => Value::Builtin(Builtin::Zod),
         "socket.io-client" => Value::Builtin(Builtin::SocketIoClient),
         "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
         "url-join" => Value::Builtin(Builtin::UrlJoin),
@@ -2635,6 +2868,8 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         })),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
+        (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
+        (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
         (Builtin::SocketIoClient, "io" | "connect" | "default") => {
             Value::Builtin(Builtin::SocketIoClient)
         }

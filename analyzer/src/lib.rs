@@ -213,6 +213,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     // handlers' helpers), then every function nobody called.
     let t4 = Instant::now();
     interp.set_event_mode(true);
+    interp.run_route_handlers();
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             loader.needles_of(i) & needle::SOCKET != 0
@@ -382,7 +383,10 @@ fn walk(
                 paths: route_paths,
                 middleware,
                 handler,
+                contract,
+                ..
             } => {
+                let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
                     let (full, regex, own) = match p {
                         PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
@@ -413,7 +417,7 @@ fn walk(
                         }),
                         conditional: cond_here.clone(),
                         doc: reg.doc.clone(),
-                        contract: Contract::default(),
+                        contract: contract.clone(),
                     };
                     let key = (app, method.clone(), full.clone(), regex);
                     out.mount_paths.entry(key.clone()).or_insert_with(|| {
@@ -829,5 +833,39 @@ fn cross_check(
             at: loc(project, s.file, s.line),
             message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
         });
+    }
+}
+
+fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
+    let info = |source: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
+        x.as_ref().map(|(schema, name, f, l)| SchemaInfo {
+            schema: schema.clone(),
+            source: source.into(),
+            name: name.clone(),
+            at: loc(project, *f, *l),
+        })
+    };
+    let mut responses: Vec<ResponseInfo> = c
+        .responses
+        .iter()
+        .map(|(status, schema, f, l)| ResponseInfo {
+            status: *status,
+            schema: schema.as_ref().map(|s| SchemaInfo {
+                schema: s.clone(),
+                source: "literal".into(),
+                name: None,
+                at: loc(project, *f, *l),
+            }),
+            at: loc(project, *f, *l),
+        })
+        .collect();
+    responses.sort_by(|a, b| (a.status, &a.at).cmp(&(b.status, &b.at)));
+    Contract {
+        body: info("zod", &c.body),
+        query: info("zod", &c.query),
+        params: info("zod", &c.params),
+        query_read: c.query_read.iter().cloned().collect(),
+        headers_read: c.headers_read.iter().cloned().collect(),
+        responses,
     }
 }

@@ -74,6 +74,7 @@ const KNOWN_PACKAGES: &[&str] = &[
     "express",
     "socket.io",
     "socket.io-client",
+    "zod",
     "url-join",
     "path",
     "node:path",

@@ -133,6 +133,10 @@ pub(crate) enum Builtin {
     Identity,
     /// `fs` module: `readdirSync` etc. give runtime values.
     FsModule,
+    /// The `zod` module (`z`, `z.coerce`).
+    Zod,
+    /// A Zod builder such as `z.object`.
+    ZodBuilder(Rc<str>),
     /// The global `Set` (and `WeakSet`).
     SetCtor,
     /// The global `Map` (and `WeakMap`).
@@ -231,12 +235,34 @@ pub(crate) enum Value {
     Deferred(Rc<Thunk>),
     /// A Socket.IO object.
     Sio(Rc<Sio>),
+    /// A Zod schema.
+    Zod(Rc<ZodVal>),
+    /// The request, a part of it, or the response, inside a route handler.
+    Http(HttpVal),
     /// A `Set` or `Map` built by the program (sockets kept in a set, sessions in a map).
     Coll(Rc<Coll>),
     /// A string with run-time parts, as a pattern (`demo:step:{kind}`).
     Pattern(Rc<str>),
     /// A value the analyzer cannot know.
     Unknown(Unknown),
+}
+
+/// A Zod schema as JSON Schema, with whether it is optional in its parent.
+#[derive(Clone, Debug)]
+pub(crate) struct ZodVal {
+    pub(crate) schema: serde_json::Value,
+    pub(crate) optional: bool,
+}
+
+/// Request and response values in a route handler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum HttpVal {
+    /// `req`.
+    Req,
+    /// `req.body`, `req.query`, `req.params`, `req.headers`.
+    Part(&'static str),
+    /// `res`, with the status set so far.
+    Res(u16),
 }
 
 /// A `Set` (keys unused) or `Map`, with at most [`Coll::LIMIT`] entries kept.
@@ -314,6 +340,8 @@ impl Value {
             | Value::Builtin(_)
             | Value::Sio(_)
             | Value::Coll(_)
+            | Value::Zod(_)
+            | Value::Http(_)
             | Value::Pattern(_)
             | Value::Module(_) => Some(true),
             Value::Lazy(..) | Value::Deferred(_) | Value::Unknown(_) => None,

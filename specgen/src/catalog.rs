@@ -109,6 +109,11 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
             "mounts".into(),
             json!(first.mounts.iter().map(|m| json!({"prefix": m.prefix, "at": format!("{}:{}", m.at.file, m.at.line)})).collect::<Vec<_>>()),
         );
+        if let Some(d) = op.declarations.iter().find(|d| !d.contract.is_empty())
+            && let Ok(c) = serde_json::to_value(&d.contract)
+        {
+            o.insert("contract".into(), c);
+        }
         ops.push(Value::Object(o));
     }
     let stats = json!({

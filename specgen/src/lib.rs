@@ -62,7 +62,7 @@ pub struct Document {
 /// Every document, plus what the emitters could not place.
 #[derive(Debug, Clone, Default)]
 pub struct Documents {
-    /// In a fixed order: catalog, internal OpenAPI, public OpenAPI, events, AsyncAPI, tools.
+    /// In a fixed order: catalog, internal OpenAPI, public OpenAPI, events, AsyncAPI, tools, Explorer page.
     pub documents: Vec<Document>,
     /// Colliding OpenAPI templates, omitted routes, ignored annotations.
     pub warnings: Vec<String>,
@@ -100,7 +100,7 @@ pub fn documents(inv: &Inventory, opts: &SpecOptions) -> Result<Documents, SpecE
     let public = openapi::emit(&model, opts, openapi::Audience::Public);
     warnings.extend(internal.warnings);
     let tools = tools::emit(&model, opts)?;
-    Ok(Documents {
+    let mut docs = Documents {
         documents: vec![
             document("catalog.json", &catalog::emit(inv, &model, opts), true),
             document("internal/openapi.json", &internal.doc, true),
@@ -110,5 +110,8 @@ pub fn documents(inv: &Inventory, opts: &SpecOptions) -> Result<Documents, SpecE
             document("tools.min.json", &tools, false),
         ],
         warnings,
-    })
+    };
+    let page = explorer::document(&docs).map_err(|e| SpecError::Config(e.to_string()))?;
+    docs.documents.push(page);
+    Ok(docs)
 }

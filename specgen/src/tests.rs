@@ -707,12 +707,18 @@ fn documents_are_deterministic_with_hashes() {
             "openapi.json",
             "events.json",
             "asyncapi.json",
-            "tools.min.json"
+            "tools.min.json",
+            "index.html"
         ]
     );
     for d in &a.documents {
         assert_eq!(d.hash, blake3::hash(&d.bytes).to_hex().to_string());
-        assert_eq!(d.media_type, "application/json");
+        let want = if d.path.ends_with(".html") {
+            "text/html; charset=utf-8"
+        } else {
+            "application/json"
+        };
+        assert_eq!(d.media_type, want);
     }
 }
 

@@ -29,7 +29,7 @@ fn build_and_compare(project: &str, extra: &[&str]) {
     args.extend_from_slice(extra);
     let run = portolan(&args, &cache);
     assert_eq!(run.code, 0, "{run}");
-    assert!(run.stdout.starts_with("wrote 6 documents"), "{run}");
+    assert!(run.stdout.starts_with("wrote 7 documents"), "{run}");
     let pinned = workspace().join("snapshots/documents").join(project);
     let mut built = BTreeSet::new();
     files_under(&out, &out, &mut built);
@@ -37,6 +37,7 @@ fn build_and_compare(project: &str, extra: &[&str]) {
         "asyncapi.json",
         "catalog.json",
         "events.json",
+        "index.html",
         "internal/openapi.json",
         "openapi.json",
         "tools.min.json",
