@@ -18,8 +18,11 @@ fn workspace() -> PathBuf {
 }
 
 struct Actual {
-    /// `METHOD PATH FILE:LINE [conditional]`, and `finding CODE FILE:LINE`.
+    /// `METHOD PATH FILE:LINE [conditional]`, `finding CODE FILE:LINE`, and
+    /// `event NAME DIRECTION NAMESPACE FILE:LINE SIDE [via=H] [ack]`.
     lines: BTreeSet<String>,
+    /// `contract METHOD PATH PART=...` lines (compared when expected.txt has any).
+    contracts: BTreeSet<String>,
     /// Same operation lines with ` mw=a,b` appended.
     with_mw: BTreeSet<String>,
     stats: String,
@@ -99,6 +102,83 @@ fn run(case: &Path, cache: &Path) -> Actual {
             ));
         }
     }
+    let mut contracts = BTreeSet::new();
+    for op in &inv.operations {
+        let head = format!("contract {} {}", op.method.to_uppercase(), op.path.express);
+        for d in &op.declarations {
+            let c = &d.contract;
+            let j = |s: &serde_json::Value| serde_json::to_string(s).unwrap();
+            if let Some(b) = &c.body {
+                contracts.insert(format!("{head} body={}", j(&b.schema)));
+            }
+            if let Some(q) = &c.query {
+                contracts.insert(format!("{head} query={}", j(&q.schema)));
+            }
+            if let Some(p) = &c.params {
+                contracts.insert(format!("{head} params={}", j(&p.schema)));
+            }
+            if !c.query_read.is_empty() {
+                contracts.insert(format!("{head} query-read={}", c.query_read.join(",")));
+            }
+            if !c.headers_read.is_empty() {
+                contracts.insert(format!("{head} header-read={}", c.headers_read.join(",")));
+            }
+            for r in &c.responses {
+                contracts.insert(match &r.schema {
+                    Some(s) => format!("{head} response={} {}", r.status, j(&s.schema)),
+                    None => format!("{head} response={}", r.status),
+                });
+            }
+        }
+    }
+    if !contracts.is_empty() {
+        table.push_str("\nCONTRACTS\n");
+        for c in &contracts {
+            table.push_str(c);
+            table.push('\n');
+        }
+    }
+    if !inv.events.is_empty() {
+        table.push_str("\nEVENTS\n");
+    }
+    for e in &inv.events {
+        for site in &e.sites {
+            let side = match site.side {
+                analyzer::Side::Server => "server",
+                analyzer::Side::Client => "client",
+            };
+            let mut l = format!(
+                "event {} {} {} {}:{} {side}",
+                e.name,
+                site.direction.as_str(),
+                e.namespace,
+                site.at.file,
+                site.at.line
+            );
+            if let Some(v) = &site.via {
+                l.push_str(&format!(" via={v}"));
+            }
+            if site.ack {
+                l.push_str(" ack");
+            }
+            table.push_str(&format!(
+                "{l}  kind={}{}{}{}\n",
+                site.kind,
+                if e.lifecycle { " lifecycle" } else { "" },
+                if site.args.is_empty() {
+                    String::new()
+                } else {
+                    format!(" args={}", site.args.join(","))
+                },
+                if site.rooms.is_empty() {
+                    String::new()
+                } else {
+                    format!(" rooms={}", site.rooms.join(","))
+                },
+            ));
+            lines.insert(l);
+        }
+    }
     if !inv.findings.is_empty() {
         table.push_str("\nFINDINGS\n");
     }
@@ -125,6 +205,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
     table.push_str(&format!("\n{stats}\n"));
     Actual {
         lines,
+        contracts,
         with_mw,
         stats,
         table,
@@ -180,9 +261,14 @@ fn fixtures_match_expected_and_snapshots() {
         let mut expected = BTreeSet::new();
         let mut expected_mw = Vec::new();
         let mut expected_stats = None;
+        let mut expected_contracts = BTreeSet::new();
         for line in expected_text.lines() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if line.starts_with("contract ") {
+                expected_contracts.insert(line.to_string());
                 continue;
             }
             if line.starts_with("stats ") {
@@ -205,6 +291,14 @@ fn fixtures_match_expected_and_snapshots() {
         }
         for extra in actual.lines.difference(&expected) {
             problems.push(format!("  unexpected: {extra}"));
+        }
+        if !expected_contracts.is_empty() {
+            for missing in expected_contracts.difference(&actual.contracts) {
+                problems.push(format!("  missing:    {missing}"));
+            }
+            for extra in actual.contracts.difference(&expected_contracts) {
+                problems.push(format!("  unexpected: {extra}"));
+            }
         }
         for mw in &expected_mw {
             if !actual.with_mw.contains(mw) {
