@@ -8,11 +8,11 @@
 //! summaries, access classes, operationIds) — that is specgen's job.
 
 use crate::paths::PathPattern;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A source location.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
     /// Path relative to the analyzed root, with `/`.
     pub file: String,
@@ -21,7 +21,7 @@ pub struct Location {
 }
 
 /// An Express application that is a root of the mount graph.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct App {
     /// Where `express()` was called.
     pub at: Location,
@@ -30,7 +30,7 @@ pub struct App {
 }
 
 /// One `use()` step on the way from the app to a route.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MountStep {
     /// The prefix as written (Express form).
     pub prefix: String,
@@ -39,17 +39,17 @@ pub struct MountStep {
 }
 
 /// The function that finally handles a route.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Handler {
     /// Its name, or `<anonymous>`.
     pub name: String,
     /// Where it is defined, when known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Location>,
 }
 
 /// One route declaration reached from an app.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Declaration {
     /// Where the verb is called.
     pub at: Location,
@@ -62,21 +62,21 @@ pub struct Declaration {
     /// Middleware names in the order Express runs them.
     pub middleware: Vec<String>,
     /// The final handler.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handler: Option<Handler>,
     /// The condition under which the route (or a mount above it) is registered.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditional: Option<String>,
     /// The JSDoc block on the declaration, when present.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     /// What the code states about the request and responses.
-    #[serde(skip_serializing_if = "Contract::is_empty")]
+    #[serde(default, skip_serializing_if = "Contract::is_empty")]
     pub contract: Contract,
 }
 
 /// A JSON Schema (2020-12) the code states, and where it came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SchemaInfo {
     /// The schema, JSON Schema 2020-12.
     pub schema: serde_json::Value,
@@ -84,44 +84,44 @@ pub struct SchemaInfo {
     /// `express-validator`, `typescript`, `jsdoc`, `literal`.
     pub source: String,
     /// The binding it was read from (`createTaskSchema`), when named.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Where it was applied to the request (or returned).
     pub at: Location,
 }
 
 /// A response the handler sends.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResponseInfo {
     /// HTTP status; 200 when the code does not set one.
     pub status: u16,
     /// The JSON body shape, when the code states it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<SchemaInfo>,
     /// Where it is sent.
     pub at: Location,
 }
 
 /// What the code states about one route's request and responses.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Contract {
     /// The request body schema (`schema.parse(req.body)`, validator middleware, typed body).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<SchemaInfo>,
     /// The query schema.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<SchemaInfo>,
     /// The path-parameter schema.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<SchemaInfo>,
     /// Query parameters the handler reads (`req.query.x`), sorted.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub query_read: Vec<String>,
     /// Headers the handler reads (`req.get('X-Id')`, `req.headers['x-id']`), lower-case, sorted.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers_read: Vec<String>,
     /// Responses, sorted by status then location.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub responses: Vec<ResponseInfo>,
 }
 
@@ -137,7 +137,7 @@ impl Contract {
 }
 
 /// A mounted HTTP operation: one method on one full path of one app.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Operation {
     /// Lower-case Express method (`get`, ..., `all`).
     pub method: String,
@@ -165,7 +165,7 @@ impl Operation {
 }
 
 /// Kinds of things the analyzer could not resolve, or wants to point out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingCode {
     /// A syntax error; the rest of the file was analyzed.
@@ -239,7 +239,7 @@ impl FindingCode {
 }
 
 /// Something the analyzer could not resolve, with where and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Finding {
     /// What kind.
     pub code: FindingCode,
@@ -250,7 +250,7 @@ pub struct Finding {
 }
 
 /// A file the analysis read.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceFile {
     /// Path relative to the root.
     pub file: String,
@@ -259,7 +259,7 @@ pub struct SourceFile {
 }
 
 /// Counts in the PortOS route-graph sense.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Stats {
     /// Unique app-level mount prefixes that mount a router.
     pub mounts: usize,
@@ -272,7 +272,7 @@ pub struct Stats {
 }
 
 /// Where the time went, for `--timings`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Timings {
     /// Discovering files.
     pub discover_ms: f64,
@@ -290,10 +290,12 @@ pub struct Timings {
     pub files_parsed: usize,
     /// Files whose facts came from the cache.
     pub files_cached: usize,
+    /// The whole inventory came from the cache (no input changed).
+    pub result_cached: bool,
 }
 
 /// Which way an event travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// Sent by a client, received by the server.
@@ -313,7 +315,7 @@ impl Direction {
 }
 
 /// Which program a site belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Side {
     /// Code using `socket.io` (the server).
@@ -323,7 +325,7 @@ pub enum Side {
 }
 
 /// One place an event is emitted or listened to.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct EventSite {
     /// Where (the `emit`/`on` call, or the helper call that forwards the name).
     pub at: Location,
@@ -334,49 +336,49 @@ pub struct EventSite {
     /// `on`, `once`, `emit`, `broadcast`, `emitWithAck`, `send`, …
     pub kind: String,
     /// The helper the name went through (`broadcastToApps`), when any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
     /// Rooms targeted (`to(room)`), as written or resolved.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rooms: Vec<String>,
     /// Payload parameter names (listeners) or argument count (emits), as names.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// Whether an acknowledgement callback is taken (listener) or passed (emit).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ack: bool,
 }
 
 /// A Socket.IO event in one namespace.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
     /// The event name; placeholders as `{name}` when it is a pattern.
     pub name: String,
     /// Whether the name contains placeholders.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pattern: bool,
     /// The namespace (`/` by default; patterns for dynamic namespaces).
     pub namespace: String,
     /// Directions seen, sorted.
     pub directions: Vec<Direction>,
     /// A reserved lifecycle event (`connect`, `disconnect`, …), not API.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lifecycle: bool,
     /// Every site, sorted.
     pub sites: Vec<EventSite>,
     /// Payload schema per direction, when the code states it.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub payload: BTreeMap<Direction, SchemaInfo>,
     /// Acknowledgement schema per direction, when an ack is used.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ack: BTreeMap<Direction, SchemaInfo>,
     /// Rooms the event is sent to, sorted.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rooms: Vec<String>,
 }
 
 /// A Socket.IO server found in the code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SocketServer {
     /// Where it is created.
     pub at: Location,
@@ -387,7 +389,7 @@ pub struct SocketServer {
 }
 
 /// Event counts.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct EventStats {
     /// API events (lifecycle excluded), counted per (namespace, name).
     pub events: usize,
@@ -404,7 +406,7 @@ pub struct EventStats {
 }
 
 /// Everything the analyzer found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Inventory {
     /// Entry files, relative to the root.
     pub entries: Vec<String>,

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-const FACTS_VERSION: u32 = 5;
+pub(crate) const FACTS_VERSION: u32 = 6;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -157,6 +157,29 @@ impl Cache {
         }
     }
 
+    /// A whole inventory stored under `key` by an earlier run.
+    pub(crate) fn read_result(&self, key: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.dir.join(format!("result-{key}.json"))).ok()
+    }
+
+    /// Store the inventory for `key`, replacing any other stored result.
+    pub(crate) fn write_result(&self, key: &str, bytes: &[u8]) {
+        if let Ok(rd) = std::fs::read_dir(&self.dir) {
+            for e in rd.flatten() {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with("result-") && name.ends_with(".json") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        let _ = std::fs::create_dir_all(&self.dir);
+        let tmp = self.dir.join(format!("result.tmp{}", std::process::id()));
+        if std::fs::write(&tmp, bytes).is_ok() {
+            let _ = std::fs::rename(&tmp, self.dir.join(format!("result-{key}.json")));
+        }
+    }
+
     /// Persist the index (called once at the end of a run).
     pub(crate) fn save(&self) {
         if !self.dirty.load(std::sync::atomic::Ordering::Relaxed) {
@@ -185,7 +208,8 @@ pub(crate) struct Loader {
     pub(crate) project: Arc<Project>,
     cache: Option<Arc<Cache>>,
     slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
-    needles: Vec<OnceLock<u8>>,
+    /// Needle flags and content hash per file (`None` hash: unreadable).
+    needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
     /// Files whose facts were produced by parsing in this run.
     pub(crate) parsed: std::sync::atomic::AtomicUsize,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
@@ -218,16 +242,40 @@ impl Loader {
     }
 
     pub(crate) fn needles_of(&self, id: FileId) -> u8 {
+        self.needle_entry(id).0
+    }
+
+    /// The content hash of a file (`None` when it cannot be read).
+    pub(crate) fn hash_of(&self, id: FileId) -> Option<[u8; 32]> {
+        self.needle_entry(id).1
+    }
+
+    fn needle_entry(&self, id: FileId) -> (u8, Option<[u8; 32]>) {
         *self.needles[id as usize].get_or_init(|| {
             let f = &self.project.files[id as usize];
             if let Some(c) = &self.cache
                 && let Some(e) = c.lookup(&f.rel, f.size, f.mtime)
             {
-                return e.needles;
+                return (e.needles, Some(e.hash));
             }
             match std::fs::read(self.project.abs(id)) {
-                Ok(bytes) => needles_of(&bytes),
-                Err(_) => 0,
+                Ok(bytes) => {
+                    let needles = needles_of(&bytes);
+                    let hash = *blake3::hash(&bytes).as_bytes();
+                    if let Some(c) = &self.cache {
+                        c.record(
+                            &f.rel,
+                            IndexEntry {
+                                size: f.size,
+                                mtime: f.mtime,
+                                hash,
+                                needles,
+                            },
+                        );
+                    }
+                    (needles, Some(hash))
+                }
+                Err(_) => (0, None),
             }
         })
     }
@@ -273,7 +321,7 @@ impl Loader {
         {
             self.from_cache
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let _ = self.needles[id as usize].set(e.needles);
+            let _ = self.needles[id as usize].set((e.needles, Some(e.hash)));
             return Loaded {
                 facts: Arc::new(facts),
                 hash: blake3::Hash::from_bytes(e.hash).to_hex().to_string(),
@@ -297,7 +345,7 @@ impl Loader {
         };
         let hash = *blake3::hash(&bytes).as_bytes();
         let needles = needles_of(&bytes);
-        let _ = self.needles[id as usize].set(needles);
+        let _ = self.needles[id as usize].set((needles, Some(hash)));
         let mut problem = None;
         let facts = self
             .cache

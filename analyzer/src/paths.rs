@@ -8,10 +8,10 @@
 //! strict routing (trailing slashes are dropped when joining, as Express
 //! matches them anyway without `strict: true`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One path parameter.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathParam {
     /// Its name (`id`, `splat`; `0` for an unnamed Express 4 `*`).
     pub name: String,
@@ -20,12 +20,12 @@ pub struct PathParam {
     /// `*name` (or `*`): matches several segments.
     pub wildcard: bool,
     /// A regex constraint `:id(\d+)`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
 }
 
 /// A full route path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathPattern {
     /// Express form, e.g. `/api/users/:id?`.
     pub express: String,

@@ -128,6 +128,20 @@ const NODE_BUILTINS: &[&str] = &[
 const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\njspm_packages/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
 
 impl Project {
+    /// Everything besides source bytes that changes resolution: package
+    /// manifests and tsconfig settings, as stable text.
+    pub(crate) fn config_fingerprint(&self) -> String {
+        let mut out = String::new();
+        for p in &self.packages {
+            out.push_str(&p.dir);
+            out.push('\0');
+            out.push_str(&p.json.to_string());
+            out.push('\0');
+        }
+        out.push_str(&format!("{:?}", self.tsconfigs));
+        out
+    }
+
     /// Walk `root`, honouring `.gitignore`/`.ignore` files and the defaults.
     pub(crate) fn discover(root: &Path, scratch: &Path) -> Result<Project, AnalyzeError> {
         let root = root

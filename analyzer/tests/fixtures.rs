@@ -400,3 +400,49 @@ fn analysis_is_deterministic_across_runs_and_cache_states() {
         a.operations.len()
     );
 }
+
+#[test]
+fn warm_runs_reuse_the_result_until_a_file_changes() {
+    // A copy of harbor we can edit.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("harbor");
+    copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    let cache = tempfile::tempdir().unwrap();
+    let opts = analyzer::AnalyzeOptions {
+        root: root.clone(),
+        entries: Vec::new(),
+        cache_dir: Some(cache.path().to_path_buf()),
+        no_cache: false,
+    };
+    let first = analyzer::analyze(&opts).unwrap();
+    assert!(!first.timings.result_cached);
+    let second = analyzer::analyze(&opts).unwrap();
+    assert!(
+        second.timings.result_cached,
+        "nothing changed: the stored result is used"
+    );
+    assert_eq!(
+        serde_json::to_string(&first).unwrap(),
+        serde_json::to_string(&second).unwrap()
+    );
+    // Rewriting a file with the same bytes keeps the result (content hashes decide).
+    let reports = root.join("src/routes/reports.js");
+    let text = std::fs::read_to_string(&reports).unwrap();
+    std::fs::write(&reports, &text).unwrap();
+    assert!(analyzer::analyze(&opts).unwrap().timings.result_cached);
+    // An edit re-analyzes, re-parsing only the edited file.
+    std::fs::write(&reports, text.replace("'/occupancy'", "'/occupancy-now'")).unwrap();
+    let edited = analyzer::analyze(&opts).unwrap();
+    assert!(!edited.timings.result_cached);
+    assert_eq!(edited.timings.files_parsed, 1);
+    let paths: Vec<&str> = edited
+        .operations
+        .iter()
+        .map(|o| o.path.express.as_str())
+        .collect();
+    assert!(
+        paths.contains(&"/api/v1/reports/occupancy-now"),
+        "{paths:?}"
+    );
+    assert!(!paths.contains(&"/api/v1/reports/occupancy"));
+}

@@ -192,7 +192,7 @@ fn run(cli: Cli) -> Result<i32> {
             let start = std::time::Instant::now();
             let prepared = analysis.prepare()?;
             let inv = analyzer::analyze(&prepared.options)?;
-            let mut out = std::io::stdout().lock();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             if json {
                 let doc = specgen::catalog_with(&inv, &prepared.spec_options(false)?)?;
                 serde_json::to_writer_pretty(&mut out, &doc)?;
@@ -203,6 +203,7 @@ fn run(cli: Cli) -> Result<i32> {
             } else {
                 print_summary(&mut out, &inv, list)?;
             }
+            out.flush()?;
             if timings {
                 print_timings(&inv, start);
             }
