@@ -319,8 +319,8 @@ impl Interp {
             if self.steps > STEP_BUDGET {
                 break;
             }
-            self.route_contract = Some(contract);
-            for f in funcs {
+            self.route_contract = Some(contract.clone());
+            for f in &funcs {
                 if let Value::Func(c) = &f {
                     let argv = vec![
                         Value::Http(HttpVal::Req),
@@ -333,7 +333,13 @@ impl Interp {
                         this: Value::Undef,
                         home: None,
                     };
-                    self.call_value_now(&ctx, &f, argv, &[], c.func.line, None);
+                    self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
+                }
+            }
+            // Types on the handler's `req` fill what no validator stated.
+            for f in &funcs {
+                if let Value::Func(c) = f {
+                    self.typed_handler(c, &contract);
                 }
             }
             self.route_contract = None;
@@ -728,7 +734,12 @@ impl Interp {
                     self.bind(ctx, pat, v, true);
                 }
             }
-            Stmt::Function(..) | Stmt::Import(_) | Stmt::TypeDecl(..) => {}
+            Stmt::Function(..) | Stmt::Import(_) => {}
+            Stmt::TypeDecl(name, t) => {
+                if !ctx.scope.vars.borrow().contains_key(name.as_str()) {
+                    ctx.scope.define(name, Value::Type(Arc::new(t.clone())));
+                }
+            }
             Stmt::Class(name, c) => {
                 let v = self.class_value(ctx, c);
                 ctx.scope.define(name, v);
@@ -1570,7 +1581,14 @@ impl Interp {
                     self.note_validation(ctx, call.line, &all, &label);
                     return Value::dynamic();
                 }
+                if z.joi {
+                    return self.joi_method(z, name, &argv);
+                }
                 return self.zod_method(z, name, &argv);
+            }
+            Value::Validator(v) => {
+                let argv = self.eval_args(ctx, &call.args);
+                return self.validator_method(v, name, &argv);
             }
             Value::Http(h) => {
                 let h = *h;
@@ -2236,6 +2254,13 @@ impl Interp {
                 let n = n.clone();
                 self.zod_builder(&n, &argv)
             }
+            Builtin::Joi => Value::dynamic(),
+            Builtin::JoiBuilder(n) => {
+                let n = n.clone();
+                self.joi_builder(ctx, &n, &argv, line)
+            }
+            Builtin::Celebrate => self.celebrate(&argv),
+            Builtin::CheckField(part) => self.check_field(part, &argv),
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
@@ -2443,6 +2468,19 @@ impl Interp {
         }
         match v {
             Value::Func(_) => out.push(v.clone()),
+            Value::Validator(parts) => {
+                for (part, field, schema, required) in parts.iter() {
+                    schemas::merge_validator(
+                        &mut contract.borrow_mut(),
+                        part,
+                        field,
+                        schema,
+                        *required,
+                        ctx.file,
+                        line,
+                    );
+                }
+            }
             Value::Arr(items) => {
                 for it in items.borrow().clone() {
                     self.route_funcs(ctx, &it, contract, out, line, depth + 1);
@@ -2830,6 +2868,9 @@ fn known_module(pkg: &str) -> Value {
         "express" => Value::Builtin(Builtin::Express),
         "socket.io" => Value::Builtin(Builtin::SocketIo),
         "zod" => Value::Builtin(Builtin::Zod),
+        "joi" => Value::Builtin(Builtin::Joi),
+        "celebrate" => Value::Builtin(Builtin::Celebrate),
+        "express-validator" => Value::Builtin(Builtin::CheckField("")),
         "socket.io-client" => Value::Builtin(Builtin::SocketIoClient),
         "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
         "url-join" => Value::Builtin(Builtin::UrlJoin),
@@ -2870,6 +2911,31 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
         (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
         (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
+        (Builtin::Joi, "default" | "Joi") => Value::Builtin(Builtin::Joi),
+        (Builtin::Joi, p) => Value::Builtin(Builtin::JoiBuilder(Rc::from(p))),
+        (Builtin::Celebrate, "Joi") => Value::Builtin(Builtin::Joi),
+        (Builtin::Celebrate, "celebrate" | "default") => Value::Builtin(Builtin::Celebrate),
+        (Builtin::Celebrate, "Segments") => {
+            let o = ObjData::new();
+            for (k, v) in [
+                ("BODY", "body"),
+                ("QUERY", "query"),
+                ("PARAMS", "params"),
+                ("HEADERS", "headers"),
+                ("COOKIES", "cookies"),
+            ] {
+                o.set(k, Value::str(v));
+            }
+            Value::Obj(o)
+        }
+        (Builtin::CheckField(""), p) => Value::Builtin(Builtin::CheckField(match p {
+            "body" | "check" | "checkBody" => "body",
+            "query" | "checkQuery" => "query",
+            "param" | "checkParams" => "params",
+            "header" | "checkHeaders" => "headers",
+            "cookie" => "cookies",
+            _ => return Value::external(),
+        })),
         (Builtin::SocketIoClient, "io" | "connect" | "default") => {
             Value::Builtin(Builtin::SocketIoClient)
         }

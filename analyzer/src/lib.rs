@@ -879,12 +879,24 @@ fn cross_check(
 }
 
 fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
-    let info = |source: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
-        x.as_ref().map(|(schema, name, f, l)| SchemaInfo {
-            schema: schema.clone(),
-            source: source.into(),
-            name: name.clone(),
-            at: loc(project, *f, *l),
+    let info = |_: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
+        x.as_ref().map(|(schema, name, f, l)| {
+            let n = name.as_deref().unwrap_or("");
+            let (source, name) = if let Some(rest) = n.strip_prefix("joi:") {
+                ("joi", rest)
+            } else if n == "express-validator" || n == "celebrate" {
+                (n, "")
+            } else if n.starts_with("Request<") {
+                ("typescript", "")
+            } else {
+                ("zod", n)
+            };
+            SchemaInfo {
+                schema: schema.clone(),
+                source: source.into(),
+                name: (!name.is_empty()).then(|| name.to_string()),
+                at: loc(project, *f, *l),
+            }
         })
     };
     let mut responses: Vec<ResponseInfo> = c

@@ -528,11 +528,8 @@ impl<'s> Lowerer<'s> {
             named: Vec::new(),
             line: line_of(node),
         };
-        // `import type { X } from` binds nothing at run time.
-        let mut cur = node.walk();
-        if node.children(&mut cur).any(|c| c.kind() == "type") {
-            return Some(imp);
-        }
+        // `import type { X } from` binds nothing at run time; the names are still
+        // bound (lazily) so declared types can describe request bodies.
         for c in Self::named_children(node) {
             match c.kind() {
                 "import_clause" => {
@@ -547,10 +544,6 @@ impl<'s> Lowerer<'s> {
                             "named_imports" => {
                                 for spec in Self::named_children(part) {
                                     if spec.kind() != "import_specifier" {
-                                        continue;
-                                    }
-                                    let mut sc = spec.walk();
-                                    if spec.children(&mut sc).any(|c| c.kind() == "type") {
                                         continue;
                                     }
                                     let name = spec

@@ -137,6 +137,14 @@ pub(crate) enum Builtin {
     Zod,
     /// A Zod builder such as `z.object`.
     ZodBuilder(Rc<str>),
+    /// The `joi` module (also `celebrate`'s `Joi`).
+    Joi,
+    /// A Joi builder such as `Joi.object`.
+    JoiBuilder(Rc<str>),
+    /// `celebrate(...)` from `celebrate`.
+    Celebrate,
+    /// An express-validator chain starter (`body`, `query`, `param`, `check`, `header`).
+    CheckField(&'static str),
     /// The global `Set` (and `WeakSet`).
     SetCtor,
     /// The global `Map` (and `WeakMap`).
@@ -237,6 +245,11 @@ pub(crate) enum Value {
     Sio(Rc<Sio>),
     /// A Zod schema.
     Zod(Rc<ZodVal>),
+    /// Validation middleware that states schemas for request parts
+    /// (`celebrate({...})`, express-validator chains): (part, field or "", schema, required).
+    Validator(Rc<Vec<(&'static str, String, serde_json::Value, bool)>>),
+    /// A TypeScript type declared in the program.
+    Type(Arc<crate::ir::TypeExpr>),
     /// The request, a part of it, or the response, inside a route handler.
     Http(HttpVal),
     /// A `Set` or `Map` built by the program (sockets kept in a set, sessions in a map).
@@ -252,6 +265,8 @@ pub(crate) enum Value {
 pub(crate) struct ZodVal {
     pub(crate) schema: serde_json::Value,
     pub(crate) optional: bool,
+    /// Built with Joi (keys are optional until `.required()`).
+    pub(crate) joi: bool,
 }
 
 /// Request and response values in a route handler.
@@ -341,6 +356,8 @@ impl Value {
             | Value::Sio(_)
             | Value::Coll(_)
             | Value::Zod(_)
+            | Value::Validator(_)
+            | Value::Type(_)
             | Value::Http(_)
             | Value::Pattern(_)
             | Value::Module(_) => Some(true),

@@ -34,6 +34,15 @@ fn zod(schema: J) -> Value {
     Value::Zod(Rc::new(ZodVal {
         schema,
         optional: false,
+        joi: false,
+    }))
+}
+
+fn joi(schema: J) -> Value {
+    Value::Zod(Rc::new(ZodVal {
+        schema,
+        optional: true,
+        joi: true,
     }))
 }
 
@@ -45,6 +54,7 @@ fn with(z: &ZodVal, f: impl FnOnce(&mut Map<String, J>)) -> Value {
     Value::Zod(Rc::new(ZodVal {
         schema: s,
         optional: z.optional,
+        joi: z.joi,
     }))
 }
 
@@ -206,6 +216,7 @@ impl Interp {
             "nullable" => Value::Zod(Rc::new(ZodVal {
                 schema: nullable(z.schema.clone()),
                 optional: z.optional,
+                joi: z.joi,
             })),
             "default" | "catch" => {
                 let d = const_json(&self.force_deep(arg(0)));
@@ -385,6 +396,345 @@ impl Interp {
         }
     }
 
+    /// `Joi.<name>(args)`.
+    pub(super) fn joi_builder(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Value {
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        match name {
+            "string" => joi(json!({"type": "string"})),
+            "number" => joi(json!({"type": "number"})),
+            "boolean" | "bool" => joi(json!({"type": "boolean"})),
+            "date" => joi(json!({"type": "string", "format": "date-time"})),
+            "any" => joi(json!({})),
+            "array" => joi(json!({"type": "array"})),
+            "object" => {
+                let shape = self.force_deep(arg(0));
+                joi(self.zod_object(&shape))
+            }
+            "alternatives" => {
+                let items: Vec<J> = argv.iter().filter_map(|a| self.zod_schema(a)).collect();
+                joi(json!({"anyOf": items}))
+            }
+            "valid" | "allow" => {
+                let vals: Vec<J> = argv
+                    .iter()
+                    .filter_map(|a| const_json(&self.force_deep(a.clone())))
+                    .collect();
+                joi(json!({"enum": vals}))
+            }
+            "attempt" | "assert" => {
+                let all: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
+                self.note_validation(ctx, line, &all, "Joi.attempt");
+                Value::dynamic()
+            }
+            _ => joi(json!({})),
+        }
+    }
+
+    /// `<joi schema>.<name>(args)`.
+    pub(super) fn joi_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        let set_opt = |z: &ZodVal, optional: bool| {
+            Value::Zod(Rc::new(ZodVal {
+                optional,
+                ..z.clone()
+            }))
+        };
+        match name {
+            "required" | "exist" => set_opt(z, false),
+            "optional" => set_opt(z, true),
+            "integer" => self.zod_method(z, "int", argv),
+            "uri" => self.zod_method(z, "url", argv),
+            "guid" => self.zod_method(z, "uuid", argv),
+            "isoDate" => self.zod_method(z, "datetime", argv),
+            "pattern" => self.zod_method(z, "regex", argv),
+            "description" | "label" | "note" => self.zod_method(z, "describe", argv),
+            "greater" => self.zod_method(z, "gt", argv),
+            "less" => self.zod_method(z, "lt", argv),
+            "keys" | "append" => self.zod_method(z, "extend", argv),
+            "unknown" => {
+                let on = !matches!(self.force_deep(arg(0)), Value::Bool(false));
+                with(z, |m| {
+                    m.insert("additionalProperties".into(), json!(on));
+                })
+            }
+            "items" => {
+                let items = self.zod_schema(&arg(0)).unwrap_or(json!({}));
+                with(z, |m| {
+                    m.insert("items".into(), items);
+                })
+            }
+            "valid" | "allow" | "only" | "equal" => {
+                let vals: Vec<J> = argv
+                    .iter()
+                    .filter_map(|a| const_json(&self.force_deep(a.clone())))
+                    .collect();
+                if vals.iter().all(|v| v.is_null()) && !vals.is_empty() {
+                    return self.zod_method(z, "nullable", &[]);
+                }
+                with(z, |m| {
+                    if name == "allow" {
+                        return;
+                    }
+                    m.insert("enum".into(), J::Array(vals));
+                })
+            }
+            "try" => {
+                let items: Vec<J> = match self.force_deep(arg(0)) {
+                    Value::Arr(a) => a
+                        .borrow()
+                        .clone()
+                        .iter()
+                        .filter_map(|v| self.zod_schema(v))
+                        .collect(),
+                    _ => argv.iter().filter_map(|a| self.zod_schema(a)).collect(),
+                };
+                with(z, |m| {
+                    m.insert("anyOf".into(), J::Array(items));
+                })
+            }
+            "validate" | "validateAsync" => Value::dynamic(),
+            "messages" | "message" | "error" | "strip" | "trim" | "lowercase" | "uppercase"
+            | "empty" | "raw" | "options" | "prefs" | "custom" | "when" | "concat" | "id"
+            | "example" | "meta" | "tag" | "unit" | "presence" | "insensitive" | "hex"
+            | "alphanum" | "token" | "precision" | "port" | "sign" | "unique" | "sparse"
+            | "single" | "rename" => Value::Zod(z.clone()),
+            _ => self.zod_method(z, name, argv),
+        }
+    }
+
+    /// `celebrate({ [Segments.BODY]: Joi.object(...), ... })`.
+    pub(super) fn celebrate(&mut self, argv: &[Value]) -> Value {
+        let mut parts = Vec::new();
+        if let Some(Value::Obj(o)) = argv.first().map(|a| self.force_deep(a.clone())) {
+            let entries: Vec<(String, Value)> = o
+                .props
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            for (k, v) in entries {
+                let part: &'static str = match k.to_ascii_lowercase().as_str() {
+                    "body" => "body",
+                    "query" => "query",
+                    "params" => "params",
+                    "headers" => "headers",
+                    _ => continue,
+                };
+                let schema = match self.force_deep(v) {
+                    Value::Zod(z) => z.schema.clone(),
+                    shape @ Value::Obj(_) => self.zod_object(&shape),
+                    _ => continue,
+                };
+                parts.push((part, String::new(), schema, true));
+            }
+        }
+        Value::Validator(Rc::new(parts))
+    }
+
+    /// `body('email')` and the like: a one-field validator chain.
+    pub(super) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
+        let field = argv
+            .first()
+            .and_then(|a| self.force_deep(a.clone()).as_text())
+            .unwrap_or_default();
+        Value::Validator(Rc::new(vec![(part, field, json!({}), true)]))
+    }
+
+    /// A method on an express-validator chain.
+    pub(super) fn validator_method(
+        &mut self,
+        v: &Rc<Vec<(&'static str, String, J, bool)>>,
+        name: &str,
+        argv: &[Value],
+    ) -> Value {
+        let Some((part, field, schema, required)) = v.first().cloned() else {
+            return Value::Validator(v.clone());
+        };
+        if v.len() != 1 || field.is_empty() {
+            return Value::Validator(v.clone());
+        }
+        let opts = match argv.first().map(|a| self.force_deep(a.clone())) {
+            Some(Value::Obj(o)) => Some(o),
+            _ => None,
+        };
+        let opt_num = |k: &str| {
+            opts.as_ref()
+                .and_then(|o| o.get(k))
+                .and_then(|v| if let Value::Num(n) = v { Some(n) } else { None })
+        };
+        let mut s = match schema {
+            J::Object(m) => m,
+            _ => Map::new(),
+        };
+        let mut required = required;
+        let mut set = |k: &str, v: J| {
+            s.insert(k.into(), v);
+        };
+        let int = |n: f64| {
+            if n.fract() == 0.0 {
+                json!(n as i64)
+            } else {
+                json!(n)
+            }
+        };
+        match name {
+            "isEmail" => {
+                set("type", json!("string"));
+                set("format", json!("email"));
+            }
+            "isURL" => {
+                set("type", json!("string"));
+                set("format", json!("uri"));
+            }
+            "isUUID" => {
+                set("type", json!("string"));
+                set("format", json!("uuid"));
+            }
+            "isISO8601" | "isDate" => {
+                set("type", json!("string"));
+                set("format", json!("date-time"));
+            }
+            "isInt" | "isFloat" | "isNumeric" | "isDecimal" => {
+                set(
+                    "type",
+                    json!(if name == "isInt" { "integer" } else { "number" }),
+                );
+                if let Some(n) = opt_num("min") {
+                    set("minimum", int(n));
+                }
+                if let Some(n) = opt_num("max") {
+                    set("maximum", int(n));
+                }
+            }
+            "isBoolean" => set("type", json!("boolean")),
+            "isString" | "isAlpha" | "isAlphanumeric" => set("type", json!("string")),
+            "isArray" => set("type", json!("array")),
+            "isObject" => set("type", json!("object")),
+            "isLength" => {
+                if let Some(n) = opt_num("min") {
+                    set("minLength", int(n));
+                }
+                if let Some(n) = opt_num("max") {
+                    set("maxLength", int(n));
+                }
+            }
+            "isIn" => {
+                if let Some(Value::Arr(a)) = argv.first().map(|a| self.force_deep(a.clone())) {
+                    set(
+                        "enum",
+                        J::Array(a.borrow().iter().filter_map(const_json).collect()),
+                    );
+                }
+            }
+            "matches" => {
+                if let Some(Value::Regex(r)) = argv.first().map(|a| self.force_deep(a.clone())) {
+                    let body = r.trim_start_matches('/');
+                    let body = body.rsplit_once('/').map(|(b, _)| b).unwrap_or(body);
+                    set("pattern", json!(body));
+                }
+            }
+            "optional" => required = false,
+            "notEmpty" | "exists"
+                if s.get("type").and_then(|t| t.as_str()) == Some("string")
+                    || s.get("type").is_none() =>
+            {
+                s.entry("minLength").or_insert(json!(1));
+            }
+            _ => {}
+        }
+        Value::Validator(Rc::new(vec![(part, field, J::Object(s), required)]))
+    }
+
+    /// JSON Schema for a TypeScript type, resolving declared names in `env`.
+    pub(super) fn ts_schema(&mut self, env: &Rc<Scope>, t: &TypeExpr, depth: u32) -> J {
+        if depth > 8 {
+            return json!({});
+        }
+        match t {
+            TypeExpr::Ref(name, args) if args.is_empty() => match env.lookup(name) {
+                Some(Value::Type(decl)) => self.ts_schema(env, &decl, depth + 1),
+                Some(Value::Lazy(..)) => {
+                    let v = self.force(env.lookup(name).unwrap_or(Value::Undef), 0);
+                    match v {
+                        Value::Type(decl) => self.ts_schema(env, &decl, depth + 1),
+                        _ => sockets::type_schema(t, depth),
+                    }
+                }
+                _ => sockets::type_schema(t, depth),
+            },
+            TypeExpr::Object(fields) => {
+                let mut props = Map::new();
+                let mut required = Vec::new();
+                for (n, opt, ty) in fields {
+                    props.insert(n.clone(), self.ts_schema(env, ty, depth + 1));
+                    if !opt {
+                        required.push(json!(n));
+                    }
+                }
+                let mut o = Map::new();
+                o.insert("type".into(), json!("object"));
+                o.insert("properties".into(), J::Object(props));
+                if !required.is_empty() {
+                    o.insert("required".into(), J::Array(required));
+                }
+                J::Object(o)
+            }
+            TypeExpr::Array(inner) => {
+                json!({"type": "array", "items": self.ts_schema(env, inner, depth + 1)})
+            }
+            TypeExpr::Union(items) => {
+                json!({"anyOf": items.iter().map(|i| self.ts_schema(env, i, depth + 1)).collect::<Vec<_>>()})
+            }
+            other => sockets::type_schema(other, depth),
+        }
+    }
+
+    /// Schemas a typed handler states: `(req: Request<Params, ResBody, ReqBody, Query>)`.
+    pub(super) fn typed_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
+        let Some(Some(TypeExpr::Ref(name, args))) = c.func.param_types.first() else {
+            return;
+        };
+        if name != "Request" && !name.ends_with(".Request") {
+            return;
+        }
+        let useful = |t: &TypeExpr| {
+            !matches!(t, TypeExpr::Prim(p) if p == "any" || p == "unknown")
+                && !matches!(t, TypeExpr::Other)
+        };
+        for (i, part) in [(0usize, "params"), (2, "body"), (3, "query")] {
+            if let Some(t) = args.get(i)
+                && useful(t)
+            {
+                let env = c.env.clone();
+                let schema = self.ts_schema(&env, t, 0);
+                // A type the analyzer cannot read says nothing.
+                if schema.get("type").is_none() && schema.get("anyOf").is_none() {
+                    continue;
+                }
+                let mut rc = contract.borrow_mut();
+                let slot = match part {
+                    "params" => &mut rc.params,
+                    "query" => &mut rc.query,
+                    _ => &mut rc.body,
+                };
+                if slot.is_none() {
+                    *slot = Some((
+                        schema,
+                        Some(format!("Request<{name}>")),
+                        c.file,
+                        c.func.line,
+                    ));
+                }
+            }
+        }
+    }
+
     /// A call that applies a schema to part of the request, or reads from it.
     pub(super) fn note_validation(&mut self, ctx: &Ctx, line: u32, argv: &[Value], callee: &str) {
         let Some(rc) = self.route_contract.clone() else {
@@ -399,14 +749,62 @@ impl Interp {
             _ => None,
         });
         if let (Some(z), Some(part)) = (zod, part) {
+            let label = if z.joi {
+                format!("joi:{callee}")
+            } else {
+                callee.to_string()
+            };
             set_part(
                 &mut rc.borrow_mut(),
                 part,
                 z.schema.clone(),
-                callee,
+                &label,
                 ctx.file,
                 line,
             );
+        }
+    }
+}
+
+/// Add one validator field (or a whole part schema when `field` is empty).
+pub(super) fn merge_validator(
+    c: &mut RawContract,
+    part: &str,
+    field: &str,
+    schema: &J,
+    required: bool,
+    file: FileId,
+    line: u32,
+) {
+    if field.is_empty() {
+        set_part(c, part, schema.clone(), "celebrate", file, line);
+        return;
+    }
+    let slot = match part {
+        "query" => &mut c.query,
+        "params" => &mut c.params,
+        "headers" => return,
+        _ => &mut c.body,
+    };
+    let entry = slot.get_or_insert_with(|| {
+        (
+            json!({"type": "object", "properties": {}}),
+            Some("express-validator".into()),
+            file,
+            line,
+        )
+    });
+    if let J::Object(m) = &mut entry.0 {
+        if let Some(J::Object(props)) = m.get_mut("properties") {
+            props.insert(field.to_string(), schema.clone());
+        }
+        if required {
+            let req = m.entry("required").or_insert_with(|| J::Array(Vec::new()));
+            if let J::Array(req) = req
+                && !req.iter().any(|r| r.as_str() == Some(field))
+            {
+                req.push(json!(field));
+            }
         }
     }
 }
