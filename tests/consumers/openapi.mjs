@@ -78,8 +78,8 @@ for (const doc of DOCUMENTS) {
 }
 
 if (typeFiles.length > 0) {
-  // A consumer imports the generated names and indexes into them; this catches output that is
-  // syntactically fine but not usable (missing exports, `never` maps that reject indexing).
+  // A consumer imports the generated names and indexes into them, so a file that compiles alone
+  // but lacks the usual exports (paths, components, operations) fails too.
   const usage = join(scratch, "use-types.ts");
   writeFileSync(
     usage,
@@ -104,7 +104,6 @@ if (typeFiles.length > 0) {
       "--target", "es2022",
       "--module", "esnext",
       "--moduleResolution", "bundler",
-      "--noUnusedLocals",
       ...typeFiles,
       usage,
     ]),
