@@ -105,8 +105,13 @@ pub(crate) struct RawFinding {
     pub(crate) message: String,
 }
 
+/// A module's scope and its exported name -> local name map.
+type LiveBindings = (Rc<Scope>, HashMap<String, String>);
+
 struct ModuleRec {
     exports: Rc<ObjData>,
+    /// Module scope and exported-name -> local-name, for ESM live bindings.
+    live: RefCell<Option<LiveBindings>>,
     module_obj: Rc<ObjData>,
     esm: Cell<bool>,
     stars: RefCell<Vec<FileId>>,
@@ -202,6 +207,16 @@ pub(crate) struct Interp {
     event_mode: bool,
     /// The contract of the route whose handlers are running.
     route_contract: Option<Rc<RefCell<RawContract>>>,
+    /// Classes seen, with an instance when one was constructed.
+    classes: Vec<(Rc<ClassVal>, Option<Value>)>,
+    /// Functions that emit, by (file, function id), with whether they do.
+    emits: HashMap<(FileId, u32), bool>,
+    /// Functions that emit, kept so they can run once more while looking for events.
+    emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
+    /// Functions run while looking for events.
+    event_called: HashSet<(FileId, u32)>,
+    /// Loading modules no entry reached, looking for events.
+    pub(crate) loading_unreached: bool,
 }
 
 impl Interp {
@@ -212,6 +227,8 @@ impl Interp {
         globals.define("Promise", Value::Builtin(Builtin::PromiseNs));
         globals.define("require", Value::Builtin(Builtin::Require));
         globals.define("undefined", Value::Undef);
+        // Browser scripts get `io` from `<script src="/socket.io/socket.io.js">`.
+        globals.define("io", Value::Builtin(Builtin::SocketIoClient));
         globals.define("Set", Value::Builtin(Builtin::SetCtor));
         globals.define("WeakSet", Value::Builtin(Builtin::SetCtor));
         globals.define("Map", Value::Builtin(Builtin::MapCtor));
@@ -259,6 +276,11 @@ impl Interp {
             called: HashSet::new(),
             event_mode: false,
             route_contract: None,
+            classes: Vec::new(),
+            emits: HashMap::new(),
+            emit_funcs: HashMap::new(),
+            event_called: HashSet::new(),
+            loading_unreached: false,
         }
     }
 
@@ -278,25 +300,96 @@ impl Interp {
                 .drain()
                 .filter(|(k, _)| !self.called.contains(k))
                 .collect();
-            if pending.is_empty() {
+            let _ = &mut pending;
+            let mut progressed = !pending.is_empty();
+            // Methods of classes: on an instance the program built, else on one
+            // built here (classes created by a framework's dependency injection).
+            let classes = self.classes.clone();
+            for (cv, inst) in classes {
+                let uncalled: Vec<String> = cv
+                    .class
+                    .methods
+                    .iter()
+                    .filter(|(_, f)| !self.called.contains(&(cv.file, f.id)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                if uncalled.is_empty() {
+                    continue;
+                }
+                progressed = true;
+                let this = match inst {
+                    Some(i) => i,
+                    None => {
+                        let n = cv.class.constructor.as_ref().map_or(0, |c| c.params.len());
+                        let ctx = Ctx {
+                            file: cv.file,
+                            scope: Scope::new(Some(self.globals.clone())),
+                            this: Value::Undef,
+                            home: None,
+                        };
+                        let v = Value::Class(cv.clone());
+                        self.construct(&ctx, &v, vec![Value::dynamic(); n], &[], cv.class.line)
+                    }
+                };
+                for name in uncalled {
+                    if let Some(Value::Func(m)) = self.find_method(&cv, &name, &this) {
+                        let n = m.func.params.len();
+                        self.invoke(
+                            &m,
+                            vec![Value::Unknown(Unknown::Param); n],
+                            Some(this.clone()),
+                        );
+                    }
+                }
+            }
+            if !progressed {
                 break;
             }
             // Anonymous callbacks first: they often pass real values (a server,
             // a socket) to named functions that would otherwise run first with
             // unknown arguments and trip their run-once guards.
-            pending.sort_by_key(|(k, c)| {
-                let module_level = c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
-                (module_level, *k)
-            });
+            // Module-level functions wait until no callback is left.
+            let module_level =
+                |c: &Rc<Closure>| c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
+            if pending.iter().any(|(_, c)| !module_level(c)) {
+                let (later, now): (Vec<_>, Vec<_>) =
+                    pending.into_iter().partition(|(_, c)| module_level(c));
+                for (k, c) in later {
+                    self.uncalled.insert(k, c);
+                }
+                pending = now;
+            }
+            pending.sort_by_key(|(k, _)| *k);
             for (k, c) in pending {
                 if self.called.contains(&k) || self.steps > STEP_BUDGET {
                     continue;
                 }
                 let n = c.func.params.len();
-                self.invoke(&c, vec![Value::dynamic(); n], None);
+                self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
             }
         }
         self.event_mode = false;
+    }
+
+    /// Keep the uncalled-function pass away from route functions: they run
+    /// with a request and a response instead.
+    pub(crate) fn mark_route_handlers_called(&mut self) {
+        let mut keys = Vec::new();
+        for r in &self.routers {
+            for reg in &r.regs {
+                if let RegKind::Route { funcs, .. } = &reg.kind {
+                    for f in funcs {
+                        if let Value::Func(c) = f {
+                            keys.push((c.file, c.func.id));
+                        }
+                    }
+                }
+            }
+        }
+        for k in keys {
+            self.called.insert(k);
+            self.uncalled.remove(&k);
+        }
     }
 
     /// Run every route's middleware and handler once with a request and a
@@ -347,6 +440,32 @@ impl Interp {
         self.event_mode = was;
     }
 
+    /// Run once more, looking for events, the functions that emit but ran only
+    /// before the sockets existed (`getIO().emit` in code called at start-up).
+    pub(crate) fn replay_emitters(&mut self) {
+        self.event_mode = true;
+        // Only module-level functions: a nested closure would run again in the
+        // environment of one particular earlier call.
+        let mut todo: Vec<((FileId, u32), Rc<Closure>)> = self
+            .emit_funcs
+            .iter()
+            .filter(|(k, c)| {
+                !self.event_called.contains(k)
+                    && c.env.parent.as_ref().is_some_and(|p| p.parent.is_none())
+            })
+            .map(|(k, c)| (*k, c.clone()))
+            .collect();
+        todo.sort_by_key(|(k, _)| *k);
+        for (k, c) in todo {
+            if self.event_called.contains(&k) || self.steps > STEP_BUDGET {
+                continue;
+            }
+            let n = c.func.params.len();
+            self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
+        }
+        self.event_mode = false;
+    }
+
     /// Enter or leave event mode (registrations are not recorded).
     pub(crate) fn set_event_mode(&mut self, on: bool) {
         self.event_mode = on;
@@ -384,6 +503,7 @@ impl Interp {
         module_obj.set("exports", Value::Obj(exports.clone()));
         let rec = Rc::new(ModuleRec {
             exports,
+            live: RefCell::new(None),
             module_obj: module_obj.clone(),
             esm: Cell::new(false),
             stars: RefCell::new(Vec::new()),
@@ -518,21 +638,65 @@ impl Interp {
                 }
             }
         }
-        // ESM exports are live bindings: take the final values.
+        // ESM exports are live bindings: take the final values, and keep the
+        // scope so later assignments (`io = new Server()` in an init function) show.
+        let mut live = HashMap::new();
         for (local, exported) in export_names {
             if let Some(v) = scope.lookup(&local)
                 && !matches!(v, Value::Undef)
             {
                 rec.exports.set(&exported, v);
             }
+            live.insert(exported, local);
         }
+        *rec.live.borrow_mut() = Some((scope.clone(), live));
         rec.done.set(true);
         rec
     }
 
     fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
         let r = self.loader.project.resolve(from, spec);
-        if r == Resolved::Missing {
+        // Assets handled by a bundler (`./App.css`, `./logo.svg`, `./x.md?raw`) are not modules.
+        let path = spec.split(['?', '#']).next().unwrap_or(spec);
+        let asset = spec.contains('?')
+            || path.rsplit_once('.').is_some_and(|(_, ext)| {
+                matches!(
+                    ext,
+                    "css"
+                        | "scss"
+                        | "sass"
+                        | "less"
+                        | "svg"
+                        | "png"
+                        | "jpg"
+                        | "jpeg"
+                        | "gif"
+                        | "webp"
+                        | "ico"
+                        | "avif"
+                        | "bmp"
+                        | "woff"
+                        | "woff2"
+                        | "ttf"
+                        | "eot"
+                        | "mp3"
+                        | "mp4"
+                        | "wav"
+                        | "webm"
+                        | "md"
+                        | "txt"
+                        | "html"
+                        | "vue"
+                        | "svelte"
+                        | "wasm"
+                        | "glsl"
+                        | "graphql"
+                        | "gql"
+                        | "yaml"
+                        | "yml"
+                )
+            });
+        if r == Resolved::Missing && !asset {
             self.finding(
                 FindingCode::UnresolvedImport,
                 from,
@@ -618,6 +782,16 @@ impl Interp {
                 return exp;
             }
             return self.member(&exp, name);
+        }
+        let current = rec
+            .live
+            .borrow()
+            .as_ref()
+            .and_then(|(sc, names)| names.get(name).and_then(|local| sc.lookup(local)));
+        if let Some(v) = current
+            && !matches!(v, Value::Undef)
+        {
+            return self.force(v, depth + 1);
         }
         if let Some(v) = rec.exports.get(name) {
             return self.force(v, depth + 1);
@@ -760,10 +934,13 @@ impl Interp {
                 // Looking for events, a flag in program state (`if (initialized) return;`)
                 // does not decide anything: every path may run at some point.
                 let flag = |e: &Expr| matches!(e, Expr::Ident(_) | Expr::Member(..));
+                let _ = flag;
                 let state = self.event_mode
-                    && matches!(t, Value::Bool(_))
-                    && (flag(test)
-                        || matches!(test, Expr::Unary(op, inner) if op == "!" && flag(inner)));
+                    && matches!(
+                        t,
+                        Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)
+                    )
+                    && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_));
                 let known = if state { None } else { t.truthy() };
                 match known {
                     Some(true) => return self.exec_block(ctx, then),
@@ -1324,6 +1501,13 @@ impl Interp {
         if !self.called.contains(&key) {
             self.uncalled.entry(key).or_insert_with(|| c.clone());
         }
+        let emits = *self
+            .emits
+            .entry(key)
+            .or_insert_with(|| sockets::mentions_emit(f));
+        if emits {
+            self.emit_funcs.entry(key).or_insert_with(|| c.clone());
+        }
         Value::Func(c)
     }
 
@@ -1352,6 +1536,7 @@ impl Interp {
             };
             cv.statics.set(name, v);
         }
+        self.classes.push((cv.clone(), None));
         Value::Class(cv)
     }
 
@@ -1967,6 +2152,9 @@ impl Interp {
         if self.called.insert(key) {
             self.uncalled.remove(&key);
         }
+        if self.event_mode {
+            self.event_called.insert(key);
+        }
         let recursion = self.stack.iter().filter(|k| **k == key).count();
         if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
             if argv.iter().any(|a| a.is_tracked(0))
@@ -2072,6 +2260,12 @@ impl Interp {
                     *obj.class.borrow_mut() = Some(cv.clone());
                 }
                 let this = Value::Obj(obj);
+                if let Value::Class(cv) = c
+                    && let Some(slot) = self.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
+                    && slot.1.is_none()
+                {
+                    slot.1 = Some(this.clone());
+                }
                 self.init_instance(c, &this, argv);
                 this
             }

@@ -250,7 +250,6 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     // handlers' helpers), then every function nobody called.
     let t4 = Instant::now();
     interp.set_event_mode(true);
-    interp.run_route_handlers();
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             loader.needles_of(i) & needle::SOCKET != 0
@@ -259,10 +258,17 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         })
         .collect();
     loader.prefetch(sock.iter().copied());
+    interp.loading_unreached = true;
     for i in sock {
         interp.run_module(i);
     }
-    interp.run_uncalled(6);
+    interp.loading_unreached = false;
+    interp.mark_route_handlers_called();
+    interp.run_uncalled(24);
+    // Route handlers run after start-up code, with a request and a response.
+    interp.run_route_handlers();
+    interp.replay_emitters();
+    interp.run_uncalled(12);
     interp.set_event_mode(false);
     timings.events_ms = ms(t4);
 
@@ -580,7 +586,7 @@ fn build_inventory(
             ),
         });
     }
-    if entries.is_empty() {
+    if entries.is_empty() && interp.sio_servers.is_empty() && interp.sites.is_empty() {
         findings.push(Finding {
             code: FindingCode::NoEntry,
             at: Location {
@@ -590,7 +596,8 @@ fn build_inventory(
             message: "no entry found: no package.json main/start script and no file calls express(); pass --entry FILE".into(),
         });
     }
-    let (socket_servers, events, event_stats) = build_events(project, interp, &mut findings);
+    let (socket_servers, events, event_stats) =
+        build_events(project, interp, !entries.is_empty(), &mut findings);
     findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
@@ -670,19 +677,45 @@ fn build_inventory(
 fn build_events(
     project: &Project,
     interp: &Interp,
+    have_entries: bool,
     findings: &mut Vec<Finding>,
 ) -> (Vec<SocketServer>, Vec<Event>, EventStats) {
+    // A server that only the event pass reached (a separate program, such as a
+    // worker started with fork()) is reported, and its events left out, when the
+    // entries reach a server of their own.
+    let any_reached = interp.sio_servers.iter().any(|s| s.reached);
+    let separate: BTreeSet<u32> = interp
+        .sio_servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.reached && s.separate && (any_reached || have_entries))
+        .map(|(i, _)| i as u32)
+        .collect();
+    for &i in &separate {
+        let s = &interp.sio_servers[i as usize];
+        findings.push(Finding {
+            code: FindingCode::UnreachedApp,
+            at: loc(project, s.file, s.line),
+            message: "a Socket.IO server in a file no entry reaches (a separate program?); its events are not listed; name it with --entry to include it".into(),
+        });
+    }
     let servers: Vec<SocketServer> = interp
         .sio_servers
         .iter()
-        .map(|s| SocketServer {
+        .enumerate()
+        .filter(|(i, _)| !separate.contains(&(*i as u32)))
+        .map(|(_, s)| SocketServer {
             at: loc(project, s.file, s.line),
             path: s.path.clone(),
             namespaces: s.namespaces.iter().cloned().collect(),
         })
         .collect();
     let mut groups: BTreeMap<(String, String), Vec<&eval::RawSite>> = BTreeMap::new();
-    for site in &interp.sites {
+    for site in interp
+        .sites
+        .iter()
+        .filter(|s| !separate.contains(&s.server))
+    {
         groups
             .entry((site.ns.clone(), site.name.clone()))
             .or_default()
@@ -691,8 +724,14 @@ fn build_events(
     let mut events = Vec::new();
     let mut stats = EventStats::default();
     let mut files: BTreeSet<FileId> = BTreeSet::new();
-    let has_client = interp.sites.iter().any(|s| s.side == Side::Client);
-    let has_server = interp.sites.iter().any(|s| s.side == Side::Server);
+    let kept = || {
+        interp
+            .sites
+            .iter()
+            .filter(|s| !separate.contains(&s.server))
+    };
+    let has_client = kept().any(|s| s.side == Side::Client);
+    let has_server = kept().any(|s| s.side == Side::Server);
     for ((ns, name), raw) in &groups {
         let mut sites: Vec<EventSite> = raw
             .iter()

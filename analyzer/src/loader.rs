@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 7;
+pub(crate) const FACTS_VERSION: u32 = 9;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -377,7 +377,16 @@ impl Loader {
                         )
                     }
                 };
-                let grammar = Grammar::for_path(&f.rel).unwrap_or(Grammar::JavaScript);
+                let mut grammar = Grammar::for_path(&f.rel).unwrap_or(Grammar::JavaScript);
+                let text: std::borrow::Cow<[u8]> = if Grammar::is_markup(&f.rel) {
+                    let (scripts, ts) = crate::syntax::markup_scripts(&text);
+                    if ts {
+                        grammar = Grammar::TypeScript;
+                    }
+                    std::borrow::Cow::Owned(scripts)
+                } else {
+                    text
+                };
                 let facts = SYNTAX.with(|s| {
                     let mut s = s.borrow_mut();
                     s.get_or_insert_with(SyntaxContext::new)

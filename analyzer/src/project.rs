@@ -170,57 +170,91 @@ impl Project {
             .require_git(false)
             .git_global(false)
             .follow_links(false)
-            .sort_by_file_path(|a, b| a.cmp(b));
+            .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)));
         builder.add_ignore(&default_ignore);
+        // Walk in parallel; what matters is collected, then put in byte order.
+        enum Found {
+            Dir(String),
+            Source(SourceFile),
+            Package(String, PathBuf),
+            TsConfig(String),
+        }
+        let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
+        builder.build_parallel().run(|| {
+            let found = &found;
+            let root = &root;
+            Box::new(move |entry| {
+                let Ok(entry) = entry else {
+                    return ignore::WalkState::Continue;
+                };
+                let Some(ft) = entry.file_type() else {
+                    return ignore::WalkState::Continue;
+                };
+                let path = entry.path();
+                let Ok(rel) = path.strip_prefix(root) else {
+                    return ignore::WalkState::Continue;
+                };
+                let rel = to_slash(rel);
+                let item = if ft.is_dir() {
+                    Some(Found::Dir(rel))
+                } else if !ft.is_file() {
+                    None
+                } else {
+                    let name = entry.file_name().to_string_lossy();
+                    if name == "package.json" {
+                        Some(Found::Package(rel, path.to_path_buf()))
+                    } else if (name.starts_with("tsconfig") || name == "jsconfig.json")
+                        && name.ends_with(".json")
+                    {
+                        Some(Found::TsConfig(rel))
+                    } else if crate::syntax::Grammar::for_path(&rel).is_none() {
+                        None
+                    } else {
+                        let meta = entry.metadata().ok();
+                        let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
+                        let mtime = meta
+                            .and_then(|m| m.modified().ok())
+                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                            .map(|d| d.as_nanos())
+                            .unwrap_or(0);
+                        Some(Found::Source(SourceFile { rel, size, mtime }))
+                    }
+                };
+                if let Some(item) = item
+                    && let Ok(mut f) = found.lock()
+                {
+                    f.push(item);
+                }
+                ignore::WalkState::Continue
+            })
+        });
         let mut files = Vec::new();
         let mut packages = Vec::new();
         let mut tsconfig_paths = Vec::new();
         let mut dirs = std::collections::HashSet::new();
-        for entry in builder.build() {
-            let Ok(entry) = entry else { continue };
-            let Some(ft) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            let Ok(rel) = path.strip_prefix(&root) else {
-                continue;
-            };
-            let rel = to_slash(rel);
-            if ft.is_dir() {
-                dirs.insert(rel);
-                continue;
-            }
-            if !ft.is_file() {
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy();
-            if name == "package.json" {
-                if let Ok(text) = std::fs::read_to_string(path)
-                    && let Ok(json) = serde_json::from_str(&text)
-                {
-                    let dir = rel
-                        .rsplit_once('/')
-                        .map(|(d, _)| d.to_string())
-                        .unwrap_or_default();
-                    packages.push(PackageJson { dir, json });
+        let mut package_files = Vec::new();
+        for item in found.into_inner().unwrap_or_default() {
+            match item {
+                Found::Dir(d) => {
+                    dirs.insert(d);
                 }
-                continue;
+                Found::Source(f) => files.push(f),
+                Found::Package(rel, path) => package_files.push((rel, path)),
+                Found::TsConfig(rel) => tsconfig_paths.push(rel),
             }
-            if name.starts_with("tsconfig") && name.ends_with(".json") {
-                tsconfig_paths.push(rel.clone());
-                continue;
+        }
+        package_files.sort();
+        tsconfig_paths.sort();
+        for (rel, path) in package_files {
+            if let Ok(text) = std::fs::read_to_string(&path)
+                && let Ok(json) = serde_json::from_str(&text)
+            {
+                let dir = rel
+                    .rsplit_once('/')
+                    .map(|(d, _)| d.to_string())
+                    .unwrap_or_default();
+                packages.push(PackageJson { dir, json });
             }
-            if crate::syntax::Grammar::for_path(&rel).is_none() {
-                continue;
-            }
-            let meta = entry.metadata().ok();
-            let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
-            let mtime = meta
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| d.as_nanos())
-                .unwrap_or(0);
-            files.push(SourceFile { rel, size, mtime });
         }
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
         let by_rel = files
@@ -251,7 +285,7 @@ impl Project {
                     .rsplit_once('/')
                     .map(|(d, _)| d.to_string())
                     .unwrap_or_default();
-                // `tsconfig.json` wins over `tsconfig.*.json` in the same folder.
+                // `tsconfig.json` wins over `tsconfig.*.json` and `jsconfig.json` in the same folder.
                 if rel.ends_with("/tsconfig.json") || rel == "tsconfig.json" {
                     project.tsconfigs.insert(dir, cfg);
                 } else {

@@ -35,8 +35,20 @@ impl Grammar {
                 }
             }
             "tsx" => Some(Grammar::Tsx),
+            // Markup with inline `<script>` blocks (see [`markup_scripts`]).
+            "html" | "htm" | "vue" | "svelte" | "hbs" | "handlebars" | "ejs" => {
+                Some(Grammar::JavaScript)
+            }
             _ => None,
         }
+    }
+
+    /// Whether files with this path are markup whose scripts are analyzed.
+    pub(crate) fn is_markup(path: &str) -> bool {
+        matches!(
+            path.rsplit('.').next(),
+            Some("html" | "htm" | "vue" | "svelte" | "hbs" | "handlebars" | "ejs")
+        )
     }
 
     fn language(self) -> Language {
@@ -103,12 +115,25 @@ impl SyntaxContext {
         let mut tree = tree;
         let patched_amp;
         let mut src = src;
-        if tree.root_node().has_error() && memchr::memmem::find(src, b"& ").is_some() {
+        if tree.root_node().has_error() && memchr::memchr(b'&', src).is_some() {
             let mut copy = src.to_vec();
             for i in 0..copy.len() {
+                if copy[i] != b'&' {
+                    continue;
+                }
                 let next = copy.get(i + 1).copied().unwrap_or(b' ');
                 let prev = if i > 0 { copy[i - 1] } else { b' ' };
-                if copy[i] == b'&' && matches!(next, b' ' | b'\n' | b'\t') && prev != b'&' {
+                if prev == b'&' || matches!(next, b'&' | b'=') {
+                    continue;
+                }
+                // `&amp;`, `&#39;`: a character reference stays.
+                let entity_len = copy[i + 1..]
+                    .iter()
+                    .take(32)
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'#')
+                    .count();
+                let is_entity = entity_len > 0 && copy.get(i + 1 + entity_len) == Some(&b';');
+                if !is_entity {
                     copy[i] = b'+';
                 }
             }
@@ -1530,6 +1555,52 @@ pub(crate) fn unescape(s: &str) -> String {
     out
 }
 
+/// The inline scripts of a markup file (HTML, Vue, Svelte, Handlebars), with
+/// everything else blanked so lines and columns stay where they were; and
+/// whether a script says `lang="ts"`. Scripts with `src=` or a non-JavaScript
+/// `type` are blanked too.
+pub(crate) fn markup_scripts(src: &[u8]) -> (Vec<u8>, bool) {
+    let mut out: Vec<u8> = src
+        .iter()
+        .map(|&b| if b == b'\n' || b == b'\r' { b } else { b' ' })
+        .collect();
+    let lower: Vec<u8> = src.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let mut ts = false;
+    let mut pos = 0;
+    while let Some(i) = memchr::memmem::find(&lower[pos..], b"<script") {
+        let open = pos + i;
+        let Some(j) = memchr::memchr(b'>', &lower[open..]) else {
+            break;
+        };
+        let tag = &lower[open..open + j];
+        let body_start = open + j + 1;
+        let Some(k) = memchr::memmem::find(&lower[body_start..], b"</script") else {
+            break;
+        };
+        let body_end = body_start + k;
+        let tag_text = String::from_utf8_lossy(tag);
+        let external = tag_text.contains(" src=");
+        let js_type = match tag_text.split("type=").nth(1) {
+            None => true,
+            Some(t) => {
+                let t = t.trim_start_matches(['"', '\'']);
+                t.starts_with("module")
+                    || t.starts_with("text/javascript")
+                    || t.starts_with("application/javascript")
+                    || t.starts_with("text/babel")
+            }
+        };
+        if !external && js_type {
+            if tag_text.contains("lang=\"ts\"") || tag_text.contains("lang='ts'") {
+                ts = true;
+            }
+            out[body_start..body_end].copy_from_slice(&src[body_start..body_end]);
+        }
+        pos = body_end;
+    }
+    (out, ts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1584,5 +1655,20 @@ mod tests {
             .join()
             .unwrap();
         assert!(!f.too_deep.is_empty());
+    }
+
+    #[test]
+    fn markup_keeps_inline_scripts_in_place() {
+        let html = b"<html>\n<script src=\"/socket.io/socket.io.js\"></script>\n<script>\nvar s = io();\n</script>\n<script type=\"text/template\">x</script>\n</html>\n";
+        let (js, ts) = super::markup_scripts(html);
+        assert_eq!(js.len(), html.len());
+        let text = String::from_utf8(js).unwrap();
+        assert_eq!(text.lines().nth(3).unwrap(), "var s = io();");
+        assert!(!text.contains("socket.io.js"));
+        assert!(!text.contains('x'));
+        assert!(!ts);
+        let (_, ts) =
+            super::markup_scripts(b"<script setup lang=\"ts\">let a: number = 1;</script>");
+        assert!(ts);
     }
 }

@@ -214,6 +214,9 @@ pub(crate) enum Unknown {
     External,
     /// Computed at run time from something the analyzer cannot see.
     Dynamic,
+    /// A parameter of a function the analyzer ran without a caller (its real
+    /// callers are analyzed on their own; not a finding).
+    Param,
 }
 
 /// A value.
@@ -352,7 +355,34 @@ impl Value {
             | Value::Class(_)
             | Value::Router(_)
             | Value::Chain(..)
-            | Value::Builtin(_)
+            | Value::Builtin(
+                Builtin::Express
+                | Builtin::RouterCtor
+                | Builtin::Require
+                | Builtin::PathModule
+                | Builtin::PathJoin
+                | Builtin::UrlJoin
+                | Builtin::ObjectNs
+                | Builtin::ObjectFn(_)
+                | Builtin::ArrayNs
+                | Builtin::ArrayFrom
+                | Builtin::PromiseNs
+                | Builtin::Identity
+                | Builtin::FsModule
+                | Builtin::OpaqueModule(_)
+                | Builtin::SocketIo
+                | Builtin::SocketIoServer
+                | Builtin::SocketIoClient
+                | Builtin::SocketIoManager
+                | Builtin::Zod
+                | Builtin::ZodBuilder(_)
+                | Builtin::Joi
+                | Builtin::JoiBuilder(_)
+                | Builtin::Celebrate
+                | Builtin::CheckField(_)
+                | Builtin::SetCtor
+                | Builtin::MapCtor,
+            )
             | Value::Sio(_)
             | Value::Coll(_)
             | Value::Zod(_)
@@ -361,6 +391,8 @@ impl Value {
             | Value::Http(_)
             | Value::Pattern(_)
             | Value::Module(_) => Some(true),
+            // A member of a package the analyzer does not model (`cluster.isPrimary`).
+            Value::Builtin(Builtin::MiddlewareFactory(_)) => None,
             Value::Lazy(..) | Value::Deferred(_) | Value::Unknown(_) => None,
         }
     }

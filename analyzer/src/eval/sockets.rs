@@ -28,6 +28,11 @@ pub(crate) const RESERVED_EVENTS: &[&str] = &[
     "error",
     "newListener",
     "removeListener",
+    // The client manager's own events (`socket.io.on('reconnect')`).
+    "reconnect",
+    "reconnect_attempt",
+    "reconnect_error",
+    "reconnect_failed",
 ];
 
 /// A Socket.IO server seen in the code.
@@ -37,6 +42,10 @@ pub(crate) struct SioServer {
     pub(crate) line: u32,
     pub(crate) path: String,
     pub(crate) namespaces: BTreeSet<String>,
+    /// Created by code the entries reach (not by a module only the event pass ran).
+    pub(crate) reached: bool,
+    /// Created by the top-level code of a module no entry reaches: a separate program.
+    pub(crate) separate: bool,
 }
 
 /// One event site before it becomes public.
@@ -54,6 +63,8 @@ pub(crate) struct RawSite {
     pub(crate) ack: bool,
     pub(crate) file: FileId,
     pub(crate) line: u32,
+    /// The server the site belongs to (`u32::MAX` on the client side).
+    pub(crate) server: u32,
     /// The JSON Schema of the payload, when the code states it.
     pub(crate) payload: Option<serde_json::Value>,
 }
@@ -114,11 +125,27 @@ impl Interp {
                 path = p;
             }
         }
+        // One server per creation site, however often the code runs.
+        let reached = !self.event_mode && !self.unreached_mode;
+        if let Some(i) = self
+            .sio_servers
+            .iter()
+            .position(|s| s.file == ctx.file && s.line == line)
+        {
+            let srv = &mut self.sio_servers[i];
+            srv.reached |= reached;
+            if path != "/socket.io" {
+                srv.path = path;
+            }
+            return sio(SioKind::Server, i as u32, "/");
+        }
         self.sio_servers.push(SioServer {
             file: ctx.file,
             line,
             path,
             namespaces: BTreeSet::from(["/".to_string()]),
+            reached,
+            separate: self.loading_unreached && self.stack.is_empty(),
         });
         sio(SioKind::Server, self.sio_servers.len() as u32 - 1, "/")
     }
@@ -242,7 +269,8 @@ impl Interp {
                 }
                 if let Some(l @ Value::Func(c)) = &listener {
                     let n = c.func.params.len();
-                    self.call_value_now(ctx, l, vec![Value::dynamic(); n], &[], call.line, None);
+                    let this = Some(Value::Sio(Rc::new((**s).clone())));
+                    self.call_value_now(ctx, l, vec![Value::dynamic(); n], &[], call.line, this);
                 }
                 Value::Sio(s.clone())
             }
@@ -385,7 +413,31 @@ impl Interp {
                 Value::Undef
             }
             (SioKind::SocketSet, "values") => Value::array(vec![s.derive(SioKind::Socket)]),
-            (SioKind::Server | SioKind::Namespace, "fetchSockets") => {
+            (SioKind::SocketSet, "get") => {
+                self.eval_args(ctx, &call.args);
+                s.derive(SioKind::Socket)
+            }
+            (SioKind::Manager, "on" | "once") => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
+                    self.push_site(
+                        ctx,
+                        call,
+                        s,
+                        &ev,
+                        pattern,
+                        side,
+                        Direction::ServerToClient,
+                        "on",
+                        &[],
+                        false,
+                        None,
+                    );
+                }
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Sio(s.clone())
+            }
+            (SioKind::Server | SioKind::Namespace | SioKind::Target, "fetchSockets") => {
                 self.eval_args(ctx, &call.args);
                 Value::array(vec![s.derive(SioKind::Socket)])
             }
@@ -446,6 +498,8 @@ impl Interp {
         match v {
             Some(Value::Str(s)) => Some((s.to_string(), false)),
             Some(Value::Pattern(p)) => Some((p.to_string(), true)),
+            // A helper run without a caller: its callers name the events.
+            Some(Value::Unknown(Unknown::Param)) => None,
             _ => {
                 let text = call.args.first().map(expr_text).unwrap_or_default();
                 self.finding(
@@ -490,8 +544,8 @@ impl Interp {
                     Value::Pattern(x) => x.as_ref() == name,
                     _ => false,
                 });
-                if !carries {
-                    break;
+                if !carries || fr.callee == "<anonymous>" {
+                    continue;
                 }
                 file = fr.file;
                 line = fr.line;
@@ -511,6 +565,7 @@ impl Interp {
             ack,
             file,
             line,
+            server: s.server,
             payload,
         });
     }
@@ -556,6 +611,69 @@ fn listener_shape(f: &Func) -> (Vec<String>, bool) {
         names.pop();
     }
     (names, ack)
+}
+
+/// Whether any expression in the statements (nested functions included) satisfies `pred`.
+pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
+    fn e_any(e: &Expr, p: &dyn Fn(&Expr) -> bool, d: u32) -> bool {
+        if d > 200 {
+            return false;
+        }
+        if p(e) {
+            return true;
+        }
+        let d = d + 1;
+        match e {
+            Expr::Call(c) => e_any(&c.callee, p, d) || c.args.iter().any(|a| e_any(a, p, d)),
+            Expr::Func(f) => s_any(&f.body, p, d),
+            Expr::Member(o, _) => e_any(o, p, d),
+            Expr::Index(a, b)
+            | Expr::Add(a, b)
+            | Expr::Logical(_, a, b)
+            | Expr::Compare(_, a, b) => e_any(a, p, d) || e_any(b, p, d),
+            Expr::Cond(t, _, a, b) => e_any(t, p, d) || e_any(a, p, d) || e_any(b, p, d),
+            Expr::Assign(_, v) | Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) => {
+                e_any(v, p, d)
+            }
+            Expr::Seq(items) | Expr::Array(items) | Expr::Template(_, items) => {
+                items.iter().any(|i| e_any(i, p, d))
+            }
+            Expr::New(c, args, _) => e_any(c, p, d) || args.iter().any(|a| e_any(a, p, d)),
+            Expr::Object(props) => props.iter().any(|pr| match pr {
+                ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => e_any(v, p, d),
+                ObjProp::Method(_, f) => s_any(&f.body, p, d),
+            }),
+            Expr::Class(c) => c.methods.iter().any(|(_, f)| s_any(&f.body, p, d)),
+            _ => false,
+        }
+    }
+    fn s_any(stmts: &[Stmt], p: &dyn Fn(&Expr) -> bool, d: u32) -> bool {
+        stmts.iter().any(|s| match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::ExportDefault(e) | Stmt::Return(Some(e)) => {
+                e_any(e, p, d)
+            }
+            Stmt::Var(decls) => decls
+                .iter()
+                .any(|(_, e)| e.as_ref().is_some_and(|e| e_any(e, p, d))),
+            Stmt::Function(_, f) => s_any(&f.body, p, d),
+            Stmt::If(t, _, a, b, _) => e_any(t, p, d) || s_any(a, p, d) || s_any(b, p, d),
+            Stmt::ForOf(_, it, _, body, _, _) => e_any(it, p, d) || s_any(body, p, d),
+            Stmt::Loop(_, body, _) | Stmt::Block(body) => s_any(body, p, d),
+            Stmt::Try(a, _, b, c) => s_any(a, p, d) || s_any(b, p, d) || s_any(c, p, d),
+            Stmt::Switch(x, cases) => e_any(x, p, d) || cases.iter().any(|c| s_any(&c.body, p, d)),
+            Stmt::ExportDecl(inner, _) => s_any(std::slice::from_ref(inner.as_ref()), p, d),
+            _ => false,
+        })
+    }
+    s_any(stmts, pred, 0)
+}
+
+/// Whether a function body emits (`x.emit(...)`, `emitWithAck`, `send`).
+pub(crate) fn mentions_emit(f: &Func) -> bool {
+    any_expr(
+        &f.body,
+        &|e| matches!(e, Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "emit" || m == "emitWithAck")),
+    )
 }
 
 /// Whether the statements call `name(...)` (also `name?.()`), outside nested functions that rebind it.
