@@ -14,6 +14,7 @@ fn main() {
         entries: args.collect(),
         cache_dir: None,
         no_cache: true,
+        skip_events: false,
     };
     let inv = match analyzer::analyze(&opts) {
         Ok(inv) => inv,

@@ -94,6 +94,8 @@ pub(crate) struct RouterData {
     pub(crate) mounted: bool,
     /// Created while scanning files no entry reaches.
     pub(crate) unreached: bool,
+    /// Created by code run only to find events (no registrations are kept).
+    pub(crate) in_event_pass: bool,
 }
 
 /// A finding before it is turned into the public type.
@@ -394,7 +396,9 @@ impl Interp {
 
     /// Run every route's middleware and handler once with a request and a
     /// response, recording what they state (schemas, reads, responses).
-    pub(crate) fn run_route_handlers(&mut self) {
+    /// With `record` off, the contracts are left as they are (a second run
+    /// after start-up code, to find the events handlers emit).
+    pub(crate) fn run_route_handlers(&mut self, record: bool) {
         let mut work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)> = Vec::new();
         for r in &self.routers {
             for reg in &r.regs {
@@ -402,7 +406,12 @@ impl Interp {
                     contract, funcs, ..
                 } = &reg.kind
                 {
-                    work.push((contract.clone(), funcs.clone()));
+                    let contract = if record {
+                        contract.clone()
+                    } else {
+                        Rc::new(RefCell::new(RawContract::default()))
+                    };
+                    work.push((contract, funcs.clone()));
                 }
             }
         }
@@ -2476,6 +2485,7 @@ impl Interp {
             props: HashMap::new(),
             mounted: false,
             unreached: self.unreached_mode,
+            in_event_pass: self.event_mode,
         });
         Value::Router(self.routers.len() as u32 - 1)
     }

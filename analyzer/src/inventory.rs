@@ -208,9 +208,25 @@ pub enum FindingCode {
     UnheardEvent,
     /// A validator schema the analyzer could not read.
     UnresolvedSchema,
+    /// A Socket.IO server in code no entry reaches (a separate program).
+    SeparateServer,
 }
 
 impl FindingCode {
+    /// Whether the finding is about Socket.IO events (listed in `events.json`,
+    /// not in the HTTP catalog).
+    pub fn is_event(self) -> bool {
+        matches!(
+            self,
+            FindingCode::DynamicEvent
+                | FindingCode::CatchAllListener
+                | FindingCode::UnhandledEvent
+                | FindingCode::UnemittedEvent
+                | FindingCode::UnheardEvent
+                | FindingCode::SeparateServer
+        )
+    }
+
     /// The kebab-case code.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -234,6 +250,7 @@ impl FindingCode {
             FindingCode::UnemittedEvent => "unemitted-event",
             FindingCode::UnheardEvent => "unheard-event",
             FindingCode::UnresolvedSchema => "unresolved-schema",
+            FindingCode::SeparateServer => "separate-server",
         }
     }
 }
@@ -256,6 +273,9 @@ pub struct SourceFile {
     pub file: String,
     /// blake3 of its bytes, hex.
     pub hash: String,
+    /// Read for the HTTP inventory (not only to find events).
+    #[serde(default)]
+    pub http: bool,
 }
 
 /// Counts in the PortOS route-graph sense.

@@ -58,6 +58,9 @@ pub struct AnalyzeOptions {
     pub cache_dir: Option<PathBuf>,
     /// Do not read or write the cache.
     pub no_cache: bool,
+    /// Leave out the Socket.IO inventory (and the code read only to find it):
+    /// for callers that need the HTTP inventory alone.
+    pub skip_events: bool,
 }
 
 /// The default cache folder for a root: `$PORTOLAN_CACHE_DIR`, else
@@ -121,6 +124,55 @@ pub fn analyze(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         })
 }
 
+/// A key over every input of an analysis: each source file's content hash,
+/// the manifests, the options and the analyzer's version. Equal keys give
+/// equal inventories.
+fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> String {
+    loader.scan_needles();
+    let mut h = blake3::Hasher::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(&loader::FACTS_VERSION.to_le_bytes());
+    h.update(if opts.skip_events { b"http" } else { b"full" });
+    for e in &opts.entries {
+        h.update(e.as_bytes());
+        h.update(b"\0");
+    }
+    h.update(b"\x01");
+    for (i, f) in project.files.iter().enumerate() {
+        h.update(f.rel.as_bytes());
+        h.update(
+            loader
+                .hash_of(i as FileId)
+                .as_ref()
+                .map(|x| &x[..])
+                .unwrap_or(b"-"),
+        );
+    }
+    h.update(project.config_fingerprint().as_bytes());
+    h.finalize().to_hex().to_string()
+}
+
+/// The input key of an analysis without running it (see [`analyze`]): callers
+/// that cache what they derive from an inventory key it with this. `None`
+/// when the cache is off.
+pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError> {
+    if opts.no_cache {
+        return Ok(None);
+    }
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(&opts.root));
+    std::fs::create_dir_all(&cache_dir)
+        .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
+    let project = Arc::new(Project::discover(&opts.root, &cache_dir, true)?);
+    let cache = Arc::new(Cache::open(cache_dir));
+    let loader = Loader::new(project.clone(), Some(cache.clone()));
+    let key = input_key(opts, &project, &loader);
+    cache.save();
+    Ok(Some(key))
+}
+
 fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     let t0 = Instant::now();
     let cache_dir = opts
@@ -132,7 +184,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     } else {
         cache_dir.clone()
     };
-    let project = Arc::new(Project::discover(&opts.root, &scratch)?);
+    let project = Arc::new(Project::discover(&opts.root, &scratch, !opts.no_cache)?);
     let cache = if opts.no_cache {
         None
     } else {
@@ -149,29 +201,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
 
     // A whole earlier result, when no input changed (every file's content
     // hash, the manifests, the options and the analyzer's version).
-    let result_key = cache.as_ref().map(|_| {
-        loader.scan_needles();
-        let mut h = blake3::Hasher::new();
-        h.update(env!("CARGO_PKG_VERSION").as_bytes());
-        h.update(&loader::FACTS_VERSION.to_le_bytes());
-        for e in &opts.entries {
-            h.update(e.as_bytes());
-            h.update(b"\0");
-        }
-        h.update(b"\x01");
-        for (i, f) in project.files.iter().enumerate() {
-            h.update(f.rel.as_bytes());
-            h.update(
-                loader
-                    .hash_of(i as FileId)
-                    .as_ref()
-                    .map(|x| &x[..])
-                    .unwrap_or(b"-"),
-            );
-        }
-        h.update(project.config_fingerprint().as_bytes());
-        h.finalize().to_hex().to_string()
-    });
+    let result_key = cache.as_ref().map(|_| input_key(opts, &project, &loader));
     if let (Some(c), Some(key)) = (&cache, &result_key)
         && let Some(bytes) = c.read_result(key)
         && let Ok(mut inv) = serde_json::from_slice::<Inventory>(&bytes)
@@ -250,9 +280,14 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     // handlers' helpers), then every function nobody called.
     let t4 = Instant::now();
     interp.set_event_mode(true);
+    // Route handlers run once with a request and a response: the contracts.
+    interp.mark_route_handlers_called();
+    interp.run_route_handlers(true);
+    let http_files = interp.touched.clone();
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
-            loader.needles_of(i) & needle::SOCKET != 0
+            !opts.skip_events
+                && loader.needles_of(i) & needle::SOCKET != 0
                 && !interp.is_loaded(i)
                 && !is_test_path(project.rel(i))
         })
@@ -263,17 +298,23 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         interp.run_module(i);
     }
     interp.loading_unreached = false;
-    interp.mark_route_handlers_called();
-    interp.run_uncalled(24);
-    // Route handlers run after start-up code, with a request and a response.
-    interp.run_route_handlers();
-    interp.replay_emitters();
-    interp.run_uncalled(12);
+    if !opts.skip_events {
+        interp.run_uncalled(24);
+        // Again after start-up code, for the events handlers emit.
+        interp.run_route_handlers(false);
+    }
+    if opts.skip_events {
+        interp.sites.clear();
+        interp.sio_servers.clear();
+    } else {
+        interp.replay_emitters();
+        interp.run_uncalled(12);
+    }
     interp.set_event_mode(false);
     timings.events_ms = ms(t4);
 
     let t3 = Instant::now();
-    let mut inv = build_inventory(&project, &loader, &interp, &entries, &reached);
+    let mut inv = build_inventory(&project, &loader, &interp, &entries, &reached, &http_files);
     timings.inventory_ms = ms(t3);
     timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
@@ -500,6 +541,7 @@ fn build_inventory(
     interp: &Interp,
     entries: &[FileId],
     reached: &BTreeSet<FileId>,
+    http_files: &BTreeSet<FileId>,
 ) -> Inventory {
     let mut findings: Vec<Finding> = interp
         .findings
@@ -563,7 +605,7 @@ fn build_inventory(
                 _ => None,
             })
             .collect();
-        if r.is_app && r.unreached && !r.mounted {
+        if r.is_app && r.unreached && !r.mounted && !r.in_event_pass {
             findings.push(Finding {
                 code: FindingCode::UnreachedApp,
                 at: loc(project, r.file, r.line),
@@ -643,6 +685,7 @@ fn build_inventory(
         .map(|&f| SourceFile {
             file: project.rel(f).to_string(),
             hash: loader.get(f).hash.clone(),
+            http: http_files.contains(&f),
         })
         .collect();
     let unique_ops: BTreeSet<(String, String, bool)> = operations
@@ -694,7 +737,7 @@ fn build_events(
     for &i in &separate {
         let s = &interp.sio_servers[i as usize];
         findings.push(Finding {
-            code: FindingCode::UnreachedApp,
+            code: FindingCode::SeparateServer,
             at: loc(project, s.file, s.line),
             message: "a Socket.IO server in a file no entry reaches (a separate program?); its events are not listed; name it with --entry to include it".into(),
         });

@@ -19,6 +19,7 @@ pub(crate) type FileId = u32;
 pub(crate) const SOURCE_EXTS: &[&str] = &["js", "ts", "tsx", "jsx", "mjs", "cjs", "mts", "cts"];
 
 /// One discovered source file.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct SourceFile {
     /// Path relative to the root, with `/`.
     pub(crate) rel: String,
@@ -146,7 +147,11 @@ impl Project {
     }
 
     /// Walk `root`, honouring `.gitignore`/`.ignore` files and the defaults.
-    pub(crate) fn discover(root: &Path, scratch: &Path) -> Result<Project, AnalyzeError> {
+    pub(crate) fn discover(
+        root: &Path,
+        scratch: &Path,
+        use_cache: bool,
+    ) -> Result<Project, AnalyzeError> {
         let root = root
             .canonicalize()
             .map_err(|e| AnalyzeError::Root(root.display().to_string(), e.to_string()))?;
@@ -163,86 +168,32 @@ impl Project {
                 AnalyzeError::Cache(default_ignore.display().to_string(), e.to_string())
             })?;
         }
-        let mut builder = ignore::WalkBuilder::new(&root);
-        builder
-            .hidden(true)
-            .parents(false)
-            .require_git(false)
-            .git_global(false)
-            .follow_links(false)
-            .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)));
-        builder.add_ignore(&default_ignore);
-        // Walk in parallel; what matters is collected, then put in byte order.
-        enum Found {
-            Dir(String),
-            Source(SourceFile),
-            Package(String, PathBuf),
-            TsConfig(String),
-        }
-        let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
-        builder.build_parallel().run(|| {
-            let found = &found;
-            let root = &root;
-            Box::new(move |entry| {
-                let Ok(entry) = entry else {
-                    return ignore::WalkState::Continue;
-                };
-                let Some(ft) = entry.file_type() else {
-                    return ignore::WalkState::Continue;
-                };
-                let path = entry.path();
-                let Ok(rel) = path.strip_prefix(root) else {
-                    return ignore::WalkState::Continue;
-                };
-                let rel = to_slash(rel);
-                let item = if ft.is_dir() {
-                    Some(Found::Dir(rel))
-                } else if !ft.is_file() {
-                    None
-                } else {
-                    let name = entry.file_name().to_string_lossy();
-                    if name == "package.json" {
-                        Some(Found::Package(rel, path.to_path_buf()))
-                    } else if (name.starts_with("tsconfig") || name == "jsconfig.json")
-                        && name.ends_with(".json")
-                    {
-                        Some(Found::TsConfig(rel))
-                    } else if crate::syntax::Grammar::for_path(&rel).is_none() {
-                        None
-                    } else {
-                        let meta = entry.metadata().ok();
-                        let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
-                        let mtime = meta
-                            .and_then(|m| m.modified().ok())
-                            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                            .map(|d| d.as_nanos())
-                            .unwrap_or(0);
-                        Some(Found::Source(SourceFile { rel, size, mtime }))
-                    }
-                };
-                if let Some(item) = item
-                    && let Ok(mut f) = found.lock()
-                {
-                    f.push(item);
+        let walked = match use_cache.then(|| WalkCache::load(scratch, &root)).flatten() {
+            Some(w) => w,
+            None => {
+                let w = walk(&root, &default_ignore);
+                if use_cache {
+                    WalkCache::save(scratch, &root, &w);
                 }
-                ignore::WalkState::Continue
-            })
-        });
-        let mut files = Vec::new();
-        let mut packages = Vec::new();
-        let mut tsconfig_paths = Vec::new();
-        let mut dirs = std::collections::HashSet::new();
-        let mut package_files = Vec::new();
-        for item in found.into_inner().unwrap_or_default() {
-            match item {
-                Found::Dir(d) => {
-                    dirs.insert(d);
-                }
-                Found::Source(f) => files.push(f),
-                Found::Package(rel, path) => package_files.push((rel, path)),
-                Found::TsConfig(rel) => tsconfig_paths.push(rel),
+                w
             }
-        }
+        };
+        let Walked {
+            dirs,
+            mut files,
+            package_files,
+            tsconfig_paths,
+        } = walked;
+        let dirs: std::collections::HashSet<String> = dirs.into_iter().collect();
+        let mut packages = Vec::new();
+        let mut package_files: Vec<(String, PathBuf)> = package_files
+            .into_iter()
+            .map(|rel| {
+                let abs = root.join(&rel);
+                (rel, abs)
+            })
+            .collect();
+        let mut tsconfig_paths = tsconfig_paths;
         package_files.sort();
         tsconfig_paths.sort();
         for (rel, path) in package_files {
@@ -749,5 +700,204 @@ mod tests {
         let t = "{ // c\n \"a\": [1,2,], /* x */ \"b\": {\"c\": \"//not\",}, }";
         let v: serde_json::Value = serde_json::from_str(&strip_json_comments(t)).unwrap();
         assert_eq!(v["b"]["c"], "//not");
+    }
+}
+
+/// What a walk of the tree found (paths relative to the root, sorted).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Walked {
+    dirs: Vec<String>,
+    files: Vec<SourceFile>,
+    package_files: Vec<String>,
+    tsconfig_paths: Vec<String>,
+}
+
+/// Walk the tree, honouring ignore files, in parallel.
+fn walk(root: &Path, default_ignore: &Path) -> Walked {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .parents(false)
+        .require_git(false)
+        .git_global(false)
+        .follow_links(false)
+        .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)));
+    builder.add_ignore(default_ignore);
+    // Walk in parallel; what matters is collected, then put in byte order.
+    enum Found {
+        Dir(String),
+        Source(SourceFile),
+        Package(String),
+        TsConfig(String),
+    }
+    let found: std::sync::Mutex<Vec<Found>> = std::sync::Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            let Some(ft) = entry.file_type() else {
+                return ignore::WalkState::Continue;
+            };
+            let path = entry.path();
+            let Ok(rel) = path.strip_prefix(root) else {
+                return ignore::WalkState::Continue;
+            };
+            let rel = to_slash(rel);
+            let item = if ft.is_dir() {
+                Some(Found::Dir(rel))
+            } else if !ft.is_file() {
+                None
+            } else {
+                let name = entry.file_name().to_string_lossy();
+                if name == "package.json" {
+                    Some(Found::Package(rel))
+                } else if (name.starts_with("tsconfig") || name == "jsconfig.json")
+                    && name.ends_with(".json")
+                {
+                    Some(Found::TsConfig(rel))
+                } else if crate::syntax::Grammar::for_path(&rel).is_none() {
+                    None
+                } else {
+                    let meta = entry.metadata().ok();
+                    let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
+                    let mtime = meta
+                        .and_then(|m| m.modified().ok())
+                        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                        .map(|d| d.as_nanos())
+                        .unwrap_or(0);
+                    Some(Found::Source(SourceFile { rel, size, mtime }))
+                }
+            };
+            if let Some(item) = item
+                && let Ok(mut f) = found.lock()
+            {
+                f.push(item);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut w = Walked::default();
+    for item in found.into_inner().unwrap_or_default() {
+        match item {
+            Found::Dir(d) => w.dirs.push(d),
+            Found::Source(f) => w.files.push(f),
+            Found::Package(rel) => w.package_files.push(rel),
+            Found::TsConfig(rel) => w.tsconfig_paths.push(rel),
+        }
+    }
+    w.dirs.sort();
+    w.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    w.package_files.sort();
+    w.tsconfig_paths.sort();
+    w
+}
+
+/// The last walk, with what would show that it is stale: the modification
+/// times of every folder (entries added or removed) and of the ignore files.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct WalkCache {
+    version: u32,
+    root: String,
+    dirs: Vec<(String, u128)>,
+    guards: Vec<(String, u128)>,
+    files: Vec<String>,
+    package_files: Vec<String>,
+    tsconfig_paths: Vec<String>,
+}
+
+fn mtime_of(p: &Path) -> u128 {
+    std::fs::metadata(p)
+        .ok()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+}
+
+const WALK_CACHE_VERSION: u32 = 1;
+
+impl WalkCache {
+    fn guards(root: &Path, dirs: &[String]) -> Vec<(String, u128)> {
+        let mut out = Vec::new();
+        for d in std::iter::once("").chain(dirs.iter().map(String::as_str)) {
+            for name in [".gitignore", ".ignore"] {
+                let rel = if d.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{d}/{name}")
+                };
+                out.push((rel.clone(), mtime_of(&root.join(&rel))));
+            }
+        }
+        out.push((
+            ".git/info/exclude".into(),
+            mtime_of(&root.join(".git/info/exclude")),
+        ));
+        out
+    }
+
+    fn save(scratch: &Path, root: &Path, w: &Walked) {
+        let cache = WalkCache {
+            version: WALK_CACHE_VERSION,
+            root: root.to_string_lossy().into_owned(),
+            dirs: std::iter::once(String::new())
+                .chain(w.dirs.iter().cloned())
+                .map(|d| {
+                    let m = mtime_of(&root.join(&d));
+                    (d, m)
+                })
+                .collect(),
+            guards: WalkCache::guards(root, &w.dirs),
+            files: w.files.iter().map(|f| f.rel.clone()).collect(),
+            package_files: w.package_files.clone(),
+            tsconfig_paths: w.tsconfig_paths.clone(),
+        };
+        if let Ok(bytes) = postcard::to_stdvec(&cache) {
+            let tmp = scratch.join(format!("walk.bin.tmp{}", std::process::id()));
+            if std::fs::write(&tmp, bytes).is_ok() {
+                let _ = std::fs::rename(&tmp, scratch.join("walk.bin"));
+            }
+        }
+    }
+
+    /// The cached walk, when no folder and no ignore file changed since.
+    fn load(scratch: &Path, root: &Path) -> Option<Walked> {
+        let bytes = std::fs::read(scratch.join("walk.bin")).ok()?;
+        let c: WalkCache = postcard::from_bytes(&bytes).ok()?;
+        if c.version != WALK_CACHE_VERSION || c.root != root.to_string_lossy() {
+            return None;
+        }
+        if c.dirs
+            .iter()
+            .any(|(d, m)| *m == 0 || mtime_of(&root.join(d)) != *m)
+        {
+            return None;
+        }
+        if c.guards.iter().any(|(g, m)| mtime_of(&root.join(g)) != *m) {
+            return None;
+        }
+        let mut files = Vec::with_capacity(c.files.len());
+        for rel in c.files {
+            let meta = std::fs::metadata(root.join(&rel)).ok()?;
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            files.push(SourceFile {
+                rel,
+                size: meta.len(),
+                mtime,
+            });
+        }
+        Some(Walked {
+            dirs: c.dirs.into_iter().skip(1).map(|(d, _)| d).collect(),
+            files,
+            package_files: c.package_files,
+            tsconfig_paths: c.tsconfig_paths,
+        })
     }
 }

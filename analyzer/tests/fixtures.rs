@@ -63,6 +63,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
         entries: Vec::new(),
         cache_dir: Some(cache.to_path_buf()),
         no_cache: false,
+        skip_events: false,
     })
     .unwrap_or_else(|e| panic!("{}: analyze failed: {e}", case.display()));
     let mut lines = BTreeSet::new();
@@ -386,6 +387,7 @@ fn analysis_is_deterministic_across_runs_and_cache_states() {
         entries: Vec::new(),
         cache_dir: Some(dir.to_path_buf()),
         no_cache,
+        skip_events: false,
     };
     let a = analyzer::analyze(&opts(cold.path(), false)).unwrap();
     let b = analyzer::analyze(&opts(cold.path(), false)).unwrap();
@@ -413,6 +415,7 @@ fn warm_runs_reuse_the_result_until_a_file_changes() {
         entries: Vec::new(),
         cache_dir: Some(cache.path().to_path_buf()),
         no_cache: false,
+        skip_events: false,
     };
     let first = analyzer::analyze(&opts).unwrap();
     assert!(!first.timings.result_cached);

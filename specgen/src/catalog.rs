@@ -127,7 +127,7 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
     });
     json!({
         "schemaVersion": 2,
-        "derivedFrom": inv.source_files.iter().map(|f| f.file.clone()).collect::<Vec<_>>(),
+        "derivedFrom": inv.source_files.iter().filter(|f| f.http).map(|f| f.file.clone()).collect::<Vec<_>>(),
         "stats": stats,
         "domains": model.domains.iter().map(|(id, n)| json!({"id": id, "label": classify::title(id), "operations": n})).collect::<Vec<_>>(),
         "externallyExposableApis": opts.exposed.iter().map(|api| json!({
@@ -142,7 +142,7 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         "operations": ops,
         "entries": inv.entries,
         "apps": inv.apps.iter().map(|a| json!({"at": format!("{}:{}", a.at.file, a.at.line), "operations": a.operations})).collect::<Vec<_>>(),
-        "findings": inv.findings.iter().map(|f| json!({"code": f.code.as_str(), "file": f.at.file, "line": f.at.line, "message": f.message})).collect::<Vec<_>>(),
-        "sourceHashes": inv.source_files.iter().map(|f| json!({"file": f.file, "blake3": f.hash})).collect::<Vec<_>>(),
+        "findings": inv.findings.iter().filter(|f| !f.code.is_event()).map(|f| json!({"code": f.code.as_str(), "file": f.at.file, "line": f.at.line, "message": f.message})).collect::<Vec<_>>(),
+        "sourceHashes": inv.source_files.iter().filter(|f| f.http).map(|f| json!({"file": f.file, "blake3": f.hash})).collect::<Vec<_>>(),
     })
 }

@@ -145,6 +145,12 @@ pub fn events(inv: &Inventory) -> Value {
     let mut namespaces: Vec<&str> = list.iter().map(|e| e.namespace.as_str()).collect();
     namespaces.sort();
     namespaces.dedup();
+    let findings: Vec<Value> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code.is_event())
+        .map(|f| json!({"code": f.code.as_str(), "file": f.at.file, "line": f.at.line, "message": f.message}))
+        .collect();
     json!({
         "schemaVersion": 2,
         "derivedFrom": files,
@@ -174,5 +180,6 @@ pub fn events(inv: &Inventory) -> Value {
             "path": s.path,
             "namespaces": s.namespaces,
         })).collect::<Vec<_>>(),
+        "findings": findings,
     })
 }

@@ -197,3 +197,43 @@ fn bad_config_and_bindings_fail_with_clear_messages() {
     );
     assert!(!out.exists(), "nothing is written when the build fails");
 }
+
+#[test]
+fn repeated_builds_reuse_documents_until_the_source_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("harbor");
+    crate::util::copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    let cache = tmp.path().join("cache");
+    let root_s = root.to_str().unwrap().to_string();
+    let build = |out: &str| {
+        let out = tmp.path().join(out);
+        let run = portolan(
+            &[
+                "build",
+                &root_s,
+                "--out",
+                out.to_str().unwrap(),
+                "--timings",
+            ],
+            &cache,
+        );
+        assert_eq!(run.code, 0, "{run}");
+        (run, std::fs::read(out.join("catalog.json")).unwrap())
+    };
+    let (first, a) = build("a");
+    assert!(!first.stderr.contains("documents reused"), "{first}");
+    let (second, b) = build("b");
+    assert!(second.stderr.contains("documents reused"), "{second}");
+    assert_eq!(a, b, "a reused build writes the same bytes");
+    // Re-saving a file unchanged keeps the reuse; an edit does not.
+    let reports = root.join("src/routes/reports.js");
+    let text = std::fs::read_to_string(&reports).unwrap();
+    std::fs::write(&reports, &text).unwrap();
+    let (third, _) = build("c");
+    assert!(third.stderr.contains("documents reused"), "{third}");
+    std::fs::write(&reports, text.replace("'/occupancy'", "'/occupancy-now'")).unwrap();
+    let (fourth, d) = build("d");
+    assert!(!fourth.stderr.contains("documents reused"), "{fourth}");
+    let d = String::from_utf8(d).unwrap();
+    assert!(d.contains("/api/v1/reports/occupancy-now"));
+}
