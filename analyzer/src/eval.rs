@@ -1937,7 +1937,7 @@ impl Interp {
                 let items: Vec<(Value, Value)> = c.items.borrow().clone();
                 for (k, v) in items {
                     let k = if c.map { k } else { v.clone() };
-                    self.call_value(ctx, &cb, vec![v, k], &[], call.line, None);
+                    self.call_value_now(ctx, &cb, vec![v, k], &[], call.line, None);
                 }
                 Value::Undef
             }
@@ -1971,7 +1971,7 @@ impl Interp {
             "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find" => {
                 let mut out = Vec::new();
                 for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
-                    let r = self.call_value(
+                    let r = self.call_value_now(
                         ctx,
                         &cb,
                         vec![item.clone(), Value::Num(i as f64), arr.clone()],
@@ -1999,7 +1999,7 @@ impl Interp {
             "reduce" => {
                 let mut acc = argv.get(1).cloned().unwrap_or(Value::Undef);
                 for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
-                    acc = self.call_value(
+                    acc = self.call_value_now(
                         ctx,
                         &cb,
                         vec![acc, item.clone(), Value::Num(i as f64)],

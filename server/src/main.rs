@@ -169,14 +169,20 @@ fn main() {
 fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
     eprintln!(
-        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache), inventory {:.1} ms, total {:.1} ms",
+        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
         t.discover_ms,
         t.files_discovered,
         t.prefilter_ms,
         t.resolve_ms,
         t.files_parsed,
         t.files_cached,
+        t.events_ms,
         t.inventory_ms,
+        if t.result_cached {
+            " (inventory reused: no input changed)"
+        } else {
+            ""
+        },
         start.elapsed().as_secs_f64() * 1000.0
     );
 }

@@ -311,6 +311,10 @@ fn is_null_marker(v: &Value) -> bool {
         Some(m) => {
             (m.len() == 1 && m.get("type").and_then(Value::as_str) == Some("null"))
                 || (m.len() == 1 && m.get("nullable") == Some(&Value::Bool(true)))
+                // A bare null branch already downgraded by `typed_nullable`.
+                || (m.len() == 3
+                    && m.get("nullable") == Some(&Value::Bool(true))
+                    && m.get("enum") == Some(&json!([null])))
         }
         None => false,
     }
@@ -349,6 +353,76 @@ fn collapse_null_branches(mut out: Map<String, Value>) -> Value {
             }
         }
     }
+    typed_nullable(out)
+}
+
+/// OpenAPI 3.0 wants a `type` next to `nullable` (redocly's
+/// `nullable-type-sibling`): infer it from the other keywords; a schema that
+/// only says "null" becomes a nullable object whose one value is `null`; a
+/// nullable union hands `nullable` to its typed branches.
+fn typed_nullable(mut out: Map<String, Value>) -> Value {
+    if out.get("nullable") != Some(&Value::Bool(true)) || out.contains_key("type") {
+        return Value::Object(out);
+    }
+    let inferred = if out.contains_key("properties") || out.contains_key("additionalProperties") {
+        Some("object")
+    } else if out.contains_key("items") {
+        Some("array")
+    } else if let Some(Value::Array(vals)) = out.get("enum") {
+        let kinds: std::collections::BTreeSet<&str> = vals
+            .iter()
+            .filter_map(|v| match v {
+                Value::String(_) => Some("string"),
+                Value::Bool(_) => Some("boolean"),
+                Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+                Value::Number(_) => Some("number"),
+                Value::Object(_) => Some("object"),
+                Value::Array(_) => Some("array"),
+                Value::Null => None,
+            })
+            .collect();
+        match kinds.len() {
+            1 => kinds.into_iter().next(),
+            0 => Some("object"),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    if let Some(t) = inferred {
+        out.insert("type".into(), json!(t));
+        return Value::Object(out);
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = out.get_mut(key) {
+            for m in members.iter_mut() {
+                if let Value::Object(b) = m
+                    && b.contains_key("type")
+                {
+                    b.insert("nullable".into(), Value::Bool(true));
+                }
+            }
+            out.shift_remove("nullable");
+            return Value::Object(out);
+        }
+    }
+    let only_null = out
+        .keys()
+        .all(|k| k == "nullable" || k == "description" || k == "title");
+    if only_null {
+        // Always null: the one value a nullable object with `enum: [null]` admits.
+        out.insert("type".into(), json!("object"));
+        out.insert("enum".into(), json!([null]));
+    } else {
+        // Something else without a type: keep it, say in words that null is allowed.
+        out.shift_remove("nullable");
+        let note = "May be null.";
+        let d = match out.get("description").and_then(Value::as_str) {
+            Some(prev) => format!("{prev} {note}"),
+            None => note.to_string(),
+        };
+        out.insert("description".into(), json!(d));
+    }
     Value::Object(out)
 }
 
@@ -357,14 +431,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn nullable_always_has_a_type_sibling() {
+        assert_eq!(
+            to_openapi30(&json!({"type": "null"})),
+            json!({"nullable": true, "type": "object", "enum": [null]})
+        );
+        assert_eq!(
+            to_openapi30(
+                &json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "null"}, {"enum": ["x", "y"]}]}}})
+            ),
+            json!({"type": "object", "properties": {"a": {"enum": ["x", "y"], "nullable": true, "type": "string"}}})
+        );
+        assert_eq!(
+            to_openapi30(
+                &json!({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]})
+            ),
+            json!({"anyOf": [{"type": "string", "nullable": true}, {"type": "number", "nullable": true}]})
+        );
+    }
+
+    #[test]
     fn type_array_with_null_becomes_nullable() {
         assert_eq!(
             to_openapi30(&json!({"type": ["string", "null"], "maxLength": 3})),
             json!({"type": "string", "maxLength": 3, "nullable": true})
         );
+        // PortOS writes a bare `{nullable: true}`, which redocly rejects
+        // (`nullable-type-sibling`); we add the type.
         assert_eq!(
             to_openapi30(&json!({"type": "null"})),
-            json!({"nullable": true})
+            json!({"nullable": true, "type": "object", "enum": [null]})
         );
     }
 
@@ -372,7 +468,8 @@ mod tests {
     fn multi_type_union_becomes_any_of() {
         assert_eq!(
             to_openapi30(&json!({"type": ["string", "integer", "null"]})),
-            json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true})
+            // `nullable` goes to the typed branches (a parent without `type` may not carry it).
+            json!({"anyOf": [{"type": "string", "nullable": true}, {"type": "integer", "nullable": true}]})
         );
     }
 
@@ -387,7 +484,7 @@ mod tests {
         let s = json!({"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]});
         assert_eq!(
             to_openapi30(&s),
-            json!({"nullable": true, "oneOf": [{"type": "string"}, {"type": "integer"}]})
+            json!({"oneOf": [{"type": "string", "nullable": true}, {"type": "integer", "nullable": true}]})
         );
     }
 
@@ -467,7 +564,7 @@ mod tests {
                 "type": "object",
                 "properties": {"a": {"type": "integer", "nullable": true}, "b": {"type": "array", "items": {"enum": [1]}}},
                 "additionalProperties": {"example": 1},
-                "not": {"nullable": true}
+                "not": {"nullable": true, "type": "object", "enum": [null]}
             })
         );
     }

@@ -319,6 +319,8 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
     let mut paths: Map<String, Value> = Map::new();
     // (template, method) → the Express path kept there.
     let mut kept: HashMap<(String, String), String> = HashMap::new();
+    // Template with parameter names blanked → the first template seen.
+    let mut shapes: HashMap<String, String> = HashMap::new();
     let mut collisions: Vec<Value> = Vec::new();
     let mut omitted: Vec<Value> = Vec::new();
     let mut tag_counts: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
@@ -338,7 +340,15 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
             }
             continue;
         }
-        let key = (op.path.openapi.clone(), row.method.clone());
+        // Templates that differ only in parameter names are one OpenAPI path
+        // (`/q/{agentId}` and `/q/{id}`): later ones join the first, with
+        // their path parameters renamed to its names.
+        let shape = template_shape(&op.path.openapi);
+        let template = shapes
+            .entry(shape)
+            .or_insert_with(|| op.path.openapi.clone())
+            .clone();
+        let key = (template.clone(), row.method.clone());
         if let Some(first) = kept.get(&key) {
             let d = &op.declarations[0].at;
             collisions.push(json!({
@@ -363,11 +373,13 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
         }
         kept.insert(key, op.path.express.clone());
         *tag_counts.entry(tag(row, opts, audience)).or_default() += 1;
-        let item = paths
-            .entry(op.path.openapi.clone())
-            .or_insert_with(|| json!({}));
+        let mut operation = operation(row, opts, audience);
+        if template != op.path.openapi {
+            rename_path_params(&mut operation, &op.path.openapi, &template);
+        }
+        let item = paths.entry(template).or_insert_with(|| json!({}));
         if let Value::Object(m) = item {
-            m.insert(row.method.clone(), operation(row, opts, audience));
+            m.insert(row.method.clone(), operation);
         }
     }
     // Path items keep methods in a fixed order.
@@ -467,5 +479,62 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
     Built {
         doc: Value::Object(doc),
         warnings,
+    }
+}
+
+/// The placeholders of an OpenAPI template, in order.
+fn placeholders(t: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('{') {
+        match rest[i..].find('}') {
+            Some(j) => {
+                out.push(&rest[i + 1..i + j]);
+                rest = &rest[i + j + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// A template with its parameter names blanked (`/q/{id}` → `/q/{}`).
+fn template_shape(t: &str) -> String {
+    let mut s = t.to_string();
+    for p in placeholders(t) {
+        s = s.replacen(&format!("{{{p}}}"), "{}", 1);
+    }
+    s
+}
+
+/// Rename an operation's path parameters from `actual`'s names to `canonical`'s.
+fn rename_path_params(operation: &mut Value, actual: &str, canonical: &str) {
+    let renames: Vec<(String, String)> = placeholders(actual)
+        .into_iter()
+        .zip(placeholders(canonical))
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    if renames.is_empty() {
+        return;
+    }
+    if let Some(Value::Array(params)) = operation.get_mut("parameters") {
+        for p in params.iter_mut() {
+            if p.get("in").and_then(Value::as_str) != Some("path") {
+                continue;
+            }
+            let name = p.get("name").and_then(Value::as_str).map(str::to_string);
+            if let Some(name) = name
+                && let Some((_, to)) = renames.iter().find(|(from, _)| *from == name)
+            {
+                p["name"] = json!(to);
+            }
+        }
+    }
+    if let Value::Object(m) = operation {
+        m.insert(
+            "x-portos-path-params-renamed".into(),
+            Value::Object(renames.into_iter().map(|(a, b)| (a, json!(b))).collect()),
+        );
     }
 }

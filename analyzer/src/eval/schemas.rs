@@ -87,20 +87,27 @@ impl Interp {
                 zod(json!({"type": "array", "items": items}))
             }
             "enum" => match self.force_deep(arg(0)) {
-                Value::Arr(items) => {
-                    let vals: Vec<J> = items.borrow().iter().filter_map(const_json).collect();
-                    zod(json!({"type": "string", "enum": vals}))
-                }
+                Value::Arr(items) => match all_const(&items.borrow()) {
+                    Some(vals) => zod(json!({"type": "string", "enum": vals})),
+                    // Values only known at run time: a string, not a partial list.
+                    None => zod(json!({"type": "string"})),
+                },
                 Value::Obj(o) => {
-                    let vals: Vec<J> = o.props.borrow().values().filter_map(const_json).collect();
-                    zod(json!({"enum": vals}))
+                    let vals: Vec<Value> = o.props.borrow().values().cloned().collect();
+                    match all_const(&vals) {
+                        Some(vals) => zod(json!({"enum": vals})),
+                        None => zod(json!({})),
+                    }
                 }
                 _ => zod(json!({"type": "string"})),
             },
             "nativeEnum" => match self.force_deep(arg(0)) {
                 Value::Obj(o) => {
-                    let vals: Vec<J> = o.props.borrow().values().filter_map(const_json).collect();
-                    zod(json!({"enum": vals}))
+                    let vals: Vec<Value> = o.props.borrow().values().cloned().collect();
+                    match all_const(&vals) {
+                        Some(vals) => zod(json!({"enum": vals})),
+                        None => zod(json!({})),
+                    }
                 }
                 _ => zod(json!({})),
             },
@@ -421,11 +428,11 @@ impl Interp {
                 joi(json!({"anyOf": items}))
             }
             "valid" | "allow" => {
-                let vals: Vec<J> = argv
-                    .iter()
-                    .filter_map(|a| const_json(&self.force_deep(a.clone())))
-                    .collect();
-                joi(json!({"enum": vals}))
+                let forced: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
+                match all_const(&forced) {
+                    Some(vals) => joi(json!({"enum": vals})),
+                    None => joi(json!({})),
+                }
             }
             "attempt" | "assert" => {
                 let all: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
@@ -470,10 +477,10 @@ impl Interp {
                 })
             }
             "valid" | "allow" | "only" | "equal" => {
-                let vals: Vec<J> = argv
-                    .iter()
-                    .filter_map(|a| const_json(&self.force_deep(a.clone())))
-                    .collect();
+                let forced: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
+                let Some(vals) = all_const(&forced) else {
+                    return Value::Zod(z.clone());
+                };
                 if vals.iter().all(|v| v.is_null()) && !vals.is_empty() {
                     return self.zod_method(z, "nullable", &[]);
                 }
@@ -625,11 +632,10 @@ impl Interp {
                 }
             }
             "isIn" => {
-                if let Some(Value::Arr(a)) = argv.first().map(|a| self.force_deep(a.clone())) {
-                    set(
-                        "enum",
-                        J::Array(a.borrow().iter().filter_map(const_json).collect()),
-                    );
+                if let Some(Value::Arr(a)) = argv.first().map(|a| self.force_deep(a.clone()))
+                    && let Some(vals) = all_const(&a.borrow())
+                {
+                    set("enum", J::Array(vals));
                 }
             }
             "matches" => {
@@ -861,12 +867,24 @@ fn nullable(s: J) -> J {
             Some(J::String(t)) => {
                 let mut m = m.clone();
                 m.insert("type".into(), json!([t, "null"]));
+                // An enum lists every allowed value: null is one now.
+                if let Some(J::Array(vals)) = m.get_mut("enum")
+                    && !vals.contains(&J::Null)
+                {
+                    vals.push(J::Null);
+                }
                 J::Object(m)
             }
             _ => json!({"anyOf": [s, {"type": "null"}]}),
         },
         _ => s,
     }
+}
+
+/// Every value as JSON, or `None` when any is not a non-empty set of constants.
+fn all_const(vals: &[Value]) -> Option<Vec<J>> {
+    let out: Vec<J> = vals.iter().map(const_json).collect::<Option<_>>()?;
+    (!out.is_empty()).then_some(out)
 }
 
 /// A constant as JSON.
