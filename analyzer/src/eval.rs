@@ -2066,13 +2066,26 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
-        if self.route_contract.is_some() && argv.iter().any(|a| matches!(a, Value::Zod(_))) {
-            let name = match f {
-                Value::Func(c) => c.func.name.clone().unwrap_or_default(),
-                Value::Lazy(_, n) => n.to_string(),
-                _ => String::new(),
-            };
-            self.note_validation(ctx, line, &argv, &name);
+        if self.route_contract.is_some()
+            && argv
+                .iter()
+                .any(|a| matches!(a, Value::Http(HttpVal::Part(_))))
+        {
+            // `validateRequest(schema, req.body)`: imported schemas are still lazy here.
+            let forced: Vec<Value> = argv.iter().map(|a| self.force(a.clone(), 0)).collect();
+            if let Some(i) = forced.iter().position(|a| matches!(a, Value::Zod(_))) {
+                // The schema's own name when it is passed by name, else the wrapper's.
+                let name = match args.get(i) {
+                    Some(Expr::Ident(n)) => n.clone(),
+                    Some(Expr::Member(_, n)) => n.clone(),
+                    _ => match f {
+                        Value::Func(c) => c.func.name.clone().unwrap_or_default(),
+                        Value::Lazy(_, n) => n.to_string(),
+                        _ => String::new(),
+                    },
+                };
+                self.note_validation(ctx, line, &forced, &name);
+            }
         }
         // Follow now when the call carries an app/router/socket or an inline
         // callback, or its module can register routes; otherwise defer it.
