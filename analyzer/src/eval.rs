@@ -427,7 +427,7 @@ impl Interp {
                     let argv = vec![
                         Value::Http(HttpVal::Req),
                         Value::Http(HttpVal::Res(200)),
-                        Value::dynamic(),
+                        Value::Builtin(Builtin::NextFn),
                     ];
                     let ctx = Ctx {
                         file: c.file,
@@ -442,6 +442,7 @@ impl Interp {
             for f in &funcs {
                 if let Value::Func(c) = f {
                     self.typed_handler(c, &contract);
+                    self.jsdoc_handler(c, &contract);
                 }
             }
             self.route_contract = None;
@@ -935,7 +936,10 @@ impl Interp {
                 return Flow::Return(v);
             }
             Stmt::Throw(e) => {
-                self.eval(ctx, e);
+                let v = self.eval(ctx, e);
+                if self.route_contract.is_some() {
+                    self.note_error_status(ctx, &v, e);
+                }
                 return Flow::Return(Value::dynamic());
             }
             Stmt::If(test, text, then, els, _) => {
@@ -2476,6 +2480,16 @@ impl Interp {
                 self.joi_builder(ctx, &n, &argv, line)
             }
             Builtin::Celebrate => self.celebrate(&argv),
+            Builtin::NextFn => {
+                // `next(err)`: an error with a status is a response.
+                if let (Some(v), Some(e)) = (argv.first(), args.first())
+                    && self.route_contract.is_some()
+                {
+                    let v = v.clone();
+                    self.note_error_status(ctx, &v, e);
+                }
+                Value::Undef
+            }
             Builtin::CheckField(part) => self.check_field(part, &argv),
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),

@@ -966,6 +966,8 @@ fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
             let n = name.as_deref().unwrap_or("");
             let (source, name) = if let Some(rest) = n.strip_prefix("joi:") {
                 ("joi", rest)
+            } else if let Some(rest) = n.strip_prefix("jsdoc:") {
+                ("jsdoc", rest)
             } else if n == "express-validator" || n == "celebrate" {
                 (n, "")
             } else if n.starts_with("Request<") {

@@ -145,6 +145,8 @@ pub(crate) enum Builtin {
     Celebrate,
     /// An express-validator chain starter (`body`, `query`, `param`, `check`, `header`).
     CheckField(&'static str),
+    /// The `next` callback of a route handler.
+    NextFn,
     /// The global `Set` (and `WeakSet`).
     SetCtor,
     /// The global `Map` (and `WeakMap`).
@@ -381,6 +383,7 @@ impl Value {
                 | Builtin::Celebrate
                 | Builtin::CheckField(_)
                 | Builtin::SetCtor
+                | Builtin::NextFn
                 | Builtin::MapCtor,
             )
             | Value::Sio(_)

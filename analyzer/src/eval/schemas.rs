@@ -701,6 +701,93 @@ impl Interp {
         }
     }
 
+    /// Schemas a handler's JSDoc states: `@param {string} req.body.url`,
+    /// `@param {number} [req.query.page]` (brackets: optional).
+    pub(super) fn jsdoc_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
+        let Some(doc) = c.func.doc.as_deref() else {
+            return;
+        };
+        let req = match c.func.params.first() {
+            Some(Pattern::Ident(n)) => n.clone(),
+            _ => return,
+        };
+        let mut parts: Vec<(&'static str, Map<String, J>, Vec<J>)> = Vec::new();
+        for line in doc.lines() {
+            let line = line.trim().trim_start_matches('*').trim();
+            let Some(rest) = line.strip_prefix("@param") else {
+                continue;
+            };
+            let rest = rest.trim();
+            let Some(rest) = rest.strip_prefix('{') else {
+                continue;
+            };
+            let Some((ty, rest)) = rest.split_once('}') else {
+                continue;
+            };
+            let rest = rest.trim();
+            let (name, optional, desc) = if let Some(r) = rest.strip_prefix('[') {
+                let Some((n, d)) = r.split_once(']') else {
+                    continue;
+                };
+                (n.split('=').next().unwrap_or(n).to_string(), true, d)
+            } else {
+                let (n, d) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+                (n.to_string(), false, d)
+            };
+            let mut segs = name.split('.');
+            if segs.next() != Some(req.as_str()) {
+                continue;
+            }
+            let part: &'static str = match segs.next() {
+                Some("body") => "body",
+                Some("query") => "query",
+                Some("params") => "params",
+                _ => continue,
+            };
+            let Some(field) = segs.next() else {
+                continue;
+            };
+            if segs.next().is_some() {
+                continue;
+            }
+            let mut schema = jsdoc_type(ty.trim());
+            let desc = desc.trim().trim_start_matches('-').trim();
+            if !desc.is_empty()
+                && let J::Object(m) = &mut schema
+            {
+                m.insert("description".into(), json!(desc));
+            }
+            let slot = match parts.iter().position(|(p, _, _)| *p == part) {
+                Some(i) => i,
+                None => {
+                    parts.push((part, Map::new(), Vec::new()));
+                    parts.len() - 1
+                }
+            };
+            parts[slot].1.insert(field.to_string(), schema);
+            if !optional {
+                parts[slot].2.push(json!(field));
+            }
+        }
+        for (part, props, required) in parts {
+            let mut o = Map::new();
+            o.insert("type".into(), json!("object"));
+            o.insert("properties".into(), J::Object(props));
+            if !required.is_empty() {
+                o.insert("required".into(), J::Array(required));
+            }
+            let mut rc = contract.borrow_mut();
+            let slot = match part {
+                "params" => &mut rc.params,
+                "query" => &mut rc.query,
+                _ => &mut rc.body,
+            };
+            if slot.is_none() {
+                *slot = Some((J::Object(o), Some("jsdoc:".into()), c.file, c.func.line));
+            }
+        }
+    }
+
     /// Schemas a typed handler states: `(req: Request<Params, ResBody, ReqBody, Query>)`.
     pub(super) fn typed_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
         let Some(Some(TypeExpr::Ref(name, args))) = c.func.param_types.first() else {
@@ -737,6 +824,59 @@ impl Interp {
                         c.func.line,
                     ));
                 }
+            }
+        }
+    }
+
+    /// An error thrown (or passed to `next`) with an HTTP status is a response:
+    /// an instance whose `status`/`statusCode` is set (`new HttpError(404)`,
+    /// `new ServerError('x', { status: 404 })`), or a call or `new` whose first
+    /// argument is a status (`createError(403)`).
+    pub(super) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr) {
+        let status_of = |v: &Value| match v {
+            Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
+            _ => None,
+        };
+        let mut status = None;
+        if let Value::Obj(o) = v {
+            status = o
+                .get("status")
+                .or_else(|| o.get("statusCode"))
+                .and_then(|s| status_of(&s));
+        }
+        if status.is_none() {
+            let (args, line) = match e {
+                Expr::New(_, args, line) => (Some(args), *line),
+                Expr::Call(c) => (Some(&c.args), c.line),
+                _ => (None, 0),
+            };
+            if let Some(args) = args {
+                let _ = line;
+                for a in args.iter().take(2) {
+                    let av = self.eval(ctx, a);
+                    if let Some(s) = status_of(&av) {
+                        status = Some(s);
+                        break;
+                    }
+                    if let Value::Obj(o) = &av
+                        && let Some(s) = o.get("status").or_else(|| o.get("statusCode"))
+                        && let Some(s) = status_of(&s)
+                    {
+                        status = Some(s);
+                        break;
+                    }
+                }
+            }
+        }
+        let line = match e {
+            Expr::New(_, _, l) => *l,
+            Expr::Call(c) => c.line,
+            _ => 0,
+        };
+        if let (Some(status), Some(c)) = (status, &self.route_contract) {
+            let mut c = c.borrow_mut();
+            if !c.responses.iter().any(|(s, _, _, _)| *s == status) {
+                c.responses.push((status, None, ctx.file, line));
             }
         }
     }
@@ -878,6 +1018,41 @@ fn nullable(s: J) -> J {
             _ => json!({"anyOf": [s, {"type": "null"}]}),
         },
         _ => s,
+    }
+}
+
+/// JSON Schema for a JSDoc type expression (`string`, `number[]`, `Array<string>`, `'a'|'b'`).
+fn jsdoc_type(t: &str) -> J {
+    let t = t.trim();
+    if let Some(inner) = t.strip_suffix("[]") {
+        return json!({"type": "array", "items": jsdoc_type(inner)});
+    }
+    if let Some(inner) = t.strip_prefix("Array<").and_then(|r| r.strip_suffix('>')) {
+        return json!({"type": "array", "items": jsdoc_type(inner)});
+    }
+    if t.contains('|') {
+        let alts: Vec<&str> = t.split('|').map(str::trim).collect();
+        if alts
+            .iter()
+            .all(|a| a.starts_with('\'') || a.starts_with('"'))
+        {
+            let vals: Vec<J> = alts
+                .iter()
+                .map(|a| json!(a.trim_matches(['\'', '"'])))
+                .collect();
+            return json!({"type": "string", "enum": vals});
+        }
+        return json!({"anyOf": alts.iter().map(|a| jsdoc_type(a)).collect::<Vec<_>>()});
+    }
+    match t.to_ascii_lowercase().as_str() {
+        "string" => json!({"type": "string"}),
+        "number" => json!({"type": "number"}),
+        "integer" | "int" => json!({"type": "integer"}),
+        "boolean" | "bool" => json!({"type": "boolean"}),
+        "object" => json!({"type": "object"}),
+        "array" => json!({"type": "array"}),
+        "null" => json!({"type": "null"}),
+        _ => json!({}),
     }
 }
 
