@@ -921,7 +921,8 @@ impl Interp {
             Stmt::Function(..) | Stmt::Import(_) => {}
             Stmt::TypeDecl(name, t) => {
                 if !ctx.scope.vars.borrow().contains_key(name.as_str()) {
-                    ctx.scope.define(name, Value::Type(Arc::new(t.clone())));
+                    ctx.scope
+                        .define(name, Value::Type(Arc::new(t.clone()), ctx.scope.clone()));
                 }
             }
             Stmt::Class(name, c) => {
@@ -2225,7 +2226,12 @@ impl Interp {
         };
         ctx.scope.define("arguments", Value::array(argv.clone()));
         for (i, p) in c.func.params.iter().enumerate() {
-            let v = argv.get(i).cloned().unwrap_or(Value::Undef);
+            let mut v = argv.get(i).cloned().unwrap_or(Value::Undef);
+            if let (Value::Sio(_), Some(Some(t))) = (&v, c.func.param_types.get(i))
+                && let Some(typed) = self.typed_sio(&c.env, t, &v)
+            {
+                v = typed;
+            }
             self.bind(&ctx, p, v, true);
         }
         self.stack.push(key);

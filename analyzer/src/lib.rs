@@ -819,7 +819,17 @@ fn build_events(
                     at: loc(project, r.file, r.line),
                 });
             }
-            if r.ack {
+            if let Some(a) = &r.ack_schema {
+                ack.insert(
+                    r.direction,
+                    SchemaInfo {
+                        schema: a.clone(),
+                        source: "typescript".into(),
+                        name: None,
+                        at: loc(project, r.file, r.line),
+                    },
+                );
+            } else if r.ack {
                 ack.entry(r.direction).or_insert_with(|| SchemaInfo {
                     schema: serde_json::json!({}),
                     source: "literal".into(),

@@ -198,6 +198,24 @@ pub(crate) struct Sio {
     pub(crate) from_socket: bool,
     /// `timeout(ms)` was applied: the emit expects an acknowledgement.
     pub(crate) timeout: bool,
+    /// TypeScript event maps (`Socket<ClientToServerEvents, ServerToClientEvents>`).
+    pub(crate) maps: Option<Rc<EventMaps>>,
+}
+
+/// The event-map types a Socket.IO value was declared with, and where to
+/// resolve their names.
+pub(crate) struct EventMaps {
+    pub(crate) env: Rc<Scope>,
+    /// Events the server listens to.
+    pub(crate) listen: crate::ir::TypeExpr,
+    /// Events the server emits.
+    pub(crate) emit: crate::ir::TypeExpr,
+}
+
+impl std::fmt::Debug for EventMaps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EventMaps")
+    }
 }
 
 impl Sio {
@@ -253,8 +271,8 @@ pub(crate) enum Value {
     /// Validation middleware that states schemas for request parts
     /// (`celebrate({...})`, express-validator chains): (part, field or "", schema, required).
     Validator(Rc<Vec<(&'static str, String, serde_json::Value, bool)>>),
-    /// A TypeScript type declared in the program.
-    Type(Arc<crate::ir::TypeExpr>),
+    /// A TypeScript type declared in the program, with the scope it was declared in.
+    Type(Arc<crate::ir::TypeExpr>, Rc<Scope>),
     /// The request, a part of it, or the response, inside a route handler.
     Http(HttpVal),
     /// A `Set` or `Map` built by the program (sockets kept in a set, sessions in a map).
@@ -390,7 +408,7 @@ impl Value {
             | Value::Coll(_)
             | Value::Zod(_)
             | Value::Validator(_)
-            | Value::Type(_)
+            | Value::Type(..)
             | Value::Http(_)
             | Value::Pattern(_)
             | Value::Module(_) => Some(true),

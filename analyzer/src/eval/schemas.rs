@@ -663,17 +663,14 @@ impl Interp {
             return json!({});
         }
         match t {
-            TypeExpr::Ref(name, args) if args.is_empty() => match env.lookup(name) {
-                Some(Value::Type(decl)) => self.ts_schema(env, &decl, depth + 1),
-                Some(Value::Lazy(..)) => {
-                    let v = self.force(env.lookup(name).unwrap_or(Value::Undef), 0);
-                    match v {
-                        Value::Type(decl) => self.ts_schema(env, &decl, depth + 1),
-                        _ => sockets::type_schema(t, depth),
-                    }
+            TypeExpr::Ref(name, args) if args.is_empty() => {
+                let found = env.lookup(name).map(|v| self.force(v, 0));
+                match found {
+                    // Names inside the type resolve where it was declared.
+                    Some(Value::Type(decl, home)) => self.ts_schema(&home, &decl, depth + 1),
+                    _ => sockets::type_schema(t, depth),
                 }
-                _ => sockets::type_schema(t, depth),
-            },
+            }
             TypeExpr::Object(fields) => {
                 let mut props = Map::new();
                 let mut required = Vec::new();

@@ -65,9 +65,14 @@ pub(crate) struct RawSite {
     pub(crate) line: u32,
     /// The server the site belongs to (`u32::MAX` on the client side).
     pub(crate) server: u32,
+    /// The acknowledgement's schema, when a typed event map states it.
+    pub(crate) ack_schema: Option<serde_json::Value>,
     /// The JSON Schema of the payload, when the code states it.
     pub(crate) payload: Option<serde_json::Value>,
 }
+
+/// An object type's fields: (name, optional, type).
+type TypeFields = Vec<(String, bool, TypeExpr)>;
 
 /// A call being followed: who was called, from where, with what.
 pub(crate) struct Frame {
@@ -85,6 +90,7 @@ fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
         rooms: Vec::new(),
         from_socket: false,
         timeout: false,
+        maps: None,
     }))
 }
 
@@ -259,13 +265,23 @@ impl Interp {
                 };
                 if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
                     let kind = if name == "once" { "once" } else { "on" };
-                    let payload = match &listener {
+                    let mut payload = match &listener {
                         Some(Value::Func(c)) => self.payload_from_params(c),
                         _ => None,
                     };
+                    let mut ack_schema = None;
+                    if payload.is_none()
+                        && let Some((p, a)) = self.map_payload(s, &ev, side == Side::Server)
+                    {
+                        payload = Some(p);
+                        ack_schema = a;
+                    }
                     self.push_site(
                         ctx, call, s, &ev, pattern, side, direction, kind, &params, ack, payload,
                     );
+                    if let (Some(a), Some(site)) = (ack_schema, self.sites.last_mut()) {
+                        site.ack_schema = Some(a);
+                    }
                 }
                 if let Some(l @ Value::Func(c)) = &listener {
                     let n = c.func.params.len();
@@ -326,7 +342,10 @@ impl Interp {
                         ))
                         .collect();
                     let args: Vec<String> = payload_args.iter().map(|a| arg_label(a)).collect();
-                    let payload = payload_schema(&payload_args);
+                    let payload = self
+                        .map_payload(s, &ev, side != Side::Server)
+                        .map(|(p, _)| p)
+                        .or_else(|| payload_schema(&payload_args));
                     let kind = match (s.kind, name) {
                         (_, "emitWithAck") => "emitWithAck",
                         (_, "send" | "write") => "send",
@@ -566,23 +585,125 @@ impl Interp {
             file,
             line,
             server: s.server,
+            ack_schema: None,
             payload,
         });
     }
 
     /// Payload schema from a TypeScript-typed listener's parameters.
-    fn payload_from_params(&self, c: &Closure) -> Option<serde_json::Value> {
-        let types: Vec<&TypeExpr> = c
-            .func
-            .param_types
-            .iter()
-            .map_while(|t| t.as_ref())
-            .collect();
-        if types.is_empty() {
+    fn payload_from_params(&mut self, c: &Closure) -> Option<serde_json::Value> {
+        let first = c.func.param_types.first()?.clone()?;
+        let env = c.env.clone();
+        Some(self.ts_schema(&env, &first, 0))
+    }
+
+    /// Payload (and ack) schemas from the value's typed event maps: the
+    /// listen map for events the server receives, the emit map otherwise.
+    fn map_payload(
+        &mut self,
+        s: &Sio,
+        event: &str,
+        listen: bool,
+    ) -> Option<(serde_json::Value, Option<serde_json::Value>)> {
+        let maps = s.maps.clone()?;
+        let map = if listen { &maps.listen } else { &maps.emit };
+        let (fields, home) = self.resolve_object_type(&maps.env, map, 0)?;
+        let (_, _, ty) = fields.iter().find(|(n, _, _)| n == event)?;
+        let TypeExpr::Function(params) = ty else {
+            return None;
+        };
+        let mut params: Vec<&(String, bool, TypeExpr)> = params.iter().collect();
+        // A trailing function parameter is the acknowledgement.
+        let ack = match params.last() {
+            Some((_, _, TypeExpr::Function(ack_params))) => {
+                let schema = match ack_params.first() {
+                    Some((_, _, t)) => self.ts_schema(&home, t, 0),
+                    None => serde_json::json!({}),
+                };
+                params.pop();
+                Some(schema)
+            }
+            _ => None,
+        };
+        let payload = match params.as_slice() {
+            [] => serde_json::json!({"type": "null"}),
+            [(_, _, t)] => self.ts_schema(&home, t, 0),
+            many => {
+                let items: Vec<serde_json::Value> = many
+                    .iter()
+                    .map(|(_, _, t)| self.ts_schema(&home, t, 0))
+                    .collect();
+                let n = items.len();
+                serde_json::json!({"type": "array", "prefixItems": items, "minItems": n, "maxItems": n})
+            }
+        };
+        Some((payload, ack))
+    }
+
+    /// The fields of an object type, following declared names.
+    fn resolve_object_type(
+        &mut self,
+        env: &Rc<Scope>,
+        t: &TypeExpr,
+        depth: u32,
+    ) -> Option<(TypeFields, Rc<Scope>)> {
+        if depth > 8 {
             return None;
         }
-        let first = types[0];
-        Some(type_schema(first, 0))
+        match t {
+            TypeExpr::Object(fields) => Some((fields.clone(), env.clone())),
+            TypeExpr::Ref(name, _) => {
+                let v = env.lookup(name)?;
+                match self.force(v, 0) {
+                    Value::Type(decl, home) => self.resolve_object_type(&home, &decl, depth + 1),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A parameter declared `Socket<Listen, Emit>` / `Server<Listen, Emit>`
+    /// (directly or through an alias) gives its Socket.IO value event maps.
+    pub(super) fn typed_sio(&mut self, env: &Rc<Scope>, t: &TypeExpr, v: &Value) -> Option<Value> {
+        let Value::Sio(s) = v else {
+            return None;
+        };
+        let mut t = t.clone();
+        let mut env = env.clone();
+        for _ in 0..8 {
+            match &t {
+                TypeExpr::Ref(name, args)
+                    if args.len() >= 2
+                        && matches!(
+                            name.rsplit('.').next(),
+                            Some("Socket" | "Server" | "Namespace" | "BroadcastOperator")
+                        ) =>
+                {
+                    return Some(Value::Sio(Rc::new(Sio {
+                        maps: Some(Rc::new(EventMaps {
+                            env,
+                            listen: args[0].clone(),
+                            emit: args[1].clone(),
+                        })),
+                        ..(**s).clone()
+                    })));
+                }
+                TypeExpr::Ref(name, args) if args.is_empty() => {
+                    let v = self.force(env.lookup(name)?, 0);
+                    match v {
+                        // An alias (`type ChatSocket = Socket<A, B>`): its names resolve where it was declared.
+                        Value::Type(decl, home) => {
+                            t = (*decl).clone();
+                            env = home;
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 }
 
