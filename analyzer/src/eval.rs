@@ -219,6 +219,8 @@ pub(crate) struct Interp {
     event_called: HashSet<(FileId, u32)>,
     /// Loading modules no entry reached, looking for events.
     pub(crate) loading_unreached: bool,
+    /// The site of the Socket.IO listener whose body is running.
+    listener_site: Option<usize>,
 }
 
 impl Interp {
@@ -283,6 +285,7 @@ impl Interp {
             emit_funcs: HashMap::new(),
             event_called: HashSet::new(),
             loading_unreached: false,
+            listener_site: None,
         }
     }
 
@@ -2071,7 +2074,7 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
-        if self.route_contract.is_some()
+        if (self.route_contract.is_some() || self.listener_site.is_some())
             && argv
                 .iter()
                 .any(|a| matches!(a, Value::Http(HttpVal::Part(_))))

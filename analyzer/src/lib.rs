@@ -810,10 +810,10 @@ fn build_events(
             if let Some(p) = &r.payload {
                 payload.entry(r.direction).or_insert_with(|| SchemaInfo {
                     schema: p.clone(),
-                    source: if r.kind == "on" || r.kind == "once" {
-                        "typescript".into()
-                    } else {
-                        "literal".into()
+                    source: match r.payload_source {
+                        Some(src) => src.into(),
+                        None if r.kind == "on" || r.kind == "once" => "typescript".into(),
+                        None => "literal".into(),
                     },
                     name: None,
                     at: loc(project, r.file, r.line),

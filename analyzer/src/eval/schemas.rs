@@ -880,9 +880,6 @@ impl Interp {
 
     /// A call that applies a schema to part of the request, or reads from it.
     pub(super) fn note_validation(&mut self, ctx: &Ctx, line: u32, argv: &[Value], callee: &str) {
-        let Some(rc) = self.route_contract.clone() else {
-            return;
-        };
         let zod = argv.iter().find_map(|a| match a {
             Value::Zod(z) => Some(z.clone()),
             _ => None,
@@ -891,6 +888,18 @@ impl Interp {
             Value::Http(HttpVal::Part(p)) => Some(*p),
             _ => None,
         });
+        // A Socket.IO listener's payload validated by a schema.
+        if let (Some(z), Some("payload"), Some(i)) = (&zod, part, self.listener_site)
+            && let Some(site) = self.sites.get_mut(i)
+            && site.payload.is_none()
+        {
+            site.payload = Some(z.schema.clone());
+            site.payload_source = Some("zod");
+            return;
+        }
+        let Some(rc) = self.route_contract.clone() else {
+            return;
+        };
         if let (Some(z), Some(part)) = (zod, part) {
             let label = if z.joi {
                 format!("joi:{callee}")

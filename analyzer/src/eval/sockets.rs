@@ -67,6 +67,8 @@ pub(crate) struct RawSite {
     pub(crate) server: u32,
     /// The acknowledgement's schema, when a typed event map states it.
     pub(crate) ack_schema: Option<serde_json::Value>,
+    /// Where the payload schema came from, when not from a literal.
+    pub(crate) payload_source: Option<&'static str>,
     /// The JSON Schema of the payload, when the code states it.
     pub(crate) payload: Option<serde_json::Value>,
 }
@@ -263,7 +265,9 @@ impl Interp {
                     Some(Value::Func(c)) => listener_shape(&c.func),
                     _ => (Vec::new(), false),
                 };
+                let mut recorded = false;
                 if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
+                    recorded = !self.sio_quiet;
                     let kind = if name == "once" { "once" } else { "on" };
                     let mut payload = match &listener {
                         Some(Value::Func(c)) => self.payload_from_params(c),
@@ -286,7 +290,15 @@ impl Interp {
                 if let Some(l @ Value::Func(c)) = &listener {
                     let n = c.func.params.len();
                     let this = Some(Value::Sio(Rc::new((**s).clone())));
-                    self.call_value_now(ctx, l, vec![Value::dynamic(); n], &[], call.line, this);
+                    // The first argument is the payload: a schema applied to it is the payload's.
+                    let mut args = vec![Value::dynamic(); n];
+                    let site = self.sites.len().checked_sub(1).filter(|_| recorded);
+                    if let (Some(first), Some(_)) = (args.first_mut(), site) {
+                        *first = Value::Http(HttpVal::Part("payload"));
+                    }
+                    let saved = std::mem::replace(&mut self.listener_site, site);
+                    self.call_value_now(ctx, l, args, &[], call.line, this);
+                    self.listener_site = saved;
                 }
                 Value::Sio(s.clone())
             }
@@ -586,6 +598,7 @@ impl Interp {
             line,
             server: s.server,
             ack_schema: None,
+            payload_source: None,
             payload,
         });
     }
