@@ -991,19 +991,7 @@ impl Interp {
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
-                    (Value::Coll(c), false) => Some(
-                        c.items
-                            .borrow()
-                            .iter()
-                            .map(|(k, v)| {
-                                if c.map {
-                                    Value::array(vec![k.clone(), v.clone()])
-                                } else {
-                                    v.clone()
-                                }
-                            })
-                            .collect(),
-                    ),
+                    (Value::Coll(c), false) => Some(c.iterated()),
                     _ => None,
                 };
                 match items {
@@ -1308,13 +1296,7 @@ impl Interp {
                     match it {
                         Expr::Spread(inner) => match self.eval(ctx, inner) {
                             Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
-                            Value::Coll(c) => out.extend(c.items.borrow().iter().map(|(k, v)| {
-                                if c.map {
-                                    Value::array(vec![k.clone(), v.clone()])
-                                } else {
-                                    v.clone()
-                                }
-                            })),
+                            Value::Coll(c) => out.extend(c.iterated()),
                             _ => out.push(Value::dynamic()),
                         },
                         e => out.push(self.eval_raw(ctx, e)),
@@ -2456,19 +2438,7 @@ impl Interp {
             }
             Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
-                Some(Value::Coll(c)) => Value::array(
-                    c.items
-                        .borrow()
-                        .iter()
-                        .map(|(k, v)| {
-                            if c.map {
-                                Value::array(vec![k.clone(), v.clone()])
-                            } else {
-                                v.clone()
-                            }
-                        })
-                        .collect(),
-                ),
+                Some(Value::Coll(c)) => Value::array(c.iterated()),
                 _ => Value::dynamic(),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),

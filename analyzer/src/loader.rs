@@ -128,6 +128,19 @@ impl Cache {
         }
     }
 
+    /// Index a file by its (size, mtime) with its content hash and needles.
+    fn record_file(&self, f: &crate::project::SourceFile, hash: [u8; 32], needles: u8) {
+        self.record(
+            &f.rel,
+            IndexEntry {
+                size: f.size,
+                mtime: f.mtime,
+                hash,
+                needles,
+            },
+        );
+    }
+
     fn facts_path(&self, hash: &[u8; 32]) -> PathBuf {
         let hex = blake3::Hash::from_bytes(*hash).to_hex();
         self.dir
@@ -263,15 +276,7 @@ impl Loader {
                     let needles = needles_of(&bytes);
                     let hash = *blake3::hash(&bytes).as_bytes();
                     if let Some(c) = &self.cache {
-                        c.record(
-                            &f.rel,
-                            IndexEntry {
-                                size: f.size,
-                                mtime: f.mtime,
-                                hash,
-                                needles,
-                            },
-                        );
+                        c.record_file(f, hash, needles);
                     }
                     (needles, Some(hash))
                 }
@@ -405,15 +410,7 @@ impl Loader {
         if let Some(c) = &self.cache
             && problem.is_none()
         {
-            c.record(
-                &f.rel,
-                IndexEntry {
-                    size: f.size,
-                    mtime: f.mtime,
-                    hash,
-                    needles,
-                },
-            );
+            c.record_file(f, hash, needles);
         }
         Loaded {
             facts: Arc::new(facts),

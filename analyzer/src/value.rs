@@ -81,6 +81,15 @@ impl ObjData {
     pub(crate) fn set(&self, k: &str, v: Value) {
         self.props.borrow_mut().insert(k.to_string(), v);
     }
+
+    /// A copy of the properties, so evaluation may go on while reading them.
+    pub(crate) fn entries(&self) -> Vec<(String, Value)> {
+        self.props
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
 }
 
 /// A function value with its defining environment.
@@ -311,6 +320,21 @@ pub(crate) struct Coll {
 
 impl Coll {
     pub(crate) const LIMIT: usize = 64;
+
+    /// What iterating it yields: `[key, value]` pairs for a map, values for a set.
+    pub(crate) fn iterated(&self) -> Vec<Value> {
+        self.items
+            .borrow()
+            .iter()
+            .map(|(k, v)| {
+                if self.map {
+                    Value::array(vec![k.clone(), v.clone()])
+                } else {
+                    v.clone()
+                }
+            })
+            .collect()
+    }
 }
 
 /// A deferred computation with its memoized result.

@@ -165,12 +165,7 @@ impl Interp {
         let mut props = Map::new();
         let mut required = Vec::new();
         if let Value::Obj(o) = shape {
-            let entries: Vec<(String, Value)> = o
-                .props
-                .borrow()
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+            let entries = o.entries();
             for (k, v) in entries {
                 let v = self.force_deep(v);
                 match &v {
@@ -186,13 +181,7 @@ impl Interp {
                 }
             }
         }
-        let mut s = Map::new();
-        s.insert("type".into(), json!("object"));
-        s.insert("properties".into(), J::Object(props));
-        if !required.is_empty() {
-            s.insert("required".into(), J::Array(required));
-        }
-        J::Object(s)
+        object_schema(props, required)
     }
 
     /// The JSON Schema of a value when it is a Zod schema.
@@ -519,12 +508,7 @@ impl Interp {
     pub(super) fn celebrate(&mut self, argv: &[Value]) -> Value {
         let mut parts = Vec::new();
         if let Some(Value::Obj(o)) = argv.first().map(|a| self.force_deep(a.clone())) {
-            let entries: Vec<(String, Value)> = o
-                .props
-                .borrow()
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+            let entries = o.entries();
             for (k, v) in entries {
                 let part: &'static str = match k.to_ascii_lowercase().as_str() {
                     "body" => "body",
@@ -680,13 +664,7 @@ impl Interp {
                         required.push(json!(n));
                     }
                 }
-                let mut o = Map::new();
-                o.insert("type".into(), json!("object"));
-                o.insert("properties".into(), J::Object(props));
-                if !required.is_empty() {
-                    o.insert("required".into(), J::Array(required));
-                }
-                J::Object(o)
+                object_schema(props, required)
             }
             TypeExpr::Array(inner) => {
                 json!({"type": "array", "items": self.ts_schema(env, inner, depth + 1)})
@@ -767,12 +745,7 @@ impl Interp {
             }
         }
         for (part, props, required) in parts {
-            let mut o = Map::new();
-            o.insert("type".into(), json!("object"));
-            o.insert("properties".into(), J::Object(props));
-            if !required.is_empty() {
-                o.insert("required".into(), J::Array(required));
-            }
+            let o = object_schema(props, required);
             let mut rc = contract.borrow_mut();
             let slot = match part {
                 "params" => &mut rc.params,
@@ -780,7 +753,7 @@ impl Interp {
                 _ => &mut rc.body,
             };
             if slot.is_none() {
-                *slot = Some((J::Object(o), Some("jsdoc:".into()), c.file, c.func.line));
+                *slot = Some((o, Some("jsdoc:".into()), c.file, c.func.line));
             }
         }
     }
@@ -1025,6 +998,17 @@ fn nullable(s: J) -> J {
         },
         _ => s,
     }
+}
+
+/// `{"type": "object", "properties": ..., "required": [...]}` (no `required` when empty).
+fn object_schema(props: Map<String, J>, required: Vec<J>) -> J {
+    let mut o = Map::new();
+    o.insert("type".into(), json!("object"));
+    o.insert("properties".into(), J::Object(props));
+    if !required.is_empty() {
+        o.insert("required".into(), J::Array(required));
+    }
+    J::Object(o)
 }
 
 /// JSON Schema for a JSDoc type expression (`string`, `number[]`, `Array<string>`, `'a'|'b'`).
