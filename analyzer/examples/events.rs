@@ -15,6 +15,7 @@ fn main() {
         cache_dir: None,
         no_cache: true,
         skip_events: false,
+        ..Default::default()
     };
     let inv = match analyzer::analyze(&opts) {
         Ok(inv) => inv,

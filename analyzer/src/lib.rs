@@ -61,6 +61,11 @@ pub struct AnalyzeOptions {
     /// Leave out the Socket.IO inventory (and the code read only to find it):
     /// for callers that need the HTTP inventory alone.
     pub skip_events: bool,
+    /// Folders (relative to the root) whose Socket.IO sites are server code,
+    /// whatever the values say.
+    pub server_dirs: Vec<String>,
+    /// Folders whose Socket.IO sites are client code.
+    pub client_dirs: Vec<String>,
 }
 
 /// The default cache folder for a root: `$PORTOLAN_CACHE_DIR`, else
@@ -133,6 +138,11 @@ fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> 
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.update(&loader::FACTS_VERSION.to_le_bytes());
     h.update(if opts.skip_events { b"http" } else { b"full" });
+    for d in opts.server_dirs.iter().chain(&opts.client_dirs) {
+        h.update(d.as_bytes());
+        h.update(b"\0");
+    }
+    h.update(format!("{}/{}", opts.server_dirs.len(), opts.client_dirs.len()).as_bytes());
     for e in &opts.entries {
         h.update(e.as_bytes());
         h.update(b"\0");
@@ -314,7 +324,15 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     timings.events_ms = ms(t4);
 
     let t3 = Instant::now();
-    let mut inv = build_inventory(&project, &loader, &interp, &entries, &reached, &http_files);
+    let mut inv = build_inventory(
+        &project,
+        &loader,
+        &interp,
+        &entries,
+        &reached,
+        &http_files,
+        opts,
+    );
     timings.inventory_ms = ms(t3);
     timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
@@ -542,6 +560,7 @@ fn build_inventory(
     entries: &[FileId],
     reached: &BTreeSet<FileId>,
     http_files: &BTreeSet<FileId>,
+    opts: &AnalyzeOptions,
 ) -> Inventory {
     let mut findings: Vec<Finding> = interp
         .findings
@@ -639,7 +658,7 @@ fn build_inventory(
         });
     }
     let (socket_servers, events, event_stats) =
-        build_events(project, interp, !entries.is_empty(), &mut findings);
+        build_events(project, interp, !entries.is_empty(), opts, &mut findings);
     findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
@@ -721,8 +740,42 @@ fn build_events(
     project: &Project,
     interp: &Interp,
     have_entries: bool,
+    opts: &AnalyzeOptions,
     findings: &mut Vec<Finding>,
 ) -> (Vec<SocketServer>, Vec<Event>, EventStats) {
+    // Sides named in the configuration win over what the values say.
+    let under = |dirs: &[String], file: &str| {
+        dirs.iter().any(|d| {
+            let d = d.trim_matches('/');
+            d.is_empty() || file == d || file.starts_with(&format!("{d}/"))
+        })
+    };
+    let flip = |d: Direction| match d {
+        Direction::ClientToServer => Direction::ServerToClient,
+        Direction::ServerToClient => Direction::ClientToServer,
+    };
+    let sites: Vec<eval::RawSite> = interp
+        .sites
+        .iter()
+        .map(|s| {
+            let file = project.rel(s.file);
+            let mut s = s.clone();
+            let want = if under(&opts.client_dirs, file) {
+                Some(Side::Client)
+            } else if under(&opts.server_dirs, file) {
+                Some(Side::Server)
+            } else {
+                None
+            };
+            if let Some(side) = want
+                && side != s.side
+            {
+                s.side = side;
+                s.direction = flip(s.direction);
+            }
+            s
+        })
+        .collect();
     // A server that only the event pass reached (a separate program, such as a
     // worker started with fork()) is reported, and its events left out, when the
     // entries reach a server of their own.
@@ -754,11 +807,7 @@ fn build_events(
         })
         .collect();
     let mut groups: BTreeMap<(String, String), Vec<&eval::RawSite>> = BTreeMap::new();
-    for site in interp
-        .sites
-        .iter()
-        .filter(|s| !separate.contains(&s.server))
-    {
+    for site in sites.iter().filter(|s| !separate.contains(&s.server)) {
         groups
             .entry((site.ns.clone(), site.name.clone()))
             .or_default()
@@ -767,12 +816,7 @@ fn build_events(
     let mut events = Vec::new();
     let mut stats = EventStats::default();
     let mut files: BTreeSet<FileId> = BTreeSet::new();
-    let kept = || {
-        interp
-            .sites
-            .iter()
-            .filter(|s| !separate.contains(&s.server))
-    };
+    let kept = || sites.iter().filter(|s| !separate.contains(&s.server));
     let has_client = kept().any(|s| s.side == Side::Client);
     let has_server = kept().any(|s| s.side == Side::Server);
     for ((ns, name), raw) in &groups {

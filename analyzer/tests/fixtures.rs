@@ -64,6 +64,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
         cache_dir: Some(cache.to_path_buf()),
         no_cache: false,
         skip_events: false,
+        ..Default::default()
     })
     .unwrap_or_else(|e| panic!("{}: analyze failed: {e}", case.display()));
     let mut lines = BTreeSet::new();
@@ -388,6 +389,7 @@ fn analysis_is_deterministic_across_runs_and_cache_states() {
         cache_dir: Some(dir.to_path_buf()),
         no_cache,
         skip_events: false,
+        ..Default::default()
     };
     let a = analyzer::analyze(&opts(cold.path(), false)).unwrap();
     let b = analyzer::analyze(&opts(cold.path(), false)).unwrap();
@@ -416,6 +418,7 @@ fn warm_runs_reuse_the_result_until_a_file_changes() {
         cache_dir: Some(cache.path().to_path_buf()),
         no_cache: false,
         skip_events: false,
+        ..Default::default()
     };
     let first = analyzer::analyze(&opts).unwrap();
     assert!(!first.timings.result_cached);

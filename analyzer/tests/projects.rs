@@ -180,3 +180,35 @@ fn harbor_events_match_expected() {
                 && f.message.contains("chat:typing"))
     );
 }
+
+#[test]
+fn configured_folders_decide_the_side() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/projects/harbor");
+    let run = |server_dirs: Vec<String>| {
+        analyzer::analyze(&analyzer::AnalyzeOptions {
+            root: root.clone(),
+            no_cache: true,
+            server_dirs,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let site = |inv: &analyzer::Inventory, name: &str| {
+        inv.events
+            .iter()
+            .filter(|e| e.name == name)
+            .flat_map(|e| e.sites.iter().cloned())
+            .find(|s| s.at.file.starts_with("client/"))
+            .unwrap()
+    };
+    // By value: client/src/socket.js uses socket.io-client.
+    let inferred = run(Vec::new());
+    let s = site(&inferred, "chat:typing");
+    assert_eq!(s.side, analyzer::Side::Client);
+    assert_eq!(s.direction, analyzer::Direction::ClientToServer);
+    // Named as server code: the same emit is now a server emit.
+    let forced = run(vec!["client".into()]);
+    let s = site(&forced, "chat:typing");
+    assert_eq!(s.side, analyzer::Side::Server);
+    assert_eq!(s.direction, analyzer::Direction::ServerToClient);
+}

@@ -89,19 +89,12 @@ pub(crate) struct ToolEntry {
 pub(crate) struct SocketSection {
     /// AsyncAPI server host (`localhost:5555` when absent).
     pub(crate) host: Option<String>,
-    /// Folders holding Socket.IO server code (read by a later analyzer).
+    /// Folders whose Socket.IO sites are server code, whatever the values say.
     #[serde(default)]
-    #[allow(
-        dead_code,
-        reason = "accepted now so configs stay valid; the analyzer does not read it yet"
-    )]
     pub(crate) server_dirs: Vec<String>,
-    /// Folders holding Socket.IO client code (read by a later analyzer).
+    /// Folders whose Socket.IO sites are client code (a worker's own
+    /// socket.io-client connection kept apart, for instance).
     #[serde(default)]
-    #[allow(
-        dead_code,
-        reason = "accepted now so configs stay valid; the analyzer does not read it yet"
-    )]
     pub(crate) client_dirs: Vec<String>,
 }
 

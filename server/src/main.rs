@@ -115,6 +115,8 @@ impl AnalysisArgs {
                 cache_dir: self.cache_dir.clone(),
                 no_cache: self.no_cache,
                 skip_events: false,
+                server_dirs: config.socket.server_dirs.clone(),
+                client_dirs: config.socket.client_dirs.clone(),
             },
             config,
         })
