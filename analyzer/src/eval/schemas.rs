@@ -261,12 +261,47 @@ impl Interp {
             "negative" => with(z, |m| {
                 m.insert("exclusiveMaximum".into(), json!(0));
             }),
-            "email" | "url" | "uuid" | "datetime" | "date" | "time" | "ip" | "cuid" | "ulid"
-            | "emoji" | "base64" => {
+            "ip" | "ipv4" | "ipv6" => {
+                let version = match self.force_deep(arg(0)) {
+                    Value::Obj(o) => o.get("version").and_then(|v| v.as_text()),
+                    _ => None,
+                };
+                let version = match name {
+                    "ipv4" => Some("v4".to_string()),
+                    "ipv6" => Some("v6".to_string()),
+                    _ => version,
+                };
+                with(z, |m| match version.as_deref() {
+                    Some("v4") => {
+                        m.insert("format".into(), json!("ipv4"));
+                    }
+                    Some("v6") => {
+                        m.insert("format".into(), json!("ipv6"));
+                    }
+                    _ => {
+                        m.insert(
+                            "anyOf".into(),
+                            json!([{"format": "ipv4"}, {"format": "ipv6"}]),
+                        );
+                    }
+                })
+            }
+            "multipleOf" | "step" => match self.force_deep(arg(0)) {
+                Value::Num(n) => with(z, |m| {
+                    let v = if n.fract() == 0.0 {
+                        json!(n as i64)
+                    } else {
+                        json!(n)
+                    };
+                    m.insert("multipleOf".into(), v);
+                }),
+                _ => z_same(z),
+            },
+            "email" | "url" | "uuid" | "datetime" | "date" | "time" | "cuid" | "ulid" | "emoji"
+            | "base64" => {
                 let f = match name {
                     "url" => "uri",
                     "datetime" => "date-time",
-                    "ip" => "ipv4",
                     other => other,
                 };
                 with(z, |m| {
@@ -387,7 +422,7 @@ impl Interp {
             }
             "shape" => Value::dynamic(),
             "trim" | "toLowerCase" | "toUpperCase" | "transform" | "pipe" | "brand"
-            | "readonly" | "strip" | "finite" | "step" | "multipleOf" | "coerce" => z_same(z),
+            | "readonly" | "strip" | "finite" | "coerce" => z_same(z),
             _ => Value::dynamic(),
         }
     }
@@ -410,7 +445,10 @@ impl Interp {
             "array" => joi(json!({"type": "array"})),
             "object" => {
                 let shape = self.force_deep(arg(0));
-                joi(self.zod_object(&shape))
+                // Joi rejects keys an object does not list, unless `.unknown()`.
+                let mut s = self.zod_object(&shape);
+                s["additionalProperties"] = json!(false);
+                joi(s)
             }
             "alternatives" => {
                 let items: Vec<J> = argv.iter().filter_map(|a| self.zod_schema(a)).collect();
@@ -519,7 +557,12 @@ impl Interp {
                 };
                 let schema = match self.force_deep(v) {
                     Value::Zod(z) => z.schema.clone(),
-                    shape @ Value::Obj(_) => self.zod_object(&shape),
+                    // A plain object is `Joi.object(...)`: unknown keys are rejected.
+                    shape @ Value::Obj(_) => {
+                        let mut s = self.zod_object(&shape);
+                        s["additionalProperties"] = json!(false);
+                        s
+                    }
                     _ => continue,
                 };
                 parts.push((part, String::new(), schema, true));
@@ -958,6 +1001,23 @@ pub(super) fn set_part(
 }
 
 fn merge_object(m: &mut Map<String, J>, add: &J) {
+    // Keys the extension restates take its optionality too.
+    if let Some(J::Object(extra)) = add.get("properties") {
+        let add_req: Vec<&J> = match add.get("required") {
+            Some(J::Array(r)) => r.iter().collect(),
+            _ => Vec::new(),
+        };
+        if let Some(J::Array(req)) = m.get_mut("required") {
+            req.retain(|k| {
+                k.as_str().is_none_or(|k| {
+                    !extra.contains_key(k) || add_req.iter().any(|r| r.as_str() == Some(k))
+                })
+            });
+            if req.is_empty() {
+                m.shift_remove("required");
+            }
+        }
+    }
     if let Some(J::Object(extra)) = add.get("properties") {
         let props = m
             .entry("properties")
