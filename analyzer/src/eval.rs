@@ -1592,6 +1592,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Value::Http(h) => self.http_member(*h, prop),
+            Value::Zod(z) if prop == "shape" => schemas::shape_of(z),
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)
@@ -1754,7 +1755,13 @@ impl Interp {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
                     name,
-                    "parse" | "safeParse" | "parseAsync" | "safeParseAsync" | "spa" | "validate"
+                    "parse"
+                        | "safeParse"
+                        | "parseAsync"
+                        | "safeParseAsync"
+                        | "spa"
+                        | "validate"
+                        | "validateAsync"
                 ) {
                     let mut all = vec![Value::Zod(z.clone())];
                     all.extend(argv.iter().cloned());
@@ -2780,7 +2787,9 @@ impl Interp {
                     "json" | "jsonp" => call
                         .args
                         .first()
-                        .and_then(|e| sockets::literal_schema(e, 0)),
+                        .and_then(|e| sockets::literal_schema(e, 0))
+                        // A value built elsewhere (a constant, a helper's argument).
+                        .or_else(|| argv.first().and_then(|v| schemas::value_schema(v, 0))),
                     _ => None,
                 };
                 if let Some(c) = &self.route_contract {
@@ -3121,6 +3130,9 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
         (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
         (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
+        (Builtin::ZodBuilder(ns), p) if ns.as_ref() == "iso" || ns.as_ref() == "string" => {
+            Value::Builtin(Builtin::ZodBuilder(Rc::from(format!("iso.{p}").as_str())))
+        }
         (Builtin::Joi, "default" | "Joi") => Value::Builtin(Builtin::Joi),
         (Builtin::Joi, p) => Value::Builtin(Builtin::JoiBuilder(Rc::from(p))),
         (Builtin::Celebrate, "Joi") => Value::Builtin(Builtin::Joi),

@@ -157,6 +157,21 @@ impl Interp {
             "preprocess" | "lazy" | "custom" | "instanceof" | "function" | "promise" => {
                 zod(json!({}))
             }
+            // Zod 4 top-level string formats (`z.email()`, `z.iso.datetime()`).
+            "email" | "uuid" | "guid" | "url" | "ipv4" | "ipv6" | "cuid" | "cuid2" | "ulid"
+            | "base64" | "emoji" | "nanoid" | "iso.datetime" | "iso.date" | "iso.time"
+            | "iso.duration" => {
+                let f = match name {
+                    "url" => "uri",
+                    "guid" => "uuid",
+                    "iso.datetime" => "date-time",
+                    "iso.date" => "date",
+                    "iso.time" => "time",
+                    "iso.duration" => "duration",
+                    other => other,
+                };
+                zod(json!({"type": "string", "format": f}))
+            }
             _ => Value::dynamic(),
         }
     }
@@ -819,8 +834,16 @@ impl Interp {
             {
                 let env = c.env.clone();
                 let schema = self.ts_schema(&env, t, 0);
-                // A type the analyzer cannot read says nothing.
+                // A type the analyzer cannot read says nothing, nor does `{}`.
                 if schema.get("type").is_none() && schema.get("anyOf").is_none() {
+                    continue;
+                }
+                if schema
+                    .get("properties")
+                    .and_then(|p| p.as_object())
+                    .is_some_and(|p| p.is_empty())
+                    && schema.get("additionalProperties").is_none()
+                {
                     continue;
                 }
                 let mut rc = contract.borrow_mut();
@@ -1104,6 +1127,57 @@ fn jsdoc_type(t: &str) -> J {
         "null" => json!({"type": "null"}),
         _ => json!({}),
     }
+}
+
+/// `schema.shape`: the object of member schemas (with their optionality).
+pub(super) fn shape_of(z: &ZodVal) -> Value {
+    let obj = ObjData::new();
+    let required: Vec<&str> = match z.schema.get("required") {
+        Some(J::Array(r)) => r.iter().filter_map(|k| k.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    if let Some(J::Object(props)) = z.schema.get("properties") {
+        for (k, v) in props {
+            obj.set(
+                k,
+                Value::Zod(Rc::new(ZodVal {
+                    schema: v.clone(),
+                    optional: !required.contains(&k.as_str()),
+                    joi: z.joi,
+                })),
+            );
+        }
+    }
+    Value::Obj(obj)
+}
+
+/// JSON Schema for a value the analyzer holds (a response built elsewhere).
+pub(crate) fn value_schema(v: &Value, depth: u32) -> Option<J> {
+    if depth > 6 {
+        return Some(json!({}));
+    }
+    Some(match v {
+        Value::Str(_) | Value::Pattern(_) => json!({"type": "string"}),
+        Value::Num(_) => json!({"type": "number"}),
+        Value::Bool(_) => json!({"type": "boolean"}),
+        Value::Null => json!({"type": "null"}),
+        Value::Arr(items) => match items
+            .borrow()
+            .first()
+            .and_then(|i| value_schema(i, depth + 1))
+        {
+            Some(s) => json!({"type": "array", "items": s}),
+            None => json!({"type": "array"}),
+        },
+        Value::Obj(o) if o.class.borrow().is_none() => {
+            let mut props = Map::new();
+            for (k, v) in o.entries() {
+                props.insert(k, value_schema(&v, depth + 1).unwrap_or_else(|| json!({})));
+            }
+            json!({"type": "object", "properties": props})
+        }
+        _ => return None,
+    })
 }
 
 /// Every value as JSON, or `None` when any is not a non-empty set of constants.
