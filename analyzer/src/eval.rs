@@ -425,6 +425,15 @@ impl Interp {
                 break;
             }
             self.route_contract = Some(contract.clone());
+            // Imported middleware and what factories return, resolved now.
+            let funcs: Vec<Value> = funcs
+                .iter()
+                .map(|f| match f {
+                    Value::Lazy(..) | Value::Deferred(_) => self.force_deep(f.clone()),
+                    f => f.clone(),
+                })
+                .filter(|f| matches!(f, Value::Func(_)))
+                .collect();
             for f in &funcs {
                 if let Value::Func(c) = &f {
                     let argv = vec![
@@ -2684,7 +2693,8 @@ impl Interp {
             return;
         }
         match v {
-            Value::Func(_) => out.push(v.clone()),
+            // Imported middleware is resolved when the handlers run.
+            Value::Func(_) | Value::Lazy(..) => out.push(v.clone()),
             Value::Validator(parts) => {
                 for (part, field, schema, required) in parts.iter() {
                     schemas::merge_validator(
@@ -2704,6 +2714,9 @@ impl Interp {
                 }
             }
             Value::Deferred(t) => {
+                // The middleware a factory returns (`validate(schema)`) runs too,
+                // once the handlers run (the factory is called then).
+                out.push(v.clone());
                 if let ThunkKind::Call(callee, argv, _, _) = &t.kind {
                     let callee_name = match callee {
                         Value::Lazy(_, n) => n.to_string(),
