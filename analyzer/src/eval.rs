@@ -1474,6 +1474,26 @@ impl Interp {
                     _ => Value::dynamic(),
                 }
             }
+            Expr::Typed(inner, t) => {
+                let v = self.eval_raw(ctx, inner);
+                if let (Value::Http(HttpVal::Part(part)), Some(c)) =
+                    (&v, self.route_contract.clone())
+                    && matches!(*part, "body" | "query" | "params")
+                {
+                    let schema = self.ts_schema(&ctx.scope, t, 0);
+                    if schema.get("type").is_some() {
+                        schemas::set_part(
+                            &mut c.borrow_mut(),
+                            part,
+                            schema,
+                            "Request<typed>",
+                            ctx.file,
+                            self.frames.last().map_or(0, |f| f.line),
+                        );
+                    }
+                }
+                v
+            }
             Expr::Opaque(_) => Value::dynamic(),
         }
     }
@@ -3024,6 +3044,7 @@ pub(crate) fn expr_text(e: &Expr) -> String {
             return;
         }
         match e {
+            Expr::Typed(inner, _) => go(inner, out, depth),
             Expr::Ident(n) => out.push_str(n),
             Expr::This => out.push_str("this"),
             Expr::Super => out.push_str("super"),

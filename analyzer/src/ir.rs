@@ -246,6 +246,8 @@ pub(crate) enum Expr {
     Spread(Box<Expr>),
     /// `a === b`, `a !== b`, etc. (kept to fold constant tests).
     Compare(String, Box<Expr>, Box<Expr>),
+    /// `expr as T` / `const x: T = expr`: a value with a declared type.
+    Typed(Box<Expr>, TypeExpr),
     /// Anything else; its line.
     Opaque(u32),
 }

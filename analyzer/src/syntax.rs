@@ -519,6 +519,30 @@ impl<'s> Lowerer<'s> {
                 .map(|n| self.pattern(n))
                 .unwrap_or(Pattern::Ignored);
             let mut value = d.child_by_field_name("value").map(|v| self.expr(v));
+            // `const note: CreateNote = req.body`, `const h: RequestHandler<P, R, B> = ...`.
+            let declared = d
+                .child_by_field_name("type")
+                .and_then(|t| Self::named_children(t).first().copied())
+                .map(|t| self.type_expr(t));
+            if let Some(t) = declared
+                && let Some(v) = value.take()
+            {
+                value = Some(match (v, &t) {
+                    (Expr::Func(mut f), TypeExpr::Ref(name, args))
+                        if name.rsplit('.').next() == Some("RequestHandler") =>
+                    {
+                        // The handler's `req` is `Request<same arguments>`.
+                        if let Some(fm) = Arc::get_mut(&mut f)
+                            && fm.param_types.first().is_some_and(|p| p.is_none())
+                        {
+                            fm.param_types[0] = Some(TypeExpr::Ref("Request".into(), args.clone()));
+                        }
+                        Expr::Func(f)
+                    }
+                    (v @ (Expr::Member(..) | Expr::Ident(_)), _) => Expr::Typed(Box::new(v), t),
+                    (v, _) => v,
+                });
+            }
             if let Some(v) = value.as_mut() {
                 match v {
                     Expr::Func(f) if f.doc.is_none() => {
@@ -1208,11 +1232,29 @@ impl<'s> Lowerer<'s> {
                 Expr::Unary(op, Box::new(arg))
             }
             "update_expression" => Expr::Opaque(line),
-            "parenthesized_expression"
-            | "as_expression"
-            | "satisfies_expression"
-            | "non_null_expression"
-            | "type_assertion" => {
+            "as_expression" | "satisfies_expression" | "type_assertion" => {
+                // `req.body as CreateNote`: the value, with its declared type
+                // (`as unknown`/`as any` state nothing).
+                let mut inner = None;
+                let mut ty = None;
+                for c in Self::named_children(node) {
+                    if is_type_node(c.kind()) {
+                        if ty.is_none() {
+                            ty = Some(self.type_expr(c));
+                        }
+                    } else if inner.is_none() {
+                        inner = Some(self.expr(c));
+                    }
+                }
+                match (inner, ty) {
+                    (Some(e), Some(t)) if !matches!(&t, TypeExpr::Prim(p) if p == "any" || p == "unknown") => {
+                        Expr::Typed(Box::new(e), t)
+                    }
+                    (Some(e), _) => e,
+                    (None, _) => Expr::Opaque(line),
+                }
+            }
+            "parenthesized_expression" | "non_null_expression" => {
                 // The expression is the first named child that is not a type.
                 for c in Self::named_children(node) {
                     if !is_type_node(c.kind()) {

@@ -766,9 +766,11 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             | Expr::Logical(_, a, b)
             | Expr::Compare(_, a, b) => e_any(a, p, d) || e_any(b, p, d),
             Expr::Cond(t, _, a, b) => e_any(t, p, d) || e_any(a, p, d) || e_any(b, p, d),
-            Expr::Assign(_, v) | Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) => {
-                e_any(v, p, d)
-            }
+            Expr::Assign(_, v)
+            | Expr::Await(v)
+            | Expr::Unary(_, v)
+            | Expr::Spread(v)
+            | Expr::Typed(v, _) => e_any(v, p, d),
             Expr::Seq(items) | Expr::Array(items) | Expr::Template(_, items) => {
                 items.iter().any(|i| e_any(i, p, d))
             }
@@ -845,9 +847,11 @@ fn expr_calls(e: &Expr, n: &str) -> bool {
             expr_calls(a, n) || expr_calls(b, n)
         }
         Expr::Cond(t, _, a, b) => expr_calls(t, n) || expr_calls(a, n) || expr_calls(b, n),
-        Expr::Assign(_, v) | Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) => {
-            expr_calls(v, n)
-        }
+        Expr::Assign(_, v)
+        | Expr::Await(v)
+        | Expr::Unary(_, v)
+        | Expr::Spread(v)
+        | Expr::Typed(v, _) => expr_calls(v, n),
         Expr::Seq(items) | Expr::Array(items) => items.iter().any(|i| expr_calls(i, n)),
         Expr::New(c, args, _) => expr_calls(c, n) || args.iter().any(|a| expr_calls(a, n)),
         Expr::Template(_, items) => items.iter().any(|i| expr_calls(i, n)),
