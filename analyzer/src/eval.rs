@@ -2713,8 +2713,15 @@ impl Interp {
             return;
         }
         match v {
-            // Imported middleware is resolved when the handlers run.
-            Value::Func(_) | Value::Lazy(..) => out.push(v.clone()),
+            Value::Func(_) => out.push(v.clone()),
+            // Imported middleware: a validator states its schemas now; a
+            // function is resolved when the handlers run.
+            Value::Lazy(..) => match self.force(v.clone(), 0) {
+                forced @ Value::Validator(_) => {
+                    self.route_funcs(ctx, &forced, contract, out, line, depth + 1)
+                }
+                _ => out.push(v.clone()),
+            },
             Value::Validator(parts) => {
                 for (part, field, schema, required) in parts.iter() {
                     schemas::merge_validator(
@@ -3190,6 +3197,7 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             "param" | "checkParams" => "params",
             "header" | "checkHeaders" => "headers",
             "cookie" => "cookies",
+            "checkSchema" => "schema",
             _ => return Value::external(),
         })),
         (Builtin::SocketIoClient, "io" | "connect" | "default") => {

@@ -586,8 +586,63 @@ impl Interp {
         Value::Validator(Rc::new(parts))
     }
 
+    /// `checkSchema({ email: { in: ['body'], isEmail: true, optional: true }, ... })`.
+    fn check_schema(&mut self, argv: &[Value]) -> Value {
+        let mut parts = Vec::new();
+        let Some(Value::Obj(spec)) = argv.first().map(|a| self.force_deep(a.clone())) else {
+            return Value::Validator(Rc::new(parts));
+        };
+        for (field, rules) in spec.entries() {
+            let Value::Obj(rules) = self.force_deep(rules) else {
+                continue;
+            };
+            let locations: Vec<String> = match rules.get("in").map(|v| self.force_deep(v)) {
+                Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
+                Some(v) => v.as_text().into_iter().collect(),
+                None => vec!["body".into()],
+            };
+            // Each validator named in the rules, with its options, as a chain step.
+            let mut chain =
+                Value::Validator(Rc::new(vec![("body", field.clone(), json!({}), true)]));
+            for (rule, opts) in rules.entries() {
+                if rule == "in" || rule == "errorMessage" {
+                    continue;
+                }
+                let opts = self.force_deep(opts);
+                let arg = match &opts {
+                    Value::Obj(o) => o.get("options").unwrap_or(Value::Undef),
+                    _ => Value::Undef,
+                };
+                if rule == "optional" && opts.truthy() == Some(false) {
+                    continue;
+                }
+                if let Value::Validator(v) = &chain {
+                    let v = v.clone();
+                    chain = self.validator_method(&v, &rule, &[arg]);
+                }
+            }
+            if let Value::Validator(v) = chain
+                && let Some((_, _, schema, required)) = v.first()
+            {
+                for loc in &locations {
+                    let part: &'static str = match loc.as_str() {
+                        "query" => "query",
+                        "params" => "params",
+                        "headers" => "headers",
+                        _ => "body",
+                    };
+                    parts.push((part, field.clone(), schema.clone(), *required));
+                }
+            }
+        }
+        Value::Validator(Rc::new(parts))
+    }
+
     /// `body('email')` and the like: a one-field validator chain.
     pub(super) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
+        if part == "schema" {
+            return self.check_schema(argv);
+        }
         let field = argv
             .first()
             .and_then(|a| self.force_deep(a.clone()).as_text())
