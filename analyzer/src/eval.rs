@@ -2885,10 +2885,19 @@ impl Interp {
                 }
             }
             (_, Value::Arr(vals)) => {
+                // Elements with a name of their own are listed by it; the others
+                // go under the array's name once (`signupRules`).
                 let vals = vals.borrow().clone();
+                let mut unnamed = false;
                 for vv in vals {
-                    let name = value_name(&vv).unwrap_or_else(|| expr_text(e));
-                    out.push((name, value_at(&vv)));
+                    match value_name(&vv) {
+                        Some(name) => out.push((name, value_at(&vv))),
+                        None if !unnamed => {
+                            unnamed = true;
+                            out.push((expr_text(e), value_at(&vv)));
+                        }
+                        None => {}
+                    }
                 }
             }
             _ => {
