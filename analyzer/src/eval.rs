@@ -718,6 +718,15 @@ impl Interp {
                         | "yml"
                 )
             });
+        // A JSON module (`import pkg from '../package.json'`) is data, when it exists.
+        let json_module = path.ends_with(".json")
+            && self
+                .loader
+                .project
+                .abs(from)
+                .parent()
+                .is_some_and(|dir| dir.join(path).is_file());
+        let asset = asset || json_module;
         if r == Resolved::Missing && !asset {
             self.finding(
                 FindingCode::UnresolvedImport,
