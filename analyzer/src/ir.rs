@@ -184,6 +184,8 @@ pub(crate) enum TypeExpr {
     NumLit(f64),
     /// A primitive keyword (`string`, `number`, `boolean`, `null`, `any`, ...).
     Prim(String),
+    /// A type with a description (a JSDoc `@property {T} name - text`).
+    Described(Box<TypeExpr>, String),
     /// Anything else.
     Other,
 }

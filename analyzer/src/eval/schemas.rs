@@ -779,6 +779,13 @@ impl Interp {
                 }
                 object_schema(props, required)
             }
+            TypeExpr::Described(inner, text) => {
+                let mut s = self.ts_schema(env, inner, depth + 1);
+                if let J::Object(m) = &mut s {
+                    m.insert("description".into(), json!(text));
+                }
+                s
+            }
             TypeExpr::Array(inner) => {
                 json!({"type": "array", "items": self.ts_schema(env, inner, depth + 1)})
             }
@@ -873,7 +880,12 @@ impl Interp {
 
     /// Schemas a typed handler states: `(req: Request<Params, ResBody, ReqBody, Query>)`.
     pub(super) fn typed_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
-        let Some(Some(TypeExpr::Ref(name, args))) = c.func.param_types.first() else {
+        // The TypeScript annotation, else a JSDoc `@param {Request<...>} req`.
+        let (declared, from_jsdoc) = match c.func.param_types.first() {
+            Some(Some(t)) => (Some(t.clone()), false),
+            _ => (jsdoc_request_type(c), true),
+        };
+        let Some(TypeExpr::Ref(name, args)) = declared else {
             return;
         };
         if name != "Request" && !name.ends_with(".Request") {
@@ -910,7 +922,11 @@ impl Interp {
                 if slot.is_none() {
                     *slot = Some((
                         schema,
-                        Some(format!("Request<{name}>")),
+                        Some(if from_jsdoc {
+                            "jsdoc:".to_string()
+                        } else {
+                            format!("Request<{name}>")
+                        }),
                         c.file,
                         c.func.line,
                     ));
@@ -1147,6 +1163,39 @@ fn object_schema(props: Map<String, J>, required: Vec<J>) -> J {
         o.insert("required".into(), J::Array(required));
     }
     J::Object(o)
+}
+
+/// The JSDoc type of a handler's first parameter (`@param {Request<P, R, B>} req`).
+fn jsdoc_request_type(c: &Closure) -> Option<TypeExpr> {
+    let doc = c.func.doc.as_deref()?;
+    let Some(Pattern::Ident(req)) = c.func.params.first() else {
+        return None;
+    };
+    for line in doc.lines() {
+        let line = line.trim().trim_start_matches('*').trim();
+        let Some(rest) = line.strip_prefix("@param") else {
+            continue;
+        };
+        let rest = rest.trim().strip_prefix('{')?;
+        let mut depth = 0i32;
+        let end = rest.char_indices().find_map(|(i, ch)| match ch {
+            '{' => {
+                depth += 1;
+                None
+            }
+            '}' if depth == 0 => Some(i),
+            '}' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        })?;
+        let name = rest[end + 1..].split_whitespace().next().unwrap_or("");
+        if name == req {
+            return Some(crate::syntax::jsdoc_type_expr(&rest[..end]));
+        }
+    }
+    None
 }
 
 /// JSON Schema for a JSDoc type expression (`string`, `number[]`, `Array<string>`, `'a'|'b'`).

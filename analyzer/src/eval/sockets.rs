@@ -984,6 +984,13 @@ pub(crate) fn type_schema(t: &TypeExpr, depth: u32) -> serde_json::Value {
             }
             _ => json!({"description": format!("TypeScript type `{name}`")}),
         },
+        TypeExpr::Described(inner, text) => {
+            let mut s = type_schema(inner, depth + 1);
+            if let serde_json::Value::Object(m) = &mut s {
+                m.insert("description".into(), json!(text));
+            }
+            s
+        }
         TypeExpr::Function(_) | TypeExpr::Other => json!({}),
     }
 }
