@@ -658,7 +658,8 @@ fn build_inventory(
         });
     }
     let (socket_servers, events, event_stats) =
-        build_events(project, interp, !entries.is_empty(), opts, &mut findings);
+        // The entries are a program (not, say, a process-manager config) when they build an app.
+        build_events(project, interp, !roots.is_empty(), opts, &mut findings);
     findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
