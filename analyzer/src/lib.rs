@@ -104,11 +104,7 @@ fn is_test_path(rel: &str) -> bool {
 
 /// Analyze a project.
 pub fn analyze(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
-    // Deeply nested sources recurse deeply: give the workers and the
-    // resolver generous stacks (the global pool is configured once).
-    let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(64 << 20)
-        .build_global();
+    configure_pool();
     let opts = opts.clone();
     std::thread::Builder::new()
         .name("portolan-analyze".into())
@@ -162,6 +158,17 @@ fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> 
     h.finalize().to_hex().to_string()
 }
 
+/// Deeply nested sources recurse deeply: the worker pool gets generous
+/// stacks. Done before any use of the global pool (the walk cache uses it too).
+fn configure_pool() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .stack_size(64 << 20)
+            .build_global();
+    });
+}
+
 /// The input key of an analysis without running it (see [`analyze`]): callers
 /// that cache what they derive from an inventory key it with this. `None`
 /// when the cache is off.
@@ -169,6 +176,7 @@ pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError
     if opts.no_cache {
         return Ok(None);
     }
+    configure_pool();
     let cache_dir = opts
         .cache_dir
         .clone()

@@ -878,21 +878,26 @@ impl WalkCache {
         if c.guards.iter().any(|(g, m)| mtime_of(&root.join(g)) != *m) {
             return None;
         }
-        let mut files = Vec::with_capacity(c.files.len());
-        for rel in c.files {
-            let meta = std::fs::metadata(root.join(&rel)).ok()?;
-            let mtime = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| d.as_nanos())
-                .unwrap_or(0);
-            files.push(SourceFile {
-                rel,
-                size: meta.len(),
-                mtime,
-            });
-        }
+        // One stat per file (an edit shows in size or mtime), on all cores.
+        use rayon::prelude::*;
+        let files: Vec<SourceFile> = c
+            .files
+            .into_par_iter()
+            .map(|rel| {
+                let meta = std::fs::metadata(root.join(&rel)).ok()?;
+                let mtime = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_nanos())
+                    .unwrap_or(0);
+                Some(SourceFile {
+                    rel,
+                    size: meta.len(),
+                    mtime,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
         Some(Walked {
             dirs: c.dirs.into_iter().skip(1).map(|(d, _)| d).collect(),
             files,
