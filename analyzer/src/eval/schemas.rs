@@ -866,15 +866,14 @@ impl Interp {
         }
         for (part, props, required) in parts {
             let o = object_schema(props, required);
-            let mut rc = contract.borrow_mut();
-            let slot = match part {
-                "params" => &mut rc.params,
-                "query" => &mut rc.query,
-                _ => &mut rc.body,
-            };
-            if slot.is_none() {
-                *slot = Some((o, Some("jsdoc:".into()), c.file, c.func.line));
-            }
+            set_part(
+                &mut contract.borrow_mut(),
+                part,
+                o,
+                "jsdoc:",
+                c.file,
+                c.func.line,
+            );
         }
     }
 
@@ -913,24 +912,19 @@ impl Interp {
                 {
                     continue;
                 }
-                let mut rc = contract.borrow_mut();
-                let slot = match part {
-                    "params" => &mut rc.params,
-                    "query" => &mut rc.query,
-                    _ => &mut rc.body,
+                let label = if from_jsdoc {
+                    "jsdoc:".to_string()
+                } else {
+                    format!("Request<{name}>")
                 };
-                if slot.is_none() {
-                    *slot = Some((
-                        schema,
-                        Some(if from_jsdoc {
-                            "jsdoc:".to_string()
-                        } else {
-                            format!("Request<{name}>")
-                        }),
-                        c.file,
-                        c.func.line,
-                    ));
-                }
+                set_part(
+                    &mut contract.borrow_mut(),
+                    part,
+                    schema,
+                    &label,
+                    c.file,
+                    c.func.line,
+                );
             }
         }
     }
