@@ -364,16 +364,26 @@ impl Interp {
                 }
                 pending = now;
             }
-            pending.sort_by_key(|(k, _)| *k);
-            for (k, c) in pending {
-                if self.called.contains(&k) || self.steps > STEP_BUDGET {
-                    continue;
-                }
-                let n = c.func.params.len();
-                self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
-            }
+            self.run_with_placeholders(pending, |me, k| me.called.contains(k));
         }
         self.event_mode = false;
+    }
+
+    /// Run functions with a placeholder for every argument, in (file, id)
+    /// order, skipping those `done` says already ran, while the budget lasts.
+    fn run_with_placeholders(
+        &mut self,
+        mut todo: Vec<((FileId, u32), Rc<Closure>)>,
+        done: impl Fn(&Self, &(FileId, u32)) -> bool,
+    ) {
+        todo.sort_by_key(|(k, _)| *k);
+        for (k, c) in todo {
+            if done(self, &k) || self.steps > STEP_BUDGET {
+                continue;
+            }
+            let n = c.func.params.len();
+            self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
+        }
     }
 
     /// Keep the uncalled-function pass away from route functions: they run
@@ -468,7 +478,7 @@ impl Interp {
         self.event_mode = true;
         // Only module-level functions: a nested closure would run again in the
         // environment of one particular earlier call.
-        let mut todo: Vec<((FileId, u32), Rc<Closure>)> = self
+        let todo: Vec<((FileId, u32), Rc<Closure>)> = self
             .emit_funcs
             .iter()
             .filter(|(k, c)| {
@@ -477,14 +487,7 @@ impl Interp {
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
-        todo.sort_by_key(|(k, _)| *k);
-        for (k, c) in todo {
-            if self.event_called.contains(&k) || self.steps > STEP_BUDGET {
-                continue;
-            }
-            let n = c.func.params.len();
-            self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
-        }
+        self.run_with_placeholders(todo, |me, k| me.event_called.contains(k));
         self.event_mode = false;
     }
 

@@ -344,6 +344,16 @@ pub enum Side {
     Client,
 }
 
+impl Side {
+    /// The lower-case name used in documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Server => "server",
+            Side::Client => "client",
+        }
+    }
+}
+
 /// One place an event is emitted or listened to.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct EventSite {

@@ -145,10 +145,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
     }
     for e in &inv.events {
         for site in &e.sites {
-            let side = match site.side {
-                analyzer::Side::Server => "server",
-                analyzer::Side::Client => "client",
-            };
+            let side = site.side.as_str();
             let mut l = format!(
                 "event {} {} {} {}:{} {side}",
                 e.name,

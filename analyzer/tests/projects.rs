@@ -119,10 +119,7 @@ fn harbor_events_match_expected() {
                     e.namespace,
                     s.at.file,
                     s.at.line,
-                    match s.side {
-                        analyzer::Side::Server => "server",
-                        analyzer::Side::Client => "client",
-                    }
+                    s.side.as_str()
                 )
             })
         })

@@ -117,15 +117,7 @@ impl Interp {
             },
             "union" | "discriminatedUnion" => {
                 let list = if name == "union" { arg(0) } else { arg(1) };
-                let list = self.force_deep(list);
-                let items: Vec<J> = match list {
-                    Value::Arr(a) => a
-                        .borrow()
-                        .iter()
-                        .map(|v| self.zod_schema(v).unwrap_or(json!({})))
-                        .collect(),
-                    _ => Vec::new(),
-                };
+                let items = self.zod_schemas_of(list);
                 zod(json!({"anyOf": items}))
             }
             "intersection" => {
@@ -139,14 +131,7 @@ impl Interp {
                 zod(json!({"type": "object", "additionalProperties": v}))
             }
             "tuple" => {
-                let items: Vec<J> = match self.force_deep(arg(0)) {
-                    Value::Arr(a) => a
-                        .borrow()
-                        .iter()
-                        .map(|v| self.zod_schema(v).unwrap_or(json!({})))
-                        .collect(),
-                    _ => Vec::new(),
-                };
+                let items = self.zod_schemas_of(arg(0));
                 let n = items.len();
                 zod(json!({"type": "array", "prefixItems": items, "minItems": n, "maxItems": n}))
             }
@@ -197,6 +182,19 @@ impl Interp {
             }
         }
         object_schema(props, required)
+    }
+
+    /// The schemas of an array of Zod schemas (`z.union([a, b])`); the array
+    /// is copied first, since resolving a member may run code.
+    fn zod_schemas_of(&mut self, list: Value) -> Vec<J> {
+        let items: Vec<Value> = match self.force_deep(list) {
+            Value::Arr(a) => a.borrow().clone(),
+            _ => Vec::new(),
+        };
+        items
+            .iter()
+            .map(|v| self.zod_schema(v).unwrap_or(json!({})))
+            .collect()
     }
 
     /// The JSON Schema of a value when it is a Zod schema.
@@ -754,20 +752,38 @@ impl Interp {
         Value::Validator(Rc::new(vec![(part, field, J::Object(s), required)]))
     }
 
-    /// JSON Schema for a TypeScript type, resolving declared names in `env`.
+    /// JSON Schema for a TypeScript type, resolving declared names in `env`
+    /// (names inside a declared type resolve where it was declared).
     pub(super) fn ts_schema(&mut self, env: &Rc<Scope>, t: &TypeExpr, depth: u32) -> J {
         if depth > 8 {
             return json!({});
         }
         match t {
+            TypeExpr::Prim(p) => match p.as_str() {
+                "string" => json!({"type": "string"}),
+                "number" | "bigint" => json!({"type": "number"}),
+                "boolean" => json!({"type": "boolean"}),
+                "null" => json!({"type": "null"}),
+                _ => json!({}),
+            },
+            TypeExpr::StrLit(s) => json!({"const": s}),
+            TypeExpr::NumLit(n) => json!({"const": n}),
             TypeExpr::Ref(name, args) if args.is_empty() => {
                 let found = env.lookup(name).map(|v| self.force(v, 0));
                 match found {
-                    // Names inside the type resolve where it was declared.
                     Some(Value::Type(decl, home)) => self.ts_schema(&home, &decl, depth + 1),
-                    _ => sockets::type_schema(t, depth),
+                    _ => json!({"description": format!("TypeScript type `{name}`")}),
                 }
             }
+            TypeExpr::Ref(name, args) => match (name.as_str(), args.as_slice()) {
+                ("Array", [inner]) => {
+                    json!({"type": "array", "items": self.ts_schema(env, inner, depth + 1)})
+                }
+                ("Record", [_, v]) => {
+                    json!({"type": "object", "additionalProperties": self.ts_schema(env, v, depth + 1)})
+                }
+                _ => json!({"description": format!("TypeScript type `{name}`")}),
+            },
             TypeExpr::Object(fields) => {
                 let mut props = Map::new();
                 let mut required = Vec::new();
@@ -789,10 +805,18 @@ impl Interp {
             TypeExpr::Array(inner) => {
                 json!({"type": "array", "items": self.ts_schema(env, inner, depth + 1)})
             }
+            TypeExpr::Tuple(items) => {
+                let items: Vec<J> = items
+                    .iter()
+                    .map(|i| self.ts_schema(env, i, depth + 1))
+                    .collect();
+                let n = items.len();
+                json!({"type": "array", "prefixItems": items, "minItems": n, "maxItems": n})
+            }
             TypeExpr::Union(items) => {
                 json!({"anyOf": items.iter().map(|i| self.ts_schema(env, i, depth + 1)).collect::<Vec<_>>()})
             }
-            other => sockets::type_schema(other, depth),
+            TypeExpr::Function(_) | TypeExpr::Other => json!({}),
         }
     }
 

@@ -934,67 +934,6 @@ pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> 
     })
 }
 
-/// JSON Schema for a TypeScript type.
-pub(crate) fn type_schema(t: &TypeExpr, depth: u32) -> serde_json::Value {
-    use serde_json::json;
-    if depth > 8 {
-        return json!({});
-    }
-    match t {
-        TypeExpr::Prim(p) => match p.as_str() {
-            "string" => json!({"type": "string"}),
-            "number" | "bigint" => json!({"type": "number"}),
-            "boolean" => json!({"type": "boolean"}),
-            "null" => json!({"type": "null"}),
-            _ => json!({}),
-        },
-        TypeExpr::StrLit(s) => json!({"const": s}),
-        TypeExpr::NumLit(n) => json!({"const": n}),
-        TypeExpr::Array(inner) => json!({"type": "array", "items": type_schema(inner, depth + 1)}),
-        TypeExpr::Tuple(items) => json!({
-            "type": "array",
-            "prefixItems": items.iter().map(|i| type_schema(i, depth + 1)).collect::<Vec<_>>(),
-            "minItems": items.len(),
-            "maxItems": items.len(),
-        }),
-        TypeExpr::Union(items) => {
-            json!({"anyOf": items.iter().map(|i| type_schema(i, depth + 1)).collect::<Vec<_>>()})
-        }
-        TypeExpr::Object(fields) => {
-            let mut props = serde_json::Map::new();
-            let mut required = Vec::new();
-            for (n, opt, ty) in fields {
-                props.insert(n.clone(), type_schema(ty, depth + 1));
-                if !opt {
-                    required.push(n.clone());
-                }
-            }
-            let mut o = serde_json::Map::new();
-            o.insert("type".into(), json!("object"));
-            o.insert("properties".into(), serde_json::Value::Object(props));
-            if !required.is_empty() {
-                o.insert("required".into(), json!(required));
-            }
-            serde_json::Value::Object(o)
-        }
-        TypeExpr::Ref(name, args) => match (name.as_str(), args.as_slice()) {
-            ("Array", [inner]) => json!({"type": "array", "items": type_schema(inner, depth + 1)}),
-            ("Record", [_, v]) => {
-                json!({"type": "object", "additionalProperties": type_schema(v, depth + 1)})
-            }
-            _ => json!({"description": format!("TypeScript type `{name}`")}),
-        },
-        TypeExpr::Described(inner, text) => {
-            let mut s = type_schema(inner, depth + 1);
-            if let serde_json::Value::Object(m) = &mut s {
-                m.insert("description".into(), json!(text));
-            }
-            s
-        }
-        TypeExpr::Function(_) | TypeExpr::Other => json!({}),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::namespace_of_url;
