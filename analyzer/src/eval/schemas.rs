@@ -958,46 +958,39 @@ impl Interp {
     /// `new ServerError('x', { status: 404 })`), or a call or `new` whose first
     /// argument is a status (`createError(403)`).
     pub(super) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr) {
-        let status_of = |v: &Value| match v {
-            Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
-            _ => None,
-        };
-        let mut status = None;
-        if let Value::Obj(o) = v {
-            status = o
-                .get("status")
-                .or_else(|| o.get("statusCode"))
-                .and_then(|s| status_of(&s));
-        }
-        if status.is_none() {
-            let (args, line) = match e {
-                Expr::New(_, args, line) => (Some(args), *line),
-                Expr::Call(c) => (Some(&c.args), c.line),
-                _ => (None, 0),
-            };
-            if let Some(args) = args {
-                let _ = line;
-                for a in args.iter().take(2) {
-                    let av = self.eval(ctx, a);
-                    if let Some(s) = status_of(&av) {
-                        status = Some(s);
-                        break;
-                    }
-                    if let Value::Obj(o) = &av
-                        && let Some(s) = o.get("status").or_else(|| o.get("statusCode"))
-                        && let Some(s) = status_of(&s)
-                    {
-                        status = Some(s);
-                        break;
-                    }
-                }
+        fn status_of(v: &Value) -> Option<u16> {
+            match v {
+                Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
+                Value::Obj(o) => o
+                    .get("status")
+                    .or_else(|| o.get("statusCode"))
+                    .and_then(|s| status_of(&s)),
+                _ => None,
             }
         }
-        let line = match e {
-            Expr::New(_, _, l) => *l,
-            Expr::Call(c) => c.line,
-            _ => 0,
+        let (args, line): (&[Expr], u32) = match e {
+            Expr::New(_, args, line) => (args, *line),
+            Expr::Call(c) => (&c.args, c.line),
+            _ => (&[], 0),
         };
+        let mut status = status_of(v);
+        // The arguments were evaluated with the error already; look again only
+        // at those that cannot run code (`404`, `{ status: 404 }`, a constant).
+        for a in args.iter().take(2) {
+            if status.is_some() {
+                break;
+            }
+            let runs_code = sockets::any_expr(&[Stmt::Expr(a.clone())], &|x| {
+                matches!(
+                    x,
+                    Expr::Call(_) | Expr::New(..) | Expr::Func(_) | Expr::Assign(..)
+                )
+            });
+            if !runs_code {
+                let av = self.eval(ctx, a);
+                status = status_of(&av);
+            }
+        }
         if let (Some(status), Some(c)) = (status, &self.route_contract) {
             let mut c = c.borrow_mut();
             if !c.responses.iter().any(|(s, _, _, _)| *s == status) {
