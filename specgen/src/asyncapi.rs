@@ -43,18 +43,13 @@ fn payload_schema(s: &Value) -> Value {
     out
 }
 
+/// Each placeholder name of an event address once, in order of appearance.
 fn placeholders(address: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = address;
-    while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else {
-            break;
-        };
-        let name = &rest[start + 1..start + len];
+    let mut out: Vec<String> = Vec::new();
+    for name in crate::openapi::placeholders(address) {
         if !name.is_empty() && !out.iter().any(|n| n == name) {
             out.push(name.to_string());
         }
-        rest = &rest[start + len + 1..];
     }
     out
 }

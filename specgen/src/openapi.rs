@@ -482,8 +482,8 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
     }
 }
 
-/// The placeholders of an OpenAPI template, in order.
-fn placeholders(t: &str) -> Vec<&str> {
+/// The `{name}` placeholders of a template (OpenAPI path, event address), in order.
+pub(crate) fn placeholders(t: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = t;
     while let Some(i) = rest.find('{') {
