@@ -1610,6 +1610,8 @@ impl Interp {
                 "length" => Value::Num(s.chars().count() as f64),
                 _ => Value::dynamic(),
             },
+            // `ns.name` of a module nobody loaded yet stays lazy, like a named import.
+            Value::Module(id) if !self.modules.contains_key(id) => Value::Lazy(*id, Rc::from(prop)),
             Value::Module(id) => self.export_of(*id, prop, 0),
             Value::Class(c) => {
                 if let Some(v) = c.statics.get(prop) {
@@ -2473,7 +2475,7 @@ impl Interp {
                             let v = desc.get("value").unwrap_or(Value::dynamic());
                             let v = match desc.get("get") {
                                 Some(g @ Value::Func(_)) => {
-                                    self.call_value(ctx, &g, Vec::new(), &[], line, None)
+                                    self.call_value_now(ctx, &g, Vec::new(), &[], line, None)
                                 }
                                 _ => v,
                             };
@@ -2841,7 +2843,10 @@ impl Interp {
                         .first()
                         .and_then(|e| sockets::literal_schema(e, 0))
                         // A value built elsewhere (a constant, a helper's argument).
-                        .or_else(|| argv.first().and_then(|v| schemas::value_schema(v, 0))),
+                        .or_else(|| {
+                            let v = self.force(argv.first()?.clone(), 0);
+                            schemas::value_schema(&v, 0)
+                        }),
                     _ => None,
                 };
                 if let Some(c) = &self.route_contract {

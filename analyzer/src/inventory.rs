@@ -304,6 +304,10 @@ pub struct Timings {
     pub events_ms: f64,
     /// Building the inventory.
     pub inventory_ms: f64,
+    /// CPU time in the parser, summed over threads.
+    pub parse_cpu_ms: f64,
+    /// CPU time lowering syntax trees, summed over threads.
+    pub lower_cpu_ms: f64,
     /// Files discovered.
     pub files_discovered: usize,
     /// Files parsed in this run.

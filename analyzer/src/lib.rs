@@ -344,6 +344,8 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     timings.inventory_ms = ms(t3);
     timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
+    timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     if let Some(c) = loader.cache() {
         c.save();
         if let Some(key) = &result_key

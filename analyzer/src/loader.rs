@@ -216,6 +216,22 @@ thread_local! {
     static SYNTAX: RefCell<Option<SyntaxContext>> = const { RefCell::new(None) };
 }
 
+/// Parsing ahead runs on all cores but one: the evaluator keeps its own
+/// core, and a parse it needs and nobody started happens on its thread.
+fn prefetch_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.saturating_sub(1).max(1))
+            .thread_name(|i| format!("portolan-parse-{i}"))
+            .stack_size(64 << 20)
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
 /// Shared loader: facts per file, computed once, possibly in the background.
 pub(crate) struct Loader {
     pub(crate) project: Arc<Project>,
@@ -297,9 +313,12 @@ impl Loader {
                 }
             }
         }
+        let Some(pool) = prefetch_pool() else {
+            return;
+        };
         for (id, slot) in fresh {
             let me = Arc::clone(self);
-            rayon::spawn(move || {
+            pool.spawn(move || {
                 slot.get_or_init(|| Arc::new(me.compute(id)));
             });
         }

@@ -60,6 +60,10 @@ impl Grammar {
     }
 }
 
+/// CPU time spent in tree-sitter and in lowering, over all threads (for `--timings`).
+pub(crate) static PARSE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub(crate) static LOWER_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Per-worker parsers, one per grammar.
 pub(crate) struct SyntaxContext {
     js: Parser,
@@ -103,6 +107,7 @@ impl SyntaxContext {
         } else {
             src
         };
+        let started = std::time::Instant::now();
         let Some(tree) = parser.parse(src, None) else {
             return FileFacts {
                 parse_errors: vec![(1, "the parser gave up on this file".into())],
@@ -150,6 +155,11 @@ impl SyntaxContext {
                 }
             }
         }
+        let parsed = std::time::Instant::now();
+        PARSE_NS.fetch_add(
+            (parsed - started).as_nanos() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let root = tree.root_node();
         let mut low = Lowerer {
             src,
@@ -162,6 +172,10 @@ impl SyntaxContext {
         if root.has_error() {
             collect_errors(root, &mut parse_errors);
         }
+        LOWER_NS.fetch_add(
+            parsed.elapsed().as_nanos() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         FileFacts {
             body,
             parse_errors,

@@ -171,13 +171,15 @@ fn main() {
 fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
     eprintln!(
-        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
+        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
         t.discover_ms,
         t.files_discovered,
         t.prefilter_ms,
         t.resolve_ms,
         t.files_parsed,
         t.files_cached,
+        t.parse_cpu_ms,
+        t.lower_cpu_ms,
         t.events_ms,
         t.inventory_ms,
         if t.result_cached {
