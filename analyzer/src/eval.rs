@@ -442,6 +442,9 @@ impl Interp {
                     Value::Lazy(..) | Value::Deferred(_) => self.force_deep(f.clone()),
                     f => f.clone(),
                 })
+                .collect();
+            let funcs: Vec<Value> = funcs
+                .into_iter()
                 .filter(|f| matches!(f, Value::Func(_)))
                 .collect();
             for f in &funcs {
@@ -458,6 +461,28 @@ impl Interp {
                         home: None,
                     };
                     self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
+                }
+            }
+            // What factories were handed fills what running them did not state.
+            {
+                let mut c = contract.borrow_mut();
+                for (part, schema, name, file, line) in std::mem::take(&mut c.guesses) {
+                    let slot = match part {
+                        "query" => &mut c.query,
+                        "params" => &mut c.params,
+                        _ => &mut c.body,
+                    };
+                    match slot {
+                        // The factory's schema, validated inside it: name the
+                        // factory at the route, as the code reads.
+                        Some(got) if got.0 == schema && !name.is_empty() => {
+                            *got = (schema, Some(name), file, line);
+                        }
+                        Some(_) => {}
+                        None => {
+                            *slot = Some((schema, (!name.is_empty()).then_some(name), file, line))
+                        }
+                    }
                 }
             }
             // Types on the handler's `req` fill what no validator stated.
@@ -2764,26 +2789,32 @@ impl Interp {
                         Value::Func(c) => c.func.name.clone().unwrap_or_default(),
                         _ => String::new(),
                     };
+                    // The part: a string argument naming it, else the factory's name.
+                    let named = argv.iter().find_map(|a| match a.as_text().as_deref() {
+                        Some("query") => Some("query"),
+                        Some("params") => Some("params"),
+                        Some("body") => Some("body"),
+                        _ => None,
+                    });
                     for a in argv {
                         let a = self.force(a.clone(), 0);
                         match &a {
                             Value::Zod(z) => {
                                 let lower = callee_name.to_ascii_lowercase();
-                                let part = if lower.contains("query") {
+                                let part = named.unwrap_or(if lower.contains("query") {
                                     "query"
                                 } else if lower.contains("param") {
                                     "params"
                                 } else {
                                     "body"
-                                };
-                                schemas::set_part(
-                                    &mut contract.borrow_mut(),
+                                });
+                                contract.borrow_mut().guesses.push((
                                     part,
                                     z.schema.clone(),
-                                    &callee_name,
+                                    callee_name.clone(),
                                     ctx.file,
                                     line,
-                                );
+                                ));
                             }
                             other => self.route_funcs(ctx, other, contract, out, line, depth + 1),
                         }

@@ -653,6 +653,8 @@ impl<'s> Lowerer<'s> {
     fn export(&mut self, node: Node, out: &mut Vec<Stmt>) {
         let line = line_of(node);
         let source = node.child_by_field_name("source").map(|s| self.string(s));
+        let mut cur = node.walk();
+        let is_default = node.children(&mut cur).any(|c| c.kind() == "default");
         if let Some(decl) = node.child_by_field_name("declaration") {
             let mut inner = Vec::new();
             let doc = self.doc_before(node);
@@ -665,12 +667,19 @@ impl<'s> Lowerer<'s> {
                     f.doc = Some(d.clone());
                 }
                 let names = bound_names(&s);
-                out.push(Stmt::ExportDecl(Box::new(s), names));
+                if is_default {
+                    // `export default function name() {}`: a local binding
+                    // exported as `default` only.
+                    out.push(s);
+                    if let Some(n) = names.first() {
+                        out.push(Stmt::ExportDefault(Expr::Ident(n.clone())));
+                    }
+                } else {
+                    out.push(Stmt::ExportDecl(Box::new(s), names));
+                }
             }
             return;
         }
-        let mut cur = node.walk();
-        let is_default = node.children(&mut cur).any(|c| c.kind() == "default");
         if is_default {
             if let Some(v) = node.child_by_field_name("value") {
                 let e = self.expr(v);

@@ -28,6 +28,10 @@ pub(crate) struct RawContract {
     pub(crate) query_read: BTreeSet<String>,
     pub(crate) headers_read: BTreeSet<String>,
     pub(crate) responses: Vec<(u16, Option<J>, FileId, u32)>,
+    /// A schema handed to a middleware factory that could not be run
+    /// (`validate(schema)`), with the request part its name suggests; used
+    /// only when running the middleware stated nothing for that part.
+    pub(crate) guesses: Vec<(&'static str, J, String, FileId, u32)>,
 }
 
 fn zod(schema: J) -> Value {
