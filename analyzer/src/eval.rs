@@ -809,7 +809,7 @@ impl Interp {
                 }
             }
             Some(Resolved::External(_)) => Value::external(),
-            _ => Value::dynamic(),
+            _ => Value::Unknown(Unknown::Reported),
         }
     }
 
@@ -1803,7 +1803,7 @@ impl Interp {
                         "a module is loaded from a path computed at run time".into(),
                     );
                 }
-                Value::dynamic()
+                Value::Unknown(Unknown::Reported)
             }
         }
     }
@@ -2990,6 +2990,18 @@ impl Interp {
         let mut handlers = Vec::new();
         for (e, v) in argv.iter().skip(start) {
             self.use_handlers(e, v, &mut handlers, 0);
+            // A router could hide behind it: say so rather than drop it.
+            if matches!(v, Value::Unknown(Unknown::Dynamic)) && !self.loading_unreached {
+                let text = expr_text(e);
+                self.finding(
+                    FindingCode::DynamicMount,
+                    ctx.file,
+                    call.line,
+                    format!(
+                        "`use(..., {text})` mounts a value only known at run time; routes it may add are not in the inventory"
+                    ),
+                );
+            }
         }
         for h in &handlers {
             if let UseHandler::Router(r) = h {

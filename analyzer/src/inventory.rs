@@ -186,6 +186,8 @@ pub enum FindingCode {
     DynamicMethod,
     /// Registrations in a loop over something only known at run time.
     DynamicLoop,
+    /// A value mounted with `use` that is only known at run time (its routes, if any, are unseen).
+    DynamicMount,
     /// A route path given as a regular expression.
     RegexPath,
     /// A router that declares routes but is never mounted.
@@ -239,6 +241,7 @@ impl FindingCode {
             FindingCode::DynamicPath => "dynamic-path",
             FindingCode::DynamicMethod => "dynamic-method",
             FindingCode::DynamicLoop => "dynamic-loop",
+            FindingCode::DynamicMount => "dynamic-mount",
             FindingCode::RegexPath => "regex-path",
             FindingCode::UnmountedRouter => "unmounted-router",
             FindingCode::UnreachedApp => "unreached-app",

@@ -246,6 +246,9 @@ pub(crate) enum Unknown {
     /// A parameter of a function the analyzer ran without a caller (its real
     /// callers are analyzed on their own; not a finding).
     Param,
+    /// What an import the analyzer could not resolve gives; that import is
+    /// already a finding.
+    Reported,
 }
 
 /// A value.
