@@ -602,6 +602,11 @@ impl Interp {
                 prefetch.push(t);
             }
         }
+        for src in &facts.eager {
+            if let Resolved::File(t) = self.loader.project.resolve(id, src) {
+                prefetch.push(t);
+            }
+        }
         self.loader.prefetch(prefetch);
 
         let scope = Scope::new(Some(self.globals.clone()));

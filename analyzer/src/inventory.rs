@@ -468,4 +468,7 @@ pub struct Inventory {
     /// Timings (not part of the documents).
     #[serde(skip)]
     pub timings: Timings,
+    /// The key of this analysis's inputs (see `fingerprint`), `None` without a cache.
+    #[serde(skip)]
+    pub input_key: Option<String>,
 }

@@ -20,6 +20,9 @@ pub(crate) struct FileFacts {
     pub(crate) body: Vec<Stmt>,
     /// Lines of syntax errors (first few), with a short reason.
     pub(crate) parse_errors: Vec<(u32, String)>,
+    /// Specifiers of the modules the top level uses at once (imports read
+    /// outside functions, top-level `require('x')`): parsed ahead on load.
+    pub(crate) eager: Vec<String>,
     /// Nesting that was too deep to lower (line), reported as a finding.
     pub(crate) too_deep: Vec<u32>,
     /// Number of functions lowered (function ids are `0..functions`).

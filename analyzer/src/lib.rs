@@ -170,8 +170,10 @@ fn configure_pool() {
 }
 
 /// The input key of an analysis without running it (see [`analyze`]): callers
-/// that cache what they derive from an inventory key it with this. `None`
-/// when the cache is off.
+/// that cache what they derive from an inventory key it with this (the same
+/// key as [`Inventory::input_key`]). `None` when the cache is off, or empty:
+/// then nothing can be stored under any key, and computing one would read
+/// every file before the analysis does.
 pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError> {
     if opts.no_cache {
         return Ok(None);
@@ -181,6 +183,9 @@ pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError
         .cache_dir
         .clone()
         .unwrap_or_else(|| default_cache_dir(&opts.root));
+    if !cache_dir.join("index.bin").is_file() {
+        return Ok(None);
+    }
     std::fs::create_dir_all(&cache_dir)
         .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
     let project = Arc::new(Project::discover(&opts.root, &cache_dir, true)?);
@@ -219,7 +224,13 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
 
     // A whole earlier result, when no input changed (every file's content
     // hash, the manifests, the options and the analyzer's version).
-    let result_key = cache.as_ref().map(|_| input_key(opts, &project, &loader));
+    // (An empty cache holds no result: the key is then computed at the end,
+    // once the analysis has read the files it needs, so it does not wait on
+    // reading every file first.)
+    let result_key = cache
+        .as_ref()
+        .filter(|c| !c.is_empty())
+        .map(|_| input_key(opts, &project, &loader));
     if let (Some(c), Some(key)) = (&cache, &result_key)
         && let Some(bytes) = c.read_result(key)
         && let Ok(mut inv) = serde_json::from_slice::<Inventory>(&bytes)
@@ -229,6 +240,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         timings.result_cached = true;
         c.save();
         inv.timings = timings;
+        inv.input_key = Some(key.clone());
         return Ok(inv);
     }
 
@@ -346,6 +358,10 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
     timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    let result_key = match (result_key, loader.cache()) {
+        (None, Some(_)) => Some(input_key(opts, &project, &loader)),
+        (k, _) => k,
+    };
     if let Some(c) = loader.cache() {
         c.save();
         if let Some(key) = &result_key
@@ -355,6 +371,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         }
     }
     inv.timings = timings;
+    inv.input_key = result_key;
     Ok(inv)
 }
 
@@ -743,6 +760,7 @@ fn build_inventory(
         events,
         event_stats,
         timings: Timings::default(),
+        input_key: None,
     }
 }
 

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 12;
+pub(crate) const FACTS_VERSION: u32 = 14;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -89,13 +89,78 @@ struct IndexEntry {
 struct CacheIndex {
     version: u32,
     entries: HashMap<String, IndexEntry>,
+    /// Where each content hash's facts are in `facts.pack`: (offset, length).
+    packed: HashMap<[u8; 32], (u64, u32)>,
 }
 
-/// The on-disk facts cache for one analyzed root.
+/// The on-disk facts cache for one analyzed root: `index.bin` (files by
+/// path, size and mtime, with their hash and needles; facts by hash) and
+/// `facts.pack`, where each record is the content hash, a checksum of the
+/// facts, and the facts. One append-only file: a cold run creates one file, not one per
+/// source file, and a warm run reads each record with one read.
 pub(crate) struct Cache {
     dir: PathBuf,
     index: Mutex<CacheIndex>,
     dirty: std::sync::atomic::AtomicBool,
+    /// The pack, opened for reading on first use.
+    reader: Mutex<Option<std::fs::File>>,
+    /// Facts to store, appended by a background thread so parsing never
+    /// waits on the file system; [`Cache::save`] waits for it.
+    writer: Mutex<Option<FactsWriter>>,
+}
+
+/// Where a record went: content hash, (offset, length).
+type Stored = Vec<([u8; 32], (u64, u32))>;
+
+struct FactsWriter {
+    send: std::sync::mpsc::Sender<([u8; 32], Arc<FileFacts>)>,
+    done: std::thread::JoinHandle<Stored>,
+}
+
+impl FactsWriter {
+    fn start(pack: PathBuf) -> Option<FactsWriter> {
+        let (send, recv) = std::sync::mpsc::channel::<([u8; 32], Arc<FileFacts>)>();
+        let done = std::thread::Builder::new()
+            .name("portolan-cache".into())
+            .spawn(move || {
+                let mut stored = Stored::new();
+                let Ok(mut file) = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&pack)
+                else {
+                    return stored;
+                };
+                for (hash, facts) in recv {
+                    if let Some(at) = append_record(&mut file, &hash, &facts) {
+                        stored.push((hash, at));
+                    }
+                }
+                stored
+            })
+            .ok()?;
+        Some(FactsWriter { send, done })
+    }
+}
+
+/// Append one record; its (offset, length) when written whole.
+fn append_record(
+    file: &mut std::fs::File,
+    hash: &[u8; 32],
+    facts: &FileFacts,
+) -> Option<(u64, u32)> {
+    use std::io::{Seek, Write};
+    let body = postcard::to_stdvec(facts).ok()?;
+    let mut rec = Vec::with_capacity(32 + 8 + body.len());
+    rec.extend_from_slice(hash);
+    rec.extend_from_slice(&blake3::hash(&body).as_bytes()[..8]);
+    rec.extend_from_slice(&body);
+    let len = u32::try_from(rec.len()).ok()?;
+    // One write in append mode: records from processes sharing the cache do
+    // not interleave, and the position after it is this record's end.
+    file.write_all(&rec).ok()?;
+    let end = file.stream_position().ok()?;
+    Some((end.checked_sub(u64::from(len))?, len))
 }
 
 impl Cache {
@@ -103,16 +168,29 @@ impl Cache {
         let index = std::fs::read(dir.join("index.bin"))
             .ok()
             .and_then(|b| postcard::from_bytes::<CacheIndex>(&b).ok())
-            .filter(|i| i.version == FACTS_VERSION)
-            .unwrap_or(CacheIndex {
+            .filter(|i| i.version == FACTS_VERSION);
+        let index = index.unwrap_or_else(|| {
+            // A cache of another version (or none): its pack is garbage, and
+            // older versions kept one file per source file.
+            let _ = std::fs::remove_file(dir.join("facts.pack"));
+            let _ = std::fs::remove_dir_all(dir.join("facts"));
+            CacheIndex {
                 version: FACTS_VERSION,
-                entries: HashMap::new(),
-            });
+                ..CacheIndex::default()
+            }
+        });
         Cache {
             dir,
             index: Mutex::new(index),
             dirty: Default::default(),
+            reader: Mutex::new(None),
+            writer: Mutex::new(None),
         }
+    }
+
+    /// Nothing indexed yet (a first run in this cache directory).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.index.lock().map_or(true, |i| i.entries.is_empty())
     }
 
     fn lookup(&self, rel: &str, size: u64, mtime: u128) -> Option<IndexEntry> {
@@ -141,32 +219,94 @@ impl Cache {
         );
     }
 
-    fn facts_path(&self, hash: &[u8; 32]) -> PathBuf {
-        let hex = blake3::Hash::from_bytes(*hash).to_hex();
-        self.dir
-            .join("facts")
-            .join(&hex[..2])
-            .join(format!("{hex}.bin"))
-    }
-
     fn read_facts(&self, hash: &[u8; 32]) -> Option<FileFacts> {
-        let bytes = std::fs::read(self.facts_path(hash)).ok()?;
-        postcard::from_bytes(&bytes).ok()
+        use std::io::{Read, Seek, SeekFrom};
+        let (at, len) = *self.index.lock().ok()?.packed.get(hash)?;
+        let mut rec = vec![0u8; len as usize];
+        {
+            let mut reader = self.reader.lock().ok()?;
+            if reader.is_none() {
+                *reader = std::fs::File::open(self.dir.join("facts.pack")).ok();
+            }
+            let file = reader.as_mut()?;
+            file.seek(SeekFrom::Start(at)).ok()?;
+            file.read_exact(&mut rec).ok()?;
+        }
+        // The record names its hash and checks its body: a damaged pack, or
+        // one rewritten under us, is a miss, never wrong facts.
+        if rec.len() < 40
+            || rec[..32] != hash[..]
+            || blake3::hash(&rec[40..]).as_bytes()[..8] != rec[32..40]
+        {
+            return None;
+        }
+        postcard::from_bytes(&rec[40..]).ok()
     }
 
-    fn write_facts(&self, hash: &[u8; 32], facts: &FileFacts) {
-        let path = self.facts_path(hash);
-        if path.exists() {
+    fn write_facts(&self, hash: &[u8; 32], facts: &Arc<FileFacts>) {
+        if self
+            .index
+            .lock()
+            .map_or(true, |i| i.packed.contains_key(hash))
+        {
             return;
         }
-        if let Ok(bytes) = postcard::to_stdvec(facts)
-            && let Some(parent) = path.parent()
-            && std::fs::create_dir_all(parent).is_ok()
-        {
-            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() {
-                let _ = std::fs::rename(&tmp, &path);
+        if let Ok(mut w) = self.writer.lock() {
+            if w.is_none() && std::fs::create_dir_all(&self.dir).is_ok() {
+                *w = FactsWriter::start(self.dir.join("facts.pack"));
             }
+            if let Some(w) = w.as_ref() {
+                let _ = w.send.send((*hash, facts.clone()));
+            }
+        }
+    }
+
+    /// Forget facts no indexed file has any more, and rewrite the pack with
+    /// the live records once most of it is dead.
+    fn prune(&self, idx: &mut CacheIndex) {
+        use std::io::{Read, Seek, SeekFrom, Write};
+        let live: std::collections::HashSet<[u8; 32]> =
+            idx.entries.values().map(|e| e.hash).collect();
+        idx.packed.retain(|h, _| live.contains(h));
+        let live_bytes: u64 = idx.packed.values().map(|(_, l)| u64::from(*l)).sum();
+        let path = self.dir.join("facts.pack");
+        let Ok(len) = std::fs::metadata(&path).map(|m| m.len()) else {
+            return;
+        };
+        if len < (8 << 20) || len < 2 * live_bytes {
+            return;
+        }
+        let tmp = self
+            .dir
+            .join(format!("facts.pack.tmp{}", std::process::id()));
+        let (Ok(mut old), Ok(mut new)) = (std::fs::File::open(&path), std::fs::File::create(&tmp))
+        else {
+            return;
+        };
+        let mut moved = HashMap::new();
+        let mut at = 0u64;
+        let mut items: Vec<([u8; 32], (u64, u32))> =
+            idx.packed.iter().map(|(h, p)| (*h, *p)).collect();
+        items.sort_by_key(|(_, (o, _))| *o);
+        for (hash, (o, l)) in items {
+            let mut rec = vec![0u8; l as usize];
+            if old.seek(SeekFrom::Start(o)).is_err()
+                || old.read_exact(&mut rec).is_err()
+                || rec.get(..32) != Some(&hash[..])
+                || new.write_all(&rec).is_err()
+            {
+                continue;
+            }
+            moved.insert(hash, (at, l));
+            at += u64::from(l);
+        }
+        if new.flush().is_ok() && std::fs::rename(&tmp, &path).is_ok() {
+            idx.packed = moved;
+            if let Ok(mut r) = self.reader.lock() {
+                *r = None;
+            }
+        } else {
+            let _ = std::fs::remove_file(&tmp);
         }
     }
 
@@ -193,10 +333,24 @@ impl Cache {
         }
     }
 
-    /// Persist the index (called once at the end of a run).
+    /// Persist the index and wait for the facts being written (called once at
+    /// the end of a run).
     pub(crate) fn save(&self) {
+        if let Some(w) = self.writer.lock().ok().and_then(|mut w| w.take()) {
+            drop(w.send);
+            if let Ok(stored) = w.done.join()
+                && !stored.is_empty()
+                && let Ok(mut idx) = self.index.lock()
+            {
+                idx.packed.extend(stored);
+                self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         if !self.dirty.load(std::sync::atomic::Ordering::Relaxed) {
             return;
+        }
+        if let Ok(mut idx) = self.index.lock() {
+            self.prune(&mut idx);
         }
         if let Ok(idx) = self.index.lock()
             && let Ok(bytes) = postcard::to_stdvec(&*idx)
@@ -380,7 +534,7 @@ impl Loader {
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             });
         let (facts, cached) = match facts {
-            Some(f) => (f, true),
+            Some(f) => (Arc::new(f), true),
             None => {
                 let text: std::borrow::Cow<[u8]> = match std::str::from_utf8(&bytes) {
                     Ok(_) => std::borrow::Cow::Borrowed(&bytes),
@@ -411,11 +565,11 @@ impl Loader {
                 } else {
                     text
                 };
-                let facts = SYNTAX.with(|s| {
+                let facts = Arc::new(SYNTAX.with(|s| {
                     let mut s = s.borrow_mut();
                     s.get_or_insert_with(SyntaxContext::new)
                         .lower(grammar, &text)
-                });
+                }));
                 self.parsed
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if let Some(c) = &self.cache
@@ -432,7 +586,7 @@ impl Loader {
             c.record_file(f, hash, needles);
         }
         Loaded {
-            facts: Arc::new(facts),
+            facts,
             hash: blake3::Hash::from_bytes(hash).to_hex().to_string(),
             problem,
             cached,

@@ -166,6 +166,9 @@ impl SyntaxContext {
             next_fn: 0,
             depth: 0,
             too_deep: Vec::new(),
+            fn_depth: 0,
+            top_idents: Default::default(),
+            top_requires: Vec::new(),
         };
         let body = low.stmts_of(root);
         let mut parse_errors = Vec::new();
@@ -176,9 +179,34 @@ impl SyntaxContext {
             parsed.elapsed().as_nanos() as u64,
             std::sync::atomic::Ordering::Relaxed,
         );
+        // The modules running this file's top level loads at once: imports
+        // it reads there and the files it requires there.
+        let mut eager: Vec<String> = Vec::new();
+        for st in &body {
+            if let Stmt::Import(imp) = st {
+                let used = imp
+                    .default
+                    .iter()
+                    .chain(&imp.namespace)
+                    .any(|n| low.top_idents.contains(n))
+                    || imp
+                        .named
+                        .iter()
+                        .any(|(_, local)| low.top_idents.contains(local));
+                if used && !eager.contains(&imp.source) {
+                    eager.push(imp.source.clone());
+                }
+            }
+        }
+        for r in std::mem::take(&mut low.top_requires) {
+            if !eager.contains(&r) {
+                eager.push(r);
+            }
+        }
         FileFacts {
             body,
             parse_errors,
+            eager,
             too_deep: low.too_deep,
             functions: low.next_fn,
         }
@@ -218,6 +246,12 @@ struct Lowerer<'s> {
     next_fn: u32,
     depth: u32,
     too_deep: Vec<u32>,
+    /// Functions being lowered around the current node (0: top level).
+    fn_depth: u32,
+    /// Identifiers read at the top level, outside any function.
+    top_idents: std::collections::HashSet<String>,
+    /// `require('literal')` specifiers called at the top level.
+    top_requires: Vec<String>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -729,6 +763,13 @@ impl<'s> Lowerer<'s> {
     }
 
     fn func(&mut self, node: Node, name: Option<String>) -> Func {
+        self.fn_depth += 1;
+        let f = self.func_inner(node, name);
+        self.fn_depth -= 1;
+        f
+    }
+
+    fn func_inner(&mut self, node: Node, name: Option<String>) -> Func {
         let id = self.next_fn;
         self.next_fn += 1;
         let mut params = Vec::new();
@@ -1029,6 +1070,9 @@ impl<'s> Lowerer<'s> {
                 if t == "undefined" {
                     Expr::Undefined
                 } else {
+                    if self.fn_depth == 0 {
+                        self.top_idents.insert(t.to_string());
+                    }
                     Expr::Ident(t.to_string())
                 }
             }
@@ -1093,6 +1137,12 @@ impl<'s> Lowerer<'s> {
                             .collect()
                     })
                     .unwrap_or_default();
+                if self.fn_depth == 0
+                    && matches!(&callee, Expr::Ident(n) if n == "require")
+                    && let Some(Expr::Str(spec)) = args.first()
+                {
+                    self.top_requires.push(spec.clone());
+                }
                 Expr::Call(Box::new(Call {
                     callee,
                     args,
@@ -1146,6 +1196,9 @@ impl<'s> Lowerer<'s> {
                         }
                         "shorthand_property_identifier" => {
                             let n = self.text(c).to_string();
+                            if self.fn_depth == 0 {
+                                self.top_idents.insert(n.clone());
+                            }
                             props.push(ObjProp::KeyValue(PropKey::Name(n.clone()), Expr::Ident(n)));
                         }
                         "spread_element" => {

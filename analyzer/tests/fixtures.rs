@@ -449,3 +449,46 @@ fn warm_runs_reuse_the_result_until_a_file_changes() {
     );
     assert!(!paths.contains(&"/api/v1/reports/occupancy"));
 }
+
+#[test]
+fn a_damaged_facts_pack_is_a_cache_miss_not_wrong_facts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("harbor");
+    copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    let cache = tempfile::tempdir().unwrap();
+    let opts = |no_cache: bool| analyzer::AnalyzeOptions {
+        root: root.clone(),
+        entries: Vec::new(),
+        cache_dir: Some(cache.path().to_path_buf()),
+        no_cache,
+        skip_events: false,
+        ..Default::default()
+    };
+    let first = analyzer::analyze(&opts(false)).unwrap();
+    assert!(first.timings.files_parsed > 5);
+    // The facts of every file sit in one pack; cut it in half and scramble the rest.
+    let pack = cache.path().join("facts.pack");
+    let mut bytes = std::fs::read(&pack).expect("the cold run wrote facts.pack");
+    assert!(bytes.len() > 1000, "pack too small: {}", bytes.len());
+    bytes.truncate(bytes.len() / 2);
+    let quarter = bytes.len() / 2;
+    for b in &mut bytes[quarter..] {
+        *b = b.wrapping_add(1);
+    }
+    std::fs::write(&pack, &bytes).unwrap();
+    // An edit, so the stored result cannot answer.
+    let reports = root.join("src/routes/reports.js");
+    let text = std::fs::read_to_string(&reports).unwrap();
+    std::fs::write(&reports, format!("{text}\n// edited\n")).unwrap();
+    let damaged = analyzer::analyze(&opts(false)).unwrap();
+    assert!(
+        damaged.timings.files_parsed > 1,
+        "records past the damage are parsed again, got {}",
+        damaged.timings.files_parsed
+    );
+    let fresh = analyzer::analyze(&opts(true)).unwrap();
+    assert_eq!(
+        serde_json::to_string(&damaged).unwrap(),
+        serde_json::to_string(&fresh).unwrap()
+    );
+}

@@ -226,7 +226,8 @@ fn run(cli: Cli) -> Result<i32> {
                             serde_json::to_vec_pretty(&specgen::events(&inv))?
                         };
                         b.push(b'\n');
-                        if let Some(s) = &slot {
+                        if let Some(s) = outcache::Slot::after(&inv, &prepared.options, &spec, verb)
+                        {
                             s.store(&outcache::Output {
                                 files: vec![(verb.into(), b.clone())],
                                 message: String::new(),
@@ -322,7 +323,7 @@ fn run(cli: Cli) -> Result<i32> {
                 docs.documents.len(),
                 out.display(),
             );
-            if let Some(s) = &slot {
+            if let Some(s) = outcache::Slot::after(&inv, &prepared.options, &opts, "build") {
                 s.store(&outcache::Output {
                     files: docs
                         .documents

@@ -32,15 +32,34 @@ pub(crate) struct Slot {
 
 impl Slot {
     /// The slot for `verb` with these analysis and emitter options, or `None`
-    /// when the cache is off.
+    /// when the cache is off or empty (nothing stored yet).
     pub(crate) fn find(
         opts: &analyzer::AnalyzeOptions,
         spec: &specgen::SpecOptions,
         verb: &str,
     ) -> Result<Option<Slot>> {
-        let Some(input) = analyzer::fingerprint(opts)? else {
-            return Ok(None);
-        };
+        Ok(analyzer::fingerprint(opts)?.map(|input| Slot::keyed(&input, opts, spec, verb)))
+    }
+
+    /// The slot to store what was derived from `inv` (keyed by the inputs the
+    /// analysis read), or `None` when the cache is off.
+    pub(crate) fn after(
+        inv: &analyzer::Inventory,
+        opts: &analyzer::AnalyzeOptions,
+        spec: &specgen::SpecOptions,
+        verb: &str,
+    ) -> Option<Slot> {
+        inv.input_key
+            .as_deref()
+            .map(|input| Slot::keyed(input, opts, spec, verb))
+    }
+
+    fn keyed(
+        input: &str,
+        opts: &analyzer::AnalyzeOptions,
+        spec: &specgen::SpecOptions,
+        verb: &str,
+    ) -> Slot {
         let mut h = blake3::Hasher::new();
         h.update(env!("CARGO_PKG_VERSION").as_bytes());
         h.update(input.as_bytes());
@@ -51,9 +70,9 @@ impl Slot {
             .clone()
             .unwrap_or_else(|| analyzer::default_cache_dir(&opts.root))
             .join("out");
-        Ok(Some(Slot {
+        Slot {
             path: dir.join(format!("{}.bin", h.finalize().to_hex())),
-        }))
+        }
     }
 
     /// The stored output, if any.

@@ -72,6 +72,7 @@ fn inventory(operations: Vec<Operation>, events: Vec<Event>) -> Inventory {
         events,
         event_stats: EventStats::default(),
         timings: Default::default(),
+        input_key: None,
     }
 }
 
