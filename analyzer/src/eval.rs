@@ -862,6 +862,10 @@ impl Interp {
         }
         let stars = rec.stars.borrow().clone();
         for s in stars {
+            // A barrel's modules that cannot hold the name are not loaded.
+            if !self.is_loaded(s) && !self.loader.may_export(s, name) {
+                continue;
+            }
             let v = self.export_of(s, name, depth + 1);
             if !matches!(v, Value::Undef | Value::Unknown(_)) {
                 return v;
@@ -1640,9 +1644,9 @@ impl Interp {
                 "length" => Value::Num(s.chars().count() as f64),
                 _ => Value::dynamic(),
             },
-            // `ns.name` of a module nobody loaded yet stays lazy, like a named import.
-            Value::Module(id) if !self.modules.contains_key(id) => Value::Lazy(*id, Rc::from(prop)),
-            Value::Module(id) => self.export_of(*id, prop, 0),
+            // `ns.name` stays lazy, like a named import: resolving it may load
+            // modules (a barrel's `export *` targets) that nothing else needs.
+            Value::Module(id) => Value::Lazy(*id, Rc::from(prop)),
             Value::Class(c) => {
                 if let Some(v) = c.statics.get(prop) {
                     return v;

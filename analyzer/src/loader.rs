@@ -455,6 +455,23 @@ impl Loader {
         })
     }
 
+    /// Whether a module could export `name`, judged from its bytes: it
+    /// mentions the name, or re-exports what it does not name (`export *`,
+    /// CommonJS). Unreadable files say yes (loading reports them).
+    pub(crate) fn may_export(&self, id: FileId, name: &str) -> bool {
+        use memchr::memmem::find;
+        let Ok(bytes) = std::fs::read(self.project.abs(id)) else {
+            return true;
+        };
+        let has = |n: &[u8]| find(&bytes, n).is_some();
+        name == "default"
+            || has(name.as_bytes())
+            || has(b"export *")
+            || has(b"export*")
+            || has(b"require(")
+            || has(b"exports")
+    }
+
     /// Start loading these files on the worker pool.
     pub(crate) fn prefetch(self: &Arc<Self>, ids: impl IntoIterator<Item = FileId>) {
         let mut fresh = Vec::new();
