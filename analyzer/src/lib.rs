@@ -582,7 +582,7 @@ fn walk(
 
 fn build_inventory(
     project: &Project,
-    loader: &Loader,
+    loader: &Arc<Loader>,
     interp: &Interp,
     entries: &[FileId],
     reached: &BTreeSet<FileId>,

@@ -490,13 +490,37 @@ impl Loader {
         for (id, slot) in fresh {
             let me = Arc::clone(self);
             pool.spawn(move || {
-                slot.get_or_init(|| Arc::new(me.compute(id)));
+                let mut fresh = false;
+                slot.get_or_init(|| {
+                    fresh = true;
+                    Arc::new(me.compute(id))
+                });
+                if fresh && let Some(l) = slot.get() {
+                    me.prefetch_eager(id, l);
+                }
             });
         }
     }
 
+    /// What a module's top level uses at once is needed as soon as the module
+    /// runs: start on it now, ahead of the evaluator.
+    fn prefetch_eager(self: &Arc<Self>, id: FileId, loaded: &Loaded) {
+        let next: Vec<FileId> = loaded
+            .facts
+            .eager
+            .iter()
+            .filter_map(|src| match self.project.resolve(id, src) {
+                crate::project::Resolved::File(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        if !next.is_empty() {
+            self.prefetch(next);
+        }
+    }
+
     /// Facts for a file, computing them here if nobody has started yet.
-    pub(crate) fn get(&self, id: FileId) -> Arc<Loaded> {
+    pub(crate) fn get(self: &Arc<Self>, id: FileId) -> Arc<Loaded> {
         let slot = {
             let mut slots = self.slots.lock().expect("loader lock poisoned");
             slots
@@ -505,7 +529,17 @@ impl Loader {
                 .clone()
         };
         // If a worker owns it, `get_or_init` blocks until it is done.
-        slot.get_or_init(|| Arc::new(self.compute(id))).clone()
+        let mut fresh = false;
+        let l = slot
+            .get_or_init(|| {
+                fresh = true;
+                Arc::new(self.compute(id))
+            })
+            .clone();
+        if fresh {
+            self.prefetch_eager(id, &l);
+        }
+        l
     }
 
     fn compute(&self, id: FileId) -> Loaded {
