@@ -2718,6 +2718,26 @@ impl Interp {
             self.handler_names(a, &v, &mut names, 0);
             self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
         }
+        // The handlers run later, with a request: parse what they import meanwhile.
+        let mut ahead = Vec::new();
+        for f in &funcs {
+            if let Value::Func(c) = f {
+                let facts = self.loader.get(c.file).facts.clone();
+                if let Ok(i) = facts
+                    .fn_imports
+                    .binary_search_by_key(&c.func.id, |(id, _)| *id)
+                {
+                    for src in &facts.fn_imports[i].1 {
+                        if let Resolved::File(t) = self.loader.project.resolve(c.file, src)
+                            && !self.modules.contains_key(&t)
+                        {
+                            ahead.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        self.loader.prefetch(ahead);
         let handler = names.pop().map(|(name, at)| HandlerRef { name, at });
         for p in &paths {
             if let PathArg::Regex(r) = p {

@@ -23,6 +23,9 @@ pub(crate) struct FileFacts {
     /// Specifiers of the modules the top level uses at once (imports read
     /// outside functions, top-level `require('x')`): parsed ahead on load.
     pub(crate) eager: Vec<String>,
+    /// Per function id (sorted), the import specifiers it reads: parsed
+    /// ahead when the function is registered as a route handler.
+    pub(crate) fn_imports: Vec<(u32, Vec<String>)>,
     /// Nesting that was too deep to lower (line), reported as a finding.
     pub(crate) too_deep: Vec<u32>,
     /// Number of functions lowered (function ids are `0..functions`).

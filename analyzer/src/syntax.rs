@@ -169,6 +169,8 @@ impl SyntaxContext {
             fn_depth: 0,
             top_idents: Default::default(),
             top_requires: Vec::new(),
+            fn_idents: Vec::new(),
+            fn_refs: Vec::new(),
         };
         let body = low.stmts_of(root);
         let mut parse_errors = Vec::new();
@@ -203,10 +205,38 @@ impl SyntaxContext {
                 eager.push(r);
             }
         }
+        // Per function, the imports it (or a function inside it) reads.
+        let mut locals: Vec<(&str, &str)> = Vec::new();
+        for st in &body {
+            if let Stmt::Import(imp) = st {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    locals.push((n, &imp.source));
+                }
+                for (_, n) in &imp.named {
+                    locals.push((n, &imp.source));
+                }
+            }
+        }
+        let mut fn_imports = Vec::new();
+        if !locals.is_empty() {
+            for (id, refs) in std::mem::take(&mut low.fn_refs) {
+                let mut srcs: Vec<String> = Vec::new();
+                for (local, src) in &locals {
+                    if refs.contains(*local) && !srcs.iter().any(|s| s == src) {
+                        srcs.push(src.to_string());
+                    }
+                }
+                if !srcs.is_empty() {
+                    fn_imports.push((id, srcs));
+                }
+            }
+            fn_imports.sort_by_key(|(id, _)| *id);
+        }
         FileFacts {
             body,
             parse_errors,
             eager,
+            fn_imports,
             too_deep: low.too_deep,
             functions: low.next_fn,
         }
@@ -252,6 +282,10 @@ struct Lowerer<'s> {
     top_idents: std::collections::HashSet<String>,
     /// `require('literal')` specifiers called at the top level.
     top_requires: Vec<String>,
+    /// Identifiers read in each function being lowered (innermost last).
+    fn_idents: Vec<std::collections::HashSet<String>>,
+    /// Identifiers each function reads, nested functions included, by id.
+    fn_refs: Vec<(u32, std::collections::HashSet<String>)>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -764,9 +798,29 @@ impl<'s> Lowerer<'s> {
 
     fn func(&mut self, node: Node, name: Option<String>) -> Func {
         self.fn_depth += 1;
+        self.fn_idents.push(Default::default());
         let f = self.func_inner(node, name);
         self.fn_depth -= 1;
+        if let Some(refs) = self.fn_idents.pop() {
+            if let Some(outer) = self.fn_idents.last_mut() {
+                outer.extend(refs.iter().cloned());
+            }
+            if !refs.is_empty() {
+                self.fn_refs.push((f.id, refs));
+            }
+        }
         f
+    }
+
+    /// Note an identifier read (for parsing ahead what code will need).
+    fn read_ident(&mut self, name: &str) {
+        if self.fn_depth == 0 {
+            self.top_idents.insert(name.to_string());
+        } else if let Some(set) = self.fn_idents.last_mut()
+            && !set.contains(name)
+        {
+            set.insert(name.to_string());
+        }
     }
 
     fn func_inner(&mut self, node: Node, name: Option<String>) -> Func {
@@ -1070,9 +1124,7 @@ impl<'s> Lowerer<'s> {
                 if t == "undefined" {
                     Expr::Undefined
                 } else {
-                    if self.fn_depth == 0 {
-                        self.top_idents.insert(t.to_string());
-                    }
+                    self.read_ident(t);
                     Expr::Ident(t.to_string())
                 }
             }
@@ -1196,9 +1248,7 @@ impl<'s> Lowerer<'s> {
                         }
                         "shorthand_property_identifier" => {
                             let n = self.text(c).to_string();
-                            if self.fn_depth == 0 {
-                                self.top_idents.insert(n.clone());
-                            }
+                            self.read_ident(&n);
                             props.push(ObjProp::KeyValue(PropKey::Name(n.clone()), Expr::Ident(n)));
                         }
                         "spread_element" => {
