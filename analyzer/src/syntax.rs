@@ -11,7 +11,7 @@
 //! grammar choice per extension is the only configuration.
 
 use crate::ir::*;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tree_sitter::{Language, Node, Parser};
 
 /// Which grammar a file needs.
@@ -60,6 +60,116 @@ impl Grammar {
     }
 }
 
+/// The grammar fields the lowering reads. Looking a field up by name costs a
+/// linear scan of the grammar's field names on every call; ids are looked up
+/// once per grammar.
+#[derive(Clone, Copy)]
+enum F {
+    Alias,
+    Alternative,
+    Argument,
+    Arguments,
+    Body,
+    Condition,
+    Consequence,
+    Constructor,
+    Declaration,
+    Finalizer,
+    Function,
+    Handler,
+    Index,
+    Initializer,
+    Key,
+    Left,
+    Name,
+    Object,
+    Operator,
+    Parameter,
+    Parameters,
+    Pattern,
+    Property,
+    Right,
+    Source,
+    Type,
+    TypeArguments,
+    Value,
+}
+
+const FIELD_NAMES: [&str; 28] = [
+    "alias",
+    "alternative",
+    "argument",
+    "arguments",
+    "body",
+    "condition",
+    "consequence",
+    "constructor",
+    "declaration",
+    "finalizer",
+    "function",
+    "handler",
+    "index",
+    "initializer",
+    "key",
+    "left",
+    "name",
+    "object",
+    "operator",
+    "parameter",
+    "parameters",
+    "pattern",
+    "property",
+    "right",
+    "source",
+    "type",
+    "type_arguments",
+    "value",
+];
+
+/// Field ids of one grammar, by [`F`] (0: the grammar has no such field).
+struct FieldIds([u16; 28]);
+
+impl FieldIds {
+    fn of(language: &Language) -> FieldIds {
+        let mut ids = [0u16; 28];
+        for (i, n) in FIELD_NAMES.iter().enumerate() {
+            ids[i] = language.field_id_for_name(n).map_or(0, |id| id.get());
+        }
+        FieldIds(ids)
+    }
+
+    fn get(g: Grammar) -> &'static FieldIds {
+        static TABLES: [OnceLock<FieldIds>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let i = match g {
+            Grammar::JavaScript => 0,
+            Grammar::TypeScript => 1,
+            Grammar::Tsx => 2,
+        };
+        TABLES[i].get_or_init(|| FieldIds::of(&g.language()))
+    }
+}
+
+thread_local! {
+    /// The field ids of the grammar being lowered on this thread.
+    static FIELDS: std::cell::Cell<&'static FieldIds> = std::cell::Cell::new(FieldIds::get(Grammar::JavaScript));
+}
+
+/// `node.field(F::Name)`: the child in that field, by id.
+trait FieldExt<'t> {
+    fn field(&self, f: F) -> Option<Node<'t>>;
+}
+
+impl<'t> FieldExt<'t> for Node<'t> {
+    fn field(&self, f: F) -> Option<Node<'t>> {
+        let id = FIELDS.with(|t| t.get().0[f as usize]);
+        if id == 0 {
+            return None;
+        }
+        self.child_by_field_id(id)
+    }
+}
+
 /// CPU time spent in tree-sitter and in lowering, over all threads (for `--timings`).
 pub(crate) static PARSE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub(crate) static LOWER_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -89,6 +199,7 @@ impl SyntaxContext {
 
     /// Parse and lower one file.
     pub(crate) fn lower(&mut self, grammar: Grammar, src: &[u8]) -> FileFacts {
+        FIELDS.with(|t| t.set(FieldIds::get(grammar)));
         let parser = match grammar {
             Grammar::JavaScript => &mut self.js,
             Grammar::TypeScript => &mut self.ts,
@@ -395,7 +506,7 @@ impl<'s> Lowerer<'s> {
             }
             "function_declaration" | "generator_function_declaration" => {
                 let name = node
-                    .child_by_field_name("name")
+                    .field(F::Name)
                     .map(|n| self.text(n).to_string())
                     .unwrap_or_default();
                 let doc = self.doc_before(node);
@@ -418,7 +529,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
             "if_statement" => {
-                let cond = node.child_by_field_name("condition");
+                let cond = node.field(F::Condition);
                 let test = cond
                     .map(|c| self.expr(c))
                     .unwrap_or(Expr::Opaque(line_of(node)));
@@ -431,8 +542,8 @@ impl<'s> Lowerer<'s> {
                             .unwrap_or(t)
                     })
                     .unwrap_or_default();
-                let then = self.block(node.child_by_field_name("consequence"));
-                let els = match node.child_by_field_name("alternative") {
+                let then = self.block(node.field(F::Consequence));
+                let els = match node.field(F::Alternative) {
                     Some(alt) => {
                         let mut v = Vec::new();
                         for c in Self::named_children(alt) {
@@ -446,61 +557,61 @@ impl<'s> Lowerer<'s> {
             }
             "for_in_statement" => {
                 let left = node
-                    .child_by_field_name("left")
+                    .field(F::Left)
                     .map(|n| self.pattern(n))
                     .unwrap_or(Pattern::Ignored);
-                let right_node = node.child_by_field_name("right");
+                let right_node = node.field(F::Right);
                 let right = right_node
                     .map(|n| self.expr(n))
                     .unwrap_or(Expr::Opaque(line_of(node)));
                 let is_in = node
-                    .child_by_field_name("operator")
+                    .field(F::Operator)
                     .map(|o| self.text(o) == "in")
                     .unwrap_or(false);
-                let body = self.block(node.child_by_field_name("body"));
+                let body = self.block(node.field(F::Body));
                 let text = right_node.map(|n| self.short_text(n)).unwrap_or_default();
                 out.push(Stmt::ForOf(left, right, is_in, body, text, line_of(node)));
             }
             "for_statement" | "while_statement" | "do_statement" => {
                 let mut body = Vec::new();
-                if let Some(init) = node.child_by_field_name("initializer") {
+                if let Some(init) = node.field(F::Initializer) {
                     self.stmt_into(init, &mut body);
                 }
                 let header = node
-                    .child_by_field_name("condition")
+                    .field(F::Condition)
                     .map(|c| self.short_text(c))
                     .unwrap_or_default();
-                body.extend(self.block(node.child_by_field_name("body")));
+                body.extend(self.block(node.field(F::Body)));
                 out.push(Stmt::Loop(header, body, line_of(node)));
             }
             "statement_block" => out.push(Stmt::Block(self.stmts_of(node))),
             "labeled_statement" => {
-                if let Some(b) = node.child_by_field_name("body") {
+                if let Some(b) = node.field(F::Body) {
                     self.stmt_into(b, out);
                 }
             }
             "try_statement" => {
-                let body = self.block(node.child_by_field_name("body"));
-                let (param, handler) = match node.child_by_field_name("handler") {
+                let body = self.block(node.field(F::Body));
+                let (param, handler) = match node.field(F::Handler) {
                     Some(h) => (
-                        h.child_by_field_name("parameter").map(|p| self.pattern(p)),
-                        self.block(h.child_by_field_name("body")),
+                        h.field(F::Parameter).map(|p| self.pattern(p)),
+                        self.block(h.field(F::Body)),
                     ),
                     None => (None, Vec::new()),
                 };
                 let fin = node
-                    .child_by_field_name("finalizer")
-                    .map(|f| self.block(f.child_by_field_name("body")))
+                    .field(F::Finalizer)
+                    .map(|f| self.block(f.field(F::Body)))
                     .unwrap_or_default();
                 out.push(Stmt::Try(body, param, handler, fin));
             }
             "switch_statement" => {
                 let disc = node
-                    .child_by_field_name("value")
+                    .field(F::Value)
                     .map(|v| self.expr(v))
                     .unwrap_or(Expr::Opaque(line_of(node)));
                 let mut cases = Vec::new();
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field(F::Body) {
                     for case in Self::named_children(body) {
                         let mut stmts = Vec::new();
                         let mut exits = false;
@@ -519,7 +630,7 @@ impl<'s> Lowerer<'s> {
                             self.stmt_into(s, &mut stmts);
                         }
                         let test = (case.kind() == "switch_case")
-                            .then(|| case.child_by_field_name("value").map(|v| self.expr(v)))
+                            .then(|| case.field(F::Value).map(|v| self.expr(v)))
                             .flatten();
                         cases.push(SwitchCase {
                             test,
@@ -538,19 +649,19 @@ impl<'s> Lowerer<'s> {
             "export_statement" => self.export(node, out),
             "enum_declaration" => {
                 let name = node
-                    .child_by_field_name("name")
+                    .field(F::Name)
                     .map(|n| self.text(n).to_string())
                     .unwrap_or_default();
                 let mut members = Vec::new();
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field(F::Body) {
                     for m in Self::named_children(body) {
                         match m.kind() {
                             "enum_assignment" => {
                                 let key = m
-                                    .child_by_field_name("name")
+                                    .field(F::Name)
                                     .map(|n| self.key_text(n))
                                     .unwrap_or_default();
-                                let val = m.child_by_field_name("value").map(|v| self.expr(v));
+                                let val = m.field(F::Value).map(|v| self.expr(v));
                                 members.push((key, val));
                             }
                             _ => members.push((self.key_text(m), None)),
@@ -561,22 +672,22 @@ impl<'s> Lowerer<'s> {
             }
             "interface_declaration" => {
                 let name = node
-                    .child_by_field_name("name")
+                    .field(F::Name)
                     .map(|n| self.text(n).to_string())
                     .unwrap_or_default();
                 let body = node
-                    .child_by_field_name("body")
+                    .field(F::Body)
                     .map(|b| self.object_type(b))
                     .unwrap_or(TypeExpr::Other);
                 out.push(Stmt::TypeDecl(name, body));
             }
             "type_alias_declaration" => {
                 let name = node
-                    .child_by_field_name("name")
+                    .field(F::Name)
                     .map(|n| self.text(n).to_string())
                     .unwrap_or_default();
                 let value = node
-                    .child_by_field_name("value")
+                    .field(F::Value)
                     .map(|v| self.type_expr(v))
                     .unwrap_or(TypeExpr::Other);
                 out.push(Stmt::TypeDecl(name, value));
@@ -591,7 +702,7 @@ impl<'s> Lowerer<'s> {
             }
             "ambient_declaration" | "module" | "internal_module" => {
                 // `declare ...` / `namespace X { }`: namespaces may hold code.
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field(F::Body) {
                     out.extend(self.stmts_of(body));
                 }
             }
@@ -606,14 +717,14 @@ impl<'s> Lowerer<'s> {
                 continue;
             }
             let pat = d
-                .child_by_field_name("name")
+                .field(F::Name)
                 .map(|n| self.pattern(n))
                 .unwrap_or(Pattern::Ignored);
-            let mut value = d.child_by_field_name("value").map(|v| self.expr(v));
+            let mut value = d.field(F::Value).map(|v| self.expr(v));
             // `const note: CreateNote = req.body`, `const h: RequestHandler<P, R, B> = ...`,
             // or the same in JSDoc: `/** @type {CreateNote} */ const note = req.body`.
             let declared = d
-                .child_by_field_name("type")
+                .field(F::Type)
                 .and_then(|t| Self::named_children(t).first().copied())
                 .map(|t| self.type_expr(t))
                 .or_else(|| doc.as_deref().and_then(jsdoc_tag_type));
@@ -660,7 +771,7 @@ impl<'s> Lowerer<'s> {
 
     fn import(&mut self, node: Node) -> Option<Import> {
         let source = node
-            .child_by_field_name("source")
+            .field(F::Source)
             .map(|s| self.string(s))
             .unwrap_or_default();
         let mut imp = Import {
@@ -689,11 +800,11 @@ impl<'s> Lowerer<'s> {
                                         continue;
                                     }
                                     let name = spec
-                                        .child_by_field_name("name")
+                                        .field(F::Name)
                                         .map(|n| self.key_text(n))
                                         .unwrap_or_default();
                                     let alias = spec
-                                        .child_by_field_name("alias")
+                                        .field(F::Alias)
                                         .map(|n| self.text(n).to_string())
                                         .unwrap_or_else(|| name.clone());
                                     imp.named.push((name, alias));
@@ -708,7 +819,7 @@ impl<'s> Lowerer<'s> {
                     if let Some(id) = Self::named_children(c).first() {
                         imp.default = Some(self.text(*id).to_string());
                     }
-                    if let Some(s) = c.child_by_field_name("source") {
+                    if let Some(s) = c.field(F::Source) {
                         imp.source = self.string(s);
                     }
                 }
@@ -720,10 +831,10 @@ impl<'s> Lowerer<'s> {
 
     fn export(&mut self, node: Node, out: &mut Vec<Stmt>) {
         let line = line_of(node);
-        let source = node.child_by_field_name("source").map(|s| self.string(s));
+        let source = node.field(F::Source).map(|s| self.string(s));
         let mut cur = node.walk();
         let is_default = node.children(&mut cur).any(|c| c.kind() == "default");
-        if let Some(decl) = node.child_by_field_name("declaration") {
+        if let Some(decl) = node.field(F::Declaration) {
             let mut inner = Vec::new();
             let doc = self.doc_before(node);
             self.stmt_into(decl, &mut inner);
@@ -749,7 +860,7 @@ impl<'s> Lowerer<'s> {
             return;
         }
         if is_default {
-            if let Some(v) = node.child_by_field_name("value") {
+            if let Some(v) = node.field(F::Value) {
                 let e = self.expr(v);
                 out.push(Stmt::ExportDefault(e));
             }
@@ -764,11 +875,11 @@ impl<'s> Lowerer<'s> {
                             continue;
                         }
                         let name = spec
-                            .child_by_field_name("name")
+                            .field(F::Name)
                             .map(|n| self.key_text(n))
                             .unwrap_or_default();
                         let alias = spec
-                            .child_by_field_name("alias")
+                            .field(F::Alias)
                             .map(|n| self.key_text(n))
                             .unwrap_or_else(|| name.clone());
                         names.push((name, alias));
@@ -828,25 +939,25 @@ impl<'s> Lowerer<'s> {
         self.next_fn += 1;
         let mut params = Vec::new();
         let mut param_types = Vec::new();
-        if let Some(p) = node.child_by_field_name("parameter") {
+        if let Some(p) = node.field(F::Parameter) {
             params.push(self.pattern(p));
             param_types.push(None);
         }
-        if let Some(ps) = node.child_by_field_name("parameters") {
+        if let Some(ps) = node.field(F::Parameters) {
             for p in Self::named_children(ps) {
                 let ty = p
-                    .child_by_field_name("type")
+                    .field(F::Type)
                     .and_then(|t| Self::named_children(t).first().copied())
                     .map(|t| self.type_expr(t));
                 if p.kind() == "required_parameter" || p.kind() == "optional_parameter" {
-                    let pat = p.child_by_field_name("pattern").map(|n| self.pattern(n));
+                    let pat = p.field(F::Pattern).map(|n| self.pattern(n));
                     let pat = pat.unwrap_or(Pattern::Ignored);
-                    let pat = match p.child_by_field_name("value") {
+                    let pat = match p.field(F::Value) {
                         Some(v) => Pattern::Default(Box::new(pat), Box::new(self.expr(v))),
                         None => pat,
                     };
                     // `this` parameters are types only.
-                    if p.child_by_field_name("pattern").map(|n| n.kind()) == Some("this") {
+                    if p.field(F::Pattern).map(|n| n.kind()) == Some("this") {
                         continue;
                     }
                     params.push(pat);
@@ -856,15 +967,12 @@ impl<'s> Lowerer<'s> {
                 param_types.push(ty);
             }
         }
-        let body = match node.child_by_field_name("body") {
+        let body = match node.field(F::Body) {
             Some(b) if b.kind() == "statement_block" => self.stmts_of(b),
             Some(b) => vec![Stmt::Return(Some(self.expr(b)))],
             None => Vec::new(),
         };
-        let name = name.or_else(|| {
-            node.child_by_field_name("name")
-                .map(|n| self.text(n).to_string())
-        });
+        let name = name.or_else(|| node.field(F::Name).map(|n| self.text(n).to_string()));
         Func {
             id,
             name,
@@ -878,9 +986,7 @@ impl<'s> Lowerer<'s> {
     }
 
     fn class(&mut self, node: Node) -> Class {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string());
+        let name = node.field(F::Name).map(|n| self.text(n).to_string());
         let mut class = Class {
             name,
             superclass: None,
@@ -895,7 +1001,7 @@ impl<'s> Lowerer<'s> {
             if c.kind() == "class_heritage" {
                 for h in Self::named_children(c) {
                     if h.kind() == "extends_clause" {
-                        if let Some(v) = h.child_by_field_name("value") {
+                        if let Some(v) = h.field(F::Value) {
                             class.superclass = Some(self.expr(v));
                         }
                     } else if h.kind() != "implements_clause" {
@@ -904,7 +1010,7 @@ impl<'s> Lowerer<'s> {
                 }
             }
         }
-        let Some(body) = node.child_by_field_name("body") else {
+        let Some(body) = node.field(F::Body) else {
             return class;
         };
         for m in Self::named_children(body) {
@@ -915,7 +1021,7 @@ impl<'s> Lowerer<'s> {
             match m.kind() {
                 "method_definition" => {
                     let key = m
-                        .child_by_field_name("name")
+                        .field(F::Name)
                         .map(|n| self.key_text(n))
                         .unwrap_or_default();
                     let doc = self.doc_before(m);
@@ -930,11 +1036,9 @@ impl<'s> Lowerer<'s> {
                     }
                 }
                 "field_definition" | "public_field_definition" => {
-                    let key_node = m
-                        .child_by_field_name("property")
-                        .or_else(|| m.child_by_field_name("name"));
+                    let key_node = m.field(F::Property).or_else(|| m.field(F::Name));
                     let key = key_node.map(|n| self.key_text(n)).unwrap_or_default();
-                    let value = m.child_by_field_name("value").map(|v| self.expr(v));
+                    let value = m.field(F::Value).map(|v| self.expr(v));
                     if is_static {
                         class.static_fields.push((key, value));
                     } else {
@@ -989,21 +1093,21 @@ impl<'s> Lowerer<'s> {
                         }
                         "pair_pattern" => {
                             let key = c
-                                .child_by_field_name("key")
+                                .field(F::Key)
                                 .map(|k| self.prop_key(k))
                                 .unwrap_or(PropKey::Name(String::new()));
                             let value = c
-                                .child_by_field_name("value")
+                                .field(F::Value)
                                 .map(|v| self.pattern(v))
                                 .unwrap_or(Pattern::Ignored);
                             props.push((key, value));
                         }
                         "object_assignment_pattern" => {
-                            let left = c.child_by_field_name("left");
+                            let left = c.field(F::Left);
                             let name = left.map(|l| self.text(l).to_string()).unwrap_or_default();
                             let inner = left.map(|l| self.pattern(l)).unwrap_or(Pattern::Ignored);
                             let def = c
-                                .child_by_field_name("right")
+                                .field(F::Right)
                                 .map(|r| self.expr(r))
                                 .unwrap_or(Expr::Undefined);
                             props.push((
@@ -1052,11 +1156,11 @@ impl<'s> Lowerer<'s> {
             }
             "assignment_pattern" => {
                 let left = node
-                    .child_by_field_name("left")
+                    .field(F::Left)
                     .map(|l| self.pattern(l))
                     .unwrap_or(Pattern::Ignored);
                 let right = node
-                    .child_by_field_name("right")
+                    .field(F::Right)
                     .map(|r| self.expr(r))
                     .unwrap_or(Expr::Undefined);
                 Pattern::Default(Box::new(left), Box::new(right))
@@ -1066,7 +1170,7 @@ impl<'s> Lowerer<'s> {
                 .map(|n| self.pattern(*n))
                 .unwrap_or(Pattern::Ignored),
             "required_parameter" | "optional_parameter" => node
-                .child_by_field_name("pattern")
+                .field(F::Pattern)
                 .map(|n| self.pattern(n))
                 .unwrap_or(Pattern::Ignored),
             "member_expression" | "subscript_expression" => {
@@ -1132,29 +1236,29 @@ impl<'s> Lowerer<'s> {
             "super" => Expr::Super,
             "member_expression" => {
                 let obj = node
-                    .child_by_field_name("object")
+                    .field(F::Object)
                     .map(|o| self.expr(o))
                     .unwrap_or(Expr::Opaque(line));
                 let prop = node
-                    .child_by_field_name("property")
+                    .field(F::Property)
                     .map(|p| self.text(p).to_string())
                     .unwrap_or_default();
                 Expr::Member(Box::new(obj), prop)
             }
             "subscript_expression" => {
                 let obj = node
-                    .child_by_field_name("object")
+                    .field(F::Object)
                     .map(|o| self.expr(o))
                     .unwrap_or(Expr::Opaque(line));
                 let idx = node
-                    .child_by_field_name("index")
+                    .field(F::Index)
                     .map(|o| self.expr(o))
                     .unwrap_or(Expr::Opaque(line));
                 Expr::Index(Box::new(obj), Box::new(idx))
             }
             "call_expression" => {
-                let callee_node = node.child_by_field_name("function");
-                let args_node = node.child_by_field_name("arguments");
+                let callee_node = node.field(F::Function);
+                let args_node = node.field(F::Arguments);
                 let callee = callee_node
                     .map(|c| {
                         if c.kind() == "import" {
@@ -1165,10 +1269,9 @@ impl<'s> Lowerer<'s> {
                     })
                     .unwrap_or(Expr::Opaque(line));
                 let call_line = match callee_node {
-                    Some(c) if c.kind() == "member_expression" => c
-                        .child_by_field_name("property")
-                        .map(line_of)
-                        .unwrap_or(line),
+                    Some(c) if c.kind() == "member_expression" => {
+                        c.field(F::Property).map(line_of).unwrap_or(line)
+                    }
                     _ => line,
                 };
                 let args = match args_node {
@@ -1181,7 +1284,7 @@ impl<'s> Lowerer<'s> {
                     None => Vec::new(),
                 };
                 let type_args = node
-                    .child_by_field_name("type_arguments")
+                    .field(F::TypeArguments)
                     .map(|t| {
                         Self::named_children(t)
                             .into_iter()
@@ -1205,11 +1308,11 @@ impl<'s> Lowerer<'s> {
             }
             "new_expression" => {
                 let callee = node
-                    .child_by_field_name("constructor")
+                    .field(F::Constructor)
                     .map(|c| self.expr(c))
                     .unwrap_or(Expr::Opaque(line));
                 let args = node
-                    .child_by_field_name("arguments")
+                    .field(F::Arguments)
                     .map(|a| {
                         Self::named_children(a)
                             .into_iter()
@@ -1231,11 +1334,11 @@ impl<'s> Lowerer<'s> {
                     match c.kind() {
                         "pair" => {
                             let key = c
-                                .child_by_field_name("key")
+                                .field(F::Key)
                                 .map(|k| self.prop_key(k))
                                 .unwrap_or(PropKey::Name(String::new()));
                             let mut value = c
-                                .child_by_field_name("value")
+                                .field(F::Value)
                                 .map(|v| self.expr(v))
                                 .unwrap_or(Expr::Undefined);
                             if let (PropKey::Name(n), Expr::Func(f)) = (&key, &mut value)
@@ -1259,7 +1362,7 @@ impl<'s> Lowerer<'s> {
                         }
                         "method_definition" => {
                             let key = c
-                                .child_by_field_name("name")
+                                .field(F::Name)
                                 .map(|k| self.prop_key(k))
                                 .unwrap_or(PropKey::Name(String::new()));
                             let name = match &key {
@@ -1280,11 +1383,11 @@ impl<'s> Lowerer<'s> {
             "class" => Expr::Class(Arc::new(self.class(node))),
             "binary_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .field(F::Operator)
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
-                let l = node.child_by_field_name("left").map(|n| self.expr(n));
-                let r = node.child_by_field_name("right").map(|n| self.expr(n));
+                let l = node.field(F::Left).map(|n| self.expr(n));
+                let r = node.field(F::Right).map(|n| self.expr(n));
                 let (Some(l), Some(r)) = (l, r) else {
                     return Expr::Opaque(line);
                 };
@@ -1299,26 +1402,26 @@ impl<'s> Lowerer<'s> {
                 }
             }
             "ternary_expression" => {
-                let c = node.child_by_field_name("condition");
+                let c = node.field(F::Condition);
                 let text = c.map(|c| self.short_text(c)).unwrap_or_default();
                 let test = c.map(|c| self.expr(c)).unwrap_or(Expr::Opaque(line));
                 let a = node
-                    .child_by_field_name("consequence")
+                    .field(F::Consequence)
                     .map(|n| self.expr(n))
                     .unwrap_or(Expr::Opaque(line));
                 let b = node
-                    .child_by_field_name("alternative")
+                    .field(F::Alternative)
                     .map(|n| self.expr(n))
                     .unwrap_or(Expr::Opaque(line));
                 Expr::Cond(Box::new(test), text, Box::new(a), Box::new(b))
             }
             "assignment_expression" => {
                 let left = node
-                    .child_by_field_name("left")
+                    .field(F::Left)
                     .map(|l| self.pattern(l))
                     .unwrap_or(Pattern::Ignored);
                 let mut right = node
-                    .child_by_field_name("right")
+                    .field(F::Right)
                     .map(|r| self.expr(r))
                     .unwrap_or(Expr::Undefined);
                 if let (Pattern::Target(t), Expr::Func(f)) = (&left, &mut right)
@@ -1332,15 +1435,15 @@ impl<'s> Lowerer<'s> {
             }
             "augmented_assignment_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .field(F::Operator)
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
-                let left_node = node.child_by_field_name("left");
+                let left_node = node.field(F::Left);
                 let left = left_node
                     .map(|l| self.pattern(l))
                     .unwrap_or(Pattern::Ignored);
                 let right = node
-                    .child_by_field_name("right")
+                    .field(F::Right)
                     .map(|r| self.expr(r))
                     .unwrap_or(Expr::Undefined);
                 let cur = left_node.map(|l| self.expr(l)).unwrap_or(Expr::Undefined);
@@ -1359,11 +1462,11 @@ impl<'s> Lowerer<'s> {
             },
             "unary_expression" => {
                 let op = node
-                    .child_by_field_name("operator")
+                    .field(F::Operator)
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
                 let arg = node
-                    .child_by_field_name("argument")
+                    .field(F::Argument)
                     .map(|a| self.expr(a))
                     .unwrap_or(Expr::Undefined);
                 Expr::Unary(op, Box::new(arg))
@@ -1407,7 +1510,7 @@ impl<'s> Lowerer<'s> {
                 Expr::Array(out)
             }
             "instantiation_expression" => node
-                .child_by_field_name("function")
+                .field(F::Function)
                 .map(|f| self.expr(f))
                 .unwrap_or(Expr::Opaque(line)),
             "sequence_expression" => Expr::Seq(
@@ -1481,7 +1584,7 @@ impl<'s> Lowerer<'s> {
             match m.kind() {
                 "property_signature" => {
                     let name = m
-                        .child_by_field_name("name")
+                        .field(F::Name)
                         .map(|n| self.key_text(n))
                         .unwrap_or_default();
                     let optional = {
@@ -1489,7 +1592,7 @@ impl<'s> Lowerer<'s> {
                         m.children(&mut cur).any(|c| c.kind() == "?")
                     };
                     let ty = m
-                        .child_by_field_name("type")
+                        .field(F::Type)
                         .and_then(|t| Self::named_children(t).first().copied())
                         .map(|t| self.type_expr(t))
                         .unwrap_or(TypeExpr::Other);
@@ -1497,11 +1600,11 @@ impl<'s> Lowerer<'s> {
                 }
                 "method_signature" => {
                     let name = m
-                        .child_by_field_name("name")
+                        .field(F::Name)
                         .map(|n| self.key_text(n))
                         .unwrap_or_default();
                     let params = m
-                        .child_by_field_name("parameters")
+                        .field(F::Parameters)
                         .map(|p| self.type_params(p))
                         .unwrap_or_default();
                     fields.push((name, false, TypeExpr::Function(params)));
@@ -1516,11 +1619,11 @@ impl<'s> Lowerer<'s> {
         let mut out = Vec::new();
         for p in Self::named_children(node) {
             let name = p
-                .child_by_field_name("pattern")
+                .field(F::Pattern)
                 .map(|n| self.text(n).to_string())
                 .unwrap_or_default();
             let ty = p
-                .child_by_field_name("type")
+                .field(F::Type)
                 .and_then(|t| Self::named_children(t).first().copied())
                 .map(|t| self.type_expr(t))
                 .unwrap_or(TypeExpr::Other);
@@ -1545,11 +1648,11 @@ impl<'s> Lowerer<'s> {
             }
             "generic_type" => {
                 let name = node
-                    .child_by_field_name("name")
+                    .field(F::Name)
                     .map(|n| self.text(n).to_string())
                     .unwrap_or_default();
                 let args: Vec<TypeExpr> = node
-                    .child_by_field_name("type_arguments")
+                    .field(F::TypeArguments)
                     .map(|t| {
                         Self::named_children(t)
                             .into_iter()
@@ -1598,7 +1701,7 @@ impl<'s> Lowerer<'s> {
             },
             "function_type" => {
                 let params = node
-                    .child_by_field_name("parameters")
+                    .field(F::Parameters)
                     .map(|p| self.type_params(p))
                     .unwrap_or_default();
                 TypeExpr::Function(params)
@@ -1612,7 +1715,7 @@ impl<'s> Lowerer<'s> {
                 .map(|n| self.type_expr(*n))
                 .unwrap_or(TypeExpr::Other),
             "required_parameter" | "optional_parameter" => node
-                .child_by_field_name("type")
+                .field(F::Type)
                 .and_then(|t| Self::named_children(t).first().copied())
                 .map(|t| self.type_expr(t))
                 .unwrap_or(TypeExpr::Other),
