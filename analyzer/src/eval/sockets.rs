@@ -915,20 +915,35 @@ pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> 
         },
         Expr::Object(props) => {
             let mut map = serde_json::Map::new();
-            let mut open = false;
+            // Keys whose value is a literal are always sent; any other value may
+            // be `undefined`, which JSON leaves out.
+            let mut required = Vec::new();
             for p in props {
-                match p {
-                    ObjProp::KeyValue(PropKey::Name(k), v) => {
-                        map.insert(
-                            k.clone(),
-                            literal_schema(v, depth + 1).unwrap_or_else(|| json!({})),
-                        );
+                if let ObjProp::KeyValue(PropKey::Name(k), v) = p {
+                    map.insert(
+                        k.clone(),
+                        literal_schema(v, depth + 1).unwrap_or_else(|| json!({})),
+                    );
+                    let always = matches!(
+                        v,
+                        Expr::Str(_)
+                            | Expr::Template(..)
+                            | Expr::Num(_)
+                            | Expr::Bool(_)
+                            | Expr::Null
+                            | Expr::Array(_)
+                            | Expr::Object(_)
+                    );
+                    if always && !required.contains(k) {
+                        required.push(k.clone());
                     }
-                    _ => open = true,
                 }
             }
-            let _ = open;
-            json!({"type": "object", "properties": map})
+            if required.is_empty() {
+                json!({"type": "object", "properties": map})
+            } else {
+                json!({"type": "object", "properties": map, "required": required})
+            }
         }
         _ => return None,
     })
