@@ -376,18 +376,31 @@ fn fixtures_match_expected_and_snapshots() {
     );
 }
 
+/// A copy of harbor we can edit (kept while the first folder lives), and an empty cache folder.
+fn editable_harbor() -> (tempfile::TempDir, PathBuf, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("harbor");
+    copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    (tmp, root, tempfile::tempdir().unwrap())
+}
+
+/// Analysis of a whole project (both inventories) with this cache folder.
+fn options(root: &Path, cache: &Path, no_cache: bool) -> analyzer::AnalyzeOptions {
+    analyzer::AnalyzeOptions {
+        root: root.to_path_buf(),
+        entries: Vec::new(),
+        cache_dir: Some(cache.to_path_buf()),
+        no_cache,
+        skip_events: false,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn analysis_is_deterministic_across_runs_and_cache_states() {
     let case = workspace().join("tests/projects/harbor");
     let cold = tempfile::tempdir().unwrap();
-    let opts = |dir: &Path, no_cache: bool| analyzer::AnalyzeOptions {
-        root: case.clone(),
-        entries: Vec::new(),
-        cache_dir: Some(dir.to_path_buf()),
-        no_cache,
-        skip_events: false,
-        ..Default::default()
-    };
+    let opts = |dir: &Path, no_cache: bool| options(&case, dir, no_cache);
     let a = analyzer::analyze(&opts(cold.path(), false)).unwrap();
     let b = analyzer::analyze(&opts(cold.path(), false)).unwrap();
     let c = analyzer::analyze(&opts(cold.path(), true)).unwrap();
@@ -404,19 +417,8 @@ fn analysis_is_deterministic_across_runs_and_cache_states() {
 
 #[test]
 fn warm_runs_reuse_the_result_until_a_file_changes() {
-    // A copy of harbor we can edit.
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("harbor");
-    copy_tree(&workspace().join("tests/projects/harbor"), &root);
-    let cache = tempfile::tempdir().unwrap();
-    let opts = analyzer::AnalyzeOptions {
-        root: root.clone(),
-        entries: Vec::new(),
-        cache_dir: Some(cache.path().to_path_buf()),
-        no_cache: false,
-        skip_events: false,
-        ..Default::default()
-    };
+    let (_tmp, root, cache) = editable_harbor();
+    let opts = options(&root, cache.path(), false);
     let first = analyzer::analyze(&opts).unwrap();
     assert!(!first.timings.result_cached);
     let second = analyzer::analyze(&opts).unwrap();
@@ -452,18 +454,8 @@ fn warm_runs_reuse_the_result_until_a_file_changes() {
 
 #[test]
 fn a_damaged_facts_pack_is_a_cache_miss_not_wrong_facts() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("harbor");
-    copy_tree(&workspace().join("tests/projects/harbor"), &root);
-    let cache = tempfile::tempdir().unwrap();
-    let opts = |no_cache: bool| analyzer::AnalyzeOptions {
-        root: root.clone(),
-        entries: Vec::new(),
-        cache_dir: Some(cache.path().to_path_buf()),
-        no_cache,
-        skip_events: false,
-        ..Default::default()
-    };
+    let (_tmp, root, cache) = editable_harbor();
+    let opts = |no_cache: bool| options(&root, cache.path(), no_cache);
     let first = analyzer::analyze(&opts(false)).unwrap();
     assert!(first.timings.files_parsed > 5);
     // The facts of every file sit in one pack; cut it in half and scramble the rest.
