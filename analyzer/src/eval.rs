@@ -305,6 +305,22 @@ impl Interp {
                 .drain()
                 .filter(|(k, _)| !self.called.contains(k))
                 .collect();
+            // Code nobody calls matters for events only where sockets are near:
+            // a module that mentions them or imports one that does. (Helpers
+            // elsewhere are followed from their callers.)
+            {
+                let mut memo: HashMap<FileId, bool> = HashMap::new();
+                let mut keep = Vec::new();
+                for (k, c) in pending {
+                    let near = *memo.entry(k.0).or_insert_with(|| self.near_sockets(k.0));
+                    if near {
+                        keep.push((k, c));
+                    } else {
+                        self.uncalled.insert(k, c);
+                    }
+                }
+                pending = keep;
+            }
             let _ = &mut pending;
             let mut progressed = !pending.is_empty();
             // Methods of classes: on an instance the program built, else on one
@@ -367,6 +383,24 @@ impl Interp {
             self.run_with_placeholders(pending, |me, k| me.called.contains(k));
         }
         self.event_mode = false;
+    }
+
+    /// A module that mentions sockets, or imports one that does.
+    fn near_sockets(&self, file: FileId) -> bool {
+        if self.loader.needles_of(file) & needle::SOCKET != 0 {
+            return true;
+        }
+        let facts = self.loader.get(file).facts.clone();
+        facts.body.iter().any(|st| {
+            let src = match st {
+                Stmt::Import(imp) => Some(imp.source.as_str()),
+                Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+                _ => None,
+            };
+            src.is_some_and(|src| {
+                matches!(self.loader.project.resolve(file, src), Resolved::File(t) if self.loader.needles_of(t) & needle::SOCKET != 0)
+            })
+        })
     }
 
     /// Run functions with a placeholder for every argument, in (file, id)

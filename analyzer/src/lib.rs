@@ -375,6 +375,46 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     Ok(inv)
 }
 
+/// One schema for what several sites send as literals: objects merge (every
+/// property any site sends; required what every site sends), the same for a
+/// list of arguments (a tuple of objects); otherwise the first site's.
+fn merge_literals(all: &[&serde_json::Value]) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let Some(first) = all.first() else {
+        return Value::Object(Map::new());
+    };
+    let is_object = |v: &Value| v.get("type").and_then(Value::as_str) == Some("object");
+    if all.len() > 1 && all.iter().all(|v| is_object(v)) {
+        let mut props = Map::new();
+        for v in all {
+            if let Some(Value::Object(p)) = v.get("properties") {
+                for (k, s) in p {
+                    props.entry(k.clone()).or_insert_with(|| s.clone());
+                }
+            }
+        }
+        let required: Vec<Value> = props
+            .keys()
+            .filter(|k| {
+                all.iter().all(|v| {
+                    v.get("required")
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(k.as_str())))
+                })
+            })
+            .map(|k| Value::String(k.clone()))
+            .collect();
+        let mut out = Map::new();
+        out.insert("type".into(), Value::String("object".into()));
+        out.insert("properties".into(), Value::Object(props));
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
+        return Value::Object(out);
+    }
+    (*first).clone()
+}
+
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
@@ -879,19 +919,50 @@ fn build_events(
         rooms.dedup();
         let mut payload = BTreeMap::new();
         let mut ack = BTreeMap::new();
-        for r in raw.iter() {
-            if let Some(p) = &r.payload {
-                payload.entry(r.direction).or_insert_with(|| SchemaInfo {
-                    schema: p.clone(),
-                    source: match r.payload_source {
-                        Some(src) => src.into(),
-                        None if r.kind == "on" || r.kind == "once" => "typescript".into(),
-                        None => "literal".into(),
-                    },
+        // Per direction, the payload the code states best: a validator's or a
+        // type's over literals; literals from every site merged (see `merge_literals`).
+        // Sites in file order, so the result does not depend on evaluation order.
+        let mut stated: Vec<&&eval::RawSite> = raw.iter().filter(|r| r.payload.is_some()).collect();
+        stated.sort_by(|a, b| (project.rel(a.file), a.line).cmp(&(project.rel(b.file), b.line)));
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            let source = |r: &eval::RawSite| -> &'static str {
+                match r.payload_source {
+                    Some(src) => src,
+                    None if r.kind == "on" || r.kind == "once" => "typescript",
+                    None => "literal",
+                }
+            };
+            let here: Vec<&&eval::RawSite> = stated
+                .iter()
+                .copied()
+                .filter(|r| r.direction == dir)
+                .collect();
+            let Some(best) = here
+                .iter()
+                .copied()
+                .find(|r| source(r) != "literal")
+                .or(here.first().copied())
+            else {
+                continue;
+            };
+            let schema = if source(best) == "literal" {
+                let all: Vec<&serde_json::Value> =
+                    here.iter().filter_map(|r| r.payload.as_ref()).collect();
+                merge_literals(&all)
+            } else {
+                best.payload.clone().unwrap_or_default()
+            };
+            payload.insert(
+                dir,
+                SchemaInfo {
+                    schema,
+                    source: source(best).into(),
                     name: None,
-                    at: loc(project, r.file, r.line),
-                });
-            }
+                    at: loc(project, best.file, best.line),
+                },
+            );
+        }
+        for r in raw.iter() {
             if let Some(a) = &r.ack_schema {
                 ack.insert(
                     r.direction,
@@ -1088,5 +1159,25 @@ fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
         query_read: c.query_read.iter().cloned().collect(),
         headers_read: c.headers_read.iter().cloned().collect(),
         responses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_literals;
+    use serde_json::json;
+
+    #[test]
+    fn literal_payloads_from_several_sites_merge() {
+        let a = json!({"type": "object", "properties": {"event": {"type": "string"}, "message": {"type": "string"}}, "required": ["event", "message"]});
+        let b = json!({"type": "object", "properties": {"event": {"type": "string"}}, "required": ["event"]});
+        assert_eq!(
+            merge_literals(&[&b, &a]),
+            json!({"type": "object", "properties": {"event": {"type": "string"}, "message": {"type": "string"}}, "required": ["event"]})
+        );
+        // Not all objects: the first site's schema.
+        let s = json!({"type": "string"});
+        assert_eq!(merge_literals(&[&s, &a]), s);
+        assert_eq!(merge_literals(&[&a]), a);
     }
 }

@@ -56,7 +56,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if express || flags & needle::ROUTER != 0 || has("router") || has(".use(") || has(".route(") {
         flags |= needle::ROUTING;
     }
-    if has("socket") || has("io.") {
+    if has("socket") || has("io.") || has("io?.") {
         flags |= needle::SOCKET;
     }
     flags
