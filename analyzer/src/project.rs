@@ -304,6 +304,41 @@ impl Project {
     }
 
     /// Resolve `spec` imported from file `from`.
+    /// The name of a modeled package whose folder, main file or
+    /// `lib/<name>.js` is this root-relative path (extension optional).
+    fn modeled_package_at(&self, target: &str) -> Option<String> {
+        let target = target.trim_end_matches('/');
+        let bare = target
+            .strip_suffix(".js")
+            .or_else(|| target.strip_suffix(".cjs"))
+            .or_else(|| target.strip_suffix(".mjs"))
+            .unwrap_or(target);
+        self.packages.iter().find_map(|p| {
+            let name = p.json.get("name").and_then(|n| n.as_str())?;
+            if !KNOWN_PACKAGES.contains(&name) {
+                return None;
+            }
+            let dir = p.dir.trim_end_matches('/');
+            let at = |rel: &str| normalize(&join_rel(dir, rel));
+            let main = p
+                .json
+                .get("main")
+                .and_then(|m| m.as_str())
+                .unwrap_or("index.js");
+            let main = at(main);
+            let main = main.strip_suffix(".js").unwrap_or(&main).to_string();
+            let candidates = [
+                dir.to_string(),
+                at("index"),
+                main,
+                at(&format!("lib/{name}")),
+            ];
+            candidates
+                .contains(&bare.to_string())
+                .then(|| name.to_string())
+        })
+    }
+
     pub(crate) fn resolve(&self, from: FileId, spec: &str) -> Resolved {
         let from_rel = self.rel(from);
         let from_dir = from_rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
@@ -327,6 +362,12 @@ impl Project {
                 };
             }
             let target = normalize(&join_rel(from_dir, spec));
+            // A package the analyzer models, imported by path from inside its own
+            // repository (express's examples: `require('../../')`,
+            // `require('../../lib/express')`): that package, not its source.
+            if let Some(name) = self.modeled_package_at(&target) {
+                return Resolved::Known(name);
+            }
             return match self.resolve_path(&target) {
                 Some(id) => Resolved::File(id),
                 None => Resolved::Missing,
