@@ -45,6 +45,9 @@ pub(crate) struct OpenApiSection {
     pub(crate) server: Option<String>,
     /// SPDX license id (default: package.json `license`).
     pub(crate) license: Option<String>,
+    /// The credential guarded operations take: `bearer`, `basic`,
+    /// `header:NAME`, `cookie:NAME` or `query:NAME` (default: a bearer token, assumed).
+    pub(crate) auth: Option<String>,
 }
 
 /// One `[[expose]]` public API.
@@ -146,6 +149,10 @@ impl Config {
             openapi31,
             ..specgen::SpecOptions::default()
         };
+        if let Some(a) = &self.openapi.auth {
+            opts.auth = specgen::AuthScheme::parse(a)
+                .map_err(|e| anyhow::anyhow!("[openapi] auth: {e}"))?;
+        }
         if let Some(h) = &self.socket.host {
             opts.socket_host = h.clone();
         }
@@ -243,6 +250,25 @@ client_dirs = ["client"]
         assert!(e.contains("titel"), "{e}");
         let e = Config::parse("colour = 1\n").unwrap_err().to_string();
         assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn the_credential_is_configurable_and_checked() {
+        let c = Config::parse("[openapi]\nauth = \"cookie:portos_token\"\n").unwrap();
+        let o = c.spec_options("x".into(), "0.0.0".into(), false).unwrap();
+        assert_eq!(
+            o.auth,
+            specgen::AuthScheme::ApiKey("cookie".into(), "portos_token".into())
+        );
+        let c = Config::parse("[openapi]\nauth = \"session\"\n").unwrap();
+        let e = c
+            .spec_options("x".into(), "0.0.0".into(), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("[openapi] auth") && e.contains("`session`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub use downgrade::{inline_refs, to_openapi30};
 pub use events::events;
 pub use ids::{asyncapi_id, base36, fnv1a_utf16, operation_id};
 pub use options::{
-    AccessRules, ExposedApi, SIDE_EFFECTS, SideEffectOverride, SpecOptions, ToolBinding,
+    AccessRules, AuthScheme, ExposedApi, SIDE_EFFECTS, SideEffectOverride, SpecOptions, ToolBinding,
 };
 
 use analyzer::Inventory;

@@ -212,12 +212,19 @@ fn tag(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> String {
     }
 }
 
-fn security(access: &str) -> Value {
+fn security(access: &str, opts: &SpecOptions) -> Value {
     if access == "public" {
         json!([])
     } else {
-        json!([{"bearerAuth": []}])
+        guarded(opts)
     }
+}
+
+/// `security` of an operation that needs the configured credential.
+fn guarded(opts: &SpecOptions) -> Value {
+    let mut req = Map::new();
+    req.insert(opts.auth.id().into(), json!([]));
+    json!([req])
 }
 
 fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
@@ -256,8 +263,8 @@ fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
         (Audience::Public, Some(i)) if !opts.exposed[i].require_auth && row.access == "public" => {
             json!([])
         }
-        (Audience::Public, Some(_)) => json!([{"bearerAuth": []}]),
-        _ => security(row.access),
+        (Audience::Public, Some(_)) => guarded(opts),
+        _ => security(row.access, opts),
     };
     o.insert("security".into(), sec);
     if let Some(t) = &row.tool {
@@ -451,22 +458,17 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
         },
     );
     doc.insert("tags".into(), Value::Array(tags));
-    let uses_bearer = paths.values().any(|item| {
+    let uses_auth = paths.values().any(|item| {
         item.as_object().is_some_and(|m| {
             m.values()
                 .any(|op| op["security"].as_array().is_some_and(|s| !s.is_empty()))
         })
     });
     doc.insert("paths".into(), Value::Object(paths));
-    if uses_bearer {
-        doc.insert(
-        "components".into(),
-        json!({"securitySchemes": {"bearerAuth": {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "The operation's middleware chain runs an authentication guard; the analyzer cannot tell which credential it checks, so a bearer token is assumed."
-        }}}),
-    );
+    if uses_auth {
+        let mut schemes = Map::new();
+        schemes.insert(opts.auth.id().into(), opts.auth.scheme());
+        doc.insert("components".into(), json!({ "securitySchemes": schemes }));
     }
     if audience == Audience::Internal {
         if !collisions.is_empty() {

@@ -124,6 +124,62 @@ pub struct SpecOptions {
     pub side_effects: Vec<SideEffectOverride>,
     /// Emit the OpenAPI documents as 3.1.0 (schemas unchanged) instead of 3.0.3.
     pub openapi31: bool,
+    /// The credential guarded operations take (`[openapi] auth`).
+    pub auth: AuthScheme,
+}
+
+/// The credential an authentication guard checks, as OpenAPI states it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AuthScheme {
+    /// A bearer token, assumed: the analyzer cannot tell which credential a guard checks.
+    #[default]
+    AssumedBearer,
+    /// `Authorization: Bearer …`, as configured.
+    Bearer,
+    /// `Authorization: Basic …`.
+    Basic,
+    /// A key in a header, cookie or query parameter (`in`, name).
+    ApiKey(String, String),
+}
+
+impl AuthScheme {
+    /// Parse `bearer`, `basic`, `header:NAME`, `cookie:NAME` or `query:NAME`.
+    pub fn parse(text: &str) -> Result<AuthScheme, String> {
+        match text.split_once(':') {
+            None if text == "bearer" => Ok(AuthScheme::Bearer),
+            None if text == "basic" => Ok(AuthScheme::Basic),
+            Some((place @ ("header" | "cookie" | "query"), name)) if !name.trim().is_empty() => Ok(
+                AuthScheme::ApiKey(place.to_string(), name.trim().to_string()),
+            ),
+            _ => Err(format!(
+                "`{text}` is not a credential: use `bearer`, `basic`, `header:NAME`, `cookie:NAME` or `query:NAME`"
+            )),
+        }
+    }
+
+    /// The name of the security scheme in `components.securitySchemes`.
+    pub fn id(&self) -> &'static str {
+        match self {
+            AuthScheme::AssumedBearer | AuthScheme::Bearer => "bearerAuth",
+            AuthScheme::Basic => "basicAuth",
+            AuthScheme::ApiKey(..) => "apiKeyAuth",
+        }
+    }
+
+    /// The security scheme object.
+    pub fn scheme(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            AuthScheme::AssumedBearer => json!({
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The operation's middleware chain runs an authentication guard; the analyzer cannot tell which credential it checks, so a bearer token is assumed (set `[openapi] auth` in portolan.toml to state it)."
+            }),
+            AuthScheme::Bearer => json!({"type": "http", "scheme": "bearer"}),
+            AuthScheme::Basic => json!({"type": "http", "scheme": "basic"}),
+            AuthScheme::ApiKey(place, name) => json!({"type": "apiKey", "in": place, "name": name}),
+        }
+    }
 }
 
 impl Default for SpecOptions {
@@ -139,6 +195,7 @@ impl Default for SpecOptions {
             access: AccessRules::default(),
             side_effects: Vec::new(),
             openapi31: false,
+            auth: AuthScheme::default(),
         }
     }
 }

@@ -795,3 +795,32 @@ fn configured_side_effect_reaches_jsdoc_tools() {
         "write"
     );
 }
+
+#[test]
+fn the_configured_credential_names_the_security_scheme() {
+    // Default: a bearer token, said to be assumed.
+    let d = documents(&sample(), &SpecOptions::default()).unwrap();
+    let o = doc(&d, "internal/openapi.json");
+    let assumed = &o["components"]["securitySchemes"]["bearerAuth"];
+    assert_eq!(assumed["scheme"], "bearer");
+    assert!(assumed["description"].as_str().unwrap().contains("assumed"));
+    // Configured: an API key in a header, on every guarded operation.
+    let opts = SpecOptions {
+        auth: crate::AuthScheme::parse("header:X-Api-Key").unwrap(),
+        ..SpecOptions::default()
+    };
+    let d = documents(&sample(), &opts).unwrap();
+    let o = doc(&d, "internal/openapi.json");
+    assert_eq!(
+        o["components"]["securitySchemes"],
+        json!({"apiKeyAuth": {"type": "apiKey", "in": "header", "name": "X-Api-Key"}})
+    );
+    assert_eq!(
+        o["paths"]["/api/berths"]["post"]["security"],
+        json!([{"apiKeyAuth": []}])
+    );
+    assert_eq!(o["paths"]["/api/berths"]["get"]["security"], json!([]));
+    assert_eq!(crate::AuthScheme::parse("basic").unwrap().id(), "basicAuth");
+    assert!(crate::AuthScheme::parse("cookie:").is_err());
+    assert!(crate::AuthScheme::parse("jwt").is_err());
+}
