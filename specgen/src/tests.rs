@@ -297,6 +297,14 @@ fn sample() -> Inventory {
     inventory(ops, events)
 }
 
+/// The internal OpenAPI document of the sample inventory.
+fn internal_openapi(opts: &SpecOptions) -> Value {
+    doc(
+        &documents(&sample(), opts).unwrap(),
+        "internal/openapi.json",
+    )
+}
+
 fn doc(d: &Documents, path: &str) -> Value {
     serde_json::from_slice(&d.get(path).expect(path).bytes).expect("valid JSON")
 }
@@ -361,8 +369,7 @@ fn side_effects_from_jsdoc_and_config() {
 
 #[test]
 fn internal_openapi_has_ids_params_bodies_and_responses() {
-    let d = documents(&sample(), &SpecOptions::default()).unwrap();
-    let o = doc(&d, "internal/openapi.json");
+    let o = internal_openapi(&SpecOptions::default());
     assert_eq!(o["openapi"], "3.0.3");
     assert_eq!(o["servers"], json!([]));
     let search = &o["paths"]["/api/berths"]["get"];
@@ -424,8 +431,7 @@ fn internal_openapi_has_ids_params_bodies_and_responses() {
 
 #[test]
 fn optional_and_wildcard_params_are_described_honestly() {
-    let d = documents(&sample(), &SpecOptions::default()).unwrap();
-    let o = doc(&d, "internal/openapi.json");
+    let o = internal_openapi(&SpecOptions::default());
     let files = &o["paths"]["/files/{path}"]["get"]["parameters"][0];
     assert_eq!(files["required"], true);
     assert_eq!(files["x-portos-wildcard"], true);
@@ -799,8 +805,7 @@ fn configured_side_effect_reaches_jsdoc_tools() {
 #[test]
 fn the_configured_credential_names_the_security_scheme() {
     // Default: a bearer token, said to be assumed.
-    let d = documents(&sample(), &SpecOptions::default()).unwrap();
-    let o = doc(&d, "internal/openapi.json");
+    let o = internal_openapi(&SpecOptions::default());
     let assumed = &o["components"]["securitySchemes"]["bearerAuth"];
     assert_eq!(assumed["scheme"], "bearer");
     assert!(assumed["description"].as_str().unwrap().contains("assumed"));
@@ -809,8 +814,7 @@ fn the_configured_credential_names_the_security_scheme() {
         auth: crate::AuthScheme::parse("header:X-Api-Key").unwrap(),
         ..SpecOptions::default()
     };
-    let d = documents(&sample(), &opts).unwrap();
-    let o = doc(&d, "internal/openapi.json");
+    let o = internal_openapi(&opts);
     assert_eq!(
         o["components"]["securitySchemes"],
         json!({"apiKeyAuth": {"type": "apiKey", "in": "header", "name": "X-Api-Key"}})
