@@ -847,6 +847,15 @@ impl Interp {
                     Some(n) => member_of_builtin(&base, n),
                 }
             }
+            // React hooks whose values matter here: client code keeps its
+            // socket in `ref.current` and wraps emitting helpers in hooks.
+            Some(Resolved::External(pkg)) if pkg == "react" => match name {
+                Some("useRef") => Value::Builtin(Builtin::UseRef),
+                // `useCallback(fn)` is `fn`: helpers that emit are often wrapped in it.
+                Some("useCallback") => Value::Builtin(Builtin::Identity),
+                Some("useMemo") => Value::Builtin(Builtin::UseMemo),
+                _ => Value::external(),
+            },
             Some(Resolved::External(_)) => Value::external(),
             _ => Value::Unknown(Unknown::Reported),
         }
@@ -2563,6 +2572,17 @@ impl Interp {
             Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
+            }
+            Builtin::UseMemo => match argv.into_iter().next() {
+                Some(f @ Value::Func(_)) => {
+                    self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
+                }
+                _ => Value::external(),
+            },
+            Builtin::UseRef => {
+                let r = ObjData::new();
+                r.set("current", argv.into_iter().next().unwrap_or(Value::Undef));
+                Value::Obj(r)
             }
             Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor | Builtin::Zod => {
                 Value::dynamic()

@@ -764,6 +764,16 @@ impl<'s> Lowerer<'s> {
             {
                 f.name = Some(name.clone());
             }
+            // `const send = useCallback((event, data) => ...)`: the callback is `send`.
+            if let (Pattern::Ident(name), Some(Expr::Call(c))) = (&pat, value.as_mut())
+                && (matches!(&c.callee, Expr::Ident(n) if n == "useCallback")
+                    || matches!(&c.callee, Expr::Member(_, n) if n == "useCallback"))
+                && let Some(Expr::Func(f)) = c.args.first_mut()
+                && f.name.is_none()
+                && let Some(f) = Arc::get_mut(f)
+            {
+                f.name = Some(name.clone());
+            }
             decls.push((pat, value));
         }
         Stmt::Var(decls)

@@ -164,6 +164,11 @@ pub(crate) enum Builtin {
     MiddlewareFactory(Rc<str>),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
+    /// React's `useRef(init)`: an object whose `current` holds what the
+    /// component stores there (a socket, most often).
+    UseRef,
+    /// React's `useMemo(fn)`: what `fn` returns.
+    UseMemo,
     /// The `socket.io` module: callable (`require('socket.io')(http)`), has `.Server`.
     SocketIo,
     /// `Server` from `socket.io`.
@@ -417,6 +422,8 @@ impl Value {
                 | Builtin::Identity
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
+                | Builtin::UseRef
+                | Builtin::UseMemo
                 | Builtin::SocketIo
                 | Builtin::SocketIoServer
                 | Builtin::SocketIoClient

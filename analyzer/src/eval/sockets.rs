@@ -334,13 +334,18 @@ impl Interp {
                 } else {
                     Direction::ClientToServer
                 };
-                let (ev, pattern, rest) = if name == "send" || name == "write" {
-                    (Some(("message".to_string(), false)), false, 0usize)
+                let (names, rest) = if name == "send" || name == "write" {
+                    (vec![("message".to_string(), false)], 0usize)
+                } else if let Some(both) = self.alternative_names(ctx, call) {
+                    // `emit(cond ? 'a' : 'b', ...)`: either may be sent.
+                    (both, 1usize)
                 } else {
-                    (self.event_name(ctx, call, &argv), false, 1usize)
+                    (
+                        self.event_name(ctx, call, &argv).into_iter().collect(),
+                        1usize,
+                    )
                 };
-                let _ = pattern;
-                if let Some((ev, pattern)) = ev {
+                for (ev, pattern) in names {
                     let last_is_fn = argv.last().is_some_and(|a| matches!(a, Value::Func(_)))
                         || call.args.last().is_some_and(|a| matches!(a, Expr::Func(_)));
                     let ack =
@@ -601,6 +606,20 @@ impl Interp {
             payload_source: None,
             payload,
         });
+    }
+
+    /// Both names of `emit(cond ? 'a' : 'b', ...)` when each branch is a known name.
+    fn alternative_names(&mut self, ctx: &Ctx, call: &Call) -> Option<Vec<(String, bool)>> {
+        let Some(Expr::Cond(_, _, a, b)) = call.args.first() else {
+            return None;
+        };
+        let mut out = Vec::new();
+        for e in [a, b] {
+            let v = self.eval(ctx, e);
+            out.push((self.force_deep(v).as_text()?, false));
+        }
+        out.dedup();
+        Some(out)
     }
 
     /// Payload schema from a TypeScript-typed listener's parameters.
