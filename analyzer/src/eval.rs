@@ -207,6 +207,8 @@ pub(crate) struct Interp {
     called: HashSet<(FileId, u32)>,
     /// Running code nobody calls to find event sites: registrations are not recorded.
     event_mode: bool,
+    /// Whether a module is near sockets (see [`Interp::near_sockets`]), by file.
+    near: HashMap<FileId, bool>,
     /// The contract of the route whose handlers are running.
     route_contract: Option<Rc<RefCell<RawContract>>>,
     /// Classes seen, with an instance when one was constructed.
@@ -279,6 +281,7 @@ impl Interp {
             uncalled: HashMap::new(),
             called: HashSet::new(),
             event_mode: false,
+            near: HashMap::new(),
             route_contract: None,
             classes: Vec::new(),
             emits: HashMap::new(),
@@ -308,20 +311,15 @@ impl Interp {
             // Code nobody calls matters for events only where sockets are near:
             // a module that mentions them or imports one that does. (Helpers
             // elsewhere are followed from their callers.)
-            {
-                let mut memo: HashMap<FileId, bool> = HashMap::new();
-                let mut keep = Vec::new();
-                for (k, c) in pending {
-                    let near = *memo.entry(k.0).or_insert_with(|| self.near_sockets(k.0));
-                    if near {
-                        keep.push((k, c));
-                    } else {
-                        self.uncalled.insert(k, c);
-                    }
+            let mut keep = Vec::new();
+            for (k, c) in pending {
+                if self.near_sockets(k.0) {
+                    keep.push((k, c));
+                } else {
+                    self.uncalled.insert(k, c);
                 }
-                pending = keep;
             }
-            let _ = &mut pending;
+            pending = keep;
             let mut progressed = !pending.is_empty();
             // Methods of classes: on an instance the program built, else on one
             // built here (classes created by a framework's dependency injection).
@@ -385,13 +383,15 @@ impl Interp {
         self.event_mode = false;
     }
 
-    /// A module that mentions sockets, or imports one that does.
-    fn near_sockets(&self, file: FileId) -> bool {
-        if self.loader.needles_of(file) & needle::SOCKET != 0 {
-            return true;
+    /// A module that mentions sockets, or imports one that does (once per file).
+    fn near_sockets(&mut self, file: FileId) -> bool {
+        if let Some(&near) = self.near.get(&file) {
+            return near;
         }
-        let facts = self.loader.get(file).facts.clone();
-        facts.body.iter().any(|st| {
+        let near = self.loader.needles_of(file) & needle::SOCKET != 0
+            || {
+                let facts = self.loader.get(file).facts.clone();
+                facts.body.iter().any(|st| {
             let src = match st {
                 Stmt::Import(imp) => Some(imp.source.as_str()),
                 Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
@@ -401,6 +401,9 @@ impl Interp {
                 matches!(self.loader.project.resolve(file, src), Resolved::File(t) if self.loader.needles_of(t) & needle::SOCKET != 0)
             })
         })
+            };
+        self.near.insert(file, near);
+        near
     }
 
     /// Run functions with a placeholder for every argument, in (file, id)
@@ -636,11 +639,7 @@ impl Interp {
                 prefetch.push(t);
             }
         }
-        for src in &facts.eager {
-            if let Resolved::File(t) = self.loader.project.resolve(id, src) {
-                prefetch.push(t);
-            }
-        }
+        // (What its top level uses at once was queued when its facts were made.)
         self.loader.prefetch(prefetch);
 
         let scope = Scope::new(Some(self.globals.clone()));

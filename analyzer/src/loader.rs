@@ -393,6 +393,8 @@ pub(crate) struct Loader {
     slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
     /// Needle flags and content hash per file (`None` hash: unreadable).
     needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
+    /// The bytes of modules a barrel's `export *` names (see [`Loader::may_export`]).
+    barrel_texts: Mutex<HashMap<FileId, Arc<[u8]>>>,
     /// Files whose facts were produced by parsing in this run.
     pub(crate) parsed: std::sync::atomic::AtomicUsize,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
@@ -406,6 +408,7 @@ impl Loader {
             cache,
             slots: Mutex::new(HashMap::new()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
+            barrel_texts: Mutex::new(HashMap::new()),
             parsed: Default::default(),
             from_cache: Default::default(),
         })
@@ -460,8 +463,23 @@ impl Loader {
     /// CommonJS). Unreadable files say yes (loading reports them).
     pub(crate) fn may_export(&self, id: FileId, name: &str) -> bool {
         use memchr::memmem::find;
-        let Ok(bytes) = std::fs::read(self.project.abs(id)) else {
-            return true;
+        // A barrel is searched once per name read through it: keep its
+        // modules' bytes rather than reading them again each time.
+        let bytes = {
+            let Ok(mut texts) = self.barrel_texts.lock() else {
+                return true;
+            };
+            match texts.get(&id) {
+                Some(b) => b.clone(),
+                None => {
+                    let Ok(b) = std::fs::read(self.project.abs(id)) else {
+                        return true;
+                    };
+                    let b: Arc<[u8]> = b.into();
+                    texts.insert(id, b.clone());
+                    b
+                }
+            }
         };
         let has = |n: &[u8]| find(&bytes, n).is_some();
         name == "default"

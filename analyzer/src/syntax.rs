@@ -11,6 +11,7 @@
 //! grammar choice per extension is the only configuration.
 
 use crate::ir::*;
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use tree_sitter::{Language, Node, Parser};
 
@@ -280,8 +281,9 @@ impl SyntaxContext {
             fn_depth: 0,
             top_idents: Default::default(),
             top_requires: Vec::new(),
-            fn_idents: Vec::new(),
-            fn_refs: Vec::new(),
+            fn_stack: Vec::new(),
+            fn_parent: HashMap::new(),
+            ident_fns: HashMap::new(),
         };
         let body = low.stmts_of(root);
         let mut parse_errors = Vec::new();
@@ -328,21 +330,22 @@ impl SyntaxContext {
                 }
             }
         }
-        let mut fn_imports = Vec::new();
-        if !locals.is_empty() {
-            for (id, refs) in std::mem::take(&mut low.fn_refs) {
-                let mut srcs: Vec<String> = Vec::new();
-                for (local, src) in &locals {
-                    if refs.contains(*local) && !srcs.iter().any(|s| s == src) {
-                        srcs.push(src.to_string());
+        // A function reads what the functions inside it read (callbacks run too).
+        let mut by_fn: std::collections::BTreeMap<u32, Vec<String>> = Default::default();
+        for (local, src) in &locals {
+            for &inner in low.ident_fns.get(*local).map_or(&[][..], Vec::as_slice) {
+                let mut at = Some(inner);
+                while let Some(id) = at {
+                    let srcs = by_fn.entry(id).or_default();
+                    if srcs.iter().any(|s| s == src) {
+                        break; // this function and those around it have it already
                     }
-                }
-                if !srcs.is_empty() {
-                    fn_imports.push((id, srcs));
+                    srcs.push(src.to_string());
+                    at = low.fn_parent.get(&id).copied();
                 }
             }
-            fn_imports.sort_by_key(|(id, _)| *id);
         }
+        let fn_imports: Vec<(u32, Vec<String>)> = by_fn.into_iter().collect();
         FileFacts {
             body,
             parse_errors,
@@ -393,10 +396,12 @@ struct Lowerer<'s> {
     top_idents: std::collections::HashSet<String>,
     /// `require('literal')` specifiers called at the top level.
     top_requires: Vec<String>,
-    /// Identifiers read in each function being lowered (innermost last).
-    fn_idents: Vec<std::collections::HashSet<String>>,
-    /// Identifiers each function reads, nested functions included, by id.
-    fn_refs: Vec<(u32, std::collections::HashSet<String>)>,
+    /// Ids of the functions around the node being lowered (innermost last).
+    fn_stack: Vec<u32>,
+    /// The function each nested function is in, by id.
+    fn_parent: HashMap<u32, u32>,
+    /// Identifiers read inside functions, with the innermost functions reading them.
+    ident_fns: HashMap<String, Vec<u32>>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -918,29 +923,37 @@ impl<'s> Lowerer<'s> {
     }
 
     fn func(&mut self, node: Node, name: Option<String>) -> Func {
-        self.fn_depth += 1;
-        self.fn_idents.push(Default::default());
-        let f = self.func_inner(node, name);
-        self.fn_depth -= 1;
-        if let Some(refs) = self.fn_idents.pop() {
-            if let Some(outer) = self.fn_idents.last_mut() {
-                outer.extend(refs.iter().cloned());
-            }
-            if !refs.is_empty() {
-                self.fn_refs.push((f.id, refs));
-            }
+        // `func_inner` takes the next id.
+        let id = self.next_fn;
+        if let Some(&outer) = self.fn_stack.last() {
+            self.fn_parent.insert(id, outer);
         }
+        self.fn_depth += 1;
+        self.fn_stack.push(id);
+        let f = self.func_inner(node, name);
+        self.fn_stack.pop();
+        self.fn_depth -= 1;
         f
     }
 
     /// Note an identifier read (for parsing ahead what code will need).
     fn read_ident(&mut self, name: &str) {
-        if self.fn_depth == 0 {
-            self.top_idents.insert(name.to_string());
-        } else if let Some(set) = self.fn_idents.last_mut()
-            && !set.contains(name)
-        {
-            set.insert(name.to_string());
+        match self.fn_stack.last() {
+            None => {
+                if !self.top_idents.contains(name) {
+                    self.top_idents.insert(name.to_string());
+                }
+            }
+            Some(&id) => match self.ident_fns.get_mut(name) {
+                Some(fns) => {
+                    if fns.last() != Some(&id) {
+                        fns.push(id);
+                    }
+                }
+                None => {
+                    self.ident_fns.insert(name.to_string(), vec![id]);
+                }
+            },
         }
     }
 

@@ -258,16 +258,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             let inv = analyzer::analyze(&prepared.options)?;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            if json {
-                let doc = specgen::catalog_with(&inv, &prepared.spec_options(false)?)?;
-                serde_json::to_writer_pretty(&mut out, &doc)?;
-                writeln!(out)?;
-            } else if events {
-                serde_json::to_writer_pretty(&mut out, &specgen::events(&inv))?;
-                writeln!(out)?;
-            } else {
-                print_summary(&mut out, &inv, list)?;
-            }
+            print_summary(&mut out, &inv, list)?;
             out.flush()?;
             if timings {
                 print_timings(&inv, start);
