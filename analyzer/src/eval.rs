@@ -388,20 +388,13 @@ impl Interp {
         if let Some(&near) = self.near.get(&file) {
             return near;
         }
-        let near = self.loader.needles_of(file) & needle::SOCKET != 0
-            || {
-                let facts = self.loader.get(file).facts.clone();
-                facts.body.iter().any(|st| {
-            let src = match st {
-                Stmt::Import(imp) => Some(imp.source.as_str()),
-                Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
-                _ => None,
-            };
-            src.is_some_and(|src| {
-                matches!(self.loader.project.resolve(file, src), Resolved::File(t) if self.loader.needles_of(t) & needle::SOCKET != 0)
+        let mentions = |t: FileId| self.loader.needles_of(t) & needle::SOCKET != 0;
+        let near = mentions(file) || {
+            let facts = self.loader.get(file).facts.clone();
+            facts.static_sources().any(|src| {
+                matches!(self.loader.project.resolve(file, src), Resolved::File(t) if mentions(t))
             })
-        })
-            };
+        };
         self.near.insert(file, near);
         near
     }
@@ -504,11 +497,7 @@ impl Interp {
             {
                 let mut c = contract.borrow_mut();
                 for (part, schema, name, file, line) in std::mem::take(&mut c.guesses) {
-                    let slot = match part {
-                        "query" => &mut c.query,
-                        "params" => &mut c.params,
-                        _ => &mut c.body,
-                    };
+                    let slot = c.part_mut(part);
                     match slot {
                         // The factory's schema, validated inside it: name the
                         // factory at the route, as the code reads.
@@ -626,14 +615,8 @@ impl Interp {
         }
         // Start parsing the modules this one imports while we interpret it.
         let mut prefetch = Vec::new();
-        for stmt in &facts.body {
-            let src = match stmt {
-                Stmt::Import(imp) => Some(imp.source.as_str()),
-                Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
-                _ => None,
-            };
-            if let Some(src) = src
-                && let Resolved::File(t) = self.loader.project.resolve(id, src)
+        for src in facts.static_sources() {
+            if let Resolved::File(t) = self.loader.project.resolve(id, src)
                 && self.loader.needles_of(t) & needle::ROUTING != 0
             {
                 prefetch.push(t);

@@ -32,6 +32,18 @@ pub(crate) struct FileFacts {
     pub(crate) functions: u32,
 }
 
+impl FileFacts {
+    /// The specifiers of the static imports and re-exports (`import … from`,
+    /// `export … from`, `export * from`), in source order.
+    pub(crate) fn static_sources(&self) -> impl Iterator<Item = &str> {
+        self.body.iter().filter_map(|st| match st {
+            Stmt::Import(imp) => Some(imp.source.as_str()),
+            Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+            _ => None,
+        })
+    }
+}
+
 /// A statement.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Stmt {

@@ -376,8 +376,8 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
 }
 
 /// One schema for what several sites send as literals: objects merge (every
-/// property any site sends; required what every site sends), the same for a
-/// list of arguments (a tuple of objects); otherwise the first site's.
+/// property any site sends; required what every site sends); otherwise the
+/// first site's.
 fn merge_literals(all: &[&serde_json::Value]) -> serde_json::Value {
     use serde_json::{Map, Value};
     let Some(first) = all.first() else {

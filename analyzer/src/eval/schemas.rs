@@ -34,6 +34,17 @@ pub(crate) struct RawContract {
     pub(crate) guesses: Vec<(&'static str, J, String, FileId, u32)>,
 }
 
+impl RawContract {
+    /// The schema slot of a request part (anything but query and params is the body).
+    pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, Option<String>, FileId, u32)> {
+        match part {
+            "query" => &mut self.query,
+            "params" => &mut self.params,
+            _ => &mut self.body,
+        }
+    }
+}
+
 fn zod(schema: J) -> Value {
     Value::Zod(Rc::new(ZodVal {
         schema,
@@ -1057,13 +1068,10 @@ pub(super) fn merge_validator(
         set_part(c, part, schema.clone(), "celebrate", file, line);
         return;
     }
-    let slot = match part {
-        "query" => &mut c.query,
-        "params" => &mut c.params,
-        "headers" => return,
-        _ => &mut c.body,
-    };
-    let entry = slot.get_or_insert_with(|| {
+    if part == "headers" {
+        return;
+    }
+    let entry = c.part_mut(part).get_or_insert_with(|| {
         (
             json!({"type": "object", "properties": {}}),
             Some("express-validator".into()),
@@ -1099,11 +1107,7 @@ pub(super) fn set_part(
     line: u32,
 ) {
     let name = (!name.is_empty()).then(|| name.to_string());
-    let slot = match part {
-        "query" => &mut c.query,
-        "params" => &mut c.params,
-        _ => &mut c.body,
-    };
+    let slot = c.part_mut(part);
     if slot.is_none() {
         *slot = Some((schema, name, file, line));
     }
