@@ -35,7 +35,8 @@ pub(crate) struct RawContract {
 }
 
 impl RawContract {
-    /// The schema slot of a request part (anything but query and params is the body).
+    /// The schema slot of a request part (anything but query and params is the
+    /// body; callers handle `headers`, which has no schema slot).
     pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, Option<String>, FileId, u32)> {
         match part {
             "query" => &mut self.query,
@@ -1069,6 +1070,7 @@ pub(super) fn merge_validator(
         return;
     }
     if part == "headers" {
+        c.headers_read.insert(field.to_ascii_lowercase());
         return;
     }
     let entry = c.part_mut(part).get_or_insert_with(|| {
@@ -1106,6 +1108,14 @@ pub(super) fn set_part(
     file: FileId,
     line: u32,
 ) {
+    if part == "headers" {
+        // Headers are parameters, not a body: the names the schema states.
+        if let Some(J::Object(props)) = schema.get("properties") {
+            c.headers_read
+                .extend(props.keys().map(|k| k.to_ascii_lowercase()));
+        }
+        return;
+    }
     let name = (!name.is_empty()).then(|| name.to_string());
     let slot = c.part_mut(part);
     if slot.is_none() {
