@@ -223,6 +223,10 @@ pub(crate) struct Interp {
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     listener_site: Option<usize>,
+    /// NestJS gateways seen, by (file, class line).
+    nest_gateways: HashSet<(FileId, u32)>,
+    /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
+    nest_servers: HashMap<Option<i64>, u32>,
 }
 
 impl Interp {
@@ -289,6 +293,8 @@ impl Interp {
             event_called: HashSet::new(),
             loading_unreached: false,
             listener_site: None,
+            nest_gateways: HashSet::new(),
+            nest_servers: HashMap::new(),
         }
     }
 
@@ -1636,6 +1642,9 @@ impl Interp {
             cv.statics.set(name, v);
         }
         self.classes.push((cv.clone(), None));
+        if !c.decorators.is_empty() {
+            self.nest_gateway(ctx, &cv);
+        }
         Value::Class(cv)
     }
 
@@ -2551,7 +2560,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
-            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) => {
+            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
@@ -3340,6 +3349,9 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
         (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
+        (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
+            Value::Builtin(Builtin::NestWs(Rc::from(p)))
+        }
         (Builtin::OpaqueModule(m), p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("{m}.{p}").as_str(),
         ))),

@@ -179,6 +179,23 @@ pub(crate) struct Class {
     pub(crate) constructor: Option<Arc<Func>>,
     /// 1-based line.
     pub(crate) line: u32,
+    /// Decorators on the class (`@WebSocketGateway({...})`), in source order.
+    pub(crate) decorators: Vec<Decorator>,
+    /// Decorators on fields and methods, by member name.
+    pub(crate) member_decorators: Vec<(String, Vec<Decorator>)>,
+    /// Decorators on method parameters: (method, parameter index, decorator).
+    pub(crate) param_decorators: Vec<(String, usize, Decorator)>,
+}
+
+/// A decorator: `@name` or `@name(args)`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Decorator {
+    /// What is applied (`SubscribeMessage`, `ws.SubscribeMessage`).
+    pub(crate) callee: Expr,
+    /// The arguments when the decorator is a call.
+    pub(crate) args: Vec<Expr>,
+    /// 1-based line of the `@`.
+    pub(crate) line: u32,
 }
 
 /// A TypeScript type, reduced to what payload schemas need.

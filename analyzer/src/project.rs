@@ -94,6 +94,7 @@ const KNOWN_PACKAGES: &[&str] = &[
     "express-validator",
     "events",
     "node:events",
+    "@nestjs/websockets",
 ];
 
 const NODE_BUILTINS: &[&str] = &[

@@ -3,8 +3,9 @@
 //! Detects: every statement and expression shape listed in [`crate::ir`].
 //! Example: `router\n  .get('/x', h)` lowers to a `Call` whose callee is
 //! `Member(Ident("router"), "get")` on the line of `get`.
-//! Misses on purpose: JSX and arithmetic (lowered to `Opaque`), decorators,
-//! TypeScript types beyond the subset in [`TypeExpr`].
+//! Misses on purpose: JSX and arithmetic (lowered to `Opaque`), decorators
+//! other than on classes, their members and method parameters, TypeScript
+//! types beyond the subset in [`TypeExpr`].
 //!
 //! The resolver interprets code (factories, loops, registration functions),
 //! so this stage lowers whole files instead of running capture queries; the
@@ -1019,7 +1020,18 @@ impl<'s> Lowerer<'s> {
             static_methods: Vec::new(),
             constructor: None,
             line: line_of(node),
+            decorators: Vec::new(),
+            member_decorators: Vec::new(),
+            param_decorators: Vec::new(),
         };
+        // `@Gateway() export class X` puts the decorator on the export.
+        if let Some(parent) = node.parent()
+            && parent.kind() == "export_statement"
+        {
+            class.decorators = self.decorators_in(parent);
+        }
+        let own = self.decorators_in(node);
+        class.decorators.extend(own);
         for c in Self::named_children(node) {
             if c.kind() == "class_heritage" {
                 for h in Self::named_children(c) {
@@ -1036,17 +1048,40 @@ impl<'s> Lowerer<'s> {
         let Some(body) = node.field(F::Body) else {
             return class;
         };
+        // (The TypeScript grammar puts a member's decorators before it in the
+        // class body; the JavaScript grammar puts them inside the member.)
+        let mut pending: Vec<Decorator> = Vec::new();
         for m in Self::named_children(body) {
+            if m.kind() == "decorator" {
+                let d = self.decorator(m);
+                pending.push(d);
+                continue;
+            }
             let is_static = {
                 let mut cur = m.walk();
                 m.children(&mut cur).any(|c| c.kind() == "static")
             };
+            let mut decorators = std::mem::take(&mut pending);
+            decorators.extend(self.decorators_in(m));
             match m.kind() {
                 "method_definition" => {
                     let key = m
                         .field(F::Name)
                         .map(|n| self.key_text(n))
                         .unwrap_or_default();
+                    if let Some(ps) = m.field(F::Parameters) {
+                        let params = Self::named_children(ps)
+                            .into_iter()
+                            .filter(|p| p.field(F::Pattern).map(|n| n.kind()) != Some("this"));
+                        for (i, p) in params.enumerate() {
+                            for d in self.decorators_in(p) {
+                                class.param_decorators.push((key.clone(), i, d));
+                            }
+                        }
+                    }
+                    if !decorators.is_empty() {
+                        class.member_decorators.push((key.clone(), decorators));
+                    }
                     let doc = self.doc_before(m);
                     let mut f = self.func(m, Some(key.clone()));
                     f.doc = doc;
@@ -1061,6 +1096,9 @@ impl<'s> Lowerer<'s> {
                 "field_definition" | "public_field_definition" => {
                     let key_node = m.field(F::Property).or_else(|| m.field(F::Name));
                     let key = key_node.map(|n| self.key_text(n)).unwrap_or_default();
+                    if !decorators.is_empty() {
+                        class.member_decorators.push((key.clone(), decorators));
+                    }
                     let value = m.field(F::Value).map(|v| self.expr(v));
                     if is_static {
                         class.static_fields.push((key, value));
@@ -1072,6 +1110,51 @@ impl<'s> Lowerer<'s> {
             }
         }
         class
+    }
+
+    /// The decorators directly inside a node (a class, a member, a parameter).
+    fn decorators_in(&mut self, node: Node) -> Vec<Decorator> {
+        Self::named_children(node)
+            .into_iter()
+            .filter(|c| c.kind() == "decorator")
+            .map(|d| self.decorator(d))
+            .collect()
+    }
+
+    fn decorator(&mut self, node: Node) -> Decorator {
+        let line = line_of(node);
+        let inner = Self::named_children(node).first().copied();
+        match inner {
+            Some(c) if c.kind() == "call_expression" => {
+                let callee = c
+                    .field(F::Function)
+                    .map(|f| self.expr(f))
+                    .unwrap_or(Expr::Opaque(line));
+                let args = c
+                    .field(F::Arguments)
+                    .map(|a| {
+                        Self::named_children(a)
+                            .into_iter()
+                            .filter(|x| x.kind() != "comment")
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|a| self.expr(a))
+                    .collect();
+                Decorator { callee, args, line }
+            }
+            Some(c) => Decorator {
+                callee: self.expr(c),
+                args: Vec::new(),
+                line,
+            },
+            None => Decorator {
+                callee: Expr::Opaque(line),
+                args: Vec::new(),
+                line,
+            },
+        }
     }
 
     fn key_text(&mut self, node: Node) -> String {

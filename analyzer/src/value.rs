@@ -164,6 +164,8 @@ pub(crate) enum Builtin {
     MiddlewareFactory(Rc<str>),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
+    /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
+    NestWs(Rc<str>),
     /// React's `useRef(init)`: an object whose `current` holds what the
     /// component stores there (a socket, most often).
     UseRef,
@@ -422,6 +424,7 @@ impl Value {
                 | Builtin::Identity
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
+                | Builtin::NestWs(_)
                 | Builtin::UseRef
                 | Builtin::UseMemo
                 | Builtin::SocketIo

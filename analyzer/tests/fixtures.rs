@@ -23,6 +23,8 @@ struct Actual {
     lines: BTreeSet<String>,
     /// `contract METHOD PATH PART=...` lines (compared when expected.txt has any).
     contracts: BTreeSet<String>,
+    /// `payload NAME DIRECTION NAMESPACE <json>` and `ack …` lines (compared when expected.txt has any).
+    payloads: BTreeSet<String>,
     /// Same operation lines with ` mw=a,b` appended.
     with_mw: BTreeSet<String>,
     stats: String,
@@ -140,6 +142,20 @@ fn run(case: &Path, cache: &Path) -> Actual {
             table.push('\n');
         }
     }
+    let mut payloads = BTreeSet::new();
+    for e in &inv.events {
+        for (part, map) in [("payload", &e.payload), ("ack", &e.ack)] {
+            for (dir, schema) in map {
+                payloads.insert(format!(
+                    "{part} {} {} {} {}",
+                    e.name,
+                    dir.as_str(),
+                    e.namespace,
+                    serde_json::to_string(&schema.schema).unwrap()
+                ));
+            }
+        }
+    }
     if !inv.events.is_empty() {
         table.push_str("\nEVENTS\n");
     }
@@ -202,9 +218,17 @@ fn run(case: &Path, cache: &Path) -> Actual {
         s.mounts, s.operations, s.declarations, s.source_files
     );
     table.push_str(&format!("\n{stats}\n"));
+    if !payloads.is_empty() {
+        table.push_str("\nPAYLOADS\n");
+        for p in &payloads {
+            table.push_str(p);
+            table.push('\n');
+        }
+    }
     Actual {
         lines,
         contracts,
+        payloads,
         with_mw,
         stats,
         table,
@@ -261,6 +285,7 @@ fn fixtures_match_expected_and_snapshots() {
         let mut expected_mw = Vec::new();
         let mut expected_stats = None;
         let mut expected_contracts = BTreeSet::new();
+        let mut expected_payloads = BTreeSet::new();
         for line in expected_text.lines() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -268,6 +293,10 @@ fn fixtures_match_expected_and_snapshots() {
             }
             if line.starts_with("contract ") {
                 expected_contracts.insert(line.to_string());
+                continue;
+            }
+            if line.starts_with("payload ") || line.starts_with("ack ") {
+                expected_payloads.insert(line.to_string());
                 continue;
             }
             if line.starts_with("stats ") {
@@ -296,6 +325,14 @@ fn fixtures_match_expected_and_snapshots() {
                 problems.push(format!("  missing:    {missing}"));
             }
             for extra in actual.contracts.difference(&expected_contracts) {
+                problems.push(format!("  unexpected: {extra}"));
+            }
+        }
+        if !expected_payloads.is_empty() {
+            for missing in expected_payloads.difference(&actual.payloads) {
+                problems.push(format!("  missing:    {missing}"));
+            }
+            for extra in actual.payloads.difference(&expected_payloads) {
                 problems.push(format!("  unexpected: {extra}"));
             }
         }

@@ -8,7 +8,9 @@
 //! parameter is called), `onAny` (a finding); `emit`, `emitWithAck`,
 //! `send`/`write` (`message`), `broadcast`, `to`/`in`/`except`, `timeout`;
 //! rooms from `join`/`leave`; the client (`io(url)`, `Manager`,
-//! `manager.socket(ns)`). Event names that reach `emit` through a helper are
+//! `manager.socket(ns)`); NestJS gateways (`@WebSocketGateway`,
+//! `@SubscribeMessage`, `@WebSocketServer`, `@ConnectedSocket`,
+//! `@MessageBody`). Event names that reach `emit` through a helper are
 //! attributed to the helper's call site (`via` names the helper).
 //!
 //! Deliberately not captured: other emitters (`ws`, `net`, streams, Node
@@ -156,6 +158,258 @@ impl Interp {
             separate: self.loading_unreached && self.stack.is_empty(),
         });
         sio(SioKind::Server, self.sio_servers.len() as u32 - 1, "/")
+    }
+
+    /// Which `@nestjs/websockets` decorator this is, if any.
+    pub(super) fn nest_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<str>> {
+        let v = self.eval(ctx, &d.callee);
+        match self.force(v, 0) {
+            Value::Builtin(Builtin::NestWs(name)) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// A NestJS gateway, `@WebSocketGateway(port?, options?) class G`: a
+    /// namespace of a Socket.IO server (one per port) that Nest creates. Its
+    /// `@SubscribeMessage(name)` methods are listeners (the `@MessageBody()`
+    /// parameter is the payload, a returned value the acknowledgement, a
+    /// returned `{event, data}` an emit); `@WebSocketServer()` fields hold the
+    /// server (or namespace); `@ConnectedSocket()` parameters, and the first
+    /// parameter of `handleConnection`/`handleDisconnect`, hold the socket.
+    pub(super) fn nest_gateway(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>) {
+        let c = cv.class.clone();
+        let mut gateway = None;
+        for d in &c.decorators {
+            if self.nest_decorator(ctx, d).as_deref() == Some("WebSocketGateway") {
+                gateway = Some(d.clone());
+            }
+        }
+        let Some(gw) = gateway else {
+            return;
+        };
+        if !self.nest_gateways.insert((ctx.file, c.line)) {
+            return;
+        }
+        let mut port = None;
+        let mut ns = "/".to_string();
+        let mut path = None;
+        for a in &gw.args {
+            let v = self.eval(ctx, a);
+            match self.force_deep(v) {
+                Value::Num(n) => port = Some(n as i64),
+                Value::Obj(o) => {
+                    if let Some(n) = o.get("namespace") {
+                        ns = match self.force_deep(n) {
+                            Value::Str(n) if n.starts_with('/') => n.to_string(),
+                            Value::Str(n) => format!("/{n}"),
+                            Value::Regex(r) => r.to_string(),
+                            _ => "{dynamic}".to_string(),
+                        };
+                    }
+                    if let Some(p) = o.get("path") {
+                        path = self.force_deep(p).as_text();
+                    }
+                }
+                _ => {}
+            }
+        }
+        let server = match self.nest_servers.get(&port) {
+            Some(&i) => i,
+            None => {
+                self.sio_servers.push(SioServer {
+                    file: ctx.file,
+                    line: gw.line,
+                    path: "/socket.io".into(),
+                    namespaces: BTreeSet::from(["/".to_string()]),
+                    reached: true,
+                    separate: false,
+                });
+                let i = self.sio_servers.len() as u32 - 1;
+                self.nest_servers.insert(port, i);
+                i
+            }
+        };
+        if let Some(srv) = self.sio_servers.get_mut(server as usize) {
+            srv.namespaces.insert(ns.clone());
+            if let Some(p) = path {
+                srv.path = p;
+            }
+        }
+        let kind = if ns == "/" {
+            SioKind::Server
+        } else {
+            SioKind::Namespace
+        };
+        let Value::Sio(nsv) = sio(kind, server, &ns) else {
+            return;
+        };
+        // Nest builds the instance (its constructor arguments come from DI).
+        let inst = self.construct(ctx, &Value::Class(cv.clone()), Vec::new(), &[], c.line);
+        for (member, decs) in &c.member_decorators {
+            for d in decs {
+                if self.nest_decorator(ctx, d).as_deref() == Some("WebSocketServer") {
+                    self.set_member(&inst, member, Value::Sio(nsv.clone()));
+                }
+            }
+        }
+        for (name, f) in &c.methods {
+            let decs: Vec<Decorator> = c
+                .member_decorators
+                .iter()
+                .filter(|(m, _)| m == name)
+                .flat_map(|(_, d)| d.clone())
+                .collect();
+            let mut sub = None;
+            for d in &decs {
+                if self.nest_decorator(ctx, d).as_deref() == Some("SubscribeMessage") {
+                    sub = Some(d.clone());
+                }
+            }
+            let hook = matches!(
+                name.as_str(),
+                "handleConnection" | "handleDisconnect" | "afterInit"
+            );
+            if sub.is_none() && !hook {
+                continue;
+            }
+            let n = f.params.len();
+            let mut args = vec![Value::dynamic(); n];
+            let (mut body, mut socket, mut decorated) = (None, None, false);
+            for (m, i, d) in &c.param_decorators {
+                if m != name {
+                    continue;
+                }
+                decorated = true;
+                match self.nest_decorator(ctx, d).as_deref() {
+                    Some("MessageBody") if d.args.is_empty() => body = Some(*i),
+                    Some("ConnectedSocket") => socket = Some(*i),
+                    _ => {}
+                }
+            }
+            if !decorated {
+                // Undecorated handlers get (socket, data); hooks get the socket.
+                socket = (n > 0 && name != "afterInit").then_some(0);
+                body = (sub.is_some() && n > 1).then_some(1);
+            }
+            if let Some(i) = socket.filter(|&i| i < n) {
+                args[i] = nsv.derive(SioKind::Socket);
+            }
+            if name == "afterInit" && n > 0 {
+                args[0] = Value::Sio(nsv.clone());
+            }
+            let mut site = None;
+            if let Some(d) = &sub {
+                let first = d.args.first().map(|a| self.eval(ctx, a));
+                let ev = match first.map(|v| self.force_deep(v)) {
+                    Some(Value::Str(s)) => Some((s.to_string(), false)),
+                    Some(Value::Pattern(p)) => Some((p.to_string(), true)),
+                    _ => {
+                        let text = d.args.first().map(expr_text).unwrap_or_default();
+                        self.finding(
+                            FindingCode::DynamicEvent,
+                            ctx.file,
+                            d.line,
+                            format!("the event name `{text}` is only known at run time"),
+                        );
+                        None
+                    }
+                };
+                let responses = ws_responses(&f.body);
+                let (acks, ack_schema) = returns_value(&f.body);
+                if let Some((ev, pattern)) = ev
+                    && !self.sio_quiet
+                {
+                    let payload = body
+                        .and_then(|i| f.param_types.get(i).cloned().flatten())
+                        .map(|t| self.ts_schema(&cv.env, &t, 0));
+                    let params = body
+                        .and_then(|i| f.params.get(i))
+                        .map(|p| vec![pattern_label(p)])
+                        .unwrap_or_default();
+                    self.sites.push(RawSite {
+                        name: ev,
+                        pattern,
+                        ns: ns.clone(),
+                        side: Side::Server,
+                        direction: Direction::ClientToServer,
+                        kind: "on",
+                        via: None,
+                        rooms: Vec::new(),
+                        args: params,
+                        ack: acks,
+                        file: ctx.file,
+                        line: d.line,
+                        server,
+                        ack_schema,
+                        payload_source: None,
+                        payload,
+                    });
+                    site = Some(self.sites.len() - 1);
+                    for (ev, line, data) in responses {
+                        self.sites.push(RawSite {
+                            name: ev,
+                            pattern: false,
+                            ns: ns.clone(),
+                            side: Side::Server,
+                            direction: Direction::ServerToClient,
+                            kind: "emit",
+                            via: None,
+                            rooms: Vec::new(),
+                            args: vec!["data".into()],
+                            ack: false,
+                            file: ctx.file,
+                            line: line.unwrap_or(f.line),
+                            server,
+                            ack_schema: None,
+                            payload_source: None,
+                            payload: data,
+                        });
+                    }
+                }
+                if let (Some(i), Some(_)) = (body.filter(|&i| i < n), site) {
+                    args[i] = Value::Http(HttpVal::Part("payload"));
+                }
+            }
+            // The connection hooks are the gateway's `connection` and `disconnect` listeners.
+            let lifecycle = match name.as_str() {
+                "handleConnection" => Some("connection"),
+                "handleDisconnect" => Some("disconnect"),
+                _ => None,
+            };
+            if let Some(ev) = lifecycle
+                && !self.sio_quiet
+            {
+                self.sites.push(RawSite {
+                    name: ev.into(),
+                    pattern: false,
+                    ns: ns.clone(),
+                    side: Side::Server,
+                    direction: Direction::ClientToServer,
+                    kind: "on",
+                    via: None,
+                    rooms: Vec::new(),
+                    args: Vec::new(),
+                    ack: false,
+                    file: ctx.file,
+                    line: f.line,
+                    server,
+                    ack_schema: None,
+                    payload_source: None,
+                    payload: None,
+                });
+            }
+            let clo = Rc::new(Closure {
+                file: cv.file,
+                func: f.clone(),
+                env: cv.env.clone(),
+                this: Some(inst.clone()),
+                is_arrow: false,
+                home: Some(cv.clone()),
+            });
+            let saved = std::mem::replace(&mut self.listener_site, site);
+            self.invoke(&clo, args, Some(inst.clone()));
+            self.listener_site = saved;
+        }
     }
 
     /// `io(url, opts)` / `io.connect(url)` / `new Manager(url).socket(ns)`.
@@ -737,6 +991,145 @@ impl Interp {
         }
         None
     }
+}
+
+/// A parameter's name for a site's argument list.
+fn pattern_label(p: &Pattern) -> String {
+    match p {
+        Pattern::Ident(n) => n.clone(),
+        Pattern::Default(inner, _) => pattern_label(inner),
+        Pattern::Object(..) => "{…}".into(),
+        Pattern::Array(..) => "[…]".into(),
+        _ => "_".into(),
+    }
+}
+
+/// The statements' `return` expressions, outside nested functions.
+fn returns(stmts: &[Stmt], out: &mut Vec<Expr>) {
+    for s in stmts {
+        match s {
+            Stmt::Return(Some(e)) => out.push(e.clone()),
+            Stmt::If(_, _, a, b, _) => {
+                returns(a, out);
+                returns(b, out);
+            }
+            Stmt::ForOf(_, _, _, b, _, _) | Stmt::Loop(_, b, _) | Stmt::Block(b) => returns(b, out),
+            Stmt::Try(a, _, b, c) => {
+                returns(a, out);
+                returns(b, out);
+                returns(c, out);
+            }
+            Stmt::Switch(_, cases) => {
+                for case in cases {
+                    returns(&case.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The event of a Nest `WsResponse` literal, `{ event: 'name', data }`.
+fn ws_response_event(e: &Expr) -> Option<String> {
+    let Expr::Object(props) = e else {
+        return None;
+    };
+    props.iter().find_map(|p| match p {
+        ObjProp::KeyValue(PropKey::Name(k), Expr::Str(v)) if k == "event" => Some(v.clone()),
+        _ => None,
+    })
+}
+
+/// The schema of a `WsResponse` literal's `data` when it is a literal.
+fn ws_response_data(e: &Expr) -> Option<serde_json::Value> {
+    let Expr::Object(props) = e else {
+        return None;
+    };
+    props.iter().find_map(|p| match p {
+        ObjProp::KeyValue(PropKey::Name(k), v) if k == "data" => literal_schema(v, 0),
+        _ => None,
+    })
+}
+
+/// An event a Nest handler's return emits: name, line, schema of literal data.
+type WsResponse = (String, Option<u32>, Option<serde_json::Value>);
+
+/// What a Nest handler's returns emit: `{event, data}` literals, also inside
+/// the returned expression (`from(items).pipe(map(x => ({event: 'e', data: x})))`),
+/// with the line of the innermost call around them when there is one.
+fn ws_responses(body: &[Stmt]) -> Vec<WsResponse> {
+    fn walk(e: &Expr, line: Option<u32>, out: &mut Vec<WsResponse>, depth: u32) {
+        if depth > 32 {
+            return;
+        }
+        if let Some(ev) = ws_response_event(e) {
+            if !out.iter().any(|(n, _, _)| *n == ev) {
+                out.push((ev, line, ws_response_data(e)));
+            }
+            return;
+        }
+        match e {
+            Expr::Call(c) => {
+                walk(&c.callee, Some(c.line), out, depth + 1);
+                for a in &c.args {
+                    walk(a, Some(c.line), out, depth + 1);
+                }
+            }
+            Expr::Func(f) => {
+                let mut rs = Vec::new();
+                returns(&f.body, &mut rs);
+                for r in &rs {
+                    walk(r, line, out, depth + 1);
+                }
+            }
+            Expr::Array(items) => {
+                for i in items {
+                    walk(i, line, out, depth + 1);
+                }
+            }
+            Expr::Member(o, _) | Expr::Await(o) | Expr::Typed(o, _) => {
+                walk(o, line, out, depth + 1)
+            }
+            Expr::Cond(_, _, a, b) | Expr::Logical(_, a, b) => {
+                walk(a, line, out, depth + 1);
+                walk(b, line, out, depth + 1);
+            }
+            _ => {}
+        }
+    }
+    let mut rs = Vec::new();
+    returns(body, &mut rs);
+    let mut out = Vec::new();
+    for r in &rs {
+        walk(r, None, &mut out, 0);
+    }
+    out
+}
+
+/// Whether a Nest handler returns a value other than a `WsResponse` (Nest
+/// sends it back as the acknowledgement), with its schema when every such
+/// value is the same kind of literal.
+fn returns_value(body: &[Stmt]) -> (bool, Option<serde_json::Value>) {
+    let mut rs = Vec::new();
+    returns(body, &mut rs);
+    let acks: Vec<&Expr> = rs
+        .iter()
+        .filter(|r| {
+            !matches!(r, Expr::Undefined) && ws_response_event(r).is_none() && ws_responses_in(r)
+        })
+        .collect();
+    let schemas: Option<Vec<serde_json::Value>> =
+        acks.iter().map(|r| literal_schema(r, 0)).collect();
+    let schema = schemas.and_then(|s| {
+        let first = s.first()?.clone();
+        s.iter().all(|x| *x == first).then_some(first)
+    });
+    (!acks.is_empty(), schema)
+}
+
+/// Whether a returned expression is not a stream of `WsResponse`s.
+fn ws_responses_in(e: &Expr) -> bool {
+    ws_responses(&[Stmt::Return(Some(e.clone()))]).is_empty()
 }
 
 /// Parameter names of a listener and whether its last parameter (the ack) is called.
