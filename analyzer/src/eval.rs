@@ -2328,7 +2328,13 @@ impl Interp {
             home: c.home.clone(),
         };
         ctx.scope.define("arguments", Value::array(argv.clone()));
+        let last = c.func.params.len().saturating_sub(1);
         for (i, p) in c.func.params.iter().enumerate() {
+            if c.func.rest && i == last {
+                let rest = argv.get(i..).map(<[Value]>::to_vec).unwrap_or_default();
+                self.bind(&ctx, p, Value::array(rest), true);
+                continue;
+            }
             let mut v = argv.get(i).cloned().unwrap_or(Value::Undef);
             if let (Value::Sio(_), Some(Some(t))) = (&v, c.func.param_types.get(i))
                 && let Some(typed) = self.typed_sio(&c.env, t, &v)

@@ -158,6 +158,8 @@ pub(crate) struct Func {
     pub(crate) doc: Option<String>,
     /// An arrow function (lexical `this`).
     pub(crate) arrow: bool,
+    /// The last parameter is a rest parameter (`...args`): it gets an array of the remaining arguments.
+    pub(crate) rest: bool,
 }
 
 /// A class.

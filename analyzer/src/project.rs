@@ -534,6 +534,13 @@ impl Project {
                 return Some(id);
             }
         }
+        // Bundlers resolve single-file components without their extension
+        // (Vue CLI's `import Chat from './components/Chat'`).
+        for ext in ["vue", "svelte"] {
+            if let Some(id) = self.file_id(&format!("{target}.{ext}")) {
+                return Some(id);
+            }
+        }
         // `./x.js` naming `./x.ts` (TypeScript's ESM convention).
         for (from, tos) in [
             (".js", &["ts", "tsx"][..]),

@@ -963,6 +963,7 @@ impl<'s> Lowerer<'s> {
         self.next_fn += 1;
         let mut params = Vec::new();
         let mut param_types = Vec::new();
+        let mut rest = false;
         if let Some(p) = node.field(F::Parameter) {
             params.push(self.pattern(p));
             param_types.push(None);
@@ -984,8 +985,10 @@ impl<'s> Lowerer<'s> {
                     if p.field(F::Pattern).map(|n| n.kind()) == Some("this") {
                         continue;
                     }
+                    rest = p.field(F::Pattern).map(|n| n.kind()) == Some("rest_pattern");
                     params.push(pat);
                 } else {
+                    rest = p.kind() == "rest_pattern";
                     params.push(self.pattern(p));
                 }
                 param_types.push(ty);
@@ -1006,6 +1009,7 @@ impl<'s> Lowerer<'s> {
             line: line_of(node),
             doc: None,
             arrow: node.kind() == "arrow_function",
+            rest,
         }
     }
 
