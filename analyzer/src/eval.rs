@@ -96,6 +96,8 @@ pub(crate) struct RouterData {
     pub(crate) unreached: bool,
     /// Created by code run only to find events (no registrations are kept).
     pub(crate) in_event_pass: bool,
+    /// `router.param(name, fn)`: parameter name, callback name and value, in order.
+    pub(crate) param_callbacks: Vec<(String, String, Value)>,
 }
 
 /// A finding before it is turned into the public type.
@@ -436,6 +438,11 @@ impl Interp {
                     }
                 }
             }
+            for (_, _, f) in &r.param_callbacks {
+                if let Value::Func(c) = f {
+                    keys.push((c.file, c.func.id));
+                }
+            }
         }
         for k in keys {
             self.called.insert(k);
@@ -452,7 +459,10 @@ impl Interp {
         for r in &self.routers {
             for reg in &r.regs {
                 if let RegKind::Route {
-                    contract, funcs, ..
+                    contract,
+                    funcs,
+                    paths,
+                    ..
                 } = &reg.kind
                 {
                     let contract = if record {
@@ -460,7 +470,26 @@ impl Interp {
                     } else {
                         Rc::new(RefCell::new(RawContract::default()))
                     };
-                    work.push((contract, funcs.clone()));
+                    // `router.param` callbacks for the route's parameters run first.
+                    let mut all = Vec::new();
+                    if !r.param_callbacks.is_empty() {
+                        let names: Vec<String> = paths
+                            .iter()
+                            .filter_map(|p| match p {
+                                PathArg::Str(s) => Some(s),
+                                PathArg::Regex(_) => None,
+                            })
+                            .flat_map(|s| crate::PathPattern::parse(s, false).params)
+                            .map(|p| p.name)
+                            .collect();
+                        for (n, _, f) in &r.param_callbacks {
+                            if names.contains(n) {
+                                all.push(f.clone());
+                            }
+                        }
+                    }
+                    all.extend(funcs.iter().cloned());
+                    work.push((contract, all));
                 }
             }
         }
@@ -2625,6 +2654,7 @@ impl Interp {
             settings: HashMap::new(),
             props: HashMap::new(),
             mounted: false,
+            param_callbacks: Vec::new(),
             unreached: self.unreached_mode,
             in_event_pass: self.event_mode,
         });
@@ -2705,7 +2735,78 @@ impl Interp {
                 }
                 Value::Router(id)
             }
-            "param" | "engine" | "enable" | "disable" | "disabled" | "enabled" => {
+            // `express-group-routes`: `app.group([prefix], router => { ... })`
+            // builds a fresh router, hands it to the callback and mounts it.
+            "group" if call.args.last().is_some_and(|a| matches!(a, Expr::Func(_))) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let paths = match argv.first().map(|v| self.force_deep(v.clone())) {
+                    Some(v @ (Value::Str(_) | Value::Arr(_) | Value::Regex(_))) => {
+                        match path_list(&v) {
+                            Ok(p) => p,
+                            Err(()) => {
+                                self.dynamic_path(ctx, call, "group");
+                                return Value::Router(id);
+                            }
+                        }
+                    }
+                    Some(Value::Func(_)) => vec![PathArg::Str("/".into())],
+                    _ => {
+                        self.dynamic_path(ctx, call, "group");
+                        return Value::Router(id);
+                    }
+                };
+                let sub = self.new_router(ctx.file, call.line, false);
+                let Value::Router(sub_id) = sub else {
+                    return Value::Router(id);
+                };
+                // As the package does: the callback first, then `use(prefix, router)`.
+                if let Some(f) = argv.last() {
+                    self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
+                }
+                if !self.event_mode {
+                    self.routers[sub_id as usize].mounted = true;
+                    let reg = Reg {
+                        kind: RegKind::Use {
+                            paths,
+                            handlers: vec![UseHandler::Router(sub_id)],
+                        },
+                        file: ctx.file,
+                        line: call.line,
+                        cond: self.cond_text(),
+                        doc: call.doc.clone(),
+                    };
+                    self.routers[id as usize].regs.push(reg);
+                }
+                sub
+            }
+            // `router.param('id', load)`: runs before the handlers of this
+            // router's routes (and mounts) whose own path has `:id`.
+            "param" => {
+                let argv = self.eval_args(ctx, &call.args);
+                let names: Vec<String> = match argv.first().map(|v| self.force_deep(v.clone())) {
+                    Some(Value::Str(s)) => vec![s.to_string()],
+                    Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
+                    _ => Vec::new(),
+                };
+                if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
+                    && !self.event_mode
+                {
+                    let mut fns = Vec::new();
+                    self.handler_names(e, v, &mut fns, 0);
+                    for n in &names {
+                        for (f, _) in &fns {
+                            self.routers[id as usize].param_callbacks.push((
+                                n.clone(),
+                                f.clone(),
+                                v.clone(),
+                            ));
+                        }
+                    }
+                }
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Router(id)
+            }
+            "engine" | "enable" | "disable" | "disabled" | "enabled" => {
                 self.eval_args(ctx, &call.args);
                 Value::Router(id)
             }

@@ -23,7 +23,7 @@ pub use inventory::{
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
 
-use eval::{Interp, PathArg, RegKind, UseHandler};
+use eval::{Interp, PathArg, RegKind, RouterData, UseHandler};
 use loader::{Cache, Loader, needle};
 use project::{FileId, Project};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -507,6 +507,7 @@ fn walk(
                                     out.app_mounts.insert(paths::join("", p));
                                 }
                                 let mut next_chain = chain.clone();
+                                next_chain.extend(param_callbacks(data, p));
                                 next_chain.extend(local_mw.iter().cloned());
                                 let mut next_mounts = mounts.to_vec();
                                 next_mounts.push(MountStep {
@@ -578,6 +579,9 @@ fn walk(
                         })
                         .map(|m| m.name.clone())
                         .collect();
+                    if !regex {
+                        mw.extend(param_callbacks(data, &own).map(|m| m.name));
+                    }
                     mw.extend(middleware.iter().cloned());
                     let decl = Declaration {
                         at: loc(project, reg.file, reg.line),
@@ -618,6 +622,27 @@ fn walk(
         }
     }
     stack.pop();
+}
+
+/// The `router.param(name, fn)` callbacks Express runs for a layer whose own
+/// path is `own`: those of the router, for the parameters that path names.
+fn param_callbacks<'a>(data: &'a RouterData, own: &str) -> impl Iterator<Item = ScopedMw> + 'a {
+    let names: Vec<String> = if data.param_callbacks.is_empty() {
+        Vec::new()
+    } else {
+        PathPattern::parse(own, false)
+            .params
+            .into_iter()
+            .map(|p| p.name)
+            .collect()
+    };
+    data.param_callbacks
+        .iter()
+        .filter(move |(n, _, _)| names.contains(n))
+        .map(|(_, f, _)| ScopedMw {
+            name: f.clone(),
+            scope: None,
+        })
 }
 
 fn build_inventory(
