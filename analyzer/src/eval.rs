@@ -2301,6 +2301,17 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::Unknown(k.clone())
             }
+            // A compiled validator (`ajv.compile(schema)`) applied to the request.
+            Value::Zod(z) => {
+                let mut all = vec![Value::Zod(z.clone())];
+                all.extend(argv);
+                let label = match args.first() {
+                    Some(_) => "ajv".to_string(),
+                    None => String::new(),
+                };
+                self.note_validation(ctx, line, &all, &label);
+                Value::dynamic()
+            }
             Value::Class(_) => Value::dynamic(),
             _ => Value::dynamic(),
         }
@@ -2400,6 +2411,8 @@ impl Interp {
                 self.new_sio_server(ctx, &argv, line)
             }
             Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
+            Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
+            Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
                 let map = *b == Builtin::MapCtor;
@@ -2623,6 +2636,64 @@ impl Interp {
                 self.joi_builder(ctx, &n, &argv, line)
             }
             Builtin::Celebrate => self.celebrate(&argv),
+            Builtin::AjvMethod("compile") => match argv.first() {
+                Some(v) => {
+                    let schema = self.plain_json(v, 0);
+                    Value::Zod(Rc::new(ZodVal {
+                        schema,
+                        optional: false,
+                        joi: false,
+                    }))
+                }
+                None => Value::dynamic(),
+            },
+            Builtin::AjvMethod("validate") => {
+                // `ajv.validate(schema, req.body)`.
+                if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
+                    let schema = self.plain_json(schema, 0);
+                    let all = vec![
+                        Value::Zod(Rc::new(ZodVal {
+                            schema,
+                            optional: false,
+                            joi: false,
+                        })),
+                        data.clone(),
+                    ];
+                    self.note_validation(ctx, line, &all, "ajv.validate");
+                }
+                Value::dynamic()
+            }
+            Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
+            Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
+            Builtin::AjvInstance => Value::dynamic(),
+            Builtin::JsonValidate => {
+                let mut parts = Vec::new();
+                if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
+                    for (key, part) in [("body", "body"), ("query", "query"), ("params", "params")]
+                    {
+                        if let Some(v) = o.get(key) {
+                            let schema = self.plain_json(&v, 0);
+                            parts.push((part, schema));
+                        }
+                    }
+                }
+                Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
+            }
+            Builtin::JsonSchemaMiddleware(parts) => {
+                if let Some(rc) = self.route_contract.clone() {
+                    for (part, schema) in parts.iter() {
+                        schemas::set_part(
+                            &mut rc.borrow_mut(),
+                            part,
+                            schema.clone(),
+                            "validate",
+                            ctx.file,
+                            line,
+                        );
+                    }
+                }
+                Value::dynamic()
+            }
             Builtin::NextFn => {
                 // `next(err)`: an error with a status is a response.
                 if let (Some(v), Some(e)) = (argv.first(), args.first())
@@ -2937,11 +3008,25 @@ impl Interp {
             // Imported middleware: a validator states its schemas now; a
             // function is resolved when the handlers run.
             Value::Lazy(..) => match self.force(v.clone(), 0) {
-                forced @ Value::Validator(_) => {
+                forced @ (Value::Validator(_)
+                | Value::Builtin(Builtin::JsonSchemaMiddleware(_))) => {
                     self.route_funcs(ctx, &forced, contract, out, line, depth + 1)
                 }
                 _ => out.push(v.clone()),
             },
+            // express-json-validator-middleware's `validate({body, ...})`.
+            Value::Builtin(Builtin::JsonSchemaMiddleware(parts)) => {
+                for (part, schema) in parts.iter() {
+                    schemas::set_part(
+                        &mut contract.borrow_mut(),
+                        part,
+                        schema.clone(),
+                        "validate",
+                        ctx.file,
+                        line,
+                    );
+                }
+            }
             Value::Validator(parts) => {
                 for (part, field, schema, required) in parts.iter() {
                     schemas::merge_validator(
@@ -3385,6 +3470,8 @@ fn known_module(pkg: &str) -> Value {
         "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
         "url-join" => Value::Builtin(Builtin::UrlJoin),
         "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
+        "ajv" | "ajv/dist/2019" | "ajv/dist/2020" => Value::Builtin(Builtin::Ajv),
+        "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
     }
 }
@@ -3395,6 +3482,18 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
     };
     match (b, prop) {
         (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
+        (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
+        (Builtin::AjvInstance, m) => match m {
+            "compile" => Value::Builtin(Builtin::AjvMethod("compile")),
+            "validate" => Value::Builtin(Builtin::AjvMethod("validate")),
+            "addSchema" | "addFormat" | "addKeyword" | "addVocabulary" | "removeSchema" => {
+                Value::Builtin(Builtin::AjvMethod("chain"))
+            }
+            _ => Value::external(),
+        },
+        (Builtin::JsonValidator, "Validator" | "default") => Value::Builtin(Builtin::JsonValidator),
+        (Builtin::JsonValidator, "validate") => Value::Builtin(Builtin::JsonValidate),
+        (Builtin::JsonValidator, "ajv") => Value::Builtin(Builtin::AjvInstance),
         (Builtin::Express, "default") => Value::Builtin(Builtin::Express),
         (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("express.{p}").as_str(),

@@ -95,6 +95,10 @@ const KNOWN_PACKAGES: &[&str] = &[
     "events",
     "node:events",
     "@nestjs/websockets",
+    "ajv",
+    "ajv/dist/2019",
+    "ajv/dist/2020",
+    "express-json-validator-middleware",
 ];
 
 const NODE_BUILTINS: &[&str] = &[

@@ -166,6 +166,18 @@ pub(crate) enum Builtin {
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
     NestWs(Rc<str>),
+    /// The `Ajv` class (`ajv`, `ajv/dist/2020`).
+    Ajv,
+    /// An `Ajv` instance.
+    AjvInstance,
+    /// A method of an `Ajv` instance (`compile`, `validate`, ...).
+    AjvMethod(&'static str),
+    /// `Validator` from `express-json-validator-middleware`, and its instances.
+    JsonValidator,
+    /// Its `validate({body, query, params})`.
+    JsonValidate,
+    /// The middleware `validate(...)` returns: JSON Schemas by request part.
+    JsonSchemaMiddleware(Rc<Vec<(&'static str, serde_json::Value)>>),
     /// React's `useRef(init)`: an object whose `current` holds what the
     /// component stores there (a socket, most often).
     UseRef,
@@ -425,6 +437,12 @@ impl Value {
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
+                | Builtin::Ajv
+                | Builtin::AjvInstance
+                | Builtin::AjvMethod(_)
+                | Builtin::JsonValidator
+                | Builtin::JsonValidate
+                | Builtin::JsonSchemaMiddleware(_)
                 | Builtin::UseRef
                 | Builtin::UseMemo
                 | Builtin::SocketIo

@@ -79,6 +79,52 @@ fn type_of(s: &J) -> &str {
 }
 
 impl Interp {
+    /// A value written as plain data (a JSON Schema object literal for Ajv) as
+    /// JSON; parts that are not data become `{}`, `undefined` members are left out.
+    pub(super) fn plain_json(&mut self, v: &Value, depth: u32) -> J {
+        if depth > 32 {
+            return json!({});
+        }
+        match self.force(v.clone(), 0) {
+            Value::Str(s) => J::String(s.to_string()),
+            Value::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => json!(n as i64),
+            Value::Num(n) => json!(n),
+            Value::Bool(b) => J::Bool(b),
+            Value::Null => J::Null,
+            Value::Arr(a) => {
+                let items = a.borrow().clone();
+                J::Array(
+                    items
+                        .iter()
+                        .map(|x| self.plain_json(x, depth + 1))
+                        .collect(),
+                )
+            }
+            Value::Obj(o) => {
+                let props: Vec<(String, Value)> = o
+                    .props
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let mut out = Map::new();
+                for (k, v) in props {
+                    if depth == 0 && k == "$schema" {
+                        continue;
+                    }
+                    let v = self.force(v, 0);
+                    if matches!(v, Value::Undef) {
+                        continue;
+                    }
+                    out.insert(k, self.plain_json(&v, depth + 1));
+                }
+                J::Object(out)
+            }
+            Value::Zod(z) => z.schema.clone(),
+            _ => json!({}),
+        }
+    }
+
     /// `z.<name>(args)`.
     pub(super) fn zod_builder(&mut self, name: &str, argv: &[Value]) -> Value {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
