@@ -229,7 +229,13 @@ pub(crate) struct Interp {
     nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
     nest_servers: HashMap<Option<i64>, u32>,
+    /// What followed middleware factories were handed, read as schema guesses
+    /// when the handlers run: (contract, context, factory, arguments, line).
+    pending_guesses: Vec<PendingGuess>,
 }
+
+/// See [`Interp::pending_guesses`].
+type PendingGuess = (Rc<RefCell<RawContract>>, Ctx, String, Vec<Value>, u32);
 
 impl Interp {
     pub(crate) fn new(loader: Arc<Loader>) -> Interp {
@@ -297,6 +303,7 @@ impl Interp {
             listener_site: None,
             nest_gateways: HashSet::new(),
             nest_servers: HashMap::new(),
+            pending_guesses: Vec::new(),
         }
     }
 
@@ -455,6 +462,11 @@ impl Interp {
     /// With `record` off, the contracts are left as they are (a second run
     /// after start-up code, to find the events handlers emit).
     pub(crate) fn run_route_handlers(&mut self, record: bool) {
+        if record {
+            for (contract, ctx, name, argv, line) in std::mem::take(&mut self.pending_guesses) {
+                self.factory_guesses(&ctx, &name, &argv, &contract, line);
+            }
+        }
         let mut work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)> = Vec::new();
         for r in &self.routers {
             for reg in &r.regs {
@@ -2665,7 +2677,7 @@ impl Interp {
             }
             Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
             Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
-            Builtin::AjvInstance => Value::dynamic(),
+            Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
                 if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
@@ -2940,6 +2952,23 @@ impl Interp {
             let v = self.eval_raw(ctx, a);
             self.handler_names(a, &v, &mut names, 0);
             self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
+            // A factory that was followed (`validate(schemas.create)` returning
+            // a closure): what it was handed, read again (plain reads only).
+            if let (Expr::Call(c), Value::Func(_)) = (a, &v)
+                && !c.args.is_empty()
+                && c.args
+                    .iter()
+                    .all(|x| matches!(x, Expr::Ident(_) | Expr::Member(..) | Expr::Str(_)))
+            {
+                let argv = self.eval_args(ctx, &c.args);
+                let name = match &c.callee {
+                    Expr::Ident(n) | Expr::Member(_, n) => n.clone(),
+                    _ => String::new(),
+                };
+                // Read when the handlers run (imported schemas stay lazy until then).
+                self.pending_guesses
+                    .push((contract.clone(), ctx.clone(), name, argv, call.line));
+            }
         }
         // The handlers run later, with a request: parse what they import meanwhile.
         let mut ahead = Vec::new();
@@ -3055,40 +3084,81 @@ impl Interp {
                         Value::Func(c) => c.func.name.clone().unwrap_or_default(),
                         _ => String::new(),
                     };
-                    // The part: a string argument naming it, else the factory's name.
-                    let named = argv.iter().find_map(|a| match a.as_text().as_deref() {
-                        Some("query") => Some("query"),
-                        Some("params") => Some("params"),
-                        Some("body") => Some("body"),
-                        _ => None,
-                    });
-                    for a in argv {
-                        let a = self.force(a.clone(), 0);
-                        match &a {
-                            Value::Zod(z) => {
-                                let lower = callee_name.to_ascii_lowercase();
-                                let part = named.unwrap_or(if lower.contains("query") {
-                                    "query"
-                                } else if lower.contains("param") {
-                                    "params"
-                                } else {
-                                    "body"
-                                });
-                                contract.borrow_mut().guesses.push((
-                                    part,
-                                    z.schema.clone(),
-                                    callee_name.clone(),
-                                    ctx.file,
-                                    line,
-                                ));
-                            }
-                            other => self.route_funcs(ctx, other, contract, out, line, depth + 1),
-                        }
+                    let rest = self.factory_guesses(ctx, &callee_name, argv, contract, line);
+                    for other in rest {
+                        self.route_funcs(ctx, &other, contract, out, line, depth + 1);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// What a middleware factory was handed (`validate(schema)`,
+    /// `validate({ body: schema })`, `validate(schema, 'query')`): schemas for
+    /// the request parts, kept as guesses (used when running the middleware
+    /// states nothing). Returns the arguments that are not schemas.
+    fn factory_guesses(
+        &mut self,
+        ctx: &Ctx,
+        callee_name: &str,
+        argv: &[Value],
+        contract: &Rc<RefCell<RawContract>>,
+        line: u32,
+    ) -> Vec<Value> {
+        // The part: a string argument naming it, else the factory's name.
+        let named = argv.iter().find_map(|a| match a.as_text().as_deref() {
+            Some("query") => Some("query"),
+            Some("params") => Some("params"),
+            Some("body") => Some("body"),
+            _ => None,
+        });
+        let mut rest = Vec::new();
+        for a in argv {
+            let a = self.force(a.clone(), 0);
+            match &a {
+                Value::Zod(z) => {
+                    let lower = callee_name.to_ascii_lowercase();
+                    let part = named.unwrap_or(if lower.contains("query") {
+                        "query"
+                    } else if lower.contains("param") {
+                        "params"
+                    } else {
+                        "body"
+                    });
+                    contract.borrow_mut().guesses.push((
+                        part,
+                        z.schema.clone(),
+                        guess_label(z, callee_name),
+                        ctx.file,
+                        line,
+                    ));
+                }
+                // `validate({ body: schema, query: schema })`: one schema per part.
+                Value::Obj(o) => {
+                    let parts: Vec<(&'static str, Value)> = ["body", "query", "params", "headers"]
+                        .into_iter()
+                        .filter_map(|p| o.get(p).map(|v| (p, v)))
+                        .collect();
+                    if parts.is_empty() {
+                        rest.push(a.clone());
+                    }
+                    for (part, v) in parts {
+                        if let Value::Zod(z) = self.force(v, 0) {
+                            contract.borrow_mut().guesses.push((
+                                part,
+                                z.schema.clone(),
+                                guess_label(&z, callee_name),
+                                ctx.file,
+                                line,
+                            ));
+                        }
+                    }
+                }
+                other => rest.push(other.clone()),
+            }
+        }
+        rest
     }
 
     fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
@@ -3123,15 +3193,17 @@ impl Interp {
                 }
                 Value::dynamic()
             }
-            (HttpVal::Res(_), "status") => match argv.first() {
-                Some(Value::Num(n)) if (100.0..600.0).contains(n) => {
-                    Value::Http(HttpVal::Res(*n as u16))
+            (HttpVal::Res(_), "status") => match argv.first().map(|v| self.force(v.clone(), 0)) {
+                Some(Value::Num(n)) if (100.0..600.0).contains(&n) => {
+                    Value::Http(HttpVal::Res(n as u16))
                 }
-                _ => Value::Http(h),
+                // A status only known at run time: 0 (the OpenAPI `default` response).
+                _ => Value::Http(HttpVal::Res(0)),
             },
             (HttpVal::Res(status), "json" | "send" | "jsonp" | "end" | "sendStatus") => {
-                let status = match (name, argv.first()) {
-                    ("sendStatus", Some(Value::Num(n))) => *n as u16,
+                let status = match (name, argv.first().map(|v| self.force(v.clone(), 0))) {
+                    ("sendStatus", Some(Value::Num(n))) if (100.0..600.0).contains(&n) => n as u16,
+                    ("sendStatus", _) => 0,
                     _ => status,
                 };
                 let schema = match name {
@@ -3472,8 +3544,84 @@ fn known_module(pkg: &str) -> Value {
         "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
         "ajv" | "ajv/dist/2019" | "ajv/dist/2020" => Value::Builtin(Builtin::Ajv),
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
+        "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
         other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
     }
+}
+
+/// The name a guessed schema is linked under (`joi:` marks Joi's).
+fn guess_label(z: &ZodVal, callee: &str) -> String {
+    if z.joi {
+        format!("joi:{callee}")
+    } else {
+        callee.to_string()
+    }
+}
+
+/// The code of a status constant as the status-code packages name it
+/// (`CREATED`, `NOT_FOUND`, `UNPROCESSABLE_ENTITY`; also `200`-style keys).
+fn status_code_named(name: &str) -> Option<u16> {
+    if let Ok(n) = name.parse::<u16>() {
+        return (100..600).contains(&n).then_some(n);
+    }
+    Some(match name {
+        "CONTINUE" => 100,
+        "SWITCHING_PROTOCOLS" => 101,
+        "PROCESSING" => 102,
+        "OK" => 200,
+        "CREATED" => 201,
+        "ACCEPTED" => 202,
+        "NON_AUTHORITATIVE_INFORMATION" => 203,
+        "NO_CONTENT" => 204,
+        "RESET_CONTENT" => 205,
+        "PARTIAL_CONTENT" => 206,
+        "MULTI_STATUS" => 207,
+        "MULTIPLE_CHOICES" => 300,
+        "MOVED_PERMANENTLY" => 301,
+        "MOVED_TEMPORARILY" | "FOUND" => 302,
+        "SEE_OTHER" => 303,
+        "NOT_MODIFIED" => 304,
+        "TEMPORARY_REDIRECT" => 307,
+        "PERMANENT_REDIRECT" => 308,
+        "BAD_REQUEST" => 400,
+        "UNAUTHORIZED" => 401,
+        "PAYMENT_REQUIRED" => 402,
+        "FORBIDDEN" => 403,
+        "NOT_FOUND" => 404,
+        "METHOD_NOT_ALLOWED" => 405,
+        "NOT_ACCEPTABLE" => 406,
+        "PROXY_AUTHENTICATION_REQUIRED" => 407,
+        "REQUEST_TIMEOUT" => 408,
+        "CONFLICT" => 409,
+        "GONE" => 410,
+        "LENGTH_REQUIRED" => 411,
+        "PRECONDITION_FAILED" => 412,
+        "REQUEST_TOO_LONG" | "PAYLOAD_TOO_LARGE" | "REQUEST_ENTITY_TOO_LARGE" => 413,
+        "REQUEST_URI_TOO_LONG" | "URI_TOO_LONG" => 414,
+        "UNSUPPORTED_MEDIA_TYPE" => 415,
+        "REQUESTED_RANGE_NOT_SATISFIABLE" | "RANGE_NOT_SATISFIABLE" => 416,
+        "EXPECTATION_FAILED" => 417,
+        "IM_A_TEAPOT" => 418,
+        "MISDIRECTED_REQUEST" => 421,
+        "UNPROCESSABLE_ENTITY" => 422,
+        "LOCKED" => 423,
+        "FAILED_DEPENDENCY" => 424,
+        "TOO_EARLY" => 425,
+        "UPGRADE_REQUIRED" => 426,
+        "PRECONDITION_REQUIRED" => 428,
+        "TOO_MANY_REQUESTS" => 429,
+        "REQUEST_HEADER_FIELDS_TOO_LARGE" => 431,
+        "UNAVAILABLE_FOR_LEGAL_REASONS" => 451,
+        "INTERNAL_SERVER_ERROR" => 500,
+        "NOT_IMPLEMENTED" => 501,
+        "BAD_GATEWAY" => 502,
+        "SERVICE_UNAVAILABLE" => 503,
+        "GATEWAY_TIMEOUT" => 504,
+        "HTTP_VERSION_NOT_SUPPORTED" => 505,
+        "INSUFFICIENT_STORAGE" => 507,
+        "NETWORK_AUTHENTICATION_REQUIRED" => 511,
+        _ => return None,
+    })
 }
 
 fn member_of_builtin(base: &Value, prop: &str) -> Value {
@@ -3490,6 +3638,13 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
                 Value::Builtin(Builtin::AjvMethod("chain"))
             }
             _ => Value::external(),
+        },
+        (Builtin::HttpStatus, "default" | "StatusCodes" | "status" | "httpStatus") => {
+            Value::Builtin(Builtin::HttpStatus)
+        }
+        (Builtin::HttpStatus, name) => match status_code_named(name) {
+            Some(code) => Value::Num(code as f64),
+            None => Value::external(),
         },
         (Builtin::JsonValidator, "Validator" | "default") => Value::Builtin(Builtin::JsonValidator),
         (Builtin::JsonValidator, "validate") => Value::Builtin(Builtin::JsonValidate),

@@ -93,7 +93,7 @@ pub struct SchemaInfo {
 /// A response the handler sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResponseInfo {
-    /// HTTP status; 200 when the code does not set one.
+    /// HTTP status; 200 when the code does not set one, 0 when it is set at run time.
     pub status: u16,
     /// The JSON body shape, when the code states it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -99,6 +99,8 @@ const KNOWN_PACKAGES: &[&str] = &[
     "ajv/dist/2019",
     "ajv/dist/2020",
     "express-json-validator-middleware",
+    "http-status",
+    "http-status-codes",
 ];
 
 const NODE_BUILTINS: &[&str] = &[

@@ -172,6 +172,9 @@ pub(crate) enum Builtin {
     AjvInstance,
     /// A method of an `Ajv` instance (`compile`, `validate`, ...).
     AjvMethod(&'static str),
+    /// The status-code tables of `http-status` and `http-status-codes`
+    /// (`httpStatus.CREATED`, `StatusCodes.NOT_FOUND`).
+    HttpStatus,
     /// `Validator` from `express-json-validator-middleware`, and its instances.
     JsonValidator,
     /// Its `validate({body, query, params})`.
@@ -438,6 +441,7 @@ impl Value {
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
                 | Builtin::Ajv
+                | Builtin::HttpStatus
                 | Builtin::AjvInstance
                 | Builtin::AjvMethod(_)
                 | Builtin::JsonValidator

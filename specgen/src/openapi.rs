@@ -51,6 +51,7 @@ fn schema_for(opts: &SpecOptions, s: &Value) -> Value {
 
 fn reason(status: u16) -> &'static str {
     match status {
+        0 => "Response whose status is set at run time",
         200 => "OK",
         201 => "Created",
         202 => "Accepted",
@@ -168,7 +169,12 @@ fn responses(row: &Row<'_>, opts: &SpecOptions) -> Value {
     }
     let mut out = Map::new();
     for r in &c.responses {
-        let key = r.status.to_string();
+        // Status 0: set at run time (`res.status(code)`), the `default` response.
+        let key = if r.status == 0 {
+            "default".to_string()
+        } else {
+            r.status.to_string()
+        };
         let entry = out
             .entry(key)
             .or_insert_with(|| json!({"description": reason(r.status)}));
