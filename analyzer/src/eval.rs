@@ -3167,13 +3167,19 @@ impl Interp {
             (HttpVal::Req, "query") => Value::Http(HttpVal::Part("query")),
             (HttpVal::Req, "params") => Value::Http(HttpVal::Part("params")),
             (HttpVal::Req, "headers") => Value::Http(HttpVal::Part("headers")),
-            (HttpVal::Part(part @ ("query" | "headers")), p) => {
+            (HttpVal::Part(part @ ("query" | "headers" | "body")), p) => {
                 if let Some(c) = &self.route_contract {
                     let mut c = c.borrow_mut();
-                    if part == "query" {
-                        c.query_read.insert(p.to_string());
-                    } else {
-                        c.headers_read.insert(p.to_ascii_lowercase());
+                    match part {
+                        "query" => {
+                            c.query_read.insert(p.to_string());
+                        }
+                        "body" => {
+                            c.body_read.insert(p.to_string());
+                        }
+                        _ => {
+                            c.headers_read.insert(p.to_ascii_lowercase());
+                        }
                     }
                 }
                 Value::dynamic()

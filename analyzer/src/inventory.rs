@@ -120,6 +120,9 @@ pub struct Contract {
     /// Headers the handler reads (`req.get('X-Id')`, `req.headers['x-id']`), lower-case, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers_read: Vec<String>,
+    /// Top-level body properties the handler reads (`req.body.user`, `const { a } = req.body`), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_read: Vec<String>,
     /// Responses, sorted by status then location.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub responses: Vec<ResponseInfo>,

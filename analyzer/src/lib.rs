@@ -1183,6 +1183,7 @@ fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
         params: info("zod", &c.params),
         query_read: c.query_read.iter().cloned().collect(),
         headers_read: c.headers_read.iter().cloned().collect(),
+        body_read: c.body_read.iter().cloned().collect(),
         responses,
     }
 }

@@ -127,6 +127,9 @@ fn run(case: &Path, cache: &Path) -> Actual {
             if !c.headers_read.is_empty() {
                 contracts.insert(format!("{head} header-read={}", c.headers_read.join(",")));
             }
+            if !c.body_read.is_empty() {
+                contracts.insert(format!("{head} body-read={}", c.body_read.join(",")));
+            }
             for r in &c.responses {
                 contracts.insert(match &r.schema {
                     Some(s) => format!("{head} response={} {}", r.status, j(&s.schema)),

@@ -83,10 +83,13 @@ fn merge_contracts(op: &Operation) -> Contract {
         }
         c.query_read.extend(dc.query_read.iter().cloned());
         c.headers_read.extend(dc.headers_read.iter().cloned());
+        c.body_read.extend(dc.body_read.iter().cloned());
         c.responses.extend(dc.responses.iter().cloned());
     }
     c.query_read.sort();
     c.query_read.dedup();
+    c.body_read.sort();
+    c.body_read.dedup();
     c.headers_read.sort();
     c.headers_read.dedup();
     c.responses

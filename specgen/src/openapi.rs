@@ -262,6 +262,23 @@ fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
             "requestBody".into(),
             json!({"required": true, "content": {"application/json": {"schema": schema_for(opts, &b.schema)}}}),
         );
+    } else if !row.contract.body_read.is_empty()
+        && matches!(row.method.as_str(), "post" | "put" | "patch")
+    {
+        // No schema, but the properties the handler reads (types unknown).
+        let props: Map<String, Value> = row
+            .contract
+            .body_read
+            .iter()
+            .map(|p| (p.clone(), json!({})))
+            .collect();
+        o.insert(
+            "requestBody".into(),
+            json!({
+                "description": "The code states no schema; these are the properties the handler reads.",
+                "content": {"application/json": {"schema": {"type": "object", "properties": props}}}
+            }),
+        );
     }
     o.insert("responses".into(), responses(row, opts));
     let sec = match (audience, row.exposed) {

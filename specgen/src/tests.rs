@@ -828,3 +828,54 @@ fn the_configured_credential_names_the_security_scheme() {
     assert!(crate::AuthScheme::parse("cookie:").is_err());
     assert!(crate::AuthScheme::parse("jwt").is_err());
 }
+
+#[test]
+fn body_reads_without_a_schema_and_run_time_statuses() {
+    let reads = Contract {
+        body_read: vec!["name".into(), "tags".into()],
+        responses: vec![ResponseInfo {
+            status: 0,
+            schema: Some(schema(json!({"type": "object"}))),
+            at: at("src/items.js", 7),
+        }],
+        ..Contract::default()
+    };
+    let inv = inventory(
+        vec![
+            op(
+                "put",
+                "/items/:id",
+                vec![decl("src/items.js", 5, &[], None, reads.clone())],
+            ),
+            op(
+                "get",
+                "/items",
+                vec![decl("src/items.js", 2, &[], None, reads)],
+            ),
+        ],
+        Vec::new(),
+    );
+    let o = doc(
+        &documents(&inv, &SpecOptions::default()).unwrap(),
+        "internal/openapi.json",
+    );
+    let put = &o["paths"]["/items/{id}"]["put"];
+    assert_eq!(
+        put["requestBody"]["content"]["application/json"]["schema"],
+        json!({"type": "object", "properties": {"name": {}, "tags": {}}})
+    );
+    assert!(put["requestBody"].get("required").is_none());
+    assert_eq!(
+        put["responses"]["default"]["description"],
+        "Response whose status is set at run time"
+    );
+    assert!(put["responses"].get("0").is_none());
+    // No request body on GET, whatever the handler reads.
+    assert!(o["paths"]["/items"]["get"].get("requestBody").is_none());
+    // Reads alone do not make an operation modeled.
+    let c = doc(
+        &documents(&inv, &SpecOptions::default()).unwrap(),
+        "catalog.json",
+    );
+    assert_eq!(c["stats"]["modeled"], 0);
+}

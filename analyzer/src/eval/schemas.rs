@@ -27,6 +27,8 @@ pub(crate) struct RawContract {
     pub(crate) params: Option<(J, Option<String>, FileId, u32)>,
     pub(crate) query_read: BTreeSet<String>,
     pub(crate) headers_read: BTreeSet<String>,
+    /// Top-level body properties the handlers read (`req.body.user`).
+    pub(crate) body_read: BTreeSet<String>,
     pub(crate) responses: Vec<(u16, Option<J>, FileId, u32)>,
     /// A schema handed to a middleware factory that could not be run
     /// (`validate(schema)`), with the request part its name suggests; used
