@@ -410,7 +410,14 @@ impl Project {
                             return Resolved::File(id);
                         }
                     }
-                    return Resolved::Missing;
+                    // A catch-all `"*": ["node_modules/*", "src/types/*"]` maps
+                    // every package; when it names no source file, TypeScript
+                    // resolves the package as usual. A named alias that leads
+                    // nowhere is missing.
+                    if pattern != "*" {
+                        return Resolved::Missing;
+                    }
+                    break;
                 }
             }
             if let Some(base) = &cfg.base_url
