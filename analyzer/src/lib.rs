@@ -258,12 +258,20 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     } else {
         loader.scan_needles();
         let mut set = BTreeSet::new();
+        // The root package's `main`/start script, and those of packages in
+        // sub-folders that depend on Express or Socket.IO (a `server/` app
+        // whose entry calls an app factory another file defines).
         for p in &project.packages {
-            if !p.dir.is_empty() {
+            if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
                 continue;
             }
             for hint in package_entry_hints(&p.json) {
-                if let Some(id) = project.resolve_path(&project::normalize(&hint)) {
+                let rel = if p.dir.is_empty() {
+                    hint
+                } else {
+                    format!("{}/{hint}", p.dir)
+                };
+                if let Some(id) = project.resolve_path(&project::normalize(&rel)) {
                     set.insert(id);
                 }
             }
@@ -419,7 +427,16 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Entry hints from a root package.json: `main`, and the file `scripts.start` runs with node.
+/// Whether a package.json lists `express` or `socket.io` among its dependencies.
+fn depends_on_server_packages(json: &serde_json::Value) -> bool {
+    ["dependencies", "devDependencies"].iter().any(|k| {
+        json.get(k)
+            .and_then(|d| d.as_object())
+            .is_some_and(|d| d.contains_key("express") || d.contains_key("socket.io"))
+    })
+}
+
+/// Entry hints from a package.json: `main`, and the file `scripts.start` runs with node.
 fn package_entry_hints(json: &serde_json::Value) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(m) = json.get("main").and_then(|m| m.as_str()) {
@@ -503,7 +520,7 @@ fn walk(
                             for p in paths {
                                 let PathArg::Str(p) = p else { continue };
                                 let full = paths::join(prefix, p);
-                                if router == app && stack.len() == 1 {
+                                if stack.len() == 1 {
                                     out.app_mounts.insert(paths::join("", p));
                                 }
                                 let mut next_chain = chain.clone();
@@ -677,12 +694,26 @@ fn build_inventory(
         .filter(|(_, r)| r.is_app && !r.mounted && !r.unreached)
         .map(|(i, _)| i as u32)
         .collect();
-    for &app in &roots {
+    // An app factory that runs twice (two entries calling `createApp()`)
+    // makes one app: what each instance serves is merged under the first.
+    let canonical = |i: u32| -> u32 {
+        let r = &interp.routers[i as usize];
+        roots
+            .iter()
+            .copied()
+            .find(|&j| {
+                let o = &interp.routers[j as usize];
+                o.file == r.file && o.line == r.line
+            })
+            .unwrap_or(i)
+    };
+    for &root in &roots {
+        let app = canonical(root);
         walk(
             project,
             interp,
             app,
-            app,
+            root,
             "",
             &[],
             &[],
@@ -782,6 +813,7 @@ fn build_inventory(
     });
     let apps: Vec<App> = roots
         .iter()
+        .filter(|&&a| canonical(a) == a)
         .map(|&a| {
             let r = &interp.routers[a as usize];
             App {

@@ -426,6 +426,25 @@ impl Project {
                 return Resolved::File(id);
             }
         }
+        // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
+        // the Vite and Vue CLI templates, from the nearest package.json.
+        if let Some(rest) = spec.strip_prefix("@/") {
+            let mut d = from_dir.to_string();
+            let base = loop {
+                if self.package_at(&d).is_some() || d.is_empty() {
+                    break d;
+                }
+                d = d
+                    .rsplit_once('/')
+                    .map(|(p, _)| p.to_string())
+                    .unwrap_or_default();
+            };
+            let target = normalize(&join_rel(&base, &format!("src/{rest}")));
+            return match self.resolve_path(&target) {
+                Some(id) => Resolved::File(id),
+                None => Resolved::Missing,
+            };
+        }
         // Workspace packages (npm/yarn/pnpm) that live in the repository.
         let (pkg_name, sub) = split_package(bare);
         if let Some(dir) = self.workspace_packages.get(pkg_name)
