@@ -1766,14 +1766,7 @@ impl Interp {
                 break;
             }
             if let Some((_, f)) = cv.class.methods.iter().find(|(n, _)| n == prop) {
-                return Some(Value::Func(Rc::new(Closure {
-                    file: cv.file,
-                    func: f.clone(),
-                    env: cv.env.clone(),
-                    this: Some(this.clone()),
-                    is_arrow: false,
-                    home: Some(cv.clone()),
-                })));
+                return Some(Value::Func(Closure::method(&cv, f, this)));
             }
             cur = match &cv.superclass {
                 Some(Value::Class(s)) => Some(s.clone()),
@@ -2494,14 +2487,7 @@ impl Interp {
                     self.set_member(this, name, v);
                 }
                 if let Some(ctor) = &cv.class.constructor {
-                    let clo = Rc::new(Closure {
-                        file: cv.file,
-                        func: ctor.clone(),
-                        env: cv.env.clone(),
-                        this: Some(this.clone()),
-                        is_arrow: false,
-                        home: Some(cv.clone()),
-                    });
+                    let clo = Closure::method(cv, ctor, this);
                     self.invoke(&clo, argv, Some(this.clone()));
                 }
             }
@@ -2693,16 +2679,7 @@ impl Interp {
             }
             Builtin::JsonSchemaMiddleware(parts) => {
                 if let Some(rc) = self.route_contract.clone() {
-                    for (part, schema) in parts.iter() {
-                        schemas::set_part(
-                            &mut rc.borrow_mut(),
-                            part,
-                            schema.clone(),
-                            "validate",
-                            ctx.file,
-                            line,
-                        );
-                    }
+                    schemas::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
                 }
                 Value::dynamic()
             }
@@ -3045,16 +3022,7 @@ impl Interp {
             },
             // express-json-validator-middleware's `validate({body, ...})`.
             Value::Builtin(Builtin::JsonSchemaMiddleware(parts)) => {
-                for (part, schema) in parts.iter() {
-                    schemas::set_part(
-                        &mut contract.borrow_mut(),
-                        part,
-                        schema.clone(),
-                        "validate",
-                        ctx.file,
-                        line,
-                    );
-                }
+                schemas::set_json_schema_parts(&mut contract.borrow_mut(), parts, ctx.file, line);
             }
             Value::Validator(parts) => {
                 for (part, field, schema, required) in parts.iter() {

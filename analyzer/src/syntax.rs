@@ -1125,6 +1125,17 @@ impl<'s> Lowerer<'s> {
             .collect()
     }
 
+    /// The expressions of an `arguments` node (none when it is absent).
+    fn argument_exprs(&mut self, args: Option<Node>) -> Vec<Expr> {
+        match args {
+            Some(a) => Self::named_children(a)
+                .into_iter()
+                .map(|x| self.expr(x))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
     fn decorator(&mut self, node: Node) -> Decorator {
         let line = line_of(node);
         let inner = Self::named_children(node).first().copied();
@@ -1134,18 +1145,7 @@ impl<'s> Lowerer<'s> {
                     .field(F::Function)
                     .map(|f| self.expr(f))
                     .unwrap_or(Expr::Opaque(line));
-                let args = c
-                    .field(F::Arguments)
-                    .map(|a| {
-                        Self::named_children(a)
-                            .into_iter()
-                            .filter(|x| x.kind() != "comment")
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|a| self.expr(a))
-                    .collect();
+                let args = self.argument_exprs(c.field(F::Arguments));
                 Decorator { callee, args, line }
             }
             Some(c) => Decorator {
@@ -1421,15 +1421,7 @@ impl<'s> Lowerer<'s> {
                     .field(F::Constructor)
                     .map(|c| self.expr(c))
                     .unwrap_or(Expr::Opaque(line));
-                let args = node
-                    .field(F::Arguments)
-                    .map(|a| {
-                        Self::named_children(a)
-                            .into_iter()
-                            .map(|x| self.expr(x))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let args = self.argument_exprs(node.field(F::Arguments));
                 Expr::New(Box::new(callee), args, line)
             }
             "array" => Expr::Array(

@@ -104,6 +104,20 @@ pub(crate) struct Closure {
     pub(crate) home: Option<Rc<ClassVal>>,
 }
 
+impl Closure {
+    /// A method of a class, bound to an instance.
+    pub(crate) fn method(cv: &Rc<ClassVal>, func: &Arc<Func>, this: &Value) -> Rc<Closure> {
+        Rc::new(Closure {
+            file: cv.file,
+            func: func.clone(),
+            env: cv.env.clone(),
+            this: Some(this.clone()),
+            is_arrow: false,
+            home: Some(cv.clone()),
+        })
+    }
+}
+
 /// A class value.
 pub(crate) struct ClassVal {
     pub(crate) file: FileId,

@@ -1148,6 +1148,18 @@ fn z_same(z: &Rc<ZodVal>) -> Value {
     Value::Zod(z.clone())
 }
 
+/// The schemas of express-json-validator-middleware's `validate({body, ...})`.
+pub(super) fn set_json_schema_parts(
+    c: &mut RawContract,
+    parts: &[(&'static str, J)],
+    file: FileId,
+    line: u32,
+) {
+    for (part, schema) in parts {
+        set_part(c, part, schema.clone(), "validate", file, line);
+    }
+}
+
 pub(super) fn set_part(
     c: &mut RawContract,
     part: &str,

@@ -75,6 +75,38 @@ pub(crate) struct RawSite {
     pub(crate) payload: Option<serde_json::Value>,
 }
 
+impl RawSite {
+    /// A server-side site with nothing known beyond where it is.
+    fn server(
+        name: String,
+        ns: &str,
+        direction: Direction,
+        kind: &'static str,
+        file: FileId,
+        line: u32,
+        server: u32,
+    ) -> RawSite {
+        RawSite {
+            name,
+            pattern: false,
+            ns: ns.to_string(),
+            side: Side::Server,
+            direction,
+            kind,
+            via: None,
+            rooms: Vec::new(),
+            args: Vec::new(),
+            ack: false,
+            file,
+            line,
+            server,
+            ack_schema: None,
+            payload_source: None,
+            payload: None,
+        }
+    }
+}
+
 /// An object type's fields: (name, optional, type).
 type TypeFields = Vec<(String, bool, TypeExpr)>;
 
@@ -327,42 +359,36 @@ impl Interp {
                         .map(|p| vec![pattern_label(p)])
                         .unwrap_or_default();
                     self.sites.push(RawSite {
-                        name: ev,
                         pattern,
-                        ns: ns.clone(),
-                        side: Side::Server,
-                        direction: Direction::ClientToServer,
-                        kind: "on",
-                        via: None,
-                        rooms: Vec::new(),
                         args: params,
                         ack: acks,
-                        file: ctx.file,
-                        line: d.line,
-                        server,
                         ack_schema,
-                        payload_source: None,
                         payload,
+                        ..RawSite::server(
+                            ev,
+                            &ns,
+                            Direction::ClientToServer,
+                            "on",
+                            ctx.file,
+                            d.line,
+                            server,
+                        )
                     });
                     site = Some(self.sites.len() - 1);
                     for (ev, line, data) in responses {
+                        let line = line.unwrap_or(f.line);
                         self.sites.push(RawSite {
-                            name: ev,
-                            pattern: false,
-                            ns: ns.clone(),
-                            side: Side::Server,
-                            direction: Direction::ServerToClient,
-                            kind: "emit",
-                            via: None,
-                            rooms: Vec::new(),
                             args: vec!["data".into()],
-                            ack: false,
-                            file: ctx.file,
-                            line: line.unwrap_or(f.line),
-                            server,
-                            ack_schema: None,
-                            payload_source: None,
                             payload: data,
+                            ..RawSite::server(
+                                ev,
+                                &ns,
+                                Direction::ServerToClient,
+                                "emit",
+                                ctx.file,
+                                line,
+                                server,
+                            )
                         });
                     }
                 }
@@ -379,33 +405,17 @@ impl Interp {
             if let Some(ev) = lifecycle
                 && !self.sio_quiet
             {
-                self.sites.push(RawSite {
-                    name: ev.into(),
-                    pattern: false,
-                    ns: ns.clone(),
-                    side: Side::Server,
-                    direction: Direction::ClientToServer,
-                    kind: "on",
-                    via: None,
-                    rooms: Vec::new(),
-                    args: Vec::new(),
-                    ack: false,
-                    file: ctx.file,
-                    line: f.line,
+                self.sites.push(RawSite::server(
+                    ev.into(),
+                    &ns,
+                    Direction::ClientToServer,
+                    "on",
+                    ctx.file,
+                    f.line,
                     server,
-                    ack_schema: None,
-                    payload_source: None,
-                    payload: None,
-                });
+                ));
             }
-            let clo = Rc::new(Closure {
-                file: cv.file,
-                func: f.clone(),
-                env: cv.env.clone(),
-                this: Some(inst.clone()),
-                is_arrow: false,
-                home: Some(cv.clone()),
-            });
+            let clo = Closure::method(cv, f, &inst);
             let saved = std::mem::replace(&mut self.listener_site, site);
             self.invoke(&clo, args, Some(inst.clone()));
             self.listener_site = saved;
