@@ -229,6 +229,8 @@ pub(crate) struct Interp {
     nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
     nest_servers: HashMap<Option<i64>, u32>,
+    /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
+    pub(crate) socket_handlers: u32,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
@@ -304,6 +306,7 @@ impl Interp {
             nest_gateways: HashSet::new(),
             nest_servers: HashMap::new(),
             pending_guesses: Vec::new(),
+            socket_handlers: 0,
         }
     }
 
@@ -1075,11 +1078,11 @@ impl Interp {
             }
             Stmt::If(test, text, then, els, _) => {
                 let t = self.eval(ctx, test);
-                // Looking for events, a flag in program state (`if (initialized) return;`)
-                // does not decide anything: every path may run at some point.
-                let flag = |e: &Expr| matches!(e, Expr::Ident(_) | Expr::Member(..));
-                let _ = flag;
-                let state = self.event_mode
+                // Looking for events, or running a Socket.IO handler (which runs
+                // later, once the server is up), a flag in program state
+                // (`if (realtime.maintenance) return;`) does not decide anything:
+                // every path may run at some point.
+                let state = (self.event_mode || self.socket_handlers > 0)
                     && matches!(
                         t,
                         Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)

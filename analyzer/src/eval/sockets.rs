@@ -491,7 +491,9 @@ impl Interp {
                 let sock = s.derive(SioKind::Socket);
                 if let Some(h) = argv.get(1) {
                     let h = self.force_deep(h.clone());
+                    self.socket_handlers += 1;
                     self.call_value_now(ctx, &h, vec![sock], &[], call.line, None);
+                    self.socket_handlers -= 1;
                 }
                 Value::Sio(s.clone())
             }
@@ -561,7 +563,9 @@ impl Interp {
                         *first = Value::Http(HttpVal::Part("payload"));
                     }
                     let saved = std::mem::replace(&mut self.listener_site, site);
+                    self.socket_handlers += 1;
                     self.call_value_now(ctx, l, args, &[], call.line, this);
+                    self.socket_handlers -= 1;
                     self.listener_site = saved;
                 }
                 Value::Sio(s.clone())
