@@ -268,6 +268,28 @@ impl SyntaxContext {
                 }
             }
         }
+        // `import x from './y'` with no `;`, then a line starting with `(`:
+        // valid (the next token cannot continue the import), but the grammars
+        // read on; end such import/export-from lines with `;` and keep the
+        // better parse (line numbers do not move).
+        let patched_semi;
+        if tree.root_node().has_error() {
+            let copy = end_module_lines(src);
+            if copy.len() != src.len()
+                && let Some(t2) = parser.parse(&copy, None)
+            {
+                let errors = |t: &tree_sitter::Tree| {
+                    let mut v = Vec::new();
+                    collect_errors(t.root_node(), &mut v);
+                    v.len()
+                };
+                if errors(&t2) < errors(&tree) {
+                    tree = t2;
+                    patched_semi = copy;
+                    src = &patched_semi[..];
+                }
+            }
+        }
         let parsed = std::time::Instant::now();
         PARSE_NS.fetch_add(
             (parsed - started).as_nanos() as u64,
@@ -356,6 +378,30 @@ impl SyntaxContext {
             functions: low.next_fn,
         }
     }
+}
+
+/// The source with `;` after every line that is a whole `import … from '…'`,
+/// `import '…'` or `export … from '…'` without one.
+fn end_module_lines(src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(src.len() + 64);
+    for line in src.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let t = body.trim_ascii();
+        let module_line = (t.starts_with(b"import ") || t.starts_with(b"export "))
+            && matches!(t.last(), Some(b'\'' | b'"'))
+            && (t.windows(6).any(|w| w == b" from ")
+                || t.starts_with(b"import '")
+                || t.starts_with(b"import \""));
+        if module_line {
+            out.extend_from_slice(body);
+            out.push(b';');
+            out.extend_from_slice(&line[body.len()..]);
+        } else {
+            out.extend_from_slice(line);
+        }
+    }
+    out
 }
 
 fn collect_errors(node: Node, out: &mut Vec<(u32, String)>) {
