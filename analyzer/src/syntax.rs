@@ -290,6 +290,23 @@ impl SyntaxContext {
                 }
             }
         }
+        // Flow-typed JavaScript (`// @flow`): its annotations are mostly
+        // TypeScript's syntax; keep the TSX grammar's parse when it is better.
+        if tree.root_node().has_error()
+            && grammar == Grammar::JavaScript
+            && memchr::memmem::find(&src[..src.len().min(2048)], b"@flow").is_some()
+            && let Some(t2) = self.tsx.parse(src, None)
+        {
+            let errors = |t: &tree_sitter::Tree| {
+                let mut v = Vec::new();
+                collect_errors(t.root_node(), &mut v);
+                v.len()
+            };
+            if errors(&t2) < errors(&tree) {
+                tree = t2;
+                FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
+            }
+        }
         let parsed = std::time::Instant::now();
         PARSE_NS.fetch_add(
             (parsed - started).as_nanos() as u64,
