@@ -1899,6 +1899,7 @@ impl Interp {
             Value::Router(id) => return self.router_method(ctx, *id, name, call),
             Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
+            Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
@@ -2420,6 +2421,7 @@ impl Interp {
             }
             Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
+            Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
@@ -2456,6 +2458,20 @@ impl Interp {
                     && slot.1.is_none()
                 {
                     slot.1 = Some(this.clone());
+                }
+                // A function constructor that returns an object yields that object.
+                if let Value::Func(f) = c {
+                    let r = self.invoke(f, argv, Some(this.clone()));
+                    return match r {
+                        Value::Obj(_)
+                        | Value::Arr(_)
+                        | Value::Func(_)
+                        | Value::Router(_)
+                        | Value::Sio(_)
+                        | Value::Coll(_)
+                        | Value::Emitter(_) => r,
+                        _ => this,
+                    };
                 }
                 self.init_instance(c, &this, argv);
                 this
@@ -2667,6 +2683,7 @@ impl Interp {
             Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
             Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
             Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
+            Builtin::EventEmitterCtor => Value::Emitter(Rc::default()),
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
                 if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
@@ -2877,6 +2894,72 @@ impl Interp {
                 let argv = self.eval_args(ctx, &call.args);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::external()
+            }
+        }
+    }
+
+    /// `on`/`once`/`addListener` and `emit` on a program's `EventEmitter`:
+    /// listeners run with what is emitted, also with emits that carried a
+    /// tracked value before they were added (start-up order is not run order).
+    fn emitter_method(&mut self, ctx: &Ctx, em: &Rc<Emitter>, name: &str, call: &Call) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        let event = argv
+            .first()
+            .and_then(|a| self.force_deep(a.clone()).as_text());
+        match (name, event) {
+            (
+                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
+                Some(ev),
+            ) => {
+                let Some(f) = argv.get(1).cloned() else {
+                    return Value::Emitter(em.clone());
+                };
+                em.listeners.borrow_mut().push((ev.clone(), f.clone()));
+                let replay: Vec<Vec<Value>> = em
+                    .fired
+                    .borrow()
+                    .iter()
+                    .filter(|(n, _)| *n == ev)
+                    .map(|(_, a)| a.clone())
+                    .collect();
+                for args in replay {
+                    self.call_value_now(ctx, &f, args, &[], call.line, None);
+                }
+                if let (Some(Expr::Func(_)), true) =
+                    (call.args.get(1), em.fired.borrow().is_empty())
+                {
+                    // Nothing emitted yet: the listener runs later; run it once
+                    // now, with what it cannot know, as a callback.
+                    self.run_callbacks(ctx, &argv, &call.args, call.line);
+                }
+                Value::Emitter(em.clone())
+            }
+            ("emit", Some(ev)) => {
+                let args: Vec<Value> = argv.iter().skip(1).cloned().collect();
+                // Only what carries a socket or a router is relayed: plain data
+                // (`feed.emit('status', id)`) leaves the listeners as they ran,
+                // with what they cannot know (rooms stay patterns).
+                if !args.iter().any(|a| a.is_tracked(0)) {
+                    return Value::Bool(true);
+                }
+                if em.fired.borrow().len() < Emitter::LIMIT {
+                    em.fired.borrow_mut().push((ev.clone(), args.clone()));
+                }
+                let listeners: Vec<Value> = em
+                    .listeners
+                    .borrow()
+                    .iter()
+                    .filter(|(n, _)| *n == ev)
+                    .map(|(_, f)| f.clone())
+                    .collect();
+                for f in listeners {
+                    self.call_value_now(ctx, &f, args.clone(), &[], call.line, None);
+                }
+                Value::Bool(true)
+            }
+            _ => {
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Emitter(em.clone())
             }
         }
     }
@@ -3520,6 +3603,7 @@ fn known_module(pkg: &str) -> Value {
         "url-join" => Value::Builtin(Builtin::UrlJoin),
         "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
         "ajv" | "ajv/dist/2019" | "ajv/dist/2020" => Value::Builtin(Builtin::Ajv),
+        "events" | "node:events" => Value::Builtin(Builtin::EventEmitterCtor),
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
         other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
@@ -3616,6 +3700,9 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             }
             _ => Value::external(),
         },
+        (Builtin::EventEmitterCtor, "EventEmitter" | "default") => {
+            Value::Builtin(Builtin::EventEmitterCtor)
+        }
         (Builtin::HttpStatus, "default" | "StatusCodes" | "status" | "httpStatus") => {
             Value::Builtin(Builtin::HttpStatus)
         }
@@ -3650,6 +3737,8 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         })),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
+        // Socket.IO 0.9/1.x: `require('socket.io').listen(server, opts)`.
+        (Builtin::SocketIo, "listen" | "attach") => Value::Builtin(Builtin::SocketIo),
         (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
         (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
         (Builtin::ZodBuilder(ns), p) if ns.as_ref() == "iso" || ns.as_ref() == "string" => {

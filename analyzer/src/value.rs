@@ -186,6 +186,8 @@ pub(crate) enum Builtin {
     AjvInstance,
     /// A method of an `Ajv` instance (`compile`, `validate`, ...).
     AjvMethod(&'static str),
+    /// Node's `EventEmitter` class (`events`, `node:events`).
+    EventEmitterCtor,
     /// The status-code tables of `http-status` and `http-status-codes`
     /// (`httpStatus.CREATED`, `StatusCodes.NOT_FOUND`).
     HttpStatus,
@@ -325,6 +327,9 @@ pub(crate) enum Value {
     Http(HttpVal),
     /// A `Set` or `Map` built by the program (sockets kept in a set, sessions in a map).
     Coll(Rc<Coll>),
+    /// A Node `EventEmitter` the program creates (`new EventEmitter()`): it
+    /// carries values from `emit` to `on` listeners (a socket relayed by a wrapper).
+    Emitter(Rc<Emitter>),
     /// A string with run-time parts, as a pattern (`demo:step:{kind}`).
     Pattern(Rc<str>),
     /// A value the analyzer cannot know.
@@ -349,6 +354,19 @@ pub(crate) enum HttpVal {
     Part(&'static str),
     /// `res`, with the status set so far.
     Res(u16),
+}
+
+/// An `EventEmitter`: its listeners by event, and the emits that carried a
+/// tracked value (a socket, a router), replayed to listeners added later.
+#[derive(Default)]
+pub(crate) struct Emitter {
+    pub(crate) listeners: RefCell<Vec<(String, Value)>>,
+    pub(crate) fired: RefCell<Vec<(String, Vec<Value>)>>,
+}
+
+impl Emitter {
+    /// Emits kept for listeners added later.
+    pub(crate) const LIMIT: usize = 16;
 }
 
 /// A `Set` (keys unused) or `Map`, with at most [`Coll::LIMIT`] entries kept.
@@ -455,6 +473,7 @@ impl Value {
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
                 | Builtin::Ajv
+                | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus
                 | Builtin::AjvInstance
                 | Builtin::AjvMethod(_)
@@ -479,6 +498,7 @@ impl Value {
             )
             | Value::Sio(_)
             | Value::Coll(_)
+            | Value::Emitter(_)
             | Value::Zod(_)
             | Value::Validator(_)
             | Value::Type(..)
