@@ -377,6 +377,9 @@ impl Project {
             }
             return match self.resolve_path(&target) {
                 Some(id) => Resolved::File(id),
+                // A declaration file (`import { Tag } from './types'` naming
+                // types.d.ts): types only, nothing of it runs.
+                None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
                 None => Resolved::Missing,
             };
         }
@@ -405,8 +408,14 @@ impl Project {
                 if let Some(star) = match_path_pattern(pattern, spec) {
                     for t in targets {
                         let t = t.replacen('*', &star, 1);
-                        let target = normalize(&join_rel(&cfg.paths_base, &t));
-                        if let Some(id) = self.resolve_path(&target) {
+                        let joined = join_rel(&cfg.paths_base, &t);
+                        // An alias into code outside the analyzed folder (a
+                        // monorepo library): not source here, not missing.
+                        if escapes_root(&joined) {
+                            let (pkg, _) = split_package(bare);
+                            return Resolved::External(pkg.to_string());
+                        }
+                        if let Some(id) = self.resolve_path(&normalize(&joined)) {
                             return Resolved::File(id);
                         }
                     }
@@ -474,6 +483,15 @@ impl Project {
             }
         }
         Resolved::External(pkg_name.to_string())
+    }
+
+    /// Whether a root-relative path (no extension) names a TypeScript
+    /// declaration file (`x.d.ts`, `x/index.d.ts`), which is not source.
+    fn declarations_at(&self, target: &str) -> bool {
+        ["d.ts", "d.mts", "d.cts"].iter().any(|ext| {
+            self.root.join(format!("{target}.{ext}")).is_file()
+                || self.root.join(format!("{target}/index.{ext}")).is_file()
+        })
     }
 
     fn tsconfig_for(&self, dir: &str) -> Option<&TsConfig> {
@@ -675,6 +693,24 @@ fn join_rel(dir: &str, spec: &str) -> String {
 }
 
 /// Collapse `.` and `..` in a `/` path relative to the root (never above it).
+/// Whether a `/` path relative to the root climbs above it (`../../libs/x`).
+fn escapes_root(p: &str) -> bool {
+    let mut depth = 0i32;
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            _ => depth += 1,
+        }
+    }
+    false
+}
+
 pub(crate) fn normalize(p: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for seg in p.split('/') {
