@@ -231,6 +231,9 @@ pub(crate) struct Interp {
     nest_servers: HashMap<Option<i64>, u32>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
+    /// Computed imports inside loops over run-time values, with the loop depth:
+    /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
+    loop_imports: Vec<(usize, FileId, u32)>,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
@@ -307,6 +310,7 @@ impl Interp {
             nest_servers: HashMap::new(),
             pending_guesses: Vec::new(),
             socket_handlers: 0,
+            loop_imports: Vec::new(),
         }
     }
 
@@ -602,6 +606,13 @@ impl Interp {
     }
 
     fn finding(&mut self, code: FindingCode, file: FileId, line: u32, message: String) {
+        // A loop that is a finding covers the computed imports in it (and in
+        // the loops around it): see `pop_dyn_loop`.
+        if code == FindingCode::DynamicLoop {
+            for (_, _, _, seen) in &self.dyn_loops {
+                seen.set(true);
+            }
+        }
         if self.finding_keys.insert((code, file, line)) {
             self.findings.push(RawFinding {
                 code,
@@ -1146,7 +1157,7 @@ impl Interp {
                         };
                         self.bind(&inner, pat, Value::dynamic(), true);
                         self.exec_block(&inner, body);
-                        self.dyn_loops.pop();
+                        self.pop_dyn_loop();
                     }
                 }
             }
@@ -1154,7 +1165,7 @@ impl Interp {
                 self.dyn_loops
                     .push((ctx.file, *line, text.clone(), Cell::new(false)));
                 self.exec_block(ctx, body);
-                self.dyn_loops.pop();
+                self.pop_dyn_loop();
             }
             Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
             Stmt::Try(body, param, handler, fin) => {
@@ -1515,12 +1526,17 @@ impl Interp {
                         self.cond.push(expr_text(l));
                         let b = self.eval_raw(ctx, r);
                         self.cond.pop();
-                        // `x || null`: a fallback of nothing says nothing; keep `x`.
-                        if matches!(b, Value::Null | Value::Undef) {
-                            a
-                        } else {
-                            b
-                        }
+                        // `x || null`, `x || []`: a fallback of nothing says
+                        // nothing (a loop over it would run zero times); keep `x`.
+                        let empty = match &b {
+                            Value::Null | Value::Undef => true,
+                            Value::Arr(items) => items.borrow().is_empty(),
+                            Value::Obj(o) => {
+                                o.props.borrow().is_empty() && o.class.borrow().is_none()
+                            }
+                            _ => false,
+                        };
+                        if empty { a } else { b }
                     }
                 }
             }
@@ -1853,6 +1869,16 @@ impl Interp {
             callee => {
                 let f = self.eval_raw(ctx, callee);
                 let argv = self.eval_args(ctx, &call.args);
+                if matches!(f, Value::Unknown(Unknown::Dynamic)) {
+                    self.dynamic_call(ctx, call, &argv);
+                }
+                // `memoize(load)` / `once(init)` from a package give back what they wrap.
+                if matches!(f, Value::Unknown(Unknown::External))
+                    && matches!(callee, Expr::Ident(n) if n == "memoize" || n == "once")
+                    && let Some(g @ Value::Func(_)) = argv.first()
+                {
+                    return g.clone();
+                }
                 self.call_value(ctx, &f, argv, &call.args, call.line, None)
             }
         }
@@ -1882,8 +1908,13 @@ impl Interp {
                         line,
                         "a module is loaded from a path computed at run time".into(),
                     );
+                    Value::Unknown(Unknown::Reported)
+                } else {
+                    // The loop's finding covers it, if the loop registers routes.
+                    self.loop_imports
+                        .push((self.dyn_loops.len(), ctx.file, line));
+                    Value::Unknown(Unknown::Dynamic)
                 }
-                Value::Unknown(Unknown::Reported)
             }
         }
     }
@@ -2012,7 +2043,17 @@ impl Interp {
                 let argv = self.eval_args(ctx, &call.args);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 if looping {
-                    self.dyn_loops.pop();
+                    self.pop_dyn_loop();
+                }
+                // `_.memoize(load)` / `once(init)` give back what they wrap.
+                if *kind == Unknown::External
+                    && matches!(name, "memoize" | "once")
+                    && let Some(f @ Value::Func(_)) = argv.first()
+                {
+                    return f.clone();
+                }
+                if *kind == Unknown::Dynamic {
+                    self.dynamic_call(ctx, call, &argv);
                 }
                 Value::Unknown(kind.clone())
             }
@@ -2962,6 +3003,45 @@ impl Interp {
                 Value::Emitter(em.clone())
             }
         }
+    }
+
+    /// Leave a loop over something only known at run time: the computed
+    /// imports in it are findings of their own unless the loop was one.
+    fn pop_dyn_loop(&mut self) {
+        let depth = self.dyn_loops.len();
+        let Some((_, _, _, seen)) = self.dyn_loops.pop() else {
+            return;
+        };
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.loop_imports)
+            .into_iter()
+            .partition(|(d, _, _)| *d >= depth);
+        self.loop_imports = rest;
+        if !seen.get() {
+            for (_, file, line) in mine {
+                self.finding(
+                    FindingCode::DynamicImport,
+                    file,
+                    line,
+                    "a module is loaded from a path computed at run time".into(),
+                );
+            }
+        }
+    }
+
+    /// An app or router handed to a function only known at run time.
+    fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
+        if self.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
+            return;
+        }
+        self.finding(
+            FindingCode::DynamicCall,
+            ctx.file,
+            call.line,
+            format!(
+                "`{}(...)` hands an app or router to code only known at run time; routes it adds are not in the inventory",
+                expr_text(&call.callee)
+            ),
+        );
     }
 
     fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {

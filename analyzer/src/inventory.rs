@@ -191,6 +191,9 @@ pub enum FindingCode {
     DynamicLoop,
     /// A value mounted with `use` that is only known at run time (its routes, if any, are unseen).
     DynamicMount,
+    /// An app or router handed to a function only known at run time (a
+    /// plug-in loaded by a computed import): routes it adds are unseen.
+    DynamicCall,
     /// A route path given as a regular expression.
     RegexPath,
     /// A router that declares routes but is never mounted.
@@ -245,6 +248,7 @@ impl FindingCode {
             FindingCode::DynamicMethod => "dynamic-method",
             FindingCode::DynamicLoop => "dynamic-loop",
             FindingCode::DynamicMount => "dynamic-mount",
+            FindingCode::DynamicCall => "dynamic-call",
             FindingCode::RegexPath => "regex-path",
             FindingCode::UnmountedRouter => "unmounted-router",
             FindingCode::UnreachedApp => "unreached-app",

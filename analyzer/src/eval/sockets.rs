@@ -1371,6 +1371,12 @@ pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> 
                 json!({"type": "object", "properties": map, "required": required})
             }
         }
+        // `items || []`, `user ?? {}`: an empty fallback still tells the type.
+        Expr::Logical(LogicalOp::Or | LogicalOp::Nullish, _, fallback) => match fallback.as_ref() {
+            Expr::Array(items) if items.is_empty() => json!({"type": "array"}),
+            Expr::Object(props) if props.is_empty() => json!({"type": "object"}),
+            _ => return None,
+        },
         _ => return None,
     })
 }
