@@ -229,6 +229,8 @@ pub(crate) struct Interp {
     nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
     nest_servers: HashMap<Option<i64>, u32>,
+    /// The instances Nest's dependency injection made, by (file, class line).
+    nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
     /// Computed imports inside loops over run-time values, with the loop depth:
@@ -308,6 +310,7 @@ impl Interp {
             listener_site: None,
             nest_gateways: HashSet::new(),
             nest_servers: HashMap::new(),
+            nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),

@@ -1027,6 +1027,9 @@ impl<'s> Lowerer<'s> {
         let mut params = Vec::new();
         let mut param_types = Vec::new();
         let mut rest = false;
+        // TypeScript parameter properties (`constructor(private readonly svc: Svc)`)
+        // assign themselves to `this`.
+        let mut param_props: Vec<String> = Vec::new();
         if let Some(p) = node.field(F::Parameter) {
             params.push(self.pattern(p));
             param_types.push(None);
@@ -1049,6 +1052,29 @@ impl<'s> Lowerer<'s> {
                         continue;
                     }
                     rest = p.field(F::Pattern).map(|n| n.kind()) == Some("rest_pattern");
+                    let is_property = {
+                        let mut cur = p.walk();
+                        p.children(&mut cur).any(|c| {
+                            matches!(
+                                c.kind(),
+                                "accessibility_modifier" | "readonly" | "override_modifier"
+                            )
+                        })
+                    };
+                    let ident = match &pat {
+                        Pattern::Ident(n) => Some(n.clone()),
+                        Pattern::Default(inner, _) => match inner.as_ref() {
+                            Pattern::Ident(n) => Some(n.clone()),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if is_property
+                        && name.as_deref() == Some("constructor")
+                        && let Some(n) = ident
+                    {
+                        param_props.push(n);
+                    }
                     params.push(pat);
                 } else {
                     rest = p.kind() == "rest_pattern";
@@ -1057,11 +1083,23 @@ impl<'s> Lowerer<'s> {
                 param_types.push(ty);
             }
         }
-        let body = match node.field(F::Body) {
+        let mut body = match node.field(F::Body) {
             Some(b) if b.kind() == "statement_block" => self.stmts_of(b),
             Some(b) => vec![Stmt::Return(Some(self.expr(b)))],
             None => Vec::new(),
         };
+        if !param_props.is_empty() {
+            let assigns = param_props.into_iter().map(|n| {
+                Stmt::Expr(Expr::Assign(
+                    Box::new(Pattern::Target(Box::new(Expr::Member(
+                        Box::new(Expr::This),
+                        n.clone(),
+                    )))),
+                    Box::new(Expr::Ident(n)),
+                ))
+            });
+            body.splice(0..0, assigns);
+        }
         let name = name.or_else(|| node.field(F::Name).map(|n| self.text(n).to_string()));
         Func {
             id,

@@ -201,6 +201,36 @@ impl Interp {
         }
     }
 
+    /// The one instance Nest's dependency injection makes of a class: each
+    /// constructor parameter typed with a class of the program gets that
+    /// class's instance (`constructor(private readonly chat: ChatService)`).
+    fn nest_instance(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>, depth: u32) -> Value {
+        let key = (cv.file, cv.class.line);
+        if let Some(v) = self.nest_instances.get(&key) {
+            return v.clone();
+        }
+        let mut args = Vec::new();
+        if let Some(ctor) = cv.class.constructor.clone() {
+            for t in &ctor.param_types {
+                let dep = match t {
+                    Some(TypeExpr::Ref(name, _)) if depth < 4 => {
+                        match cv.env.lookup(name).map(|v| self.force(v, 0)) {
+                            Some(Value::Class(k)) if !Rc::ptr_eq(&k, cv) => {
+                                self.nest_instance(ctx, &k, depth + 1)
+                            }
+                            _ => Value::dynamic(),
+                        }
+                    }
+                    _ => Value::dynamic(),
+                };
+                args.push(dep);
+            }
+        }
+        let inst = self.construct(ctx, &Value::Class(cv.clone()), args, &[], cv.class.line);
+        self.nest_instances.insert(key, inst.clone());
+        inst
+    }
+
     /// A NestJS gateway, `@WebSocketGateway(port?, options?) class G`: a
     /// namespace of a Socket.IO server (one per port) that Nest creates. Its
     /// `@SubscribeMessage(name)` methods are listeners (the `@MessageBody()`
@@ -275,8 +305,8 @@ impl Interp {
         let Value::Sio(nsv) = sio(kind, server, &ns) else {
             return;
         };
-        // Nest builds the instance (its constructor arguments come from DI).
-        let inst = self.construct(ctx, &Value::Class(cv.clone()), Vec::new(), &[], c.line);
+        // Nest builds the instance; its constructor arguments come from DI.
+        let inst = self.nest_instance(ctx, cv, 0);
         for (member, decs) in &c.member_decorators {
             for d in decs {
                 if self.nest_decorator(ctx, d).as_deref() == Some("WebSocketServer") {
