@@ -220,6 +220,16 @@ impl SyntaxContext {
         } else {
             src
         };
+        // A UTF-8 byte order mark is not code (Node skips it); blank it.
+        let unmarked;
+        let src = if src.starts_with(b"\xEF\xBB\xBF") {
+            let mut copy = src.to_vec();
+            copy[..3].copy_from_slice(b"   ");
+            unmarked = copy;
+            &unmarked[..]
+        } else {
+            src
+        };
         let started = std::time::Instant::now();
         let Some(tree) = parser.parse(src, None) else {
             return FileFacts {
@@ -290,21 +300,24 @@ impl SyntaxContext {
                 }
             }
         }
-        // Flow-typed JavaScript (`// @flow`): its annotations are mostly
-        // TypeScript's syntax; keep the TSX grammar's parse when it is better.
-        if tree.root_node().has_error()
-            && grammar == Grammar::JavaScript
-            && memchr::memmem::find(&src[..src.len().min(2048)], b"@flow").is_some()
-            && let Some(t2) = self.tsx.parse(src, None)
-        {
-            let errors = |t: &tree_sitter::Tree| {
-                let mut v = Vec::new();
-                collect_errors(t.root_node(), &mut v);
-                v.len()
-            };
-            if errors(&t2) < errors(&tree) {
-                tree = t2;
-                FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
+        // Flow-typed JavaScript (with `// @flow` or Babel's flow preset for
+        // every file): its annotations are mostly TypeScript's syntax; keep
+        // the TSX grammar's parse when it is better.
+        let flowless;
+        if tree.root_node().has_error() && grammar == Grammar::JavaScript {
+            let copy = flow_to_ts(src);
+            if let Some(t2) = self.tsx.parse(&copy, None) {
+                let errors = |t: &tree_sitter::Tree| {
+                    let mut v = Vec::new();
+                    collect_errors(t.root_node(), &mut v);
+                    v.len()
+                };
+                if errors(&t2) < errors(&tree) {
+                    tree = t2;
+                    FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
+                    flowless = copy;
+                    src = &flowless[..];
+                }
             }
         }
         let parsed = std::time::Instant::now();
@@ -395,6 +408,39 @@ impl SyntaxContext {
             functions: low.next_fn,
         }
     }
+}
+
+/// Flow-only type syntax rewritten to TypeScript's, byte for byte (lines and
+/// offsets hold): maybe types `?T` (after `:` or `<`) lose the `?`, exact
+/// objects `{| … |}` become `{ … }`. Only used for a second parse of a file
+/// the JavaScript grammar fails on.
+fn flow_to_ts(src: &[u8]) -> Vec<u8> {
+    let mut out = src.to_vec();
+    let n = out.len();
+    for i in 0..n {
+        match out[i] {
+            b'?' => {
+                let mut j = i;
+                while j > 0 && matches!(out[j - 1], b' ' | b'\t') {
+                    j -= 1;
+                }
+                let after = src.get(i + 1).copied().unwrap_or(b' ');
+                let before = if j > 0 { out[j - 1] } else { b' ' };
+                if matches!(before, b':' | b'<' | b',' | b'|')
+                    && (after.is_ascii_alphabetic()
+                        || matches!(after, b'{' | b'(' | b'[' | b'$' | b'_'))
+                {
+                    out[i] = b' ';
+                }
+            }
+            b'|' if i > 0 && out[i - 1] == b'{' && src.get(i + 1) != Some(&b'|') => out[i] = b' ',
+            b'|' if src.get(i + 1) == Some(&b'}') && (i == 0 || src[i - 1] != b'|') => {
+                out[i] = b' '
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The source with `;` after every line that is a whole `import … from '…'`,
