@@ -247,6 +247,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     // Entries: named, else package.json main/start, else files calling express().
     let t1 = Instant::now();
     let mut entries: Vec<FileId> = Vec::new();
+    let mut missing_entries: Vec<(String, String)> = Vec::new();
     if !opts.entries.is_empty() {
         for e in &opts.entries {
             let rel = project::normalize(&e.replace('\\', "/"));
@@ -271,8 +272,22 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
                 } else {
                     format!("{}/{hint}", p.dir)
                 };
-                if let Some(id) = project.resolve_path(&project::normalize(&rel)) {
-                    set.insert(id);
+                let rel = project::normalize(&rel);
+                match project.resolve_path(&rel) {
+                    Some(id) => {
+                        set.insert(id);
+                    }
+                    // `main: lib/index.js` of a package whose build output is
+                    // not checked in: say so rather than start elsewhere silently.
+                    None if !opts.root.join(&rel).exists() => missing_entries.push((
+                        if p.dir.is_empty() {
+                            "package.json".to_string()
+                        } else {
+                            format!("{}/package.json", p.dir)
+                        },
+                        rel,
+                    )),
+                    None => {}
                 }
             }
         }
@@ -361,6 +376,32 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         &http_files,
         opts,
     );
+    missing_entries.sort();
+    missing_entries.dedup();
+    for (manifest, rel) in missing_entries {
+        // The line that names it (`"main": "lib/index.js"`).
+        let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+        let line = std::fs::read_to_string(opts.root.join(&manifest))
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .position(|l| l.contains(&name))
+                    .map(|i| i as u32 + 1)
+            })
+            .unwrap_or(1);
+        inv.findings.push(Finding {
+            code: FindingCode::NoEntry,
+            at: Location {
+                file: manifest,
+                line,
+            },
+            message: format!(
+                "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from the other entries; pass --entry FILE to choose"
+            ),
+        });
+    }
+    inv.findings
+        .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     timings.inventory_ms = ms(t3);
     timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
