@@ -94,6 +94,8 @@ fn is_test_path(rel: &str) -> bool {
                     | "__mocks__"
                     | "test"
                     | "tests"
+                    | "spec"
+                    | "specs"
                     | "__fixtures__"
                     | "fixtures"
                     | "e2e"
@@ -1265,6 +1267,28 @@ fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
 mod tests {
     use super::merge_literals;
     use serde_json::json;
+
+    #[test]
+    fn test_paths_are_told_by_name_and_folder() {
+        for t in [
+            "spec/helper.js",
+            "server/specs/app.js",
+            "src/__tests__/routes.js",
+            "src/app.test.ts",
+            "src/app.spec.js",
+            "test/server.js",
+        ] {
+            assert!(super::is_test_path(t), "{t} is a test path");
+        }
+        for t in [
+            "src/specification.js",
+            "src/routes/inspect.js",
+            "spec.js",
+            "src/testing-tools/app.js",
+        ] {
+            assert!(!super::is_test_path(t), "{t} is not a test path");
+        }
+    }
 
     #[test]
     fn literal_payloads_from_several_sites_merge() {
