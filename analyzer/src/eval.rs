@@ -354,6 +354,7 @@ impl Interp {
                     .class
                     .methods
                     .iter()
+                    .chain(&cv.class.getters)
                     .filter(|(_, f)| !self.called.contains(&(cv.file, f.id)))
                     .map(|(n, _)| n.clone())
                     .collect();
@@ -383,6 +384,8 @@ impl Interp {
                             vec![Value::Unknown(Unknown::Param); n],
                             Some(this.clone()),
                         );
+                    } else if let Some(g) = self.find_getter(&cv, &name, &this) {
+                        self.invoke(&g, Vec::new(), Some(this.clone()));
                     }
                 }
             }
@@ -1103,6 +1106,12 @@ impl Interp {
                     )
                     && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_));
                 let known = if state { None } else { t.truthy() };
+                // Lazy initialisation, `if (!this._app) this._app = build()`: the
+                // branch runs the first time, so what it builds is not conditional.
+                let known = match known {
+                    None if lazy_init(test, then) => Some(true),
+                    k => k,
+                };
                 match known {
                     Some(true) => return self.exec_block(ctx, then),
                     Some(false) => return self.exec_block(ctx, els),
@@ -1723,10 +1732,14 @@ impl Interp {
                     return self.force(v, 0);
                 }
                 let class = data.class.borrow().clone();
-                if let Some(c) = class
-                    && let Some(m) = self.find_method(&c, prop, o)
-                {
-                    return m;
+                if let Some(c) = class {
+                    if let Some(m) = self.find_method(&c, prop, o) {
+                        return m;
+                    }
+                    // A getter runs when the property is read.
+                    if let Some(g) = self.find_getter(&c, prop, o) {
+                        return self.invoke(&g, Vec::new(), Some(o.clone()));
+                    }
                 }
                 Value::dynamic()
             }
@@ -1779,6 +1792,22 @@ impl Interp {
         }
     }
 
+    /// A getter of the class or its superclasses, bound to `this`.
+    fn find_getter(&self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Option<Rc<Closure>> {
+        let mut cur = Some(c.clone());
+        for _ in 0..16 {
+            let cv = cur?;
+            if let Some((_, f)) = cv.class.getters.iter().find(|(n, _)| n == prop) {
+                return Some(Closure::method(&cv, f, this));
+            }
+            cur = match &cv.superclass {
+                Some(Value::Class(s)) => Some(s.clone()),
+                _ => None,
+            };
+        }
+        None
+    }
+
     fn find_method(&mut self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Option<Value> {
         let mut cur = Some(c.clone());
         let mut guard = 0;
@@ -1801,6 +1830,9 @@ impl Interp {
     // ----- calls -----
 
     fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        if let Some(v) = self.router_call_apply(ctx, call) {
+            return v;
+        }
         match &call.callee {
             Expr::Member(obj, name) => {
                 if matches!(obj.as_ref(), Expr::Super) {
@@ -2942,6 +2974,55 @@ impl Interp {
         }
     }
 
+    /// `app[method].call(app, path, handler)` / `router.get.apply(router, [path, h])`:
+    /// the verb (or `use`) called on the router with the arguments after `this`.
+    fn router_call_apply(&mut self, ctx: &Ctx, call: &Call) -> Option<Value> {
+        let Expr::Member(target, how) = &call.callee else {
+            return None;
+        };
+        if how != "call" && how != "apply" {
+            return None;
+        }
+        let (obj, verb) = match target.as_ref() {
+            Expr::Member(o, v) => (o, Some(v.clone())),
+            Expr::Index(o, _) => (o, None),
+            _ => return None,
+        };
+        if !matches!(obj.as_ref(), Expr::Ident(_) | Expr::This | Expr::Member(..)) {
+            return None;
+        }
+        let Value::Router(id) = self.eval(ctx, obj) else {
+            return None;
+        };
+        let verb = match (verb, target.as_ref()) {
+            (Some(v), _) => v,
+            (None, Expr::Index(_, k)) => {
+                let k = self.eval(ctx, k);
+                self.force_deep(k).as_text()?
+            }
+            _ => return None,
+        };
+        if !HTTP_VERBS.contains(&verb.as_str()) && verb != "use" {
+            return None;
+        }
+        let args: Vec<Expr> = if how == "call" {
+            call.args.iter().skip(1).cloned().collect()
+        } else {
+            match call.args.get(1) {
+                Some(Expr::Array(items)) => items.clone(),
+                _ => return None,
+            }
+        };
+        let inner = Call {
+            callee: Expr::Member(obj.clone(), verb.clone()),
+            args,
+            line: call.line,
+            type_args: Vec::new(),
+            doc: call.doc.clone(),
+        };
+        Some(self.router_method(ctx, id, &verb, &inner))
+    }
+
     /// `on`/`once`/`addListener` and `emit` on a program's `EventEmitter`:
     /// listeners run with what is emitted, also with emits that carried a
     /// tracked value before they were added (start-up order is not run order).
@@ -3527,6 +3608,31 @@ impl Interp {
             }
         }
     }
+}
+
+/// Whether `if (test) { then }` is lazy initialisation: the test is `!x` (or
+/// `x == null`) for a property `x` that the branch assigns.
+fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
+    let target = match test {
+        Expr::Unary(op, e) if op == "!" => e.as_ref(),
+        Expr::Compare(op, e, n)
+            if matches!(op.as_str(), "==" | "===")
+                && matches!(n.as_ref(), Expr::Null | Expr::Undefined) =>
+        {
+            e.as_ref()
+        }
+        _ => return false,
+    };
+    let Expr::Member(..) = target else {
+        return false;
+    };
+    let text = expr_text(target);
+    then.iter().any(|s| match s {
+        Stmt::Expr(Expr::Assign(p, _)) => {
+            matches!(p.as_ref(), Pattern::Target(t) if expr_text(t) == text)
+        }
+        _ => false,
+    })
 }
 
 /// Paths from a registration's first argument.

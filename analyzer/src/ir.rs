@@ -173,8 +173,10 @@ pub(crate) struct Class {
     pub(crate) fields: Vec<(String, Option<Expr>)>,
     /// Static fields with initializers.
     pub(crate) static_fields: Vec<(String, Option<Expr>)>,
-    /// Methods (including getters), by name.
+    /// Methods, by name.
     pub(crate) methods: Vec<(String, Arc<Func>)>,
+    /// Getters (`get app() { … }`), by name: reading the property runs them.
+    pub(crate) getters: Vec<(String, Arc<Func>)>,
     /// Static methods.
     pub(crate) static_methods: Vec<(String, Arc<Func>)>,
     /// The constructor.

@@ -1168,6 +1168,7 @@ impl<'s> Lowerer<'s> {
             fields: Vec::new(),
             static_fields: Vec::new(),
             methods: Vec::new(),
+            getters: Vec::new(),
             static_methods: Vec::new(),
             constructor: None,
             line: line_of(node),
@@ -1236,8 +1237,14 @@ impl<'s> Lowerer<'s> {
                     let doc = self.doc_before(m);
                     let mut f = self.func(m, Some(key.clone()));
                     f.doc = doc;
+                    let is_getter = {
+                        let mut cur = m.walk();
+                        m.children(&mut cur).any(|c| c.kind() == "get")
+                    };
                     if key == "constructor" {
                         class.constructor = Some(Arc::new(f));
+                    } else if is_getter && !is_static {
+                        class.getters.push((key, Arc::new(f)));
                     } else if is_static {
                         class.static_methods.push((key, Arc::new(f)));
                     } else {

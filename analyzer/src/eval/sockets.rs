@@ -1235,7 +1235,11 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
                 ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => e_any(v, p, d),
                 ObjProp::Method(_, f) => s_any(&f.body, p, d),
             }),
-            Expr::Class(c) => c.methods.iter().any(|(_, f)| s_any(&f.body, p, d)),
+            Expr::Class(c) => c
+                .methods
+                .iter()
+                .chain(&c.getters)
+                .any(|(_, f)| s_any(&f.body, p, d)),
             _ => false,
         }
     }
