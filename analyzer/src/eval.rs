@@ -3040,14 +3040,7 @@ impl Interp {
                     return Value::Emitter(em.clone());
                 };
                 em.listeners.borrow_mut().push((ev.clone(), f.clone()));
-                let replay: Vec<Vec<Value>> = em
-                    .fired
-                    .borrow()
-                    .iter()
-                    .filter(|(n, _)| *n == ev)
-                    .map(|(_, a)| a.clone())
-                    .collect();
-                for args in replay {
+                for args in em.fired_with(&ev) {
                     self.call_value_now(ctx, &f, args, &[], call.line, None);
                 }
                 if let (Some(Expr::Func(_)), true) =
@@ -3070,14 +3063,7 @@ impl Interp {
                 if em.fired.borrow().len() < Emitter::LIMIT {
                     em.fired.borrow_mut().push((ev.clone(), args.clone()));
                 }
-                let listeners: Vec<Value> = em
-                    .listeners
-                    .borrow()
-                    .iter()
-                    .filter(|(n, _)| *n == ev)
-                    .map(|(_, f)| f.clone())
-                    .collect();
-                for f in listeners {
+                for f in em.listeners_of(&ev) {
                     self.call_value_now(ctx, &f, args.clone(), &[], call.line, None);
                 }
                 Value::Bool(true)

@@ -265,17 +265,10 @@ impl SyntaxContext {
                     copy[i] = b'+';
                 }
             }
-            if let Some(t2) = parser.parse(&copy, None) {
-                let errors = |t: &tree_sitter::Tree| {
-                    let mut v = Vec::new();
-                    collect_errors(t.root_node(), &mut v);
-                    v.len()
-                };
-                if errors(&t2) < errors(&tree) {
-                    tree = t2;
-                    patched_amp = copy;
-                    src = &patched_amp[..];
-                }
+            if let Some(t2) = better_parse(parser, &tree, &copy) {
+                tree = t2;
+                patched_amp = copy;
+                src = &patched_amp[..];
             }
         }
         // `import x from './y'` with no `;`, then a line starting with `(`:
@@ -286,18 +279,11 @@ impl SyntaxContext {
         if tree.root_node().has_error() {
             let copy = end_module_lines(src);
             if copy.len() != src.len()
-                && let Some(t2) = parser.parse(&copy, None)
+                && let Some(t2) = better_parse(parser, &tree, &copy)
             {
-                let errors = |t: &tree_sitter::Tree| {
-                    let mut v = Vec::new();
-                    collect_errors(t.root_node(), &mut v);
-                    v.len()
-                };
-                if errors(&t2) < errors(&tree) {
-                    tree = t2;
-                    patched_semi = copy;
-                    src = &patched_semi[..];
-                }
+                tree = t2;
+                patched_semi = copy;
+                src = &patched_semi[..];
             }
         }
         // Flow-typed JavaScript (with `// @flow` or Babel's flow preset for
@@ -306,18 +292,11 @@ impl SyntaxContext {
         let flowless;
         if tree.root_node().has_error() && grammar == Grammar::JavaScript {
             let copy = flow_to_ts(src);
-            if let Some(t2) = self.tsx.parse(&copy, None) {
-                let errors = |t: &tree_sitter::Tree| {
-                    let mut v = Vec::new();
-                    collect_errors(t.root_node(), &mut v);
-                    v.len()
-                };
-                if errors(&t2) < errors(&tree) {
-                    tree = t2;
-                    FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
-                    flowless = copy;
-                    src = &flowless[..];
-                }
+            if let Some(t2) = better_parse(&mut self.tsx, &tree, &copy) {
+                tree = t2;
+                FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
+                flowless = copy;
+                src = &flowless[..];
             }
         }
         let parsed = std::time::Instant::now();
@@ -408,6 +387,21 @@ impl SyntaxContext {
             functions: low.next_fn,
         }
     }
+}
+
+/// A parse of `copy` (a patched source) when it has fewer syntax errors than `tree`.
+fn better_parse(
+    parser: &mut Parser,
+    tree: &tree_sitter::Tree,
+    copy: &[u8],
+) -> Option<tree_sitter::Tree> {
+    let count = |t: &tree_sitter::Tree| {
+        let mut v = Vec::new();
+        collect_errors(t.root_node(), &mut v);
+        v.len()
+    };
+    let t2 = parser.parse(copy, None)?;
+    (count(&t2) < count(tree)).then_some(t2)
 }
 
 /// Flow-only type syntax rewritten to TypeScript's, byte for byte (lines and

@@ -367,6 +367,24 @@ pub(crate) struct Emitter {
 impl Emitter {
     /// Emits kept for listeners added later.
     pub(crate) const LIMIT: usize = 16;
+
+    /// The listeners of an event.
+    pub(crate) fn listeners_of(&self, event: &str) -> Vec<Value> {
+        let all = self.listeners.borrow();
+        all.iter()
+            .filter(|(n, _)| n == event)
+            .map(|(_, f)| f.clone())
+            .collect()
+    }
+
+    /// The arguments of the kept emits of an event.
+    pub(crate) fn fired_with(&self, event: &str) -> Vec<Vec<Value>> {
+        let all = self.fired.borrow();
+        all.iter()
+            .filter(|(n, _)| n == event)
+            .map(|(_, a)| a.clone())
+            .collect()
+    }
 }
 
 /// A `Set` (keys unused) or `Map`, with at most [`Coll::LIMIT`] entries kept.
