@@ -2390,11 +2390,7 @@ impl Interp {
             Value::Zod(z) => {
                 let mut all = vec![Value::Zod(z.clone())];
                 all.extend(argv);
-                let label = match args.first() {
-                    Some(_) => "ajv".to_string(),
-                    None => String::new(),
-                };
-                self.note_validation(ctx, line, &all, &label);
+                self.note_validation(ctx, line, &all, "ajv");
                 Value::dynamic()
             }
             Value::Class(_) => Value::dynamic(),
@@ -2730,28 +2726,13 @@ impl Interp {
             }
             Builtin::Celebrate => self.celebrate(&argv),
             Builtin::AjvMethod("compile") => match argv.first() {
-                Some(v) => {
-                    let schema = self.plain_json(v, 0);
-                    Value::Zod(Rc::new(ZodVal {
-                        schema,
-                        optional: false,
-                        joi: false,
-                    }))
-                }
+                Some(v) => schemas::zod(self.plain_json(v, 0)),
                 None => Value::dynamic(),
             },
             Builtin::AjvMethod("validate") => {
                 // `ajv.validate(schema, req.body)`.
                 if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
-                    let schema = self.plain_json(schema, 0);
-                    let all = vec![
-                        Value::Zod(Rc::new(ZodVal {
-                            schema,
-                            optional: false,
-                            joi: false,
-                        })),
-                        data.clone(),
-                    ];
+                    let all = vec![schemas::zod(self.plain_json(schema, 0)), data.clone()];
                     self.note_validation(ctx, line, &all, "ajv.validate");
                 }
                 Value::dynamic()
@@ -2763,9 +2744,8 @@ impl Interp {
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
                 if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
-                    for (key, part) in [("body", "body"), ("query", "query"), ("params", "params")]
-                    {
-                        if let Some(v) = o.get(key) {
+                    for part in ["body", "query", "params"] {
+                        if let Some(v) = o.get(part) {
                             let schema = self.plain_json(&v, 0);
                             parts.push((part, schema));
                         }
@@ -3082,6 +3062,9 @@ impl Interp {
         let Some((_, _, _, seen)) = self.dyn_loops.pop() else {
             return;
         };
+        if self.loop_imports.is_empty() {
+            return;
+        }
         let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.loop_imports)
             .into_iter()
             .partition(|(d, _, _)| *d >= depth);
@@ -3320,6 +3303,15 @@ impl Interp {
         let mut rest = Vec::new();
         for a in argv {
             let a = self.force(a.clone(), 0);
+            let guess = |part: &'static str, z: &ZodVal| {
+                contract.borrow_mut().guesses.push((
+                    part,
+                    z.schema.clone(),
+                    guess_label(z, callee_name),
+                    ctx.file,
+                    line,
+                ));
+            };
             match &a {
                 Value::Zod(z) => {
                     let lower = callee_name.to_ascii_lowercase();
@@ -3330,13 +3322,7 @@ impl Interp {
                     } else {
                         "body"
                     });
-                    contract.borrow_mut().guesses.push((
-                        part,
-                        z.schema.clone(),
-                        guess_label(z, callee_name),
-                        ctx.file,
-                        line,
-                    ));
+                    guess(part, z);
                 }
                 // `validate({ body: schema, query: schema })`: one schema per part.
                 Value::Obj(o) => {
@@ -3349,13 +3335,7 @@ impl Interp {
                     }
                     for (part, v) in parts {
                         if let Value::Zod(z) = self.force(v, 0) {
-                            contract.borrow_mut().guesses.push((
-                                part,
-                                z.schema.clone(),
-                                guess_label(&z, callee_name),
-                                ctx.file,
-                                line,
-                            ));
+                            guess(part, &z);
                         }
                     }
                 }

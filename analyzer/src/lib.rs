@@ -268,27 +268,18 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
             if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
                 continue;
             }
+            let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
             for hint in package_entry_hints(&p.json) {
-                let rel = if p.dir.is_empty() {
-                    hint
-                } else {
-                    format!("{}/{hint}", p.dir)
-                };
-                let rel = project::normalize(&rel);
+                let rel = in_package(&hint);
                 match project.resolve_path(&rel) {
                     Some(id) => {
                         set.insert(id);
                     }
                     // `main: lib/index.js` of a package whose build output is
                     // not checked in: say so rather than start elsewhere silently.
-                    None if !opts.root.join(&rel).exists() => missing_entries.push((
-                        if p.dir.is_empty() {
-                            "package.json".to_string()
-                        } else {
-                            format!("{}/package.json", p.dir)
-                        },
-                        rel,
-                    )),
+                    None if !opts.root.join(&rel).exists() => {
+                        missing_entries.push((in_package("package.json"), rel))
+                    }
                     None => {}
                 }
             }

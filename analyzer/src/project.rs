@@ -438,17 +438,10 @@ impl Project {
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
         // the Vite and Vue CLI templates, from the nearest package.json.
         if let Some(rest) = spec.strip_prefix("@/") {
-            let mut d = from_dir.to_string();
-            let base = loop {
-                if self.package_at(&d).is_some() || d.is_empty() {
-                    break d;
-                }
-                d = d
-                    .rsplit_once('/')
-                    .map(|(p, _)| p.to_string())
-                    .unwrap_or_default();
-            };
-            let target = normalize(&join_rel(&base, &format!("src/{rest}")));
+            let base = ancestors(from_dir)
+                .find(|d| self.package_at(d).is_some())
+                .unwrap_or("");
+            let target = normalize(&join_rel(base, &format!("src/{rest}")));
             return match self.resolve_path(&target) {
                 Some(id) => Resolved::File(id),
                 None => Resolved::Missing,
@@ -495,19 +488,7 @@ impl Project {
     }
 
     fn tsconfig_for(&self, dir: &str) -> Option<&TsConfig> {
-        let mut d = dir.to_string();
-        loop {
-            if let Some(c) = self.tsconfigs.get(&d) {
-                return Some(c);
-            }
-            if d.is_empty() {
-                return None;
-            }
-            d = d
-                .rsplit_once('/')
-                .map(|(p, _)| p.to_string())
-                .unwrap_or_default();
-        }
+        ancestors(dir).find_map(|d| self.tsconfigs.get(d))
     }
 
     fn package_at(&self, dir: &str) -> Option<&PackageJson> {
@@ -693,6 +674,13 @@ fn join_rel(dir: &str, spec: &str) -> String {
 }
 
 /// Collapse `.` and `..` in a `/` path relative to the root (never above it).
+/// A folder (relative to the root) and the folders above it, up to the root (`""`).
+fn ancestors(dir: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(dir), |d| {
+        (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p))
+    })
+}
+
 /// Whether a `/` path relative to the root climbs above it (`../../libs/x`).
 fn escapes_root(p: &str) -> bool {
     let mut depth = 0i32;

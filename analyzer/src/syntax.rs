@@ -310,7 +310,6 @@ impl SyntaxContext {
             next_fn: 0,
             depth: 0,
             too_deep: Vec::new(),
-            fn_depth: 0,
             top_idents: Default::default(),
             top_requires: Vec::new(),
             fn_stack: Vec::new(),
@@ -494,8 +493,6 @@ struct Lowerer<'s> {
     next_fn: u32,
     depth: u32,
     too_deep: Vec<u32>,
-    /// Functions being lowered around the current node (0: top level).
-    fn_depth: u32,
     /// Identifiers read at the top level, outside any function.
     top_idents: std::collections::HashSet<String>,
     /// `require('literal')` specifiers called at the top level.
@@ -1032,11 +1029,9 @@ impl<'s> Lowerer<'s> {
         if let Some(&outer) = self.fn_stack.last() {
             self.fn_parent.insert(id, outer);
         }
-        self.fn_depth += 1;
         self.fn_stack.push(id);
         let f = self.func_inner(node, name);
         self.fn_stack.pop();
-        self.fn_depth -= 1;
         f
     }
 
@@ -1550,7 +1545,7 @@ impl<'s> Lowerer<'s> {
                             .collect()
                     })
                     .unwrap_or_default();
-                if self.fn_depth == 0
+                if self.fn_stack.is_empty()
                     && matches!(&callee, Expr::Ident(n) if n == "require")
                     && let Some(Expr::Str(spec)) = args.first()
                 {

@@ -48,7 +48,7 @@ impl RawContract {
     }
 }
 
-fn zod(schema: J) -> Value {
+pub(super) fn zod(schema: J) -> Value {
     Value::Zod(Rc::new(ZodVal {
         schema,
         optional: false,

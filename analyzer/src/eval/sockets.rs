@@ -192,6 +192,22 @@ impl Interp {
         sio(SioKind::Server, self.sio_servers.len() as u32 - 1, "/")
     }
 
+    /// A namespace as `io.of(x)` and Nest's `namespace` option name it: a
+    /// path (`chat` is `/chat`), a pattern, or `{dynamic}`.
+    fn namespace_name(&mut self, v: Option<&Value>) -> String {
+        let ns = match v.map(|a| self.force_deep(a.clone())) {
+            Some(Value::Str(n)) => n.to_string(),
+            Some(Value::Regex(r)) => r.to_string(),
+            Some(Value::Pattern(p)) => p.to_string(),
+            _ => "{dynamic}".to_string(),
+        };
+        if ns.starts_with('/') || ns.starts_with('{') {
+            ns
+        } else {
+            format!("/{ns}")
+        }
+    }
+
     /// Which `@nestjs/websockets` decorator this is, if any.
     pub(super) fn nest_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<str>> {
         let v = self.eval(ctx, &d.callee);
@@ -261,12 +277,7 @@ impl Interp {
                 Value::Num(n) => port = Some(n as i64),
                 Value::Obj(o) => {
                     if let Some(n) = o.get("namespace") {
-                        ns = match self.force_deep(n) {
-                            Value::Str(n) if n.starts_with('/') => n.to_string(),
-                            Value::Str(n) => format!("/{n}"),
-                            Value::Regex(r) => r.to_string(),
-                            _ => "{dynamic}".to_string(),
-                        };
+                        ns = self.namespace_name(Some(&n));
                     }
                     if let Some(p) = o.get("path") {
                         path = self.force_deep(p).as_text();
@@ -362,20 +373,7 @@ impl Interp {
             let mut site = None;
             if let Some(d) = &sub {
                 let first = d.args.first().map(|a| self.eval(ctx, a));
-                let ev = match first.map(|v| self.force_deep(v)) {
-                    Some(Value::Str(s)) => Some((s.to_string(), false)),
-                    Some(Value::Pattern(p)) => Some((p.to_string(), true)),
-                    _ => {
-                        let text = d.args.first().map(expr_text).unwrap_or_default();
-                        self.finding(
-                            FindingCode::DynamicEvent,
-                            ctx.file,
-                            d.line,
-                            format!("the event name `{text}` is only known at run time"),
-                        );
-                        None
-                    }
-                };
+                let ev = self.event_name_of(ctx, first.as_ref(), d.args.first(), d.line);
                 let responses = ws_responses(&f.body);
                 let (acks, ack_schema) = returns_value(&f.body);
                 if let Some((ev, pattern)) = ev
@@ -529,18 +527,7 @@ impl Interp {
             }
             (SioKind::Server, "of") => {
                 let argv = self.eval_args(ctx, &call.args);
-                let ns = match argv.first().map(|a| self.force_deep(a.clone())) {
-                    Some(Value::Str(n)) => n.to_string(),
-                    Some(Value::Regex(r)) => r.to_string(),
-                    Some(Value::Pattern(p)) => p.to_string(),
-                    Some(Value::Func(_)) => "{dynamic}".to_string(),
-                    _ => "{dynamic}".to_string(),
-                };
-                let ns = if ns.starts_with('/') || ns.starts_with('{') {
-                    ns
-                } else {
-                    format!("/{ns}")
-                };
+                let ns = self.namespace_name(argv.first());
                 if let Some(srv) = self.sio_servers.get_mut(s.server as usize) {
                     srv.namespaces.insert(ns.clone());
                 }
@@ -828,18 +815,29 @@ impl Interp {
 
     /// The event name of an `on`/`emit` call: a constant, or a pattern with `{name}` parts.
     fn event_name(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) -> Option<(String, bool)> {
-        let v = argv.first().map(|a| self.force_deep(a.clone()));
-        match v {
+        self.event_name_of(ctx, argv.first(), call.args.first(), call.line)
+    }
+
+    /// An event name from its value (and the expression that gave it, for
+    /// the finding when it is only known at run time).
+    fn event_name_of(
+        &mut self,
+        ctx: &Ctx,
+        v: Option<&Value>,
+        e: Option<&Expr>,
+        line: u32,
+    ) -> Option<(String, bool)> {
+        match v.map(|a| self.force_deep(a.clone())) {
             Some(Value::Str(s)) => Some((s.to_string(), false)),
             Some(Value::Pattern(p)) => Some((p.to_string(), true)),
             // A helper run without a caller: its callers name the events.
             Some(Value::Unknown(Unknown::Param)) => None,
             _ => {
-                let text = call.args.first().map(expr_text).unwrap_or_default();
+                let text = e.map(expr_text).unwrap_or_default();
                 self.finding(
                     FindingCode::DynamicEvent,
                     ctx.file,
-                    call.line,
+                    line,
                     format!("the event name `{text}` is only known at run time"),
                 );
                 None
@@ -1041,7 +1039,10 @@ impl Interp {
 fn pattern_label(p: &Pattern) -> String {
     match p {
         Pattern::Ident(n) => n.clone(),
-        Pattern::Default(inner, _) => pattern_label(inner),
+        Pattern::Default(inner, _) => match inner.as_ref() {
+            Pattern::Ident(n) => n.clone(),
+            _ => "{…}".into(),
+        },
         Pattern::Object(..) => "{…}".into(),
         Pattern::Array(..) => "[…]".into(),
         _ => "_".into(),
@@ -1102,52 +1103,52 @@ type WsResponse = (String, Option<u32>, Option<serde_json::Value>);
 /// the returned expression (`from(items).pipe(map(x => ({event: 'e', data: x})))`),
 /// with the line of the innermost call around them when there is one.
 fn ws_responses(body: &[Stmt]) -> Vec<WsResponse> {
-    fn walk(e: &Expr, line: Option<u32>, out: &mut Vec<WsResponse>, depth: u32) {
-        if depth > 32 {
-            return;
-        }
-        if let Some(ev) = ws_response_event(e) {
-            if !out.iter().any(|(n, _, _)| *n == ev) {
-                out.push((ev, line, ws_response_data(e)));
-            }
-            return;
-        }
-        match e {
-            Expr::Call(c) => {
-                walk(&c.callee, Some(c.line), out, depth + 1);
-                for a in &c.args {
-                    walk(a, Some(c.line), out, depth + 1);
-                }
-            }
-            Expr::Func(f) => {
-                let mut rs = Vec::new();
-                returns(&f.body, &mut rs);
-                for r in &rs {
-                    walk(r, line, out, depth + 1);
-                }
-            }
-            Expr::Array(items) => {
-                for i in items {
-                    walk(i, line, out, depth + 1);
-                }
-            }
-            Expr::Member(o, _) | Expr::Await(o) | Expr::Typed(o, _) => {
-                walk(o, line, out, depth + 1)
-            }
-            Expr::Cond(_, _, a, b) | Expr::Logical(_, a, b) => {
-                walk(a, line, out, depth + 1);
-                walk(b, line, out, depth + 1);
-            }
-            _ => {}
-        }
-    }
     let mut rs = Vec::new();
     returns(body, &mut rs);
     let mut out = Vec::new();
     for r in &rs {
-        walk(r, None, &mut out, 0);
+        ws_walk(r, None, &mut out, 0);
     }
     out
+}
+
+/// The `WsResponse` literals in a returned expression (see [`ws_responses`]).
+fn ws_walk(e: &Expr, line: Option<u32>, out: &mut Vec<WsResponse>, depth: u32) {
+    if depth > 32 {
+        return;
+    }
+    if let Some(ev) = ws_response_event(e) {
+        if !out.iter().any(|(n, _, _)| *n == ev) {
+            out.push((ev, line, ws_response_data(e)));
+        }
+        return;
+    }
+    match e {
+        Expr::Call(c) => {
+            ws_walk(&c.callee, Some(c.line), out, depth + 1);
+            for a in &c.args {
+                ws_walk(a, Some(c.line), out, depth + 1);
+            }
+        }
+        Expr::Func(f) => {
+            let mut rs = Vec::new();
+            returns(&f.body, &mut rs);
+            for r in &rs {
+                ws_walk(r, line, out, depth + 1);
+            }
+        }
+        Expr::Array(items) => {
+            for i in items {
+                ws_walk(i, line, out, depth + 1);
+            }
+        }
+        Expr::Member(o, _) | Expr::Await(o) | Expr::Typed(o, _) => ws_walk(o, line, out, depth + 1),
+        Expr::Cond(_, _, a, b) | Expr::Logical(_, a, b) => {
+            ws_walk(a, line, out, depth + 1);
+            ws_walk(b, line, out, depth + 1);
+        }
+        _ => {}
+    }
 }
 
 /// Whether a Nest handler returns a value other than a `WsResponse` (Nest
@@ -1159,7 +1160,9 @@ fn returns_value(body: &[Stmt]) -> (bool, Option<serde_json::Value>) {
     let acks: Vec<&Expr> = rs
         .iter()
         .filter(|r| {
-            !matches!(r, Expr::Undefined) && ws_response_event(r).is_none() && ws_responses_in(r)
+            let mut inside = Vec::new();
+            ws_walk(r, None, &mut inside, 0);
+            !matches!(r, Expr::Undefined) && inside.is_empty()
         })
         .collect();
     let schemas: Option<Vec<serde_json::Value>> =
@@ -1171,27 +1174,9 @@ fn returns_value(body: &[Stmt]) -> (bool, Option<serde_json::Value>) {
     (!acks.is_empty(), schema)
 }
 
-/// Whether a returned expression is not a stream of `WsResponse`s.
-fn ws_responses_in(e: &Expr) -> bool {
-    ws_responses(&[Stmt::Return(Some(e.clone()))]).is_empty()
-}
-
 /// Parameter names of a listener and whether its last parameter (the ack) is called.
 fn listener_shape(f: &Func) -> (Vec<String>, bool) {
-    let names: Vec<String> = f
-        .params
-        .iter()
-        .map(|p| match p {
-            Pattern::Ident(n) => n.clone(),
-            Pattern::Default(inner, _) => match inner.as_ref() {
-                Pattern::Ident(n) => n.clone(),
-                _ => "{…}".into(),
-            },
-            Pattern::Object(..) => "{…}".into(),
-            Pattern::Array(..) => "[…]".into(),
-            _ => "_".into(),
-        })
-        .collect();
+    let names: Vec<String> = f.params.iter().map(pattern_label).collect();
     let ack = match f.params.last() {
         Some(Pattern::Ident(n)) => calls_name(&f.body, n),
         _ => false,
