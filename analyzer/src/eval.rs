@@ -15,6 +15,7 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod nest_http;
 mod schemas;
 mod sockets;
 
@@ -239,6 +240,8 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
+    /// NestJS applications and the controllers they serve (see `nest_http`).
+    nest: nest_http::NestState,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -312,6 +315,7 @@ impl Interp {
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
+            nest: nest_http::NestState::default(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
         }
@@ -2697,6 +2701,17 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::Nest(n) => match n.as_ref() {
+                "create" => self.nest_create(ctx, &argv, args, line),
+                // `forwardRef(() => X)` is `X`.
+                "forwardRef" => match argv.into_iter().next() {
+                    Some(f @ Value::Func(_)) => {
+                        self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
+                    }
+                    _ => Value::dynamic(),
+                },
+                _ => Value::external(),
+            },
             Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
@@ -2798,6 +2813,11 @@ impl Interp {
     }
 
     fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
+        if self.nest.is_app(id)
+            && let Some(v) = self.nest_app_method(ctx, id, name, call)
+        {
+            return v;
+        }
         if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
             let argv = self.eval_args(ctx, &call.args);
@@ -3931,6 +3951,14 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
         (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
+        (Builtin::OpaqueModule(m), p @ ("NestFactory" | "forwardRef"))
+            if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
+        {
+            Value::Builtin(Builtin::Nest(Rc::from(p)))
+        }
+        (Builtin::Nest(n), "create") if &**n == "NestFactory" => {
+            Value::Builtin(Builtin::Nest(Rc::from("create")))
+        }
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))
         }

@@ -189,6 +189,9 @@ pub(crate) struct Class {
     pub(crate) member_decorators: Vec<(String, Vec<Decorator>)>,
     /// Decorators on method parameters: (method, parameter index, decorator).
     pub(crate) param_decorators: Vec<(String, usize, Decorator)>,
+    /// Instance fields declared with a type (`name?: string`): (name,
+    /// optional, type). DTO classes state request schemas this way.
+    pub(crate) field_types: Vec<(String, bool, TypeExpr)>,
 }
 
 /// A decorator: `@name` or `@name(args)`.

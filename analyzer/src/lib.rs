@@ -299,6 +299,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     for &e in &entries {
         interp.run_module(e);
     }
+    interp.finish_nest_apps();
     let reached: BTreeSet<FileId> = interp.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {
@@ -1213,6 +1214,10 @@ fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
                 ("joi", rest)
             } else if let Some(rest) = n.strip_prefix("jsdoc:") {
                 ("jsdoc", rest)
+            } else if let Some(rest) = n.strip_prefix("class-validator:") {
+                ("class-validator", rest)
+            } else if let Some(rest) = n.strip_prefix("typescript:") {
+                ("typescript", rest)
             } else if n == "express-validator" || n == "celebrate" {
                 (n, "")
             } else if n.starts_with("Request<") {

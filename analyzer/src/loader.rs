@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 18;
+pub(crate) const FACTS_VERSION: u32 = 19;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -31,6 +31,8 @@ pub(crate) mod needle {
     pub(crate) const ROUTING: u8 = 8;
     /// Mentions Socket.IO.
     pub(crate) const SOCKET: u8 = 16;
+    /// Declares a decorated controller class (NestJS, routing-controllers).
+    pub(crate) const CONTROLLER: u8 = 32;
 }
 
 fn needles_of(bytes: &[u8]) -> u8 {
@@ -49,6 +51,13 @@ fn needles_of(bytes: &[u8]) -> u8 {
         {
             flags |= needle::APP;
         }
+    }
+    // A NestJS application's bootstrap.
+    if has("NestFactory.create") {
+        flags |= needle::APP;
+    }
+    if has("Controller(") {
+        flags |= needle::CONTROLLER;
     }
     if has("Router") {
         flags |= needle::ROUTER;

@@ -1164,6 +1164,7 @@ impl<'s> Lowerer<'s> {
             decorators: Vec::new(),
             member_decorators: Vec::new(),
             param_decorators: Vec::new(),
+            field_types: Vec::new(),
         };
         // `@Gateway() export class X` puts the decorator on the export.
         if let Some(parent) = node.parent()
@@ -1247,6 +1248,18 @@ impl<'s> Lowerer<'s> {
                         class.member_decorators.push((key.clone(), decorators));
                     }
                     let value = m.field(F::Value).map(|v| self.expr(v));
+                    if !is_static
+                        && let Some(t) = m
+                            .field(F::Type)
+                            .and_then(|t| Self::named_children(t).first().copied())
+                    {
+                        let optional = {
+                            let mut cur = m.walk();
+                            m.children(&mut cur).any(|c| c.kind() == "?")
+                        };
+                        let ty = self.type_expr(t);
+                        class.field_types.push((key.clone(), optional, ty));
+                    }
                     if is_static {
                         class.static_fields.push((key, value));
                     } else {

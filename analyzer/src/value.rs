@@ -180,6 +180,9 @@ pub(crate) enum Builtin {
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
     NestWs(Rc<str>),
+    /// What NestJS's HTTP side needs modelled: `NestFactory`, its
+    /// `create`, `forwardRef` (see `eval/nest_http.rs`).
+    Nest(Rc<str>),
     /// The `Ajv` class (`ajv`, `ajv/dist/2020`).
     Ajv,
     /// An `Ajv` instance.
@@ -490,6 +493,7 @@ impl Value {
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
+                | Builtin::Nest(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

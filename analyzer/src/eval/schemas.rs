@@ -836,6 +836,8 @@ impl Interp {
                 let found = env.lookup(name).map(|v| self.force(v, 0));
                 match found {
                     Some(Value::Type(decl, home)) => self.ts_schema(&home, &decl, depth + 1),
+                    // A DTO class (its typed fields, class-validator decorators).
+                    Some(Value::Class(cv)) => self.dto_schema(&cv, depth + 1),
                     _ => json!({"description": format!("TypeScript type `{name}`")}),
                 }
             }

@@ -1,0 +1,975 @@
+//! NestJS HTTP controllers on the Express adapter, and the DTO classes that
+//! state their request schemas.
+//!
+//! Captures: `NestFactory.create(AppModule)` makes an app (or uses the
+//! Express app handed in `new ExpressAdapter(server)`); the modules reachable
+//! from the root module through `@Module({imports, controllers, providers})`
+//! (dynamic modules returned by `forRoot()`-style calls and `forwardRef`
+//! included); each `@Controller(path | [paths] | {path, version})` class's
+//! methods decorated with `@Get/@Post/@Put/@Patch/@Delete/@Head/@Options/
+//! @All/@Search/@Sse(path?)` (path arrays give several routes); the global
+//! prefix (`app.setGlobalPrefix('api', {exclude})`); URI versioning
+//! (`app.enableVersioning({type: VersioningType.URI, prefix, defaultVersion})`
+//! with controller and `@Version(...)` versions, `VERSION_NEUTRAL`);
+//! `@Body()/@Query()/@Param()` (whole or one property, `@Headers('x')`) with
+//! their TypeScript types as request schemas, DTO classes read through their
+//! class-validator decorators ([`Interp::dto_schema`]); `@HttpCode(n)` (else
+//! 201 for POST) as the response status; `@UseGuards(...)` on the class or
+//! method, `app.useGlobalGuards(...)` and `{provide: APP_GUARD, useClass}`
+//! providers as middleware. Each operation is sited at its verb decorator.
+//! A `@Controller` class that no module reachable from the root lists is an
+//! `unmounted-router` finding (Nest does not serve it).
+//!
+//! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
+//! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
+//!
+//! Deliberately not captured: host-bound controllers (`host` is ignored),
+//! routes inherited from a controller's superclass, `RouterModule` path
+//! trees, custom decorators composed with `applyDecorators`, header and
+//! media-type versioning (no path change, so nothing to do), and what the
+//! handlers return (Nest serialises it; no schema is read).
+
+use super::*;
+use crate::paths;
+use serde_json::{Map, Value as J, json};
+
+/// The packages whose decorators this module reads.
+const COMMON: &str = "@nestjs/common";
+
+/// One Nest application being assembled.
+pub(crate) struct NestApp {
+    router: u32,
+    file: FileId,
+    line: u32,
+    root: Value,
+    prefix: String,
+    /// Route paths (without leading `/`) kept out of the global prefix, with the method (`None`: every one).
+    exclude: Vec<(String, Option<String>)>,
+    /// URI versioning: the segment prefix (`v`) and the default versions.
+    versioning: Option<(String, Vec<Option<String>>)>,
+    guards: Vec<String>,
+    done: bool,
+}
+
+/// What the run learned about Nest applications.
+#[derive(Default)]
+pub(crate) struct NestState {
+    apps: Vec<NestApp>,
+    /// Controller classes some application serves, by (file, class line).
+    served: HashSet<(FileId, u32)>,
+}
+
+impl NestState {
+    pub(crate) fn is_app(&self, router: u32) -> bool {
+        self.apps.iter().any(|a| a.router == router)
+    }
+}
+
+/// Nest's verb decorators and the Express method they register.
+fn verb_of(decorator: &str) -> Option<&'static str> {
+    Some(match decorator {
+        "Get" | "Sse" => "get",
+        "Post" => "post",
+        "Put" => "put",
+        "Patch" => "patch",
+        "Delete" => "delete",
+        "Head" => "head",
+        "Options" => "options",
+        "All" => "all",
+        "Search" => "search",
+        _ => return None,
+    })
+}
+
+/// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
+fn callee_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Ident(n) | Expr::Member(_, n) => Some(n),
+        _ => None,
+    }
+}
+
+/// A guard as the middleware chain names it: `AuthGuard('jwt')` is
+/// `AuthGuard()`, `new RolesGuard()` and `RolesGuard` are `RolesGuard`.
+fn guard_name(e: &Expr) -> String {
+    match e {
+        Expr::Call(c) => format!("{}()", expr_text(&c.callee)),
+        Expr::New(c, _, _) => expr_text(c),
+        e => expr_text(e),
+    }
+}
+
+impl Interp {
+    /// The context a class's decorators are evaluated in.
+    fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
+        Ctx {
+            file: cv.file,
+            scope: cv.env.clone(),
+            this: Value::Undef,
+            home: None,
+        }
+    }
+
+    /// The package and exported name a decorator comes from, when it comes
+    /// from a modelled package (`@Get()` from `@nestjs/common` is
+    /// `("@nestjs/common", "Get")`).
+    pub(super) fn decorator_origin(
+        &mut self,
+        ctx: &Ctx,
+        d: &Decorator,
+    ) -> Option<(String, String)> {
+        let v = self.eval(ctx, &d.callee);
+        match self.force(v, 0) {
+            Value::Builtin(Builtin::MiddlewareFactory(n)) => {
+                let (pkg, name) = n.rsplit_once('.')?;
+                Some((pkg.to_string(), name.to_string()))
+            }
+            Value::Builtin(Builtin::Nest(n)) => Some((COMMON.to_string(), n.to_string())),
+            _ => None,
+        }
+    }
+
+    /// The `@nestjs/common` decorator this is, if it is one.
+    fn nest_common(&mut self, ctx: &Ctx, d: &Decorator) -> Option<String> {
+        match self.decorator_origin(ctx, d) {
+            Some((pkg, name)) if pkg == COMMON => Some(name),
+            _ => None,
+        }
+    }
+
+    /// `NestFactory.create(AppModule, adapter?, options?)`: an Express app
+    /// whose routes are the controllers of the modules the root reaches
+    /// (registered by [`Interp::finish_nest_apps`], once the bootstrap code
+    /// has set the prefix, versioning and global guards).
+    pub(super) fn nest_create(
+        &mut self,
+        ctx: &Ctx,
+        argv: &[Value],
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        let root = argv
+            .first()
+            .cloned()
+            .map(|v| self.force_deep(v))
+            .unwrap_or(Value::Undef);
+        // `new ExpressAdapter(server)`: the routes go on that Express app.
+        let mut router = None;
+        if let Some(Expr::New(callee, cargs, _)) = args.get(1)
+            && callee_name(callee) == Some("ExpressAdapter")
+            && let Some(a) = cargs.first()
+        {
+            let v = self.eval(ctx, a);
+            if let Value::Router(id) = self.force_deep(v) {
+                router = Some(id);
+            }
+        }
+        let router = match router {
+            Some(r) => r,
+            None => match self.new_router(ctx.file, line, true) {
+                Value::Router(id) => id,
+                _ => return Value::dynamic(),
+            },
+        };
+        self.nest.apps.push(NestApp {
+            router,
+            file: ctx.file,
+            line,
+            root,
+            prefix: String::new(),
+            exclude: Vec::new(),
+            versioning: None,
+            guards: Vec::new(),
+            done: false,
+        });
+        Value::Router(router)
+    }
+
+    /// The Nest-only methods of an application (`setGlobalPrefix`,
+    /// `enableVersioning`, `useGlobalGuards`); `None` for the Express ones.
+    pub(super) fn nest_app_method(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        name: &str,
+        call: &Call,
+    ) -> Option<Value> {
+        let i = self.nest.apps.iter().rposition(|a| a.router == id)?;
+        match name {
+            "setGlobalPrefix" => {
+                let argv = self.eval_args(ctx, &call.args);
+                let prefix = argv
+                    .first()
+                    .and_then(|v| self.force_deep(v.clone()).as_text());
+                let mut exclude = Vec::new();
+                if let Some(Value::Obj(o)) = argv.get(1).map(|v| self.force_deep(v.clone()))
+                    && let Some(Value::Arr(items)) = o.get("exclude").map(|v| self.force_deep(v))
+                {
+                    for it in items.borrow().clone() {
+                        match self.force_deep(it) {
+                            Value::Obj(r) => {
+                                let path = r.get("path").and_then(|p| self.force_deep(p).as_text());
+                                let method = self.request_method(ctx, call, &r);
+                                if let Some(p) = path {
+                                    exclude.push((p.trim_matches('/').to_string(), method));
+                                }
+                            }
+                            v => {
+                                if let Some(p) = v.as_text() {
+                                    exclude.push((p.trim_matches('/').to_string(), None));
+                                }
+                            }
+                        }
+                    }
+                }
+                match prefix {
+                    Some(p) => {
+                        let app = &mut self.nest.apps[i];
+                        app.prefix = p;
+                        app.exclude = exclude;
+                    }
+                    None => self.dynamic_path(ctx, call, "setGlobalPrefix"),
+                }
+                Some(Value::Router(id))
+            }
+            "enableVersioning" => {
+                let mut uri = true;
+                let mut seg = "v".to_string();
+                let mut defaults = Vec::new();
+                if let Some(Expr::Object(props)) = call.args.first() {
+                    for p in props {
+                        let ObjProp::KeyValue(PropKey::Name(k), e) = p else {
+                            continue;
+                        };
+                        match k.as_str() {
+                            // `VersioningType.URI` (an enum member; URI is 0).
+                            "type" => {
+                                uri = match e {
+                                    Expr::Member(_, m) => m == "URI",
+                                    Expr::Num(n) => *n == 0.0,
+                                    _ => true,
+                                }
+                            }
+                            "prefix" => {
+                                let v = self.eval(ctx, e);
+                                match self.force_deep(v) {
+                                    Value::Bool(false) => seg.clear(),
+                                    v => {
+                                        if let Some(t) = v.as_text() {
+                                            seg = t;
+                                        }
+                                    }
+                                }
+                            }
+                            "defaultVersion" => defaults = self.versions(ctx, e),
+                            _ => {}
+                        }
+                    }
+                }
+                self.nest.apps[i].versioning = uri.then_some((seg, defaults));
+                Some(Value::Router(id))
+            }
+            "useGlobalGuards" => {
+                let names: Vec<String> = call.args.iter().map(guard_name).collect();
+                self.nest.apps[i].guards.extend(names);
+                Some(Value::Router(id))
+            }
+            _ => None,
+        }
+    }
+
+    /// `method: RequestMethod.GET` in an exclude entry.
+    fn request_method(&mut self, _ctx: &Ctx, _call: &Call, r: &Rc<ObjData>) -> Option<String> {
+        match r.get("method").map(|m| self.force_deep(m)) {
+            Some(Value::Builtin(Builtin::MiddlewareFactory(n))) => n
+                .rsplit('.')
+                .next()
+                .filter(|m| *m != "ALL")
+                .map(|m| m.to_ascii_lowercase()),
+            Some(v) => v.as_text().map(|m| m.to_ascii_lowercase()),
+            None => None,
+        }
+    }
+
+    /// The versions a `version`/`defaultVersion`/`@Version` value names
+    /// (`None`: `VERSION_NEUTRAL`, no segment).
+    fn versions(&mut self, ctx: &Ctx, e: &Expr) -> Vec<Option<String>> {
+        let items: Vec<Expr> = match e {
+            Expr::Array(items) => items.clone(),
+            e => vec![e.clone()],
+        };
+        let mut out = Vec::new();
+        for it in &items {
+            if callee_name(it) == Some("VERSION_NEUTRAL") {
+                out.push(None);
+                continue;
+            }
+            let v = self.eval(ctx, it);
+            match self.force_deep(v) {
+                Value::Arr(a) => {
+                    for x in a.borrow().iter() {
+                        if let Some(t) = x.as_text() {
+                            out.push(Some(t));
+                        }
+                    }
+                }
+                v => {
+                    if let Some(t) = v.as_text() {
+                        out.push(Some(t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The strings a path argument names (`'x'`, `['a', 'b']`; none: `""`).
+    fn path_list(&mut self, ctx: &Ctx, e: Option<&Expr>) -> Option<Vec<String>> {
+        let Some(e) = e else {
+            return Some(vec![String::new()]);
+        };
+        let v = self.eval(ctx, e);
+        match self.force_deep(v) {
+            Value::Undef => Some(vec![String::new()]),
+            Value::Arr(a) => a.borrow().iter().map(|x| x.as_text()).collect(),
+            v => v.as_text().map(|t| vec![t]),
+        }
+    }
+
+    /// Register the routes of every Nest application created so far, and
+    /// report controllers no application serves.
+    pub(crate) fn finish_nest_apps(&mut self) {
+        if self.nest.apps.iter().all(|a| a.done) {
+            return;
+        }
+        for i in 0..self.nest.apps.len() {
+            if self.nest.apps[i].done {
+                continue;
+            }
+            self.nest.apps[i].done = true;
+            let root = self.nest.apps[i].root.clone();
+            let mut controllers = Vec::new();
+            let mut guards = self.nest.apps[i].guards.clone();
+            self.walk_modules(root, &mut controllers, &mut guards);
+            for cv in controllers {
+                self.register_controller(i, &cv, &guards);
+            }
+        }
+        // Controllers in files no module reached: loaded to be named.
+        let pending: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| {
+                self.loader.needles_of(f) & needle::CONTROLLER != 0
+                    && !self.modules.contains_key(&f)
+                    && !crate::is_test_path(self.loader.project.rel(f))
+            })
+            .collect();
+        let was = self.unreached_mode;
+        self.unreached_mode = true;
+        for f in pending {
+            self.run_module(f);
+        }
+        self.unreached_mode = was;
+        let classes: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
+        for cv in classes {
+            if self.nest.served.contains(&(cv.file, cv.class.line)) {
+                continue;
+            }
+            let ctx = self.class_ctx(&cv);
+            let decs = cv.class.decorators.clone();
+            for d in &decs {
+                if self.nest_common(&ctx, d).as_deref() == Some("Controller") {
+                    let app = &self.nest.apps[0];
+                    let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
+                    let name = cv.class.name.clone().unwrap_or_default();
+                    self.finding(
+                        FindingCode::UnmountedRouter,
+                        cv.file,
+                        d.line,
+                        format!(
+                            "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve its routes"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Depth-first over `@Module` imports: the controllers and the guards
+    /// registered as `APP_GUARD` providers.
+    fn walk_modules(
+        &mut self,
+        root: Value,
+        controllers: &mut Vec<Rc<ClassVal>>,
+        guards: &mut Vec<String>,
+    ) {
+        let mut seen: HashSet<(FileId, u32)> = HashSet::new();
+        let mut stack = vec![root];
+        let mut steps = 0;
+        while let Some(m) = stack.pop() {
+            steps += 1;
+            if steps > 2_000 {
+                break;
+            }
+            // A dynamic module (`{module, controllers, imports}`) or a class.
+            let mut metas: Vec<Rc<ObjData>> = Vec::new();
+            let class = match self.force_deep(m) {
+                Value::Class(cv) => Some(cv),
+                Value::Obj(o) => {
+                    let module = o.get("module").map(|v| self.force_deep(v));
+                    metas.push(o);
+                    match module {
+                        Some(Value::Class(cv)) => Some(cv),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(cv) = &class {
+                if !seen.insert((cv.file, cv.class.line)) && metas.is_empty() {
+                    continue;
+                }
+                let ctx = self.class_ctx(cv);
+                let decs = cv.class.decorators.clone();
+                for d in &decs {
+                    if self.nest_common(&ctx, d).as_deref() == Some("Module")
+                        && let Some(a) = d.args.first()
+                    {
+                        let v = self.eval(&ctx, a);
+                        if let Value::Obj(o) = self.force_deep(v) {
+                            metas.insert(0, o);
+                        }
+                    }
+                }
+            }
+            let mut imports = Vec::new();
+            for meta in metas {
+                for key in ["controllers", "imports", "providers"] {
+                    let Some(Value::Arr(items)) = meta.get(key).map(|v| self.force_deep(v)) else {
+                        continue;
+                    };
+                    for it in items.borrow().clone() {
+                        let it = self.force_deep(it);
+                        match (key, it) {
+                            ("controllers", Value::Class(c))
+                                if !controllers.iter().any(|x| Rc::ptr_eq(x, &c)) =>
+                            {
+                                controllers.push(c);
+                            }
+                            ("imports", it) => imports.push(it),
+                            ("providers", Value::Obj(p)) => {
+                                let provide = p.get("provide").map(|v| self.force_deep(v));
+                                let is_guard = matches!(&provide,
+                                    Some(Value::Builtin(Builtin::MiddlewareFactory(n))) if n.ends_with(".APP_GUARD"));
+                                if is_guard
+                                    && let Some(Value::Class(g)) = p
+                                        .get("useClass")
+                                        .or_else(|| p.get("useExisting"))
+                                        .map(|v| self.force_deep(v))
+                                {
+                                    let name = g.class.name.clone().unwrap_or_default();
+                                    if !guards.contains(&name) {
+                                        guards.push(name);
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            // Depth-first in source order.
+            for it in imports.into_iter().rev() {
+                stack.push(it);
+            }
+        }
+    }
+
+    /// The routes of one controller class, on the application's router.
+    fn register_controller(&mut self, app: usize, cv: &Rc<ClassVal>, global_guards: &[String]) {
+        if !self.nest.served.insert((cv.file, cv.class.line)) {
+            return;
+        }
+        let ctx = self.class_ctx(cv);
+        let c = cv.class.clone();
+        let mut base = vec![String::new()];
+        let mut class_versions: Vec<Option<String>> = Vec::new();
+        let mut class_guards: Vec<String> = Vec::new();
+        let mut is_controller = false;
+        for d in &c.decorators {
+            match self.nest_common(&ctx, d).as_deref() {
+                Some("Controller") => {
+                    is_controller = true;
+                    match d.args.first() {
+                        Some(Expr::Object(props)) => {
+                            for p in props {
+                                let ObjProp::KeyValue(PropKey::Name(k), e) = p else {
+                                    continue;
+                                };
+                                match k.as_str() {
+                                    "path" => {
+                                        if let Some(p) = self.path_list(&ctx, Some(e)) {
+                                            base = p;
+                                        }
+                                    }
+                                    "version" => class_versions = self.versions(&ctx, e),
+                                    _ => {}
+                                }
+                            }
+                        }
+                        a => match self.path_list(&ctx, a) {
+                            Some(p) => base = p,
+                            None => {
+                                let text = a.map(expr_text).unwrap_or_default();
+                                self.finding(
+                                    FindingCode::DynamicPath,
+                                    cv.file,
+                                    d.line,
+                                    format!("the path of `@Controller({text})` is only known at run time"),
+                                );
+                                return;
+                            }
+                        },
+                    }
+                }
+                Some("UseGuards") => class_guards.extend(d.args.iter().map(guard_name)),
+                _ => {}
+            }
+        }
+        if !is_controller {
+            return;
+        }
+        let class_name = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
+        let (prefix, exclude, versioning) = {
+            let a = &self.nest.apps[app];
+            (a.prefix.clone(), a.exclude.clone(), a.versioning.clone())
+        };
+        let router = self.nest.apps[app].router;
+        for (name, f) in &c.methods {
+            let decs: Vec<Decorator> = c
+                .member_decorators
+                .iter()
+                .filter(|(m, _)| m == name)
+                .flat_map(|(_, d)| d.clone())
+                .collect();
+            let mut verbs: Vec<(&'static str, u32, Vec<String>)> = Vec::new();
+            let mut versions = None;
+            let mut status = None;
+            let mut guards: Vec<String> = global_guards.to_vec();
+            guards.extend(class_guards.iter().cloned());
+            for d in &decs {
+                let Some(n) = self.nest_common(&ctx, d) else {
+                    continue;
+                };
+                if let Some(verb) = verb_of(&n) {
+                    match self.path_list(&ctx, d.args.first()) {
+                        Some(p) => verbs.push((verb, d.line, p)),
+                        None => {
+                            let text = d.args.first().map(expr_text).unwrap_or_default();
+                            self.finding(
+                                FindingCode::DynamicPath,
+                                cv.file,
+                                d.line,
+                                format!("the path of `@{n}({text})` is only known at run time"),
+                            );
+                        }
+                    }
+                    continue;
+                }
+                match n.as_str() {
+                    "Version" => versions = d.args.first().map(|a| self.versions(&ctx, a)),
+                    "HttpCode" => {
+                        let v = d.args.first().map(|a| self.eval(&ctx, a));
+                        if let Some(Value::Num(s)) = v.map(|v| self.force_deep(v)) {
+                            status = Some((s as u16, d.line));
+                        }
+                    }
+                    "UseGuards" => guards.extend(d.args.iter().map(guard_name)),
+                    _ => {}
+                }
+            }
+            if verbs.is_empty() {
+                continue;
+            }
+            let versions = match versions {
+                Some(v) if !v.is_empty() => v,
+                _ if !class_versions.is_empty() => class_versions.clone(),
+                _ => versioning
+                    .as_ref()
+                    .map(|(_, d)| d.clone())
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or_else(|| vec![None]),
+            };
+            let contract = self.nest_request_contract(&ctx, cv, name, f);
+            for (verb, line, own) in verbs {
+                let mut full = Vec::new();
+                for b in &base {
+                    for p in &own {
+                        let route = paths::join(b, p);
+                        let rel = route.trim_matches('/').to_string();
+                        let excluded = exclude.iter().any(|(x, m)| {
+                            let path_hit = x == &rel
+                                || x.strip_suffix("(.*)")
+                                    .or_else(|| x.strip_suffix('*'))
+                                    .is_some_and(|head| rel.starts_with(head));
+                            path_hit && m.as_deref().is_none_or(|m| m == verb)
+                        });
+                        let head = if excluded { "" } else { prefix.as_str() };
+                        for v in &versions {
+                            let seg = match (&versioning, v) {
+                                (Some((seg, _)), Some(v)) => format!("{seg}{v}"),
+                                _ => String::new(),
+                            };
+                            let path = paths::join(&paths::join(head, &seg), &route);
+                            if !full.contains(&path) {
+                                full.push(path);
+                            }
+                        }
+                    }
+                }
+                let contract = Rc::new(RefCell::new(contract.clone()));
+                {
+                    let mut c = contract.borrow_mut();
+                    match status {
+                        Some((s, l)) => c.responses.push((s, None, cv.file, l)),
+                        None if verb == "post" => c.responses.push((201, None, cv.file, line)),
+                        None => {}
+                    }
+                }
+                let reg = Reg {
+                    kind: RegKind::Route {
+                        method: verb.to_string(),
+                        paths: full.into_iter().map(PathArg::Str).collect(),
+                        middleware: guards.clone(),
+                        handler: Some(HandlerRef {
+                            name: format!("{class_name}.{name}"),
+                            at: Some((cv.file, f.line)),
+                        }),
+                        contract,
+                        funcs: Vec::new(),
+                    },
+                    file: cv.file,
+                    line,
+                    cond: None,
+                    doc: f.doc.clone(),
+                };
+                self.routers[router as usize].regs.push(reg);
+            }
+        }
+    }
+
+    /// What a handler's decorated parameters state: `@Body() dto: Dto` is
+    /// the body's schema, `@Param('id') id: string` one property of the
+    /// parameters, `@Headers('x-id')` a header read.
+    fn nest_request_contract(
+        &mut self,
+        ctx: &Ctx,
+        cv: &Rc<ClassVal>,
+        method: &str,
+        f: &Arc<Func>,
+    ) -> RawContract {
+        let mut contract = RawContract::default();
+        let mut parts: Vec<(&'static str, Map<String, J>, Vec<J>)> = Vec::new();
+        let decs: Vec<(usize, Decorator)> = cv
+            .class
+            .param_decorators
+            .iter()
+            .filter(|(m, _, _)| m == method)
+            .map(|(_, i, d)| (*i, d.clone()))
+            .collect();
+        for (i, d) in decs {
+            let Some(n) = self.nest_common(ctx, &d) else {
+                continue;
+            };
+            let part = match n.as_str() {
+                "Body" => "body",
+                "Query" => "query",
+                "Param" => "params",
+                "Headers" => {
+                    if let Some(h) = d.args.first().and_then(|a| {
+                        let v = self.eval(ctx, a);
+                        self.force_deep(v).as_text()
+                    }) {
+                        contract.headers_read.insert(h.to_ascii_lowercase());
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            let ty = f.param_types.get(i).cloned().flatten();
+            let schema = match &ty {
+                Some(t) => self.ts_schema(&cv.env, t, 0),
+                None => json!({}),
+            };
+            // Where the schema comes from, for the contract's `source`.
+            let label = match &ty {
+                Some(TypeExpr::Ref(n, _)) => match cv.env.lookup(n).map(|v| self.force(v, 0)) {
+                    Some(Value::Class(_)) => format!("class-validator:{n}"),
+                    _ => format!("typescript:{n}"),
+                },
+                _ => "typescript:".to_string(),
+            };
+            let key = d.args.first().and_then(|a| {
+                let v = self.eval(ctx, a);
+                self.force_deep(v).as_text()
+            });
+            match key {
+                Some(k) => {
+                    let optional = matches!(f.params.get(i), Some(Pattern::Default(..)));
+                    let slot = match parts.iter().position(|(p, _, _)| *p == part) {
+                        Some(s) => s,
+                        None => {
+                            parts.push((part, Map::new(), Vec::new()));
+                            parts.len() - 1
+                        }
+                    };
+                    parts[slot].1.insert(k.clone(), schema);
+                    if !optional {
+                        parts[slot].2.push(json!(k));
+                    }
+                }
+                None => {
+                    *contract.part_mut(part) = Some((schema, Some(label), cv.file, d.line));
+                }
+            }
+        }
+        for (part, props, required) in parts {
+            let slot = contract.part_mut(part);
+            if slot.is_none() {
+                let mut o = Map::new();
+                o.insert("type".into(), json!("object"));
+                o.insert("properties".into(), J::Object(props));
+                if !required.is_empty() {
+                    o.insert("required".into(), J::Array(required));
+                }
+                *slot = Some((J::Object(o), Some("typescript:".into()), cv.file, f.line));
+            }
+        }
+        contract
+    }
+
+    /// The JSON Schema of a DTO class: its typed fields, narrowed by their
+    /// class-validator decorators (`@IsOptional()`, `@IsInt()`, `@Min(0)`,
+    /// `@IsIn([...])`, `@IsEnum(E)`, `{each: true}` for array items, ...);
+    /// `extends PartialType(X)` / `PickType` / `OmitType` and plain
+    /// superclasses contribute their fields.
+    pub(super) fn dto_schema(&mut self, cv: &Rc<ClassVal>, depth: u32) -> J {
+        let mut props = Map::new();
+        let mut required: Vec<J> = Vec::new();
+        if depth > 6 {
+            return json!({"type": "object"});
+        }
+        let ctx = self.class_ctx(cv);
+        // Fields of the class it extends, maybe reshaped by a mapped type.
+        if let Some(sup) = cv.class.superclass.clone() {
+            let (inner, mapper, keys) = match &sup {
+                Expr::Call(c) => match callee_name(&c.callee) {
+                    Some(m @ ("PartialType" | "PickType" | "OmitType" | "IntersectionType")) => {
+                        let keys: Vec<String> = match c.args.get(1) {
+                            Some(Expr::Array(items)) => items
+                                .iter()
+                                .filter_map(|x| match x {
+                                    Expr::Str(s) => Some(s.clone()),
+                                    _ => None,
+                                })
+                                .collect(),
+                            _ => Vec::new(),
+                        };
+                        (c.args.first().cloned(), Some(m), keys)
+                    }
+                    _ => (None, None, Vec::new()),
+                },
+                e => (Some(e.clone()), None, Vec::new()),
+            };
+            if let Some(e) = inner {
+                let v = self.eval(&ctx, &e);
+                if let Value::Class(base) = self.force_deep(v)
+                    && let J::Object(s) = self.dto_schema(&base, depth + 1)
+                {
+                    let req: Vec<J> = s
+                        .get("required")
+                        .and_then(|r| r.as_array())
+                        .cloned()
+                        .unwrap_or_default();
+                    if let Some(J::Object(p)) = s.get("properties") {
+                        for (k, v) in p {
+                            let keep = match mapper {
+                                Some("PickType") => keys.contains(k),
+                                Some("OmitType") => !keys.contains(k),
+                                _ => true,
+                            };
+                            if keep {
+                                props.insert(k.clone(), v.clone());
+                                if mapper != Some("PartialType") && req.contains(&json!(k)) {
+                                    required.push(json!(k));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let c = cv.class.clone();
+        for (name, init) in &c.fields {
+            let typed = c.field_types.iter().find(|(n, _, _)| n == name);
+            let mut schema = match typed {
+                Some((_, _, t)) => self.ts_schema(&cv.env, t, depth + 1),
+                None => json!({}),
+            };
+            let mut optional = typed.is_some_and(|(_, o, _)| *o) || init.is_some();
+            let decs: Vec<Decorator> = c
+                .member_decorators
+                .iter()
+                .filter(|(m, _)| m == name)
+                .flat_map(|(_, d)| d.clone())
+                .collect();
+            for d in &decs {
+                let name = match self.decorator_origin(&ctx, d) {
+                    Some((pkg, n)) if pkg == "class-validator" => n,
+                    _ => continue,
+                };
+                if name == "IsOptional" {
+                    optional = true;
+                    continue;
+                }
+                let argv = self.eval_args(&ctx, &d.args);
+                let argv: Vec<Value> = argv.into_iter().map(|v| self.force_deep(v)).collect();
+                let each = argv.iter().any(|a| {
+                    matches!(a, Value::Obj(o) if matches!(o.get("each"), Some(Value::Bool(true))))
+                });
+                let target = if each {
+                    let J::Object(m) = &mut schema else { continue };
+                    m.entry("type").or_insert(json!("array"));
+                    m.entry("items").or_insert(json!({}))
+                } else {
+                    &mut schema
+                };
+                apply_validator(target, &name, &argv);
+            }
+            props.insert(name.clone(), schema);
+            if !optional {
+                required.push(json!(name));
+            } else {
+                required.retain(|r| r != &json!(name));
+            }
+        }
+        let mut o = Map::new();
+        o.insert("type".into(), json!("object"));
+        o.insert("properties".into(), J::Object(props));
+        if !required.is_empty() {
+            o.insert("required".into(), J::Array(required));
+        }
+        J::Object(o)
+    }
+}
+
+/// What one class-validator decorator says about a property's schema.
+fn apply_validator(schema: &mut J, name: &str, argv: &[Value]) {
+    let J::Object(m) = schema else {
+        return;
+    };
+    let num = |i: usize| match argv.get(i) {
+        Some(Value::Num(n)) => Some(number(*n)),
+        _ => None,
+    };
+    let mut set = |k: &str, v: J| {
+        m.insert(k.to_string(), v);
+    };
+    let (ty, fmt) = match name {
+        "IsString" | "IsNotEmptyString" | "IsAlpha" | "IsAlphanumeric" => (Some("string"), None),
+        "IsInt" => (Some("integer"), None),
+        "IsNumber" | "IsDecimal" => (Some("number"), None),
+        "IsBoolean" => (Some("boolean"), None),
+        "IsArray" => (Some("array"), None),
+        "IsObject" => (Some("object"), None),
+        "IsEmail" => (Some("string"), Some("email")),
+        "IsUUID" => (Some("string"), Some("uuid")),
+        "IsUrl" | "IsURL" => (Some("string"), Some("uri")),
+        "IsDate" | "IsDateString" | "IsISO8601" => (Some("string"), Some("date-time")),
+        _ => (None, None),
+    };
+    if let Some(t) = ty {
+        set("type", json!(t));
+    }
+    if let Some(f) = fmt {
+        set("format", json!(f));
+    }
+    let values = |v: Option<&Value>| -> Option<Vec<J>> {
+        let items: Vec<Value> = match v? {
+            Value::Arr(a) => a.borrow().clone(),
+            Value::Obj(o) => o.props.borrow().values().cloned().collect(),
+            _ => return None,
+        };
+        let out: Vec<J> = items
+            .iter()
+            .filter_map(|x| match x {
+                Value::Str(s) => Some(json!(s.as_ref())),
+                Value::Num(n) => Some(number(*n)),
+                _ => None,
+            })
+            .collect();
+        (!out.is_empty()).then_some(out)
+    };
+    match name {
+        "Min" => {
+            if let Some(n) = num(0) {
+                set("minimum", n);
+            }
+        }
+        "Max" => {
+            if let Some(n) = num(0) {
+                set("maximum", n);
+            }
+        }
+        "IsPositive" => set("exclusiveMinimum", json!(0)),
+        "MinLength" => {
+            if let Some(n) = num(0) {
+                set("minLength", n);
+            }
+        }
+        "MaxLength" => {
+            if let Some(n) = num(0) {
+                set("maxLength", n);
+            }
+        }
+        "Length" => {
+            if let Some(n) = num(0) {
+                set("minLength", n);
+            }
+            if let Some(n) = num(1) {
+                set("maxLength", n);
+            }
+        }
+        "ArrayMinSize" => {
+            if let Some(n) = num(0) {
+                set("minItems", n);
+            }
+        }
+        "ArrayMaxSize" => {
+            if let Some(n) = num(0) {
+                set("maxItems", n);
+            }
+        }
+        "Matches" => {
+            if let Some(Value::Regex(r)) = argv.first() {
+                let body = r.trim_start_matches('/');
+                let body = body.rsplit_once('/').map_or(body, |(b, _)| b);
+                set("pattern", json!(body));
+            }
+        }
+        "IsIn" | "IsEnum" => {
+            if let Some(vals) = values(argv.first()) {
+                set("enum", J::Array(vals));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A number as JSON (integers without a fraction).
+fn number(n: f64) -> J {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
+}
