@@ -15,10 +15,12 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod guards;
 mod nest_http;
 mod schemas;
 mod sockets;
 
+pub(crate) use guards::GuardInfo;
 pub(crate) use schemas::RawContract;
 
 use sockets::Frame;
@@ -242,6 +244,10 @@ pub(crate) struct Interp {
     pending_guesses: Vec<PendingGuess>,
     /// NestJS applications and the controllers they serve (see `nest_http`).
     nest: nest_http::NestState,
+    /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
+    middleware_seen: Vec<(String, Value)>,
+    /// Middleware that can answer 401 or 403, by chain name (see `guards`).
+    pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -316,6 +322,8 @@ impl Interp {
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
             nest: nest_http::NestState::default(),
+            middleware_seen: Vec::new(),
+            guards: std::collections::BTreeMap::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
         }
@@ -3164,9 +3172,14 @@ impl Interp {
         let mut names: Vec<(String, Option<(FileId, u32)>)> = Vec::new();
         let contract = Rc::new(RefCell::new(RawContract::default()));
         let mut funcs = Vec::new();
+        let mut named_values = Vec::new();
         for a in args.iter().skip(skip) {
             let v = self.eval_raw(ctx, a);
+            let before = names.len();
             self.handler_names(a, &v, &mut names, 0);
+            if names.len() == before + 1 {
+                named_values.push((before, v.clone()));
+            }
             self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
             // A factory that was followed (`validate(schemas.create)` returning
             // a closure): what it was handed, read again (plain reads only).
@@ -3206,6 +3219,13 @@ impl Interp {
             }
         }
         self.loader.prefetch(ahead);
+        // The middleware (not the final handler) may be guards.
+        for (i, v) in &named_values {
+            if *i + 1 < names.len() {
+                let name = names[*i].0.clone();
+                self.note_middleware(&name, v);
+            }
+        }
         let handler = names.pop().map(|(name, at)| HandlerRef { name, at });
         for p in &paths {
             if let PathArg::Regex(r) = p {
@@ -3590,6 +3610,7 @@ impl Interp {
                     Expr::Array(_) => value_name(v).unwrap_or_else(|| "<anonymous>".into()),
                     _ => expr_text(e),
                 };
+                self.note_middleware(&name, v);
                 out.push(UseHandler::Middleware(name));
             }
         }

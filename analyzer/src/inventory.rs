@@ -48,6 +48,21 @@ pub struct Handler {
     pub at: Option<Location>,
 }
 
+/// A middleware on a route's chain that can deny the request (it answers
+/// 401 or 403): the route needs a credential.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Guard {
+    /// The middleware, as the chain names it.
+    pub name: String,
+    /// The status it denies with (401, else 403).
+    pub status: u16,
+    /// Where it answers so.
+    pub at: Location,
+    /// The request header it reads the credential from, when the code shows one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential: Option<String>,
+}
+
 /// One route declaration reached from an app.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Declaration {
@@ -73,6 +88,9 @@ pub struct Declaration {
     /// What the code states about the request and responses.
     #[serde(default, skip_serializing_if = "Contract::is_empty")]
     pub contract: Contract,
+    /// The first middleware on the chain that can deny the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
 }
 
 /// A JSON Schema (2020-12) the code states, and where it came from.

@@ -18,7 +18,7 @@ mod value;
 
 pub use inventory::{
     App, Contract, Declaration, Direction, Event, EventSite, EventStats, Finding, FindingCode,
-    Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Side,
+    Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Side,
     SocketServer, SourceFile, Stats, Timings,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
@@ -330,6 +330,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     // Route handlers run once with a request and a response: the contracts.
     interp.mark_route_handlers_called();
     interp.run_route_handlers(true);
+    interp.probe_guards();
     let http_files = interp.touched.clone();
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
@@ -635,6 +636,14 @@ fn walk(
                         mw.extend(param_callbacks(data, &own).map(|m| m.name));
                     }
                     mw.extend(middleware.iter().cloned());
+                    let guard = mw.iter().find_map(|n| {
+                        interp.guards.get(n).map(|g| Guard {
+                            name: n.clone(),
+                            status: g.status,
+                            at: loc(project, g.file, g.line),
+                            credential: g.credential.clone(),
+                        })
+                    });
                     let decl = Declaration {
                         at: loc(project, reg.file, reg.line),
                         route_path: own.clone(),
@@ -648,6 +657,7 @@ fn walk(
                         conditional: cond_here.clone(),
                         doc: reg.doc.clone(),
                         contract: contract.clone(),
+                        guard,
                     };
                     let key = (app, method.clone(), full.clone(), regex);
                     out.mount_paths.entry(key.clone()).or_insert_with(|| {

@@ -25,6 +25,8 @@ struct Actual {
     contracts: BTreeSet<String>,
     /// `payload NAME DIRECTION NAMESPACE <json>` and `ack …` lines (compared when expected.txt has any).
     payloads: BTreeSet<String>,
+    /// `guard METHOD PATH NAME STATUS FILE:LINE [credential=H]` lines (compared when expected.txt has any).
+    guards: BTreeSet<String>,
     /// Same operation lines with ` mw=a,b` appended.
     with_mw: BTreeSet<String>,
     stats: String,
@@ -138,6 +140,33 @@ fn run(case: &Path, cache: &Path) -> Actual {
             }
         }
     }
+    let mut guards = BTreeSet::new();
+    for op in &inv.operations {
+        for d in &op.declarations {
+            if let Some(g) = &d.guard {
+                let mut l = format!(
+                    "guard {} {} {} {} {}:{}",
+                    op.method.to_uppercase(),
+                    op.path.express,
+                    g.name,
+                    g.status,
+                    g.at.file,
+                    g.at.line
+                );
+                if let Some(c) = &g.credential {
+                    l.push_str(&format!(" credential={c}"));
+                }
+                guards.insert(l);
+            }
+        }
+    }
+    if !guards.is_empty() {
+        table.push_str("\nGUARDS\n");
+        for g in &guards {
+            table.push_str(g);
+            table.push('\n');
+        }
+    }
     if !contracts.is_empty() {
         table.push_str("\nCONTRACTS\n");
         for c in &contracts {
@@ -232,6 +261,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
         lines,
         contracts,
         payloads,
+        guards,
         with_mw,
         stats,
         table,
@@ -289,6 +319,7 @@ fn fixtures_match_expected_and_snapshots() {
         let mut expected_stats = None;
         let mut expected_contracts = BTreeSet::new();
         let mut expected_payloads = BTreeSet::new();
+        let mut expected_guards = BTreeSet::new();
         for line in expected_text.lines() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -296,6 +327,10 @@ fn fixtures_match_expected_and_snapshots() {
             }
             if line.starts_with("contract ") {
                 expected_contracts.insert(line.to_string());
+                continue;
+            }
+            if line.starts_with("guard ") {
+                expected_guards.insert(line.to_string());
                 continue;
             }
             if line.starts_with("payload ") || line.starts_with("ack ") {
@@ -328,6 +363,14 @@ fn fixtures_match_expected_and_snapshots() {
                 problems.push(format!("  missing:    {missing}"));
             }
             for extra in actual.contracts.difference(&expected_contracts) {
+                problems.push(format!("  unexpected: {extra}"));
+            }
+        }
+        if !expected_guards.is_empty() {
+            for missing in expected_guards.difference(&actual.guards) {
+                problems.push(format!("  missing:    {missing}"));
+            }
+            for extra in actual.guards.difference(&expected_guards) {
                 problems.push(format!("  unexpected: {extra}"));
             }
         }

@@ -136,7 +136,13 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
             .first()
             .map(|d| d.middleware.as_slice())
             .unwrap_or(&[]);
-        let access = classify::access(middleware, &opts.access);
+        let access = match classify::access(middleware, &opts.access) {
+            // A middleware on the chain answers 401/403 (the analyzer ran it).
+            "public" if op.declarations.first().is_some_and(|d| d.guard.is_some()) => {
+                "authenticated"
+            }
+            a => a,
+        };
         let exposed = opts
             .exposed
             .iter()

@@ -42,6 +42,7 @@ fn decl(
         conditional: None,
         doc: doc.map(str::to_string),
         contract,
+        guard: None,
     }
 }
 
@@ -365,6 +366,47 @@ fn side_effects_from_jsdoc_and_config() {
         err.contains("no operation has that method and path"),
         "{err}"
     );
+}
+
+#[test]
+fn a_guard_the_analyzer_ran_makes_the_operation_authenticated() {
+    // `mustSignIn` matches no access rule by name, but it answers 401.
+    let mut d = decl("src/app.js", 9, &["mustSignIn"], None, Contract::default());
+    d.guard = Some(analyzer::Guard {
+        name: "mustSignIn".into(),
+        status: 401,
+        at: at("src/app.js", 4),
+        credential: Some("authorization".into()),
+    });
+    let plain = decl(
+        "src/app.js",
+        10,
+        &["logRequests"],
+        None,
+        Contract::default(),
+    );
+    let inv = inventory(
+        vec![
+            op("get", "/notes", vec![d]),
+            op("get", "/status", vec![plain]),
+        ],
+        Vec::new(),
+    );
+    let c = catalog_with(&inv, &SpecOptions::default()).unwrap();
+    let ops = c["operations"].as_array().unwrap();
+    let notes = ops.iter().find(|o| o["path"] == "/notes").unwrap();
+    assert_eq!(notes["access"], "authenticated");
+    let status = ops.iter().find(|o| o["path"] == "/status").unwrap();
+    assert_eq!(status["access"], "public");
+    let o = doc(
+        &documents(&inv, &SpecOptions::default()).unwrap(),
+        "internal/openapi.json",
+    );
+    assert_eq!(
+        o["paths"]["/notes"]["get"]["security"],
+        json!([{"bearerAuth": []}])
+    );
+    assert_eq!(o["paths"]["/status"]["get"]["security"], json!([]));
 }
 
 #[test]

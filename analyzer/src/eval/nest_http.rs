@@ -270,11 +270,74 @@ impl Interp {
                 Some(Value::Router(id))
             }
             "useGlobalGuards" => {
-                let names: Vec<String> = call.args.iter().map(guard_name).collect();
+                let names = self.nest_guards(ctx, &call.args, call.line);
                 self.nest.apps[i].guards.extend(names);
                 Some(Value::Router(id))
             }
             _ => None,
+        }
+    }
+
+    /// The guards `@UseGuards(...)`/`useGlobalGuards(...)` name; those
+    /// that deny (passport's `AuthGuard(...)`, guard classes of the
+    /// program) are noted as guards.
+    fn nest_guards(&mut self, ctx: &Ctx, args: &[Expr], line: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        for a in args {
+            let name = guard_name(a);
+            let target = match a {
+                Expr::New(c, _, _) => c.as_ref(),
+                e => e,
+            };
+            match target {
+                Expr::Call(c) if callee_name(&c.callee) == Some("AuthGuard") => {
+                    let v = self.eval(ctx, &c.callee);
+                    let passport = matches!(self.force(v, 0),
+                        Value::Builtin(Builtin::MiddlewareFactory(n)) if n.starts_with("@nestjs/passport."));
+                    if passport && !self.guards.contains_key(&name) {
+                        self.guards.insert(
+                            name.clone(),
+                            GuardInfo {
+                                status: 401,
+                                file: ctx.file,
+                                line,
+                                credential: None,
+                            },
+                        );
+                    }
+                }
+                e => {
+                    let v = self.eval(ctx, e);
+                    if let Value::Class(g) = self.force_deep(v) {
+                        self.note_guard_class(&name, &g);
+                    }
+                }
+            }
+            out.push(name);
+        }
+        out
+    }
+
+    /// A guard class of the program: it denies with 403 when `canActivate`
+    /// answers false, 401 when it extends passport's `AuthGuard(...)`.
+    fn note_guard_class(&mut self, name: &str, g: &Rc<ClassVal>) {
+        if self.guards.contains_key(name) {
+            return;
+        }
+        let passport = matches!(&g.class.superclass, Some(Expr::Call(c)) if callee_name(&c.callee) == Some("AuthGuard"));
+        let can_activate = g.class.methods.iter().any(|(n, _)| n == "canActivate");
+        // Rate limiting and the like deny with other statuses.
+        let not_access = name.contains("Throttler") || name.contains("RateLimit");
+        if (passport || can_activate) && !not_access {
+            self.guards.insert(
+                name.to_string(),
+                GuardInfo {
+                    status: if passport { 401 } else { 403 },
+                    file: g.file,
+                    line: g.class.line,
+                    credential: None,
+                },
+            );
         }
     }
 
@@ -467,6 +530,7 @@ impl Interp {
                                         .map(|v| self.force_deep(v))
                                 {
                                     let name = g.class.name.clone().unwrap_or_default();
+                                    self.note_guard_class(&name, &g);
                                     if !guards.contains(&name) {
                                         guards.push(name);
                                     }
@@ -531,7 +595,7 @@ impl Interp {
                         },
                     }
                 }
-                Some("UseGuards") => class_guards.extend(d.args.iter().map(guard_name)),
+                Some("UseGuards") => class_guards.extend(self.nest_guards(&ctx, &d.args, d.line)),
                 _ => {}
             }
         }
@@ -554,7 +618,25 @@ impl Interp {
             let mut verbs: Vec<(&'static str, u32, Vec<String>)> = Vec::new();
             let mut versions = None;
             let mut status = None;
-            let mut guards: Vec<String> = global_guards.to_vec();
+            // `@Public()`-style metadata turns the global guards off for a route.
+            let public = decs.iter().chain(&c.decorators).any(|d| {
+                matches!(
+                    callee_name(&d.callee),
+                    Some(
+                        "Public"
+                            | "IsPublic"
+                            | "SkipAuth"
+                            | "AllowAnonymous"
+                            | "NoAuth"
+                            | "Anonymous"
+                    )
+                )
+            });
+            let mut guards: Vec<String> = if public {
+                Vec::new()
+            } else {
+                global_guards.to_vec()
+            };
             guards.extend(class_guards.iter().cloned());
             for d in &decs {
                 let Some(n) = self.nest_common(&ctx, d) else {
@@ -583,7 +665,7 @@ impl Interp {
                             status = Some((s as u16, d.line));
                         }
                     }
-                    "UseGuards" => guards.extend(d.args.iter().map(guard_name)),
+                    "UseGuards" => guards.extend(self.nest_guards(&ctx, &d.args, d.line)),
                     _ => {}
                 }
             }

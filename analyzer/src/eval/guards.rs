@@ -1,0 +1,125 @@
+//! Access from what guards do: a middleware that can end the request with
+//! 401 or 403 makes the operations behind it authenticated, whatever it is
+//! called.
+//!
+//! Captures: every middleware function the program puts in a chain (`use`
+//! mounts and route arguments, not the final handler) runs once more on its
+//! own with a request and a response; when it answers 401 or 403
+//! (`res.status(401)`, `res.sendStatus(403)`, `next(createError(401))`,
+//! `throw new HttpError(403)`, a `jwt.verify` in a `try` whose `catch`
+//! answers 401 — whatever the contract reader records), it is a guard, named
+//! as the chain names it, with the header it reads as its credential
+//! (`authorization`, `x-api-key`). NestJS guards are noted by
+//! `nest_http` (`@UseGuards(AuthGuard('jwt'))`, project guard classes).
+//!
+//! Example: `const mustLogIn = (req, res, next) => req.session.user ? next() :
+//! res.sendStatus(401)` in `app.use('/api', mustLogIn, api)` makes every
+//! operation of `api` authenticated, by `mustLogIn`.
+//!
+//! Deliberately not captured: guards whose denial depends on values from
+//! other middleware in ways the run cannot see (the status must be written
+//! in the guard or a function it calls), and middleware from packages
+//! (their names are classified by specgen's access rules).
+
+use super::*;
+
+/// A middleware that can deny a request.
+#[derive(Clone, Debug)]
+pub(crate) struct GuardInfo {
+    /// The status it answers with (401 before 403).
+    pub(crate) status: u16,
+    /// Where it answers.
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    /// The request header it reads, when it reads one (`authorization`).
+    pub(crate) credential: Option<String>,
+}
+
+/// Headers that carry credentials.
+fn credential_header(h: &str) -> bool {
+    h == "authorization"
+        || h == "cookie"
+        || h.contains("api-key")
+        || h.contains("apikey")
+        || h.contains("token")
+        || h.contains("auth")
+}
+
+impl Interp {
+    /// A middleware function seen in a chain, under the name the chain gives it.
+    pub(super) fn note_middleware(&mut self, name: &str, v: &Value) {
+        if self.event_mode || name == "<anonymous>" {
+            return;
+        }
+        if matches!(v, Value::Func(_) | Value::Lazy(..))
+            && !self
+                .middleware_seen
+                .iter()
+                .any(|(n, x)| n == name && same_func(x, v))
+        {
+            self.middleware_seen.push((name.to_string(), v.clone()));
+        }
+    }
+
+    /// Run each middleware seen on its own; those that answer 401 or 403 are guards.
+    pub(crate) fn probe_guards(&mut self) {
+        let seen = std::mem::take(&mut self.middleware_seen);
+        let was = self.event_mode;
+        self.event_mode = true;
+        for (name, v) in &seen {
+            if self.guards.contains_key(name) || self.steps > STEP_BUDGET {
+                continue;
+            }
+            let f = self.force_deep(v.clone());
+            let Value::Func(c) = &f else {
+                continue;
+            };
+            let contract = Rc::new(RefCell::new(RawContract::default()));
+            let saved = self.route_contract.replace(contract.clone());
+            let argv = vec![
+                Value::Http(HttpVal::Req),
+                Value::Http(HttpVal::Res(200)),
+                Value::Builtin(Builtin::NextFn),
+            ];
+            let ctx = Ctx {
+                file: c.file,
+                scope: Scope::new(Some(self.globals.clone())),
+                this: Value::Undef,
+                home: None,
+            };
+            self.call_value_now(&ctx, &f, argv, &[], c.func.line, None);
+            self.route_contract = saved;
+            let c = contract.borrow();
+            let deny = c
+                .responses
+                .iter()
+                .filter(|r| r.0 == 401 || r.0 == 403)
+                .min_by_key(|r| (r.0, r.2, r.3));
+            if let Some(&(status, _, file, line)) = deny {
+                let credential = c
+                    .headers_read
+                    .iter()
+                    .find(|h| credential_header(h))
+                    .cloned();
+                self.guards.insert(
+                    name.clone(),
+                    GuardInfo {
+                        status,
+                        file,
+                        line,
+                        credential,
+                    },
+                );
+            }
+        }
+        self.event_mode = was;
+    }
+}
+
+fn same_func(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Func(x), Value::Func(y)) => x.file == y.file && x.func.id == y.func.id,
+        (Value::Lazy(f, n), Value::Lazy(g, m)) => f == g && n == m,
+        _ => false,
+    }
+}
