@@ -17,6 +17,7 @@
 
 mod guards;
 mod nest_http;
+mod routing_controllers;
 mod schemas;
 mod sockets;
 
@@ -2709,8 +2710,12 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
-            Builtin::Nest(n) => match n.as_ref() {
+            Builtin::Framework(n) => match n.as_ref() {
                 "create" => self.nest_create(ctx, &argv, args, line),
+                w @ ("createExpressServer" | "useExpressServer") => {
+                    let w = w.to_string();
+                    self.routing_controllers_server(ctx, &w, &argv, line)
+                }
                 // `forwardRef(() => X)` is `X`.
                 "forwardRef" => match argv.into_iter().next() {
                     Some(f @ Value::Func(_)) => {
@@ -3975,10 +3980,15 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::OpaqueModule(m), p @ ("NestFactory" | "forwardRef"))
             if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
         {
-            Value::Builtin(Builtin::Nest(Rc::from(p)))
+            Value::Builtin(Builtin::Framework(Rc::from(p)))
         }
-        (Builtin::Nest(n), "create") if &**n == "NestFactory" => {
-            Value::Builtin(Builtin::Nest(Rc::from("create")))
+        (Builtin::OpaqueModule(m), p @ ("createExpressServer" | "useExpressServer"))
+            if &**m == "routing-controllers" =>
+        {
+            Value::Builtin(Builtin::Framework(Rc::from(p)))
+        }
+        (Builtin::Framework(n), "create") if &**n == "NestFactory" => {
+            Value::Builtin(Builtin::Framework(Rc::from("create")))
         }
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))

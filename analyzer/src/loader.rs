@@ -52,8 +52,8 @@ fn needles_of(bytes: &[u8]) -> u8 {
             flags |= needle::APP;
         }
     }
-    // A NestJS application's bootstrap.
-    if has("NestFactory.create") {
+    // A NestJS application's bootstrap, routing-controllers' own app.
+    if has("NestFactory.create") || has("createExpressServer(") {
         flags |= needle::APP;
     }
     if has("Controller(") {

@@ -99,6 +99,7 @@ const KNOWN_PACKAGES: &[&str] = &[
     "@nestjs/core",
     "@nestjs/passport",
     "class-validator",
+    "routing-controllers",
     "ajv",
     "ajv/dist/2019",
     "ajv/dist/2020",

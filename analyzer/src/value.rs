@@ -180,9 +180,10 @@ pub(crate) enum Builtin {
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
     NestWs(Rc<str>),
-    /// What NestJS's HTTP side needs modelled: `NestFactory`, its
-    /// `create`, `forwardRef` (see `eval/nest_http.rs`).
-    Nest(Rc<str>),
+    /// A function of a decorator framework the analyzer models: NestJS's
+    /// `NestFactory`, its `create`, `forwardRef` (see `eval/nest_http.rs`);
+    /// routing-controllers' `createExpressServer`, `useExpressServer`.
+    Framework(Rc<str>),
     /// The `Ajv` class (`ajv`, `ajv/dist/2020`).
     Ajv,
     /// An `Ajv` instance.
@@ -493,7 +494,7 @@ impl Value {
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
-                | Builtin::Nest(_)
+                | Builtin::Framework(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

@@ -66,7 +66,7 @@ impl NestState {
 }
 
 /// Nest's verb decorators and the Express method they register.
-fn verb_of(decorator: &str) -> Option<&'static str> {
+pub(super) fn verb_of(decorator: &str) -> Option<&'static str> {
     Some(match decorator {
         "Get" | "Sse" => "get",
         "Post" => "post",
@@ -82,7 +82,7 @@ fn verb_of(decorator: &str) -> Option<&'static str> {
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
-fn callee_name(e: &Expr) -> Option<&str> {
+pub(super) fn callee_name(e: &Expr) -> Option<&str> {
     match e {
         Expr::Ident(n) | Expr::Member(_, n) => Some(n),
         _ => None,
@@ -91,7 +91,7 @@ fn callee_name(e: &Expr) -> Option<&str> {
 
 /// A guard as the middleware chain names it: `AuthGuard('jwt')` is
 /// `AuthGuard()`, `new RolesGuard()` and `RolesGuard` are `RolesGuard`.
-fn guard_name(e: &Expr) -> String {
+pub(super) fn guard_name(e: &Expr) -> String {
     match e {
         Expr::Call(c) => format!("{}()", expr_text(&c.callee)),
         Expr::New(c, _, _) => expr_text(c),
@@ -101,7 +101,7 @@ fn guard_name(e: &Expr) -> String {
 
 impl Interp {
     /// The context a class's decorators are evaluated in.
-    fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
+    pub(super) fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
         Ctx {
             file: cv.file,
             scope: cv.env.clone(),
@@ -124,7 +124,6 @@ impl Interp {
                 let (pkg, name) = n.rsplit_once('.')?;
                 Some((pkg.to_string(), name.to_string()))
             }
-            Value::Builtin(Builtin::Nest(n)) => Some((COMMON.to_string(), n.to_string())),
             _ => None,
         }
     }
@@ -387,7 +386,7 @@ impl Interp {
     }
 
     /// The strings a path argument names (`'x'`, `['a', 'b']`; none: `""`).
-    fn path_list(&mut self, ctx: &Ctx, e: Option<&Expr>) -> Option<Vec<String>> {
+    pub(super) fn path_list(&mut self, ctx: &Ctx, e: Option<&Expr>) -> Option<Vec<String>> {
         let Some(e) = e else {
             return Some(vec![String::new()]);
         };
@@ -681,7 +680,7 @@ impl Interp {
                     .filter(|d| !d.is_empty())
                     .unwrap_or_else(|| vec![None]),
             };
-            let contract = self.nest_request_contract(&ctx, cv, name, f);
+            let contract = self.nest_request_contract(&ctx, cv, name, f, COMMON);
             for (verb, line, own) in verbs {
                 let mut full = Vec::new();
                 for b in &base {
@@ -742,12 +741,13 @@ impl Interp {
     /// What a handler's decorated parameters state: `@Body() dto: Dto` is
     /// the body's schema, `@Param('id') id: string` one property of the
     /// parameters, `@Headers('x-id')` a header read.
-    fn nest_request_contract(
+    pub(super) fn nest_request_contract(
         &mut self,
         ctx: &Ctx,
         cv: &Rc<ClassVal>,
         method: &str,
         f: &Arc<Func>,
+        pkg: &str,
     ) -> RawContract {
         let mut contract = RawContract::default();
         let mut parts: Vec<(&'static str, Map<String, J>, Vec<J>)> = Vec::new();
@@ -759,14 +759,16 @@ impl Interp {
             .map(|(_, i, d)| (*i, d.clone()))
             .collect();
         for (i, d) in decs {
-            let Some(n) = self.nest_common(ctx, &d) else {
-                continue;
+            let n = match self.decorator_origin(ctx, &d) {
+                Some((p, n)) if p == pkg => n,
+                _ => continue,
             };
+            // Nest's names, then routing-controllers' own.
             let part = match n.as_str() {
-                "Body" => "body",
-                "Query" => "query",
-                "Param" => "params",
-                "Headers" => {
+                "Body" | "BodyParam" => "body",
+                "Query" | "QueryParam" | "QueryParams" => "query",
+                "Param" | "Params" => "params",
+                "Headers" | "HeaderParam" => {
                     if let Some(h) = d.args.first().and_then(|a| {
                         let v = self.eval(ctx, a);
                         self.force_deep(v).as_text()
@@ -796,7 +798,13 @@ impl Interp {
             });
             match key {
                 Some(k) => {
-                    let optional = matches!(f.params.get(i), Some(Pattern::Default(..)));
+                    // Path parameters are always there; a query or body
+                    // property only when the decorator says `{required: true}`.
+                    let required_opt = d.args.get(1).is_some_and(|o| {
+                        let v = self.eval(ctx, o);
+                        matches!(self.force_deep(v), Value::Obj(o) if matches!(o.get("required"), Some(Value::Bool(true))))
+                    });
+                    let optional = !(part == "params" || required_opt);
                     let slot = match parts.iter().position(|(p, _, _)| *p == part) {
                         Some(s) => s,
                         None => {

@@ -1,0 +1,369 @@
+//! routing-controllers on Express: decorated controller classes registered
+//! by `createExpressServer(options)` or `useExpressServer(app, options)`.
+//!
+//! Captures: `@JsonController(path?)` and `@Controller(path?)` classes; their
+//! methods' `@Get/@Post/@Put/@Patch/@Delete/@Head/@All(path?)` and
+//! `@Method('verb', path?)`; `routePrefix`; `controllers` as classes or as
+//! glob strings over the repository's files (`src/api/controllers/**/*.ts`);
+//! `@Body()`, `@BodyParam('x')`, `@Param('id')`, `@Params()`,
+//! `@QueryParam('x')`, `@QueryParams()`, `@HeaderParam('x')` with their
+//! TypeScript types (DTO classes through their class-validator decorators) as
+//! request schemas; `@HttpCode(n)` and `@OnUndefined(n)` as responses;
+//! `@UseBefore(...)` as middleware; `@Authorized()` as a guard (401). Each
+//! operation is sited at its verb decorator.
+//!
+//! When `controllers` is missing or only known at run time (an environment
+//! variable, `__dirname + '/controllers/*.js'`), routing-controllers serves
+//! every decorated controller class the program loads: every such class in
+//! the project is charted, and a `dynamic-mount` finding says so.
+//!
+//! Example: `useExpressServer(app, {routePrefix: '/api', controllers: [UserController]})`
+//! with `@JsonController('/users') class UserController { @Get('/:id') one() {} }`
+//! is `GET /api/users/:id`.
+//!
+//! Deliberately not captured: the Koa driver, `@UseAfter` and interceptors
+//! (they do not change who may call), routes inherited from a superclass.
+
+use super::nest_http::{guard_name, verb_of};
+use super::*;
+use crate::paths;
+
+const PKG: &str = "routing-controllers";
+
+/// Whether a repository path matches a glob (`**` any folders, `*` any name part).
+fn glob_match(pattern: &str, path: &str) -> bool {
+    fn go(p: &[u8], s: &[u8]) -> bool {
+        match p {
+            [] => s.is_empty(),
+            [b'*', b'*', b'/', rest @ ..] => {
+                go(rest, s)
+                    || s.iter()
+                        .enumerate()
+                        .any(|(i, &c)| c == b'/' && go(rest, &s[i + 1..]))
+            }
+            [b'*', b'*', rest @ ..] => (0..=s.len()).any(|i| go(rest, &s[i..])),
+            [b'*', rest @ ..] => (0..=s.len())
+                .take_while(|&i| i == 0 || s[i - 1] != b'/')
+                .any(|i| go(rest, &s[i..])),
+            [c, rest @ ..] => s.first() == Some(c) && go(rest, &s[1..]),
+        }
+    }
+    go(pattern.as_bytes(), path.as_bytes())
+}
+
+impl Interp {
+    /// `createExpressServer(options)` / `useExpressServer(app, options)`.
+    pub(super) fn routing_controllers_server(
+        &mut self,
+        ctx: &Ctx,
+        which: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Value {
+        let (app, opts) = if which == "useExpressServer" {
+            let app = argv.first().map(|v| self.force_deep(v.clone()));
+            (app, argv.get(1).cloned())
+        } else {
+            (None, argv.first().cloned())
+        };
+        let router = match app {
+            Some(Value::Router(id)) => id,
+            _ => match self.new_router(ctx.file, line, true) {
+                Value::Router(id) => id,
+                _ => return Value::dynamic(),
+            },
+        };
+        let opts = match opts.map(|o| self.force_deep(o)) {
+            Some(Value::Obj(o)) => Some(o),
+            _ => None,
+        };
+        let mut prefix = String::new();
+        if let Some(p) = opts.as_ref().and_then(|o| o.get("routePrefix")) {
+            match self.force_deep(p) {
+                Value::Undef => {}
+                v => match v.as_text() {
+                    Some(t) => prefix = t,
+                    None => self.finding(
+                        FindingCode::DynamicPath,
+                        ctx.file,
+                        line,
+                        format!("the `routePrefix` of `{which}(...)` is only known at run time; routes are charted without it"),
+                    ),
+                },
+            }
+        }
+        let authorization = opts
+            .as_ref()
+            .is_some_and(|o| o.get("authorizationChecker").is_some());
+        // The controller classes: listed, matched by globs, or all of them.
+        let mut classes: Vec<Rc<ClassVal>> = Vec::new();
+        let mut everything = None;
+        match opts
+            .as_ref()
+            .and_then(|o| o.get("controllers"))
+            .map(|v| self.force_deep(v))
+        {
+            Some(Value::Arr(items)) => {
+                for it in items.borrow().clone() {
+                    match self.force_deep(it) {
+                        Value::Class(c) => classes.push(c),
+                        Value::Str(g) => {
+                            let g = g.trim_start_matches("./").to_string();
+                            let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+                                .filter(|&f| glob_match(&g, self.loader.project.rel(f)))
+                                .collect();
+                            for f in files {
+                                self.run_module(f);
+                                classes.extend(
+                                    self.classes
+                                        .iter()
+                                        .filter(|(c, _)| c.file == f)
+                                        .map(|(c, _)| c.clone()),
+                                );
+                            }
+                        }
+                        _ => {
+                            everything =
+                                Some("an element of `controllers` is only known at run time")
+                        }
+                    }
+                }
+            }
+            Some(Value::Undef) | None => everything = Some("no `controllers` option is given"),
+            Some(_) => everything = Some("`controllers` is only known at run time"),
+        }
+        if let Some(why) = everything {
+            let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+                .filter(|&f| {
+                    self.loader.needles_of(f) & needle::CONTROLLER != 0
+                        && !crate::is_test_path(self.loader.project.rel(f))
+                })
+                .collect();
+            for f in files {
+                self.run_module(f);
+            }
+            classes = self.classes.iter().map(|(c, _)| c.clone()).collect();
+            self.finding(
+                FindingCode::DynamicMount,
+                ctx.file,
+                line,
+                format!("{why} in `{which}(...)`: every routing-controllers controller class in the project is charted, as routing-controllers serves every one the program loads"),
+            );
+        }
+        let mut done: HashSet<(FileId, u32)> = HashSet::new();
+        for cv in classes {
+            if done.insert((cv.file, cv.class.line)) {
+                self.register_rc_controller(router, &prefix, &cv, authorization);
+            }
+        }
+        // Controller classes of the project that are not listed.
+        let at = format!("{}:{line}", self.loader.project.rel(ctx.file));
+        let rest: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| {
+                self.loader.needles_of(f) & needle::CONTROLLER != 0
+                    && !self.modules.contains_key(&f)
+                    && !crate::is_test_path(self.loader.project.rel(f))
+            })
+            .collect();
+        let was = self.unreached_mode;
+        self.unreached_mode = true;
+        for f in rest {
+            self.run_module(f);
+        }
+        self.unreached_mode = was;
+        let loaded: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
+        for cv in loaded {
+            if done.contains(&(cv.file, cv.class.line)) {
+                continue;
+            }
+            let cctx = self.class_ctx(&cv);
+            for d in cv.class.decorators.clone() {
+                if matches!(
+                    self.rc_decorator(&cctx, &d).as_deref(),
+                    Some("JsonController" | "Controller")
+                ) {
+                    let name = cv.class.name.clone().unwrap_or_default();
+                    self.finding(
+                        FindingCode::UnmountedRouter,
+                        cv.file,
+                        d.line,
+                        format!("controller `{name}` is not among the `controllers` of `{which}(...)` ({at}); routing-controllers does not serve it"),
+                    );
+                }
+            }
+        }
+        Value::Router(router)
+    }
+
+    /// The routing-controllers decorator this is, if it is one.
+    fn rc_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<String> {
+        match self.decorator_origin(ctx, d) {
+            Some((p, n)) if p == PKG => Some(n),
+            _ => None,
+        }
+    }
+
+    fn register_rc_controller(
+        &mut self,
+        router: u32,
+        prefix: &str,
+        cv: &Rc<ClassVal>,
+        authorization: bool,
+    ) {
+        let ctx = self.class_ctx(cv);
+        let c = cv.class.clone();
+        let mut base = None;
+        let mut class_mw: Vec<String> = Vec::new();
+        for d in &c.decorators {
+            match self.rc_decorator(&ctx, d).as_deref() {
+                Some("JsonController" | "Controller") => {
+                    base = self.path_list(&ctx, d.args.first()).map(|p| p.concat());
+                    if base.is_none() {
+                        self.finding(
+                            FindingCode::DynamicPath,
+                            cv.file,
+                            d.line,
+                            "the path of this controller is only known at run time".into(),
+                        );
+                        return;
+                    }
+                }
+                Some("UseBefore") => class_mw.extend(d.args.iter().map(guard_name)),
+                Some("Authorized") => {
+                    class_mw.push(self.rc_authorized(cv.file, d.line, authorization))
+                }
+                _ => {}
+            }
+        }
+        let Some(base) = base else {
+            return;
+        };
+        let class_name = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
+        for (name, f) in &c.methods {
+            let decs: Vec<Decorator> = c
+                .member_decorators
+                .iter()
+                .filter(|(m, _)| m == name)
+                .flat_map(|(_, d)| d.clone())
+                .collect();
+            let mut verbs: Vec<(String, u32, Option<Expr>)> = Vec::new();
+            let mut statuses: Vec<(u16, u32)> = Vec::new();
+            let mut mw = class_mw.clone();
+            for d in &decs {
+                let Some(n) = self.rc_decorator(&ctx, d) else {
+                    continue;
+                };
+                if let Some(verb) = verb_of(&n).filter(|_| n != "Search" && n != "Sse") {
+                    verbs.push((verb.to_string(), d.line, d.args.first().cloned()));
+                    continue;
+                }
+                match n.as_str() {
+                    "Method" => {
+                        let m = d.args.first().map(|a| self.eval(&ctx, a));
+                        if let Some(m) = m.and_then(|m| self.force_deep(m).as_text()) {
+                            verbs.push((m.to_ascii_lowercase(), d.line, d.args.get(1).cloned()));
+                        }
+                    }
+                    "HttpCode" | "OnUndefined" | "OnNull" => {
+                        let v = d.args.first().map(|a| self.eval(&ctx, a));
+                        if let Some(Value::Num(s)) = v.map(|v| self.force_deep(v)) {
+                            statuses.push((s as u16, d.line));
+                        }
+                    }
+                    "UseBefore" => mw.extend(d.args.iter().map(guard_name)),
+                    "Authorized" => mw.push(self.rc_authorized(cv.file, d.line, authorization)),
+                    _ => {}
+                }
+            }
+            if verbs.is_empty() {
+                continue;
+            }
+            let contract = self.nest_request_contract(&ctx, cv, name, f, PKG);
+            for (verb, line, path) in verbs {
+                let paths: Vec<PathArg> = match path.as_ref().map(|p| {
+                    let v = self.eval(&ctx, p);
+                    self.force_deep(v)
+                }) {
+                    None | Some(Value::Undef) => vec![PathArg::Str(paths::join(prefix, &base))],
+                    Some(Value::Regex(r)) => {
+                        let full = paths::join(prefix, &base);
+                        vec![PathArg::Regex(format!("{}{r}", full.trim_end_matches('/')))]
+                    }
+                    Some(v) => match v.as_text() {
+                        Some(t) => vec![PathArg::Str(paths::join(&paths::join(prefix, &base), &t))],
+                        None => {
+                            let text = path.as_ref().map(expr_text).unwrap_or_default();
+                            self.finding(
+                                FindingCode::DynamicPath,
+                                cv.file,
+                                line,
+                                format!("the path of `@{verb}({text})` is only known at run time"),
+                            );
+                            continue;
+                        }
+                    },
+                };
+                let contract = Rc::new(RefCell::new(contract.clone()));
+                for (s, l) in &statuses {
+                    contract
+                        .borrow_mut()
+                        .responses
+                        .push((*s, None, cv.file, *l));
+                }
+                let reg = Reg {
+                    kind: RegKind::Route {
+                        method: verb.clone(),
+                        paths,
+                        middleware: mw.clone(),
+                        handler: Some(HandlerRef {
+                            name: format!("{class_name}.{name}"),
+                            at: Some((cv.file, f.line)),
+                        }),
+                        contract,
+                        funcs: Vec::new(),
+                    },
+                    file: cv.file,
+                    line,
+                    cond: None,
+                    doc: f.doc.clone(),
+                };
+                self.routers[router as usize].regs.push(reg);
+            }
+        }
+    }
+
+    /// `@Authorized()`: routing-controllers runs the `authorizationChecker`
+    /// and answers 401 (403 for a missing role) when it says no.
+    fn rc_authorized(&mut self, file: FileId, line: u32, _checker: bool) -> String {
+        let name = "Authorized()".to_string();
+        self.guards.entry(name.clone()).or_insert(GuardInfo {
+            status: 401,
+            file,
+            line,
+            credential: None,
+        });
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs_match_repository_paths() {
+        assert!(glob_match(
+            "src/api/controllers/**/*Controller.ts",
+            "src/api/controllers/UserController.ts"
+        ));
+        assert!(glob_match(
+            "src/api/controllers/**/*Controller.ts",
+            "src/api/controllers/v1/PetController.ts"
+        ));
+        assert!(!glob_match(
+            "src/api/controllers/*.ts",
+            "src/api/controllers/v1/PetController.ts"
+        ));
+        assert!(!glob_match("src/**/*.ts", "lib/a.ts"));
+    }
+}
