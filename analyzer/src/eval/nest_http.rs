@@ -49,14 +49,17 @@ pub(crate) struct NestApp {
     versioning: Option<(String, Vec<Option<String>>)>,
     guards: Vec<String>,
     done: bool,
+    /// `app.listen(...)` was called: a server, not a context the bootstrap
+    /// code reads configuration from (`configApp.get(ConfigService)`).
+    listens: bool,
 }
 
 /// What the run learned about Nest applications.
 #[derive(Default)]
 pub(crate) struct NestState {
     apps: Vec<NestApp>,
-    /// Controller classes some application serves, by (file, class line).
-    served: HashSet<(FileId, u32)>,
+    /// Controller classes some application serves, by (application, file, class line).
+    served: HashSet<(usize, FileId, u32)>,
 }
 
 impl NestState {
@@ -180,6 +183,7 @@ impl Interp {
             versioning: None,
             guards: Vec::new(),
             done: false,
+            listens: false,
         });
         Value::Router(router)
     }
@@ -267,6 +271,10 @@ impl Interp {
                 }
                 self.nest.apps[i].versioning = uri.then_some((seg, defaults));
                 Some(Value::Router(id))
+            }
+            "listen" | "init" => {
+                self.nest.apps[i].listens = true;
+                None
             }
             "useGlobalGuards" => {
                 let names = self.nest_guards(ctx, &call.args, call.line);
@@ -404,8 +412,11 @@ impl Interp {
         if self.nest.apps.iter().all(|a| a.done) {
             return;
         }
+        // Apps that only serve as a context (never listening) get no routes
+        // when another one listens.
+        let any_listens = self.nest.apps.iter().any(|a| a.listens);
         for i in 0..self.nest.apps.len() {
-            if self.nest.apps[i].done {
+            if self.nest.apps[i].done || (any_listens && !self.nest.apps[i].listens) {
                 continue;
             }
             self.nest.apps[i].done = true;
@@ -433,14 +444,24 @@ impl Interp {
         self.unreached_mode = was;
         let classes: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in classes {
-            if self.nest.served.contains(&(cv.file, cv.class.line)) {
+            if self
+                .nest
+                .served
+                .iter()
+                .any(|&(_, f, l)| (f, l) == (cv.file, cv.class.line))
+            {
                 continue;
             }
             let ctx = self.class_ctx(&cv);
             let decs = cv.class.decorators.clone();
             for d in &decs {
                 if self.nest_common(&ctx, d).as_deref() == Some("Controller") {
-                    let app = &self.nest.apps[0];
+                    let app = self
+                        .nest
+                        .apps
+                        .iter()
+                        .find(|a| a.listens)
+                        .unwrap_or(&self.nest.apps[0]);
                     let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
                     let name = cv.class.name.clone().unwrap_or_default();
                     self.finding(
@@ -549,7 +570,7 @@ impl Interp {
 
     /// The routes of one controller class, on the application's router.
     fn register_controller(&mut self, app: usize, cv: &Rc<ClassVal>, global_guards: &[String]) {
-        if !self.nest.served.insert((cv.file, cv.class.line)) {
+        if !self.nest.served.insert((app, cv.file, cv.class.line)) {
             return;
         }
         let ctx = self.class_ctx(cv);
