@@ -15,12 +15,14 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod dropins;
 mod guards;
 mod nest_http;
 mod routing_controllers;
 mod schemas;
 mod sockets;
 
+pub(crate) use dropins::PACKAGES as DROPIN_PACKAGES;
 pub(crate) use guards::GuardInfo;
 pub(crate) use schemas::RawContract;
 
@@ -2508,6 +2510,9 @@ impl Interp {
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
+                Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
+            }
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
                 let map = *b == Builtin::MapCtor;
@@ -2723,7 +2728,11 @@ impl Interp {
                     }
                     _ => Value::dynamic(),
                 },
-                _ => Value::external(),
+                n => {
+                    let n = n.to_string();
+                    self.dropin_call(ctx, &n, &argv, line)
+                        .unwrap_or_else(Value::external)
+                }
             },
             Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
@@ -2831,6 +2840,7 @@ impl Interp {
         {
             return v;
         }
+        let name = dropins::verb_alias(name).unwrap_or(name);
         if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
             let argv = self.eval_args(ctx, &call.args);
@@ -3581,6 +3591,8 @@ impl Interp {
                 self.routers[*r as usize].mounted = true;
             }
         }
+        let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
+        self.graphql_mounts(ctx, id, &paths, &values, call);
         let reg = Reg {
             kind: RegKind::Use { paths, handlers },
             file: ctx.file,
@@ -3807,7 +3819,8 @@ fn known_module(pkg: &str) -> Value {
         "events" | "node:events" => Value::Builtin(Builtin::EventEmitterCtor),
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
-        other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
+        other => dropins::default_export(other)
+            .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(other)))),
     }
 }
 
@@ -3981,6 +3994,12 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
         {
             Value::Builtin(Builtin::Framework(Rc::from(p)))
+        }
+        (Builtin::OpaqueModule(m), p) if dropins::member(m, p).is_some() => {
+            dropins::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
+            Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
         }
         (Builtin::OpaqueModule(m), p @ ("createExpressServer" | "useExpressServer"))
             if &**m == "routing-controllers" =>

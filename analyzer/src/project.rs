@@ -108,6 +108,12 @@ const KNOWN_PACKAGES: &[&str] = &[
     "http-status-codes",
 ];
 
+/// A package the resolver models: ours above, or one of the drop-in
+/// routers and GraphQL mounts of `eval/dropins.rs`.
+fn is_known_package(name: &str) -> bool {
+    KNOWN_PACKAGES.contains(&name) || crate::eval::DROPIN_PACKAGES.contains(&name)
+}
+
 const NODE_BUILTINS: &[&str] = &[
     "assert",
     "buffer",
@@ -327,7 +333,7 @@ impl Project {
             .unwrap_or(target);
         self.packages.iter().find_map(|p| {
             let name = p.json.get("name").and_then(|n| n.as_str())?;
-            if !KNOWN_PACKAGES.contains(&name) {
+            if !is_known_package(name) {
                 return None;
             }
             let dir = p.dir.trim_end_matches('/');
@@ -368,7 +374,7 @@ impl Project {
                         .and_then(|j| j.get("name").and_then(|n| n.as_str()).map(str::to_string))
                 });
                 return match name {
-                    Some(n) if KNOWN_PACKAGES.contains(&n.as_str()) => Resolved::Known(n),
+                    Some(n) if is_known_package(&n) => Resolved::Known(n),
                     Some(n) => Resolved::External(n),
                     None => Resolved::External(spec.to_string()),
                 };
@@ -400,7 +406,7 @@ impl Project {
             };
         }
         let bare = spec.strip_prefix("node:").unwrap_or(spec);
-        if KNOWN_PACKAGES.contains(&spec) || KNOWN_PACKAGES.contains(&bare) {
+        if is_known_package(spec) || is_known_package(bare) {
             return Resolved::Known(bare.to_string());
         }
         let top = bare.split('/').next().unwrap_or(bare);

@@ -1,0 +1,169 @@
+//! Packages that register Express routes under other names, and GraphQL
+//! servers mounted on Express.
+//!
+//! Captures: drop-in routers (`express-promise-router`'s `Router()`,
+//! `express-async-router`'s `AsyncRouter()`, `@awaitjs/express`'s `Router()`
+//! and `addAsync(app)` with `getAsync`/`postAsync`/…/`useAsync`);
+//! `express-ws` (`require('express-ws')(app)` gives `{app}`; `app.ws(path, h)`
+//! is the WebSocket upgrade, charted as `GET path`); GraphQL servers as one
+//! `POST` operation at their path: `apolloServer.applyMiddleware({app, path})`
+//! (apollo-server-express 2/3, path `/graphql` by default),
+//! `app.use(path, expressMiddleware(server))` (`@apollo/server/express4`,
+//! `@as-integrations/express4|5`), `graphqlHTTP(...)` (express-graphql) and
+//! `createHandler(...)` (graphql-http).
+//!
+//! Example: `app.use('/gql', expressMiddleware(server))` is `POST /gql`.
+//!
+//! Deliberately not captured: the GraphQL schema's queries and mutations
+//! (one HTTP operation carries them all), the GET form of GraphQL and its
+//! playground, subscriptions over WebSocket.
+
+use super::*;
+
+/// The packages this module gives meaning to (added to the resolver's known list).
+pub(crate) const PACKAGES: &[&str] = &[
+    "express-promise-router",
+    "express-async-router",
+    "@awaitjs/express",
+    "express-ws",
+    "apollo-server-express",
+    "@apollo/server/express4",
+    "@as-integrations/express4",
+    "@as-integrations/express5",
+    "express-graphql",
+    "graphql-http/lib/use/express",
+];
+
+/// The value of a modelled package's default export, if this module models it.
+pub(super) fn default_export(pkg: &str) -> Option<Value> {
+    Some(match pkg {
+        "express-promise-router" => Value::Builtin(Builtin::RouterCtor),
+        "express-ws" => Value::Builtin(Builtin::Framework(Rc::from("express-ws"))),
+        _ => return None,
+    })
+}
+
+/// A member of one of these packages (or of a value they made).
+pub(super) fn member(pkg: &str, prop: &str) -> Option<Value> {
+    let framework = |n: &str| Some(Value::Builtin(Builtin::Framework(Rc::from(n))));
+    match (pkg, prop) {
+        ("express-async-router", "AsyncRouter") | ("@awaitjs/express", "Router") => {
+            Some(Value::Builtin(Builtin::RouterCtor))
+        }
+        ("@awaitjs/express", "addAsync" | "wrap") => Some(Value::Builtin(Builtin::Identity)),
+        ("apollo-server-express", "ApolloServer") => framework("ApolloServer"),
+        (
+            "@apollo/server/express4" | "@as-integrations/express4" | "@as-integrations/express5",
+            "expressMiddleware",
+        )
+        | ("express-graphql", "graphqlHTTP")
+        | ("graphql-http/lib/use/express", "createHandler") => framework("graphql-middleware"),
+        ("express-promise-router" | "express-ws", "default") => default_export(pkg),
+        _ => None,
+    }
+}
+
+/// `getAsync` is `get`, `useAsync` is `use` (`@awaitjs/express`); `ws` is
+/// the upgrade request, a `GET` (`express-ws`).
+pub(super) fn verb_alias(name: &str) -> Option<&'static str> {
+    if name == "ws" {
+        return Some("get");
+    }
+    let base = name.strip_suffix("Async")?;
+    if base == "use" {
+        return Some("use");
+    }
+    HTTP_VERBS.iter().copied().find(|v| *v == base)
+}
+
+impl Interp {
+    /// Calls of the functions above: `expressWs(app)`, `expressMiddleware(server)`,
+    /// `apollo.applyMiddleware({app, path})`.
+    pub(super) fn dropin_call(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Option<Value> {
+        match name {
+            "express-ws" => {
+                let o = ObjData::new();
+                o.set("app", argv.first().cloned().unwrap_or(Value::Undef));
+                Some(Value::Obj(o))
+            }
+            "graphql-middleware" => Some(Value::Builtin(Builtin::Framework(Rc::from(
+                "graphql-handler",
+            )))),
+            "applyMiddleware" => {
+                let Some(Value::Obj(o)) = argv.first().map(|v| self.force_deep(v.clone())) else {
+                    return Some(Value::Undef);
+                };
+                let app = o.get("app").map(|v| self.force_deep(v));
+                let path = match o.get("path").map(|v| self.force_deep(v)) {
+                    None | Some(Value::Undef) => Some("/graphql".to_string()),
+                    Some(v) => v.as_text(),
+                };
+                if let Some(Value::Router(id)) = app {
+                    match path {
+                        Some(p) => self.graphql_route(ctx, id, vec![PathArg::Str(p)], line, None),
+                        None => self.finding(
+                            FindingCode::DynamicPath,
+                            ctx.file,
+                            line,
+                            "the `path` of `applyMiddleware({app, path})` is only known at run time".into(),
+                        ),
+                    }
+                }
+                Some(Value::Undef)
+            }
+            _ => None,
+        }
+    }
+
+    /// `use(path, graphqlHandler)`: the GraphQL endpoint at that path.
+    pub(super) fn graphql_mounts(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        paths: &[PathArg],
+        argv: &[Value],
+        call: &Call,
+    ) {
+        let is_handler = |v: &Value| matches!(v, Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "graphql-handler");
+        if argv.iter().any(is_handler) {
+            self.graphql_route(ctx, id, paths.to_vec(), call.line, call.doc.clone());
+        }
+    }
+
+    fn graphql_route(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        paths: Vec<PathArg>,
+        line: u32,
+        doc: Option<String>,
+    ) {
+        if self.event_mode {
+            return;
+        }
+        let reg = Reg {
+            kind: RegKind::Route {
+                method: "post".into(),
+                paths,
+                middleware: Vec::new(),
+                handler: Some(HandlerRef {
+                    name: "graphql".into(),
+                    at: None,
+                }),
+                contract: Rc::new(RefCell::new(RawContract::default())),
+                funcs: Vec::new(),
+            },
+            file: ctx.file,
+            line,
+            cond: self.cond_text(),
+            doc,
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+}
