@@ -472,6 +472,10 @@ pub struct EventStats {
 pub struct Inventory {
     /// Entry files, relative to the root.
     pub entries: Vec<String>,
+    /// Why each automatically detected entry was chosen, by entry (empty
+    /// when the entries were given).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub entry_reasons: std::collections::BTreeMap<String, String>,
     /// Root apps.
     pub apps: Vec<App>,
     /// Operations, sorted by path (bytes), then method, then app.

@@ -7,6 +7,7 @@
 //! resolve (a small evaluator over the facts, then a walk of the mount graph
 //! from every root app).
 
+mod entries;
 mod eval;
 mod inventory;
 mod ir;
@@ -250,6 +251,8 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     let t1 = Instant::now();
     let mut entries: Vec<FileId> = Vec::new();
     let mut missing_entries: Vec<(String, String)> = Vec::new();
+    // Why each automatically chosen entry was chosen (for the summary).
+    let mut reasons: BTreeMap<FileId, String> = BTreeMap::new();
     if !opts.entries.is_empty() {
         for e in &opts.entries {
             let rel = project::normalize(&e.replace('\\', "/"));
@@ -269,24 +272,43 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
                 continue;
             }
             let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
-            for hint in package_entry_hints(&p.json) {
-                let rel = in_package(&hint);
+            let manifest = in_package("package.json");
+            for hint in entries::package_hints(&p.json) {
+                let rel = in_package(&hint.path);
                 match project.resolve_path(&rel) {
                     Some(id) => {
                         set.insert(id);
+                        reasons
+                            .entry(id)
+                            .or_insert(format!("{manifest} {}", hint.reason));
                     }
-                    // `main: lib/index.js` of a package whose build output is
-                    // not checked in: say so rather than start elsewhere silently.
-                    None if !opts.root.join(&rel).exists() => {
-                        missing_entries.push((in_package("package.json"), rel))
+                    None => {
+                        // Built output not checked in: start from its source.
+                        let source = entries::source_of_built(&hint.path)
+                            .into_iter()
+                            .find_map(|s| project.resolve_path(&in_package(&s)));
+                        if let Some(id) = source {
+                            set.insert(id);
+                            reasons.entry(id).or_insert(format!(
+                                "{manifest} {} names build output; this is its source",
+                                hint.reason
+                            ));
+                        }
+                        // `main: lib/index.js` of a package whose build output is
+                        // not checked in: say so rather than start elsewhere silently.
+                        if hint.firm && !opts.root.join(&rel).exists() {
+                            missing_entries.push((manifest.clone(), rel))
+                        }
                     }
-                    None => {}
                 }
             }
         }
         for (i, f) in project.files.iter().enumerate() {
             if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
                 set.insert(i as FileId);
+                reasons.entry(i as FileId).or_insert_with(|| {
+                    "creates an app (express(), NestFactory.create, createExpressServer)".into()
+                });
             }
         }
         entries = set.into_iter().collect();
@@ -296,8 +318,15 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     let t2 = Instant::now();
     let mut interp = Interp::new(loader.clone());
     loader.prefetch(entries.iter().copied());
+    // Entries that create or receive nothing a server is made of (an app, a
+    // router, a Socket.IO server) are not reported as entries when others do.
+    let mut productive: BTreeSet<FileId> = BTreeSet::new();
     for &e in &entries {
+        let before = (interp.routers.len(), interp.sio_servers.len());
         interp.run_module(e);
+        if (interp.routers.len(), interp.sio_servers.len()) != before {
+            productive.insert(e);
+        }
     }
     interp.finish_nest_apps();
     let reached: BTreeSet<FileId> = interp.touched.clone();
@@ -371,6 +400,18 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         &http_files,
         opts,
     );
+    if opts.entries.is_empty() && !productive.is_empty() {
+        let keep: BTreeSet<String> = productive
+            .iter()
+            .map(|&e| project.rel(e).to_string())
+            .collect();
+        inv.entries.retain(|e| keep.contains(e));
+    }
+    inv.entry_reasons = reasons
+        .into_iter()
+        .filter(|(id, _)| inv.entries.iter().any(|e| e == project.rel(*id)))
+        .map(|(id, why)| (project.rel(id).to_string(), why))
+        .collect();
     missing_entries.sort();
     missing_entries.dedup();
     for (manifest, rel) in missing_entries {
@@ -470,32 +511,6 @@ fn depends_on_server_packages(json: &serde_json::Value) -> bool {
             .and_then(|d| d.as_object())
             .is_some_and(|d| d.contains_key("express") || d.contains_key("socket.io"))
     })
-}
-
-/// Entry hints from a package.json: `main`, and the file `scripts.start` runs with node.
-fn package_entry_hints(json: &serde_json::Value) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(m) = json.get("main").and_then(|m| m.as_str()) {
-        out.push(m.trim_start_matches("./").to_string());
-    }
-    for key in ["start", "dev", "serve"] {
-        if let Some(s) = json
-            .get("scripts")
-            .and_then(|s| s.get(key))
-            .and_then(|s| s.as_str())
-        {
-            for w in s.split_whitespace() {
-                let w = w.trim_start_matches("./");
-                if project::SOURCE_EXTS
-                    .iter()
-                    .any(|e| w.ends_with(&format!(".{e}")))
-                {
-                    out.push(w.to_string());
-                }
-            }
-        }
-    }
-    out
 }
 
 struct WalkOut {
@@ -892,6 +907,7 @@ fn build_inventory(
             .iter()
             .map(|&e| project.rel(e).to_string())
             .collect(),
+        entry_reasons: BTreeMap::new(),
         apps,
         operations,
         mounts: out.app_mounts.into_iter().collect(),

@@ -27,6 +27,8 @@ struct Actual {
     payloads: BTreeSet<String>,
     /// `guard METHOD PATH NAME STATUS FILE:LINE [credential=H]` lines (compared when expected.txt has any).
     guards: BTreeSet<String>,
+    /// `entry FILE` lines (compared when expected.txt has any).
+    entries: BTreeSet<String>,
     /// Same operation lines with ` mw=a,b` appended.
     with_mw: BTreeSet<String>,
     stats: String,
@@ -262,6 +264,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
         contracts,
         payloads,
         guards,
+        entries: inv.entries.iter().map(|e| format!("entry {e}")).collect(),
         with_mw,
         stats,
         table,
@@ -320,6 +323,7 @@ fn fixtures_match_expected_and_snapshots() {
         let mut expected_contracts = BTreeSet::new();
         let mut expected_payloads = BTreeSet::new();
         let mut expected_guards = BTreeSet::new();
+        let mut expected_entries = BTreeSet::new();
         for line in expected_text.lines() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -327,6 +331,10 @@ fn fixtures_match_expected_and_snapshots() {
             }
             if line.starts_with("contract ") {
                 expected_contracts.insert(line.to_string());
+                continue;
+            }
+            if line.starts_with("entry ") {
+                expected_entries.insert(line.to_string());
                 continue;
             }
             if line.starts_with("guard ") {
@@ -363,6 +371,14 @@ fn fixtures_match_expected_and_snapshots() {
                 problems.push(format!("  missing:    {missing}"));
             }
             for extra in actual.contracts.difference(&expected_contracts) {
+                problems.push(format!("  unexpected: {extra}"));
+            }
+        }
+        if !expected_entries.is_empty() {
+            for missing in expected_entries.difference(&actual.entries) {
+                problems.push(format!("  missing:    {missing}"));
+            }
+            for extra in actual.entries.difference(&expected_entries) {
                 problems.push(format!("  unexpected: {extra}"));
             }
         }

@@ -406,6 +406,12 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
             inv.entries.join(", ")
         }
     )?;
+    // Chosen automatically: say why each one.
+    for e in &inv.entries {
+        if let Some(why) = inv.entry_reasons.get(e) {
+            writeln!(out, "  {e}: {why}")?;
+        }
+    }
     writeln!(
         out,
         "HTTP: {} operations, {} declarations, {} app-level mounts, {} source files",

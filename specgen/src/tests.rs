@@ -59,6 +59,7 @@ fn op(method: &str, path: &str, decls: Vec<Declaration>) -> Operation {
 fn inventory(operations: Vec<Operation>, events: Vec<Event>) -> Inventory {
     Inventory {
         entries: vec!["src/app.js".into()],
+        entry_reasons: Default::default(),
         apps: Vec::new(),
         operations,
         mounts: Vec::new(),
