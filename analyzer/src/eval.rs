@@ -16,6 +16,7 @@
 //! by the unmounted-router pass).
 
 mod dropins;
+mod forks;
 mod guards;
 mod nest_http;
 mod routing_controllers;
@@ -251,6 +252,8 @@ pub(crate) struct Interp {
     middleware_seen: Vec<(String, Value)>,
     /// Middleware that can answer 401 or 403, by chain name (see `guards`).
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
+    /// Modules started with `child_process.fork`: (module, calling file, line) (see `forks`).
+    forked: Vec<(FileId, FileId, u32)>,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -327,6 +330,7 @@ impl Interp {
             nest: nest_http::NestState::default(),
             middleware_seen: Vec::new(),
             guards: std::collections::BTreeMap::new(),
+            forked: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
         }
@@ -2734,6 +2738,10 @@ impl Interp {
                         .unwrap_or_else(Value::external)
                 }
             },
+            Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
+                self.note_fork(ctx, &argv, line);
+                Value::external()
+            }
             Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()

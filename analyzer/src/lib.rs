@@ -328,6 +328,26 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
             productive.insert(e);
         }
     }
+    // Modules the entries start with `child_process.fork` are programs of their own.
+    if opts.entries.is_empty() {
+        let mut i = 0;
+        while let Some(&(target, file, line)) = interp.forked().get(i) {
+            i += 1;
+            if entries.contains(&target) {
+                continue;
+            }
+            let before = (interp.routers.len(), interp.sio_servers.len());
+            interp.run_module(target);
+            if (interp.routers.len(), interp.sio_servers.len()) != before {
+                productive.insert(target);
+            }
+            entries.push(target);
+            reasons.entry(target).or_insert(format!(
+                "started with child_process.fork at {}:{line}",
+                project.rel(file)
+            ));
+        }
+    }
     interp.finish_nest_apps();
     let reached: BTreeSet<FileId> = interp.touched.clone();
     // Files that declare Express routers but that no entry reaches.

@@ -1,0 +1,44 @@
+//! Programs the server starts as child processes: `child_process.fork(file)`
+//! runs another module of the repository as its own program, so the file is
+//! an entry of its own (its apps and servers are separate processes).
+//!
+//! Captures: `fork('./worker.js')`, `fork('workers/index')` (relative to the
+//! calling file's folder, else to the project root, as a process started from
+//! the root resolves it). `cluster.fork()` re-runs the same file and adds no
+//! entry.
+//!
+//! Deliberately not captured: paths only known at run time (`__dirname` joins
+//! are run-time values here), `spawn('node', [...])` and worker threads.
+
+use super::*;
+
+impl Interp {
+    /// `child_process.fork(path, ...)`: remember the module it starts.
+    pub(super) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+        let Some(path) = argv
+            .first()
+            .and_then(|v| self.force_deep(v.clone()).as_text())
+        else {
+            return;
+        };
+        let here = self.loader.project.rel(ctx.file).to_string();
+        let dir = here.rsplit_once('/').map_or("", |(d, _)| d);
+        let path = path.trim_start_matches("./");
+        let candidates = [
+            crate::project::normalize(&format!("{dir}/{path}")),
+            crate::project::normalize(path),
+        ];
+        if let Some(id) = candidates
+            .iter()
+            .find_map(|c| self.loader.project.resolve_path(c))
+            && !self.forked.iter().any(|(f, _, _)| *f == id)
+        {
+            self.forked.push((id, ctx.file, line));
+        }
+    }
+
+    /// The modules started with `fork`, with where: (module, file, line).
+    pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32)> {
+        self.forked.clone()
+    }
+}
