@@ -250,6 +250,8 @@ pub(crate) struct Interp {
     nest: nest_http::NestState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
     middleware_seen: Vec<(String, Value)>,
+    /// Keys of `middleware_seen`: (name, file, function id or export name).
+    middleware_keys: HashSet<(String, FileId, String)>,
     /// Middleware that can answer 401 or 403, by chain name (see `guards`).
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
     /// Modules started with `child_process.fork`: (module, calling file, line) (see `forks`).
@@ -329,6 +331,7 @@ impl Interp {
             pending_guesses: Vec::new(),
             nest: nest_http::NestState::default(),
             middleware_seen: Vec::new(),
+            middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
             forked: Vec::new(),
             socket_handlers: 0,

@@ -51,12 +51,12 @@ impl Interp {
         if self.event_mode || name == "<anonymous>" {
             return;
         }
-        if matches!(v, Value::Func(_) | Value::Lazy(..))
-            && !self
-                .middleware_seen
-                .iter()
-                .any(|(n, x)| n == name && same_func(x, v))
-        {
+        let key = match v {
+            Value::Func(c) => (name.to_string(), c.file, c.func.id.to_string()),
+            Value::Lazy(f, export) => (name.to_string(), *f, export.to_string()),
+            _ => return,
+        };
+        if self.middleware_keys.insert(key) {
             self.middleware_seen.push((name.to_string(), v.clone()));
         }
     }
@@ -113,13 +113,5 @@ impl Interp {
             }
         }
         self.event_mode = was;
-    }
-}
-
-fn same_func(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Func(x), Value::Func(y)) => x.file == y.file && x.func.id == y.func.id,
-        (Value::Lazy(f, n), Value::Lazy(g, m)) => f == g && n == m,
-        _ => false,
     }
 }
