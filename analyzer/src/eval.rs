@@ -4001,6 +4001,10 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
         (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
+        // Nest's `HttpStatus.NO_CONTENT` is the status table of http-status-codes.
+        (Builtin::OpaqueModule(m), "HttpStatus") if &**m == "@nestjs/common" => {
+            Value::Builtin(Builtin::HttpStatus)
+        }
         (Builtin::OpaqueModule(m), p @ ("NestFactory" | "forwardRef"))
             if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
         {
