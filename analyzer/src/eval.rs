@@ -559,7 +559,7 @@ impl Interp {
                 .into_iter()
                 .filter(|f| matches!(f, Value::Func(_)))
                 .collect();
-            for f in &funcs {
+            for (i, f) in funcs.iter().enumerate() {
                 if let Value::Func(c) = &f {
                     let argv = vec![
                         Value::Http(HttpVal::Req),
@@ -572,7 +572,12 @@ impl Interp {
                         this: Value::Undef,
                         home: None,
                     };
+                    let before = contract.borrow().responses.len();
                     self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
+                    // A middleware (not the final handler) that answers 401/403.
+                    if record && i + 1 < funcs.len() {
+                        guards::note_route_guard(&contract, c, before);
+                    }
                 }
             }
             // What factories were handed fills what running them did not state.

@@ -649,6 +649,7 @@ fn walk(
                 contract,
                 ..
             } => {
+                let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
                     let (full, regex, own) = match p {
@@ -671,14 +672,33 @@ fn walk(
                         mw.extend(param_callbacks(data, &own).map(|m| m.name));
                     }
                     mw.extend(middleware.iter().cloned());
-                    let guard = mw.iter().find_map(|n| {
-                        interp.guards.get(n).map(|g| Guard {
-                            name: n.clone(),
-                            status: g.status,
-                            at: loc(project, g.file, g.line),
-                            credential: g.credential.clone(),
+                    let guard = mw
+                        .iter()
+                        .find_map(|n| {
+                            interp.guards.get(n).map(|g| Guard {
+                                name: n.clone(),
+                                status: g.status,
+                                at: loc(project, g.file, g.line),
+                                credential: g.credential.clone(),
+                            })
                         })
-                    });
+                        .or_else(|| {
+                            // A route middleware the chain cannot name, seen answering 401/403.
+                            raw_guard.as_ref().map(|(name, status, f, l)| Guard {
+                                name: name.clone(),
+                                status: *status,
+                                at: loc(project, *f, *l),
+                                credential: contract
+                                    .headers_read
+                                    .iter()
+                                    .find(|h| {
+                                        *h == "authorization"
+                                            || h.contains("key")
+                                            || h.contains("token")
+                                    })
+                                    .cloned(),
+                            })
+                        });
                     let decl = Declaration {
                         at: loc(project, reg.file, reg.line),
                         route_path: own.clone(),

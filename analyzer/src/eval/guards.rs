@@ -9,7 +9,9 @@
 //! `throw new HttpError(403)`, a `jwt.verify` in a `try` whose `catch`
 //! answers 401 — whatever the contract reader records), it is a guard, named
 //! as the chain names it, with the header it reads as its credential
-//! (`authorization`, `x-api-key`). NestJS guards are noted by
+//! (`authorization`, `x-api-key`). A route's own middleware that answers
+//! 401/403 when the route runs is its guard even when the chain can only
+//! call it `<anonymous>` ([`note_route_guard`]). NestJS guards are noted by
 //! `nest_http` (`@UseGuards(AuthGuard('jwt'))`, project guard classes).
 //!
 //! Example: `const mustLogIn = (req, res, next) => req.session.user ? next() :
@@ -113,5 +115,28 @@ impl Interp {
             }
         }
         self.event_mode = was;
+    }
+}
+
+/// After a route's middleware `c` ran: when it added a 401/403 response,
+/// the route has a guard, even one the chain cannot name
+/// (`(req, res, next) => req.user ? next() : res.sendStatus(401)`).
+pub(super) fn note_route_guard(
+    contract: &Rc<RefCell<RawContract>>,
+    c: &Rc<Closure>,
+    before: usize,
+) {
+    let mut k = contract.borrow_mut();
+    if k.guard.is_some() {
+        return;
+    }
+    let deny = k.responses[before.min(k.responses.len())..]
+        .iter()
+        .filter(|r| r.0 == 401 || r.0 == 403)
+        .min_by_key(|r| (r.0, r.2, r.3))
+        .map(|r| (r.0, r.2, r.3));
+    if let Some((status, file, line)) = deny {
+        let name = c.func.name.clone().unwrap_or_else(|| "<anonymous>".into());
+        k.guard = Some((name, status, file, line));
     }
 }

@@ -34,6 +34,9 @@ pub(crate) struct RawContract {
     /// (`validate(schema)`), with the request part its name suggests; used
     /// only when running the middleware stated nothing for that part.
     pub(crate) guesses: Vec<(&'static str, J, String, FileId, u32)>,
+    /// A route middleware (anonymous ones too) that answered 401/403 when it
+    /// ran: (its name, status, file, line).
+    pub(crate) guard: Option<(String, u16, FileId, u32)>,
 }
 
 impl RawContract {
