@@ -87,6 +87,10 @@ pub(crate) struct Reg {
     pub(crate) line: u32,
     pub(crate) cond: Option<String>,
     pub(crate) doc: Option<String>,
+    /// For a route registered inside a helper (`this.route({ path, handler })`
+    /// calling `this.app[method](path, ...)`): the outermost call that handed
+    /// the helper its path, where a reader sees the route declared.
+    pub(crate) via: Option<(FileId, u32)>,
 }
 
 /// An app or router instance.
@@ -2969,6 +2973,7 @@ impl Interp {
                         line: call.line,
                         cond: self.cond_text(),
                         doc: call.doc.clone(),
+                        via: None,
                     };
                     self.routers[id as usize].regs.push(reg);
                 }
@@ -3268,6 +3273,7 @@ impl Interp {
                 );
             }
         }
+        let via = self.path_supplier(ctx, call, &paths);
         let reg = Reg {
             kind: RegKind::Route {
                 method: method.to_string(),
@@ -3281,8 +3287,66 @@ impl Interp {
             line: call.line,
             cond: self.cond_text(),
             doc: call.doc.clone(),
+            via,
         };
         self.routers[id as usize].regs.push(reg);
+    }
+
+    /// Where a route's path came from when the verb call does not write it
+    /// itself: the outermost call being followed whose arguments carry the
+    /// path (directly, or as a property or element of an argument), as the
+    /// events' `via` does for names. `None` when the verb call writes the path
+    /// literally or no caller carries it.
+    fn path_supplier(&self, ctx: &Ctx, call: &Call, paths: &[PathArg]) -> Option<(FileId, u32)> {
+        if matches!(
+            call.args.first(),
+            Some(Expr::Str(_) | Expr::Regex(_)) | None
+        ) {
+            return None;
+        }
+        let wanted: Vec<&str> = paths
+            .iter()
+            .filter_map(|p| match p {
+                PathArg::Str(s) => Some(s.as_str()),
+                PathArg::Regex(_) => None,
+            })
+            .collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        // The whole path, or a prefix of it (`resource('/users')` adding
+        // `'/:id'`), or a key of a route map (`{ '/users': { get: h } }`).
+        fn part_of(x: &str, wanted: &[&str], prefix_only: bool) -> bool {
+            wanted.iter().any(|w| {
+                *w == x
+                    || (x.len() >= 2
+                        && x.starts_with('/')
+                        && if prefix_only {
+                            w.starts_with(x)
+                        } else {
+                            w.contains(x)
+                        })
+            })
+        }
+        fn carries(v: &Value, wanted: &[&str], depth: u32) -> bool {
+            match v {
+                Value::Str(x) => part_of(x, wanted, true),
+                Value::Obj(o) if depth > 0 => o
+                    .props
+                    .borrow()
+                    .iter()
+                    .any(|(k, p)| part_of(k, wanted, false) || carries(p, wanted, depth - 1)),
+                Value::Arr(a) if depth > 0 => {
+                    a.borrow().iter().any(|p| carries(p, wanted, depth - 1))
+                }
+                _ => false,
+            }
+        }
+        self.frames
+            .iter()
+            .find(|fr| fr.callee != "<anonymous>" && fr.args.iter().any(|a| carries(a, &wanted, 2)))
+            .map(|fr| (fr.file, fr.line))
+            .filter(|at| *at != (ctx.file, call.line))
     }
 
     /// The functions behind a route argument (unwrapping `asyncHandler(fn)`),
@@ -3615,6 +3679,7 @@ impl Interp {
             line: call.line,
             cond: self.cond_text(),
             doc: call.doc.clone(),
+            via: None,
         };
         self.routers[id as usize].regs.push(reg);
     }

@@ -68,6 +68,11 @@ pub struct Guard {
 pub struct Declaration {
     /// Where the verb is called.
     pub at: Location,
+    /// For a route registered inside a helper: the call that handed the
+    /// helper its path (`this.route({ method: 'get', path: '/x' })` when the
+    /// verb call is `this.app[method](path, ...)` in a base class).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Location>,
     /// The path as written on the route (before mount prefixes).
     pub route_path: String,
     /// Where the router holding the route was created.

@@ -701,6 +701,7 @@ fn walk(
                         });
                     let decl = Declaration {
                         at: loc(project, reg.file, reg.line),
+                        via: reg.via.map(|(f, l)| loc(project, f, l)),
                         route_path: own.clone(),
                         router: loc(project, data.file, data.line),
                         mounts: mounts.to_vec(),
@@ -722,7 +723,7 @@ fn walk(
                             .unwrap_or_default()
                     });
                     let list = out.ops.entry(key).or_default();
-                    if !list.iter().any(|d| d.at == decl.at) {
+                    if !list.iter().any(|d| d.at == decl.at && d.via == decl.via) {
                         list.push(decl);
                     }
                     let expanded: Vec<&str> = if method == "all" {

@@ -426,8 +426,14 @@ impl Project {
                             let (pkg, _) = split_package(bare);
                             return Resolved::External(pkg.to_string());
                         }
-                        if let Some(id) = self.resolve_path(&normalize(&joined)) {
+                        let target = normalize(&joined);
+                        if let Some(id) = self.resolve_path(&target) {
                             return Resolved::File(id);
+                        }
+                        // An alias naming a declaration file (`back-end/types/api`
+                        // → types/api.d.ts): types only, nothing of it runs.
+                        if self.declarations_at(&target) {
+                            return Resolved::External(spec.to_string());
                         }
                     }
                     // A catch-all `"*": ["node_modules/*", "src/types/*"]` maps

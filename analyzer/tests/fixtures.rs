@@ -90,6 +90,9 @@ fn run(case: &Path, cache: &Path) -> Actual {
             if d.conditional.is_some() {
                 l.push_str(" conditional");
             }
+            if let Some(v) = &d.via {
+                l.push_str(&format!(" via={}:{}", v.file, v.line));
+            }
             with_mw.insert(format!("{l} mw={}", d.middleware.join(",")));
             lines.insert(l);
             table.push_str(&format!(

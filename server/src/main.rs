@@ -458,11 +458,15 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
             let d = &op.declarations[0];
             writeln!(
                 out,
-                "  {:<7} {:<60} {}:{}{}",
+                "  {:<7} {:<60} {}:{}{}{}",
                 op.method.to_uppercase(),
                 op.path.express,
                 d.at.file,
                 d.at.line,
+                d.via
+                    .as_ref()
+                    .map(|v| format!(" (via {}:{})", v.file, v.line))
+                    .unwrap_or_default(),
                 op.conditional()
                     .map(|c| format!("  (if {c})"))
                     .unwrap_or_default()

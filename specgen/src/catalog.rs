@@ -69,7 +69,8 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
             json!(
                 op.declarations
                     .iter()
-                    .map(|d| format!("{}:{}", d.at.file, d.at.line))
+                    .flat_map(|d| std::iter::once(&d.at).chain(d.via.as_ref()))
+                    .map(|at| format!("{}:{}", at.file, at.line))
                     .collect::<Vec<_>>()
             ),
         );

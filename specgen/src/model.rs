@@ -128,7 +128,12 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
             .map(Doc::parse)
             .unwrap_or_default();
         let contract = merge_contracts(op);
-        let mut sources: Vec<String> = op.declarations.iter().map(|d| d.at.file.clone()).collect();
+        let mut sources: Vec<String> = op
+            .declarations
+            .iter()
+            .flat_map(|d| std::iter::once(&d.at).chain(d.via.as_ref()))
+            .map(|at| at.file.clone())
+            .collect();
         sources.sort();
         sources.dedup();
         let middleware = op

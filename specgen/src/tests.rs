@@ -34,6 +34,7 @@ fn decl(
 ) -> Declaration {
     Declaration {
         at: at(file, line),
+        via: None,
         route_path: String::new(),
         router: at(file, 1),
         mounts: Vec::new(),
