@@ -1,0 +1,7 @@
+//! `portolan serve` through `app(state)` with `tower::ServiceExt::oneshot`:
+//! no socket, except where an upstream of ours is needed.
+
+mod util;
+
+mod catalog;
+mod documents;
