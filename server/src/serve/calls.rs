@@ -397,7 +397,7 @@ async fn call_inner(
     ctx.tool = tool.name.clone();
     authorize(&ctx.principal, &tool)?;
     s.inner.limits.check(&ctx.principal.id, tool.is_read())?;
-    validate_arguments(&tool, &env.arguments)?;
+    validate_arguments(&tool, &env.arguments, &s.inner.settings.tenant_field)?;
     if let Some(reason) = &tool.unavailable {
         return Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -520,13 +520,21 @@ impl Registry {
 }
 
 /// Validate arguments against a tool's schema: 400 `TOOL_VALIDATION_ERROR`
-/// listing every violation with its JSON pointer.
-pub fn validate_arguments(tool: &Tool, args: &Value) -> Result<(), ApiError> {
-    let details: Vec<(String, String)> = tool
+/// listing every violation with its JSON pointer. The tenant field is
+/// refused even where a schema stays open (`additionalProperties: true`):
+/// the tenant never travels in arguments.
+pub fn validate_arguments(tool: &Tool, args: &Value, tenant_field: &str) -> Result<(), ApiError> {
+    let mut details: Vec<(String, String)> = tool
         .validator
         .iter_errors(args)
         .map(|e| (e.instance_path().to_string(), e.to_string()))
         .collect();
+    if args.get(tenant_field).is_some() {
+        details.push((
+            format!("/{tenant_field}"),
+            "the tenant comes from the caller's token and cannot be an argument".into(),
+        ));
+    }
     if details.is_empty() {
         return Ok(());
     }

@@ -3,5 +3,8 @@
 
 mod util;
 
+mod calls;
 mod catalog;
 mod documents;
+mod jwt;
+mod upstream;
