@@ -3,6 +3,7 @@
 
 mod util;
 
+mod binary;
 mod calls;
 mod catalog;
 mod documents;
