@@ -231,3 +231,79 @@ async fn the_tenant_comes_from_the_token_only() {
     assert_eq!(last["outcome"], "completed");
     assert!(!audit.to_string().contains("t-2"), "{audit}");
 }
+
+fn key_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/jwt")
+        .join(name)
+}
+
+fn public_key_state(alg: &str, public: &str) -> portolan::serve::AppState {
+    state_with(settings(&format!(
+        "[server.auth]\nmode = \"jwt\"\nalgorithms = [\"{alg}\"]\npublic_key_file = \"{}\"\naudience = \"portolan\"\nissuer = \"issuer-1\"\n",
+        key_file(public).display()
+    )))
+}
+
+#[tokio::test]
+async fn rs256_and_es256_public_keys_and_no_algorithm_confusion() {
+    let body = call("k-1", "catalog.search", json!({"query": "x"}));
+    let sign = |alg: Algorithm, key: EncodingKey| {
+        jsonwebtoken::encode(&Header::new(alg), &claims(json!({})), &key).unwrap()
+    };
+    let rsa = std::fs::read(key_file("rsa-private.pem")).unwrap();
+    let ec = std::fs::read(key_file("ec-private.pem")).unwrap();
+    let rs_token = sign(Algorithm::RS256, EncodingKey::from_rsa_pem(&rsa).unwrap());
+    let es_token = sign(Algorithm::ES256, EncodingKey::from_ec_pem(&ec).unwrap());
+    // HS256 signed with the public key's PEM text as the secret: the classic confusion attack.
+    let rsa_public = std::fs::read(key_file("rsa-public.pem")).unwrap();
+    let confused = sign(
+        Algorithm::HS256,
+        EncodingKey::from_secret(&rsa_public).unwrap(),
+    );
+
+    let rs = public_key_state("RS256", "rsa-public.pem");
+    let bearer = |t: &str| format!("Bearer {t}");
+    let a = post_json(&rs, CALL, &body, &[("authorization", &bearer(&rs_token))]).await;
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    for t in [&confused, &es_token] {
+        post_json(&rs, CALL, &body, &[("authorization", &bearer(t))])
+            .await
+            .assert_error(401, "UNAUTHORIZED");
+    }
+    let es = public_key_state("ES256", "ec-public.pem");
+    let a = post_json(&es, CALL, &body, &[("authorization", &bearer(&es_token))]).await;
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    post_json(&es, CALL, &body, &[("authorization", &bearer(&rs_token))])
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+}
+
+#[test]
+fn a_key_of_the_wrong_kind_or_mixed_algorithms_fail_start_up() {
+    let t: toml::Table = toml::from_str(&format!(
+        "[server.auth]\nmode = \"jwt\"\nalgorithms = [\"ES256\"]\npublic_key_file = \"{}\"\n",
+        key_file("rsa-public.pem").display()
+    ))
+    .unwrap();
+    let s =
+        portolan::serve::settings::ServerSettings::from_toml(t.get("server").cloned(), &|_| None)
+            .unwrap();
+    let err = portolan::serve::AppState::new(
+        derived(harbor()),
+        s,
+        std::sync::Arc::new(portolan::serve::store::SqliteStore::memory().unwrap()),
+    )
+    .err()
+    .expect("an RSA key for ES256 must fail");
+    assert!(err.contains("public_key_file"), "{err}");
+    let t: toml::Table = toml::from_str(&format!(
+        "[server.auth]\nmode = \"jwt\"\nalgorithms = [\"HS256\", \"RS256\"]\nsecret = \"x\"\npublic_key_file = \"{}\"\n",
+        key_file("rsa-public.pem").display()
+    ))
+    .unwrap();
+    let err =
+        portolan::serve::settings::ServerSettings::from_toml(t.get("server").cloned(), &|_| None)
+            .unwrap_err();
+    assert!(err.contains("auth.algorithms"), "{err}");
+}
