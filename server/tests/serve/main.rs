@@ -7,5 +7,6 @@ mod binary;
 mod calls;
 mod catalog;
 mod documents;
+mod failures;
 mod jwt;
 mod upstream;
