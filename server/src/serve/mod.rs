@@ -20,6 +20,7 @@ pub mod builtin;
 pub mod calls;
 pub mod docs;
 pub mod error;
+pub mod explorer;
 pub mod limits;
 pub mod registry;
 pub mod settings;
@@ -98,6 +99,7 @@ impl DocSet {
         let catalog = parse("catalog.json")?;
         let events = parse("events.json")?;
         let openapi = parse("internal/openapi.json")?;
+        let (tools_ref, registry_ref) = (&tools, &registry);
         let docs: HashMap<String, ServedDoc> = std::thread::scope(|s| {
             let handles: Vec<_> = d
                 .documents
@@ -105,6 +107,14 @@ impl DocSet {
                 .iter()
                 .map(|doc| {
                     s.spawn(move || {
+                        if doc.path == "index.html" {
+                            let page = explorer::served_page(&doc.bytes, tools_ref, registry_ref);
+                            let hash = blake3::hash(&page).to_hex();
+                            return (
+                                doc.path.clone(),
+                                ServedDoc::new(doc.media_type, page, &hash),
+                            );
+                        }
                         (
                             doc.path.clone(),
                             ServedDoc::new(doc.media_type, doc.bytes.clone(), &doc.hash),

@@ -102,7 +102,19 @@ async fn explorer_redirects_health_and_ready() {
     let a = get(&s, "/api-docs/", &[]).await;
     assert_eq!(a.status, 200);
     assert!(a.header("content-type").unwrap().starts_with("text/html"));
-    assert!(String::from_utf8_lossy(&a.body).contains("<html"));
+    let page = String::from_utf8_lossy(&a.body).to_string();
+    assert!(page.contains("<html"));
+    // Served: the try-it panel may call this server, and the built-ins are listed.
+    assert!(page.contains("<meta name=\"portolan-registry\" content=\"/api/cos/tools\">"));
+    assert!(page.contains("connect-src 'self'") && !page.contains("connect-src 'none'"));
+    assert!(page.contains("\"name\":\"catalog.search\""));
+    assert!(page.contains("form.try") && page.contains("fetch(REGISTRY"));
+    // The file `build` writes stays offline and shows no panel.
+    let file = String::from_utf8(harbor().get("index.html").unwrap().bytes.clone()).unwrap();
+    assert!(
+        file.contains("connect-src 'none'") && !file.contains("<meta name=\"portolan-registry\"")
+    );
+    assert!(!file.contains("\"name\":\"catalog.search\"") && !file.contains("fetch("));
     let a = get(&s, "/health", &[]).await;
     assert_eq!(a.json()["status"], "ok");
     let a = get(&s, "/ready", &[]).await;
