@@ -36,6 +36,12 @@ impl Limits {
         }
     }
 
+    /// Forget principals whose buckets are full again (bounded memory).
+    pub fn retain_recent(&self) {
+        self.read.retain_recent();
+        self.write.retain_recent();
+    }
+
     /// Take one token for `principal` in the class, or 429.
     pub fn check(&self, principal: &str, read: bool) -> Result<(), ApiError> {
         let limiter = if read { &self.read } else { &self.write };

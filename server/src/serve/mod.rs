@@ -359,6 +359,7 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::i
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(300));
         loop {
             tick.tick().await;
+            pruner.inner.limits.retain_recent();
             let s = pruner.clone();
             match tokio::task::spawn_blocking(move || s.prune()).await {
                 Ok(Err(e)) => eprintln!("retention: {e}"),
