@@ -37,6 +37,8 @@ pub struct ServedDoc {
     pub brotli: Option<Bytes>,
     /// The content hash every ETag of this document is built on.
     pub tag: String,
+    /// The three ETags (identity, gzip, brotli), formatted once.
+    etags: [String; 3],
 }
 
 impl ServedDoc {
@@ -44,22 +46,28 @@ impl ServedDoc {
     pub fn new(media_type: &'static str, bytes: Vec<u8>, tag: &str) -> ServedDoc {
         let gzip = gzip(&bytes).filter(|g| g.len() < bytes.len());
         let brotli = brotli(&bytes).filter(|b| b.len() < bytes.len());
+        let tag: String = tag.chars().take(32).collect();
         ServedDoc {
             media_type,
             gzip: gzip.map(Bytes::from),
             brotli: brotli.map(Bytes::from),
             identity: Bytes::from(bytes),
-            tag: tag.chars().take(32).collect(),
+            etags: [
+                format!("\"{tag}\""),
+                format!("\"{tag}-gz\""),
+                format!("\"{tag}-br\""),
+            ],
+            tag,
         }
     }
 
     /// The ETag of the representation in one coding: each coding has its own
     /// strong tag (`"hash"`, `"hash-gz"`, `"hash-br"`), as the bytes differ.
-    pub fn etag(&self, coding: Coding) -> String {
+    pub fn etag(&self, coding: Coding) -> &str {
         match coding {
-            Coding::Identity => format!("\"{}\"", self.tag),
-            Coding::Gzip => format!("\"{}-gz\"", self.tag),
-            Coding::Brotli => format!("\"{}-br\"", self.tag),
+            Coding::Identity => &self.etags[0],
+            Coding::Gzip => &self.etags[1],
+            Coding::Brotli => &self.etags[2],
         }
     }
 
@@ -72,15 +80,10 @@ impl ServedDoc {
             self.brotli.is_some(),
         );
         let etag = self.etag(coding);
-        let all = [
-            self.etag(Coding::Identity),
-            self.etag(Coding::Gzip),
-            self.etag(Coding::Brotli),
-        ];
         if let Some(inm) = headers.get(header::IF_NONE_MATCH)
-            && if_none_match_hits(inm.as_bytes(), &all)
+            && if_none_match_hits(inm.as_bytes(), &self.etags)
         {
-            return not_modified(&etag, cache_control, true);
+            return not_modified(etag, cache_control, true);
         }
         let body = match coding {
             Coding::Identity => self.identity.clone(),
@@ -93,7 +96,7 @@ impl ServedDoc {
             header::CONTENT_TYPE,
             HeaderValue::from_static(self.media_type),
         );
-        set_common(h, &etag, cache_control, true);
+        set_common(h, etag, cache_control, true);
         match coding {
             Coding::Gzip => {
                 h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
@@ -173,8 +176,14 @@ pub fn if_none_match_hits(value: &[u8], tags: &[String]) -> bool {
     if s.trim() == "*" {
         return true;
     }
-    let opaque =
-        |t: &str| -> String { t.trim().strip_prefix("W/").unwrap_or(t.trim()).to_string() };
+    let opaque = |t: &str| -> String {
+        let t = t.trim();
+        t.strip_prefix("W/").unwrap_or(t).to_string()
+    };
+    // The common case first: one strong tag, byte-equal to one of ours.
+    if tags.iter().any(|t| t == s) {
+        return true;
+    }
     let ours: Vec<String> = tags.iter().map(|t| opaque(t)).collect();
     parse_etag_list(s).iter().any(|t| ours.contains(t))
 }
