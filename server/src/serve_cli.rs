@@ -138,10 +138,17 @@ pub(crate) fn run(mut args: ServeArgs) -> Result<i32> {
         println!("  state: {}", state.store().location());
         println!("  {}", settings.describe());
         if args.watch {
+            let config = args.analysis.config.clone();
             let a = Arc::new(args.analysis);
             let derive_fn: Arc<dyn Fn() -> Result<Derived, String> + Send + Sync> =
                 Arc::new(move || derive(&a).map_err(|e| format!("{e:#}")));
-            serve::watch(state.clone(), root.clone(), vec![data_dir.clone()], derive_fn)
+            serve::watch(
+                state.clone(),
+                root.clone(),
+                config,
+                vec![data_dir.clone()],
+                derive_fn,
+            )
                 .map_err(|e| anyhow!(e))?;
             println!("  watching {} for changes", root.display());
         }

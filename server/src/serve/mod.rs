@@ -415,11 +415,13 @@ pub fn default_data_dir(root: &Path) -> PathBuf {
 }
 
 /// Re-derive on changes under `root` (sources, `package.json`,
-/// `tsconfig.json`, `portolan.toml`), debounced 300 ms, and swap the set.
+/// `tsconfig.json`, `portolan.toml`) or to the `config` file, debounced
+/// 300 ms, and swap the set. `[server]` settings are read at start-up only.
 /// Runs on its own thread for the life of the process.
 pub fn watch(
     state: AppState,
     root: PathBuf,
+    config: Option<PathBuf>,
     ignore: Vec<PathBuf>,
     derive: Arc<dyn Fn() -> Result<Derived, String> + Send + Sync>,
 ) -> Result<(), String> {
@@ -429,7 +431,22 @@ pub fn watch(
     watcher
         .watch(&root, notify::RecursiveMode::Recursive)
         .map_err(|e| format!("--watch: cannot watch {}: {e}", root.display()))?;
+    // A configuration file outside the root: watch its folder (editors
+    // replace files by renaming), and count only events on the file itself.
+    let config = config.and_then(|c| c.canonicalize().ok());
+    let root_canon = root.canonicalize().unwrap_or_else(|_| root.clone());
+    if let Some(c) = &config
+        && !c.starts_with(&root_canon)
+        && let Some(dir) = c.parent()
+    {
+        watcher
+            .watch(dir, notify::RecursiveMode::NonRecursive)
+            .map_err(|e| format!("--watch: cannot watch {}: {e}", dir.display()))?;
+    }
     let relevant = move |p: &Path| -> bool {
+        if config.as_deref() == Some(p) {
+            return true;
+        }
         if ignore.iter().any(|i| p.starts_with(i)) {
             return false;
         }

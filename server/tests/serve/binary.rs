@@ -54,6 +54,10 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
         &root,
     );
     let data = tmp.path().join("data");
+    // A configuration file outside the root is watched too.
+    let config = tmp.path().join("conf/portolan.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_portolan"))
         .arg("serve")
         .arg(&root)
@@ -65,6 +69,8 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
             "--data-dir",
         ])
         .arg(&data)
+        .arg("--config")
+        .arg(&config)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -104,19 +110,34 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
         ),
     )
     .unwrap();
-    let start = Instant::now();
-    loop {
-        let (_, ready) = http_get(&addr, "/ready");
-        if ready.contains("\"generation\":2") {
-            break;
+    let wait_for = |generation: u32| {
+        let start = Instant::now();
+        loop {
+            let (_, ready) = http_get(&addr, "/ready");
+            if ready.contains(&format!("\"generation\":{generation}")) {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no swap: {ready}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no swap: {ready}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    };
+    wait_for(2);
     assert_eq!(operations(&addr), before + 1);
+    // The configuration binds a tool to the new route.
+    std::fs::write(
+        &config,
+        "[[tools]]\nname = \"probe.get\"\nbind = \"GET /watch-probe\"\nside_effect = \"read\"\n",
+    )
+    .unwrap();
+    wait_for(3);
+    assert!(
+        http_get(&addr, "/api/cos/tools")
+            .1
+            .contains("\"name\":\"probe.get\"")
+    );
 
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
