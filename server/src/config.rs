@@ -5,8 +5,8 @@
 //! settings, parsed strictly: an unknown key is an error naming the file and
 //! the key, so a typo never silently does nothing.
 //!
-//! Deliberately not captured: serve-time settings (upstream URLs, auth,
-//! limits); they arrive with `portolan serve`.
+//! Serve-time settings (`[server]`: upstream, auth, limits) are kept as a raw
+//! TOML value here and parsed strictly by `portolan serve`.
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -33,6 +33,10 @@ pub(crate) struct Config {
     pub(crate) side_effects: BTreeMap<String, String>,
     #[serde(default)]
     pub(crate) socket: SocketSection,
+    /// `[server]`: serve-time settings, parsed by `portolan serve`
+    /// (`serve::settings`); other verbs ignore it.
+    #[serde(default)]
+    pub(crate) server: Option<toml::Value>,
 }
 
 /// `[openapi]`.

@@ -2,6 +2,7 @@
 
 mod config;
 mod outcache;
+mod serve_cli;
 mod snapshot;
 
 use anyhow::{Context, Result, bail};
@@ -70,6 +71,8 @@ enum Command {
         #[arg(long)]
         update: bool,
     },
+    /// Serve the documents and the tool registry over HTTP (no ROOT: the bundled example).
+    Serve(serve_cli::ServeArgs),
 }
 
 /// Options every verb shares.
@@ -335,6 +338,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(0)
         }
+        Command::Serve(args) => serve_cli::run(args),
         Command::Check {
             analysis,
             snapshot,

@@ -1,0 +1,723 @@
+//! `POST /api/cos/tools/call`, `GET /api/cos/tools/calls/{requestId}` and
+//! `GET /api/cos/tools/audit` (contract §3.10, with the fixes of §7).
+//!
+//! Captures the strict `portos_tool_call` envelope, the `Idempotency-Key`
+//! rule, authority from the server's auth context only (scope, capability,
+//! authentication checks in PortOS's order), per-principal rate limits,
+//! argument validation with every violation's JSON pointer, the fingerprint
+//! (blake3 of canonical `{arguments, name, scope}`), and idempotency: a
+//! request id belongs to its principal (no cross-principal collisions);
+//! concurrent duplicates coalesce onto one execution (an in-process map of
+//! watch channels in front of the store's claim); a duplicate that arrives
+//! while the call still runs waits at most `pending_wait` and then answers
+//! 202 `pending`; the same id with other arguments is 409
+//! `TOOL_IDEMPOTENCY_CONFLICT`; an id whose result retention dropped is 409
+//! `TOOL_IDEMPOTENCY_EXPIRED`, never a silent re-execution. The execution
+//! runs in its own task, so a client that hangs up does not abandon it.
+//! Every answered call is audited (keys and value types of the arguments,
+//! never values); a fresh call's audit row is written in the transaction
+//! that records its result.
+
+use super::auth::Principal;
+use super::builtin;
+use super::error::{ApiError, now_ms};
+use super::registry::{Adapter, Tool, validate_arguments};
+use super::store::{AuditEntry, CallRecord, CallState, Claim};
+use super::upstream::{Exec, bounded};
+use super::{AppState, DocSet};
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::watch;
+
+/// What the executing task hands to everyone waiting on one request id.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// This execution's final record.
+    Fresh(CallRecord),
+    /// The id already had a record (from an earlier call).
+    Existing(CallRecord),
+    /// The store failed.
+    Error(ApiError),
+}
+
+/// Request ids in flight in this process, per principal.
+pub type Inflight = std::sync::Mutex<
+    std::collections::HashMap<(String, String), watch::Receiver<Option<Arc<Outcome>>>>,
+>;
+
+/// A validated envelope.
+struct Envelope {
+    request_id: String,
+    name: String,
+    arguments: Value,
+}
+
+fn valid_id(s: &str, max: usize, extra: &[char]) -> bool {
+    !s.is_empty()
+        && s.chars().count() <= max
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
+}
+
+fn parse_envelope(body: &[u8]) -> Result<Envelope, ApiError> {
+    let v: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::validation(
+            format!("The body is not JSON: {e}"),
+            vec![("".into(), e.to_string())],
+        )
+    })?;
+    let Value::Object(m) = v else {
+        return Err(ApiError::validation(
+            "The body must be a portos_tool_call object.",
+            vec![("".into(), "expected an object".into())],
+        ));
+    };
+    let mut details: Vec<(String, String)> = Vec::new();
+    for k in m.keys() {
+        if !["type", "requestId", "name", "version", "arguments"].contains(&k.as_str()) {
+            details.push((
+                k.clone(),
+                "unknown field (scope, principal, tenant and capabilities come from the server)"
+                    .into(),
+            ));
+        }
+    }
+    match m.get("type") {
+        None => {}
+        Some(Value::String(t)) if t == "portos_tool_call" => {}
+        Some(_) => details.push(("type".into(), "must be \"portos_tool_call\"".into())),
+    }
+    match m.get("version") {
+        None => {}
+        Some(v) if v.as_u64() == Some(1) => {}
+        Some(_) => details.push(("version".into(), "only version 1 is supported".into())),
+    }
+    let mut text = |key: &str, max: usize, extra: &[char]| -> String {
+        match m.get(key).and_then(Value::as_str).map(str::trim) {
+            Some(s) if valid_id(s, max, extra) => s.to_string(),
+            Some(_) => {
+                details.push((
+                    key.into(),
+                    format!(
+                        "1-{max} characters of letters, digits and {}",
+                        extra.iter().collect::<String>()
+                    ),
+                ));
+                String::new()
+            }
+            None => {
+                details.push((key.into(), "required string".into()));
+                String::new()
+            }
+        }
+    };
+    let request_id = text("requestId", 200, &['.', '_', ':', '-']);
+    let name = text("name", 100, &['.', '_', '-']);
+    let arguments = match m.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(a @ Value::Object(_)) => a.clone(),
+        Some(_) => {
+            details.push(("arguments".into(), "must be an object".into()));
+            Value::Null
+        }
+    };
+    if !details.is_empty() {
+        let msg = details
+            .iter()
+            .map(|(p, m)| format!("{p} {m}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        return Err(ApiError::validation(
+            format!("Invalid tool call: {msg}"),
+            details,
+        ));
+    }
+    Ok(Envelope {
+        request_id,
+        name,
+        arguments,
+    })
+}
+
+/// JSON with object keys sorted recursively (the fingerprint's input).
+pub fn canonical(v: &Value) -> String {
+    fn write(v: &Value, out: &mut String) {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (i, k) in keys.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String((*k).clone()).to_string());
+                    out.push(':');
+                    write(&m[*k], out);
+                }
+                out.push('}');
+            }
+            Value::Array(a) => {
+                out.push('[');
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(x, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut s = String::new();
+    write(v, &mut s);
+    s
+}
+
+/// `{key: type}` of an arguments object: what the audit log keeps.
+pub fn args_shape(args: &Value) -> Value {
+    let mut m = Map::new();
+    if let Value::Object(o) = args {
+        for (k, v) in o {
+            let t = match v {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            m.insert(k.clone(), json!(t));
+        }
+    }
+    Value::Object(m)
+}
+
+/// Normalise a built-in adapter's output (PortOS's rules).
+fn normalize(v: Value) -> Exec {
+    let Value::Object(m) = &v else {
+        return Exec::failed(
+            422,
+            "TOOL_FAILED",
+            "Tool adapter returned an invalid result",
+        );
+    };
+    let failed = m.get("ok") == Some(&Value::Bool(false))
+        || m.get("state").and_then(Value::as_str) == Some("failed");
+    if failed {
+        let error = m
+            .get("error")
+            .or_else(|| m.get("summary"))
+            .and_then(Value::as_str)
+            .unwrap_or("Tool call failed");
+        return Exec {
+            ok: false,
+            error: Some(bounded(error)),
+            code: Some("TOOL_FAILED".into()),
+            result: Some(v),
+            status: 422,
+        };
+    }
+    Exec {
+        ok: true,
+        result: Some(v),
+        error: None,
+        code: None,
+        status: 200,
+    }
+}
+
+fn result_body(rec: &CallRecord, duplicate: bool) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("portos_tool_result"));
+    m.insert("requestId".into(), json!(rec.request_id));
+    m.insert("name".into(), json!(rec.name));
+    m.insert("version".into(), json!(rec.version));
+    m.insert("state".into(), json!(rec.state.as_str()));
+    m.insert("duplicate".into(), json!(duplicate));
+    if let Some(e) = &rec.error {
+        m.insert("error".into(), json!(e));
+    }
+    if let Some(c) = &rec.code {
+        m.insert("code".into(), json!(c));
+    }
+    if let Some(r) = &rec.result {
+        m.insert("result".into(), r.clone());
+    }
+    Value::Object(m)
+}
+
+fn json_answer(status: u16, v: &Value) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    super::json_response(status, v)
+}
+
+fn pending_body(request_id: &str, name: &str, version: u64) -> Value {
+    json!({
+        "type": "portos_tool_result",
+        "requestId": request_id,
+        "name": name,
+        "version": version,
+        "state": "pending",
+        "duplicate": true
+    })
+}
+
+/// The answer to a duplicate (or a claim that found an earlier record).
+fn answer_existing(rec: &CallRecord, fingerprint: &str) -> Result<(u16, Value, String), ApiError> {
+    if rec.fingerprint != fingerprint {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "TOOL_IDEMPOTENCY_CONFLICT",
+            format!(
+                "The request id {} was used for a different call.",
+                rec.request_id
+            ),
+        ));
+    }
+    match rec.state {
+        CallState::Expired => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "TOOL_IDEMPOTENCY_EXPIRED",
+            format!(
+                "The result of request {} is no longer retained; a replay cannot be answered safely. Use a new request id to run the call again.",
+                rec.request_id
+            ),
+        )),
+        CallState::Pending => Ok((
+            202,
+            pending_body(&rec.request_id, &rec.name, rec.version),
+            "pending".into(),
+        )),
+        _ => Ok((
+            rec.status.max(200),
+            result_body(rec, true),
+            "replayed".into(),
+        )),
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::internal(format!("store task failed: {e}")))?
+        .map_err(ApiError::internal)
+}
+
+struct Ctx {
+    principal: Principal,
+    tool: String,
+    request_id: String,
+    shape: Value,
+    start: Instant,
+}
+
+impl Ctx {
+    fn entry(&self, outcome: &str, status: u16) -> AuditEntry {
+        AuditEntry {
+            time_ms: now_ms(),
+            principal: self.principal.id.clone(),
+            tenant: self.principal.tenant.clone(),
+            tool: self.tool.clone(),
+            request_id: self.request_id.clone(),
+            outcome: outcome.to_string(),
+            status,
+            latency_ms: self.start.elapsed().as_millis() as i64,
+            args_shape: self.shape.clone(),
+        }
+    }
+}
+
+async fn audit(s: &AppState, entry: AuditEntry) {
+    let store = s.store();
+    if let Err(e) = blocking(move || store.audit(&entry)).await {
+        eprintln!("audit: {e}");
+    }
+}
+
+/// `POST /api/cos/tools/call`.
+pub async fn call(State(s): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let start = Instant::now();
+    let principal = match s.inner.auth.principal(&headers) {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    let mut ctx = Ctx {
+        principal,
+        tool: String::new(),
+        request_id: String::new(),
+        shape: json!({}),
+        start,
+    };
+    match call_inner(&s, &headers, &body, &mut ctx).await {
+        Ok(r) => r,
+        Err(e) => {
+            audit(&s, ctx.entry(&e.code, e.status.as_u16())).await;
+            e.into_response()
+        }
+    }
+}
+
+async fn call_inner(
+    s: &AppState,
+    headers: &HeaderMap,
+    body: &[u8],
+    ctx: &mut Ctx,
+) -> Result<Response, ApiError> {
+    let env = parse_envelope(body)?;
+    ctx.request_id = env.request_id.clone();
+    ctx.tool = env.name.clone();
+    ctx.shape = args_shape(&env.arguments);
+    if let Some(k) = headers.get("idempotency-key")
+        && k.to_str().ok().map(str::trim) != Some(env.request_id.as_str())
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "TOOL_IDEMPOTENCY_MISMATCH",
+            "The Idempotency-Key header must equal requestId.",
+        ));
+    }
+    let set = s.current();
+    let tool = set.registry.resolve(&env.name).cloned().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "TOOL_NOT_FOUND",
+            format!("No tool is named {}.", env.name),
+        )
+    })?;
+    ctx.tool = tool.name.clone();
+    authorize(&ctx.principal, &tool)?;
+    s.inner.limits.check(&ctx.principal.id, tool.is_read())?;
+    validate_arguments(&tool, &env.arguments, &s.inner.settings.tenant_field)?;
+    if let Some(reason) = &tool.unavailable {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "TOOL_UNAVAILABLE",
+            format!("{} cannot be called here: {reason}.", tool.name),
+        ));
+    }
+    let fingerprint = blake3::hash(
+        canonical(
+            &json!({"name": tool.name, "arguments": env.arguments, "scope": ctx.principal.scope}),
+        )
+        .as_bytes(),
+    )
+    .to_hex()
+    .to_string();
+    let key = (ctx.principal.id.clone(), env.request_id.clone());
+    let (mut rx, leader) = {
+        let mut map = s.inner.inflight.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get(&key) {
+            Some(rx) => (rx.clone(), false),
+            None => {
+                let (tx, rx) = watch::channel(None);
+                map.insert(key.clone(), rx.clone());
+                let record = CallRecord {
+                    principal: key.0.clone(),
+                    request_id: key.1.clone(),
+                    name: tool.name.clone(),
+                    version: tool.version,
+                    fingerprint: fingerprint.clone(),
+                    state: CallState::Pending,
+                    result: None,
+                    error: None,
+                    code: None,
+                    status: 202,
+                    created_ms: now_ms(),
+                    finished_ms: None,
+                };
+                tokio::spawn(execute(
+                    s.clone(),
+                    set.clone(),
+                    tool.clone(),
+                    env.arguments.clone(),
+                    ctx.principal.clone(),
+                    record,
+                    ctx.shape.clone(),
+                    ctx.start,
+                    tx,
+                ));
+                (rx, true)
+            }
+        }
+    };
+    let wait = if leader {
+        s.inner.settings.upstream_timeout + std::time::Duration::from_secs(30)
+    } else {
+        s.inner.settings.pending_wait
+    };
+    // The watch guard must not live across the awaits below (it is not Send).
+    let got: Option<Arc<Outcome>> =
+        match tokio::time::timeout(wait, rx.wait_for(|v| v.is_some())).await {
+            Ok(Ok(v)) => v.clone(),
+            _ => None,
+        };
+    let outcome = match got {
+        Some(o) => o,
+        None => {
+            audit(s, ctx.entry("pending", 202)).await;
+            return Ok(json_answer(
+                202,
+                &pending_body(&env.request_id, &tool.name, tool.version),
+            ));
+        }
+    };
+    match &*outcome {
+        Outcome::Fresh(rec) if leader => Ok(json_answer(rec.status, &result_body(rec, false))),
+        Outcome::Fresh(rec) | Outcome::Existing(rec) => {
+            let (status, body, what) = answer_existing(rec, &fingerprint)?;
+            audit(s, ctx.entry(&what, status)).await;
+            Ok(json_answer(status, &body))
+        }
+        Outcome::Error(e) => Err(e.clone()),
+    }
+}
+
+fn authorize(p: &Principal, tool: &Tool) -> Result<(), ApiError> {
+    if !tool.scopes.contains(&p.scope) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "TOOL_SCOPE_DENIED",
+            format!("{} is not available in scope {}.", tool.name, p.scope),
+        ));
+    }
+    if (p.scope == "agent" || p.scope == "mind")
+        && !tool
+            .required_capabilities
+            .iter()
+            .all(|c| p.grants.contains(c))
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "TOOL_CAPABILITY_DENIED",
+            format!(
+                "{} needs the capability grants {}.",
+                tool.name,
+                tool.required_capabilities.join(", ")
+            ),
+        ));
+    }
+    if p.scope == "ui" && !tool.is_read() && !p.authenticated {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "TOOL_AUTH_REQUIRED",
+            format!(
+                "{} changes state: an authenticated caller is required.",
+                tool.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The executing task: claim, run, record with its audit row, notify.
+#[allow(clippy::too_many_arguments)]
+async fn execute(
+    s: AppState,
+    set: Arc<DocSet>,
+    tool: Tool,
+    args: Value,
+    principal: Principal,
+    record: CallRecord,
+    shape: Value,
+    start: Instant,
+    tx: watch::Sender<Option<Arc<Outcome>>>,
+) {
+    let key = (record.principal.clone(), record.request_id.clone());
+    let store = s.store();
+    let claim_rec = record.clone();
+    let outcome = match blocking(move || store.claim(&claim_rec)).await {
+        Err(e) => Outcome::Error(e),
+        Ok(Claim::Existing(r)) => Outcome::Existing(*r),
+        Ok(Claim::New) => {
+            s.inner
+                .executions
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let exec = match &tool.adapter {
+                Adapter::Builtin(b) => normalize(builtin::run(*b, &args, &set)),
+                Adapter::Http { method, path } => match &s.inner.upstream {
+                    Some(u) => u.call(&tool, method, path, &args, &principal).await,
+                    None => Exec::failed(503, "TOOL_UNAVAILABLE", "No upstream is configured."),
+                },
+            };
+            let mut rec = record;
+            rec.state = if exec.ok {
+                CallState::Completed
+            } else {
+                CallState::Failed
+            };
+            rec.result = exec.result;
+            rec.error = exec.error;
+            rec.code = exec.code;
+            rec.status = exec.status;
+            rec.finished_ms = Some(now_ms());
+            let entry = AuditEntry {
+                time_ms: now_ms(),
+                principal: principal.id.clone(),
+                tenant: principal.tenant.clone(),
+                tool: tool.name.clone(),
+                request_id: rec.request_id.clone(),
+                outcome: rec.state.as_str().into(),
+                status: rec.status,
+                latency_ms: start.elapsed().as_millis() as i64,
+                args_shape: shape,
+            };
+            let store = s.store();
+            let done = rec.clone();
+            match blocking(move || store.complete(&done, &entry)).await {
+                Ok(()) => Outcome::Fresh(rec),
+                Err(e) => Outcome::Error(e),
+            }
+        }
+    };
+    let _ = tx.send(Some(Arc::new(outcome)));
+    s.inner
+        .inflight
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(&key);
+}
+
+/// `GET /api/cos/tools/calls/{requestId}`: the retained result, 202 while
+/// the call runs, 404 `TOOL_CALL_NOT_FOUND` otherwise.
+pub async fn get_call(
+    State(s): State<AppState>,
+    Path(request_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let principal = s.inner.auth.principal(&headers)?;
+    let id = request_id.trim().to_string();
+    if !valid_id(&id, 200, &['.', '_', ':', '-']) {
+        return Err(ApiError::validation(
+            "Invalid requestId.",
+            vec![(
+                "requestId".into(),
+                "1-200 characters of letters, digits and ._:-".into(),
+            )],
+        ));
+    }
+    let key = (principal.id.clone(), id.clone());
+    let running = s
+        .inner
+        .inflight
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+        .map(|rx| rx.borrow().is_none())
+        .unwrap_or(false);
+    let store = s.store();
+    let (p, i) = key.clone();
+    let rec = blocking(move || store.get(&p, &i)).await?;
+    let not_found = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "TOOL_CALL_NOT_FOUND",
+            format!("No retained result for request {id}."),
+        )
+    };
+    match rec {
+        Some(r) if r.state == CallState::Pending || running => Ok(json_answer(
+            202,
+            &pending_body(&r.request_id, &r.name, r.version),
+        )),
+        Some(r) if r.state == CallState::Expired => {
+            Err(not_found().with_context("expired", json!(true)))
+        }
+        Some(r) => Ok(json_answer(r.status.max(200), &result_body(&r, false))),
+        None => Err(not_found()),
+    }
+}
+
+/// `GET /api/cos/tools/audit?since=&limit=`: admin grant required.
+pub async fn get_audit(
+    State(s): State<AppState>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let principal = s.inner.auth.principal(&headers)?;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(q.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::validation(format!("Invalid query string: {e}"), vec![]))?;
+    let mut since = 0i64;
+    let mut limit = 100usize;
+    let mut details = Vec::new();
+    for (k, v) in pairs {
+        match k.as_str() {
+            "since" => match v.parse::<i64>() {
+                Ok(x) if x >= 0 => since = x,
+                _ => details.push((k, "epoch milliseconds".to_string())),
+            },
+            "limit" => match v.parse::<usize>() {
+                Ok(x) if (1..=1000).contains(&x) => limit = x,
+                _ => details.push((k, "an integer from 1 to 1000".to_string())),
+            },
+            _ => details.push((k, "unknown query parameter".to_string())),
+        }
+    }
+    if !details.is_empty() {
+        return Err(ApiError::validation("Invalid audit query.", details));
+    }
+    if !principal.grants.contains(&s.inner.settings.admin_grant) {
+        return Err(ApiError::status(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Reading the audit log needs the `{}` grant.",
+                s.inner.settings.admin_grant
+            ),
+        ));
+    }
+    let store = s.store();
+    let rows = blocking(move || store.audit_since(since, limit)).await?;
+    let entries: Vec<Value> = rows
+        .iter()
+        .map(|a| {
+            json!({
+                "time": a.time_ms,
+                "principal": a.principal,
+                "tenant": a.tenant,
+                "tool": a.tool,
+                "requestId": a.request_id,
+                "outcome": a.outcome,
+                "status": a.status,
+                "latencyMs": a.latency_ms,
+                "arguments": a.args_shape,
+            })
+        })
+        .collect();
+    Ok(super::json_response(
+        StatusCode::OK,
+        &json!({"type": "portos_tool_audit", "entries": entries, "count": entries.len()}),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_depth() {
+        let v = json!({"b": 1, "a": {"y": [1, {"d": 2, "c": 3}], "x": "s"}});
+        assert_eq!(
+            canonical(&v),
+            r#"{"a":{"x":"s","y":[1,{"c":3,"d":2}]},"b":1}"#
+        );
+    }
+
+    #[test]
+    fn shapes_keep_types_never_values() {
+        let v =
+            json!({"q": "secret words", "n": 3, "f": 1.5, "l": [1], "o": {}, "z": null, "b": true});
+        assert_eq!(
+            args_shape(&v),
+            json!({"q": "string", "n": "integer", "f": "number", "l": "array", "o": "object", "z": "null", "b": "boolean"})
+        );
+    }
+}

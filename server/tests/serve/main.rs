@@ -1,0 +1,12 @@
+//! `portolan serve` through `app(state)` with `tower::ServiceExt::oneshot`:
+//! no socket, except where an upstream of ours is needed.
+
+mod util;
+
+mod binary;
+mod calls;
+mod catalog;
+mod documents;
+mod failures;
+mod jwt;
+mod upstream;
