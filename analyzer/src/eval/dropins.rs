@@ -163,6 +163,7 @@ impl Interp {
             line,
             cond: self.cond_text(),
             doc,
+            via: None,
         };
         self.routers[id as usize].regs.push(reg);
     }

@@ -753,6 +753,7 @@ impl Interp {
                     line,
                     cond: None,
                     doc: f.doc.clone(),
+                    via: None,
                 };
                 self.routers[router as usize].regs.push(reg);
             }
