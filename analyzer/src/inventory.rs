@@ -326,6 +326,9 @@ pub struct Timings {
     pub files_cached: usize,
     /// The whole inventory came from the cache (no input changed).
     pub result_cached: bool,
+    /// Cache records found damaged (or of another version) in this run,
+    /// discarded and recomputed: one line each, printed as `info` lines.
+    pub cache_notes: Vec<String>,
 }
 
 /// Which way an event travels.

@@ -1,14 +1,16 @@
 //! The `portolan` command line.
 
+mod cachecmd;
 mod config;
 mod outcache;
+mod publish;
 mod snapshot;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use config::Config;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// mimalloc: rendering the documents builds and drops large JSON trees, where
 /// the system allocator spent about 40% of the time.
@@ -69,6 +71,11 @@ enum Command {
         /// Rewrite the snapshot instead of comparing.
         #[arg(long)]
         update: bool,
+    },
+    /// See, clean or verify the cache folder.
+    Cache {
+        #[command(subcommand)]
+        command: cachecmd::CacheCommand,
     },
 }
 
@@ -162,19 +169,42 @@ impl Prepared {
     }
 }
 
+/// Exit codes (the README's table): 0 success, 1 drift (or a damaged cache
+/// for `cache verify`), 2 usage or input errors (clap's own usage errors
+/// exit 2 too), 3 internal errors (a bug: a panic anywhere).
+const EXIT_INPUT: i32 = 2;
+const EXIT_INTERNAL: i32 = 3;
+
 fn main() {
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(Ok(code)) => std::process::exit(code),
+        Ok(Err(e)) => {
             eprintln!("error: {e:#}");
-            std::process::exit(2);
+            let internal = e
+                .downcast_ref::<analyzer::AnalyzeError>()
+                .is_some_and(|a| matches!(a, analyzer::AnalyzeError::Internal(_)));
+            std::process::exit(if internal { EXIT_INTERNAL } else { EXIT_INPUT });
         }
+        Err(_) => {
+            eprintln!(
+                "error: internal error (a bug in portolan; please report it with the message above)"
+            );
+            std::process::exit(EXIT_INTERNAL);
+        }
+    }
+}
+
+/// The cache records a run found damaged and discarded, as `info` lines.
+fn print_cache_notes(notes: &[String]) {
+    for n in notes {
+        eprintln!("info: {n}");
     }
 }
 
 fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
+    print_cache_notes(&t.cache_notes);
     eprintln!(
         "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
         t.discover_ms,
@@ -249,6 +279,9 @@ fn run(cli: Cli) -> Result<i32> {
                 out.write_all(&bytes)?;
                 out.flush()?;
                 if timings {
+                    if let Some(s) = &slot {
+                        print_cache_notes(&s.notes.borrow());
+                    }
                     eprintln!(
                         "timings: total {:.1} ms",
                         start.elapsed().as_secs_f64() * 1000.0
@@ -276,17 +309,14 @@ fn run(cli: Cli) -> Result<i32> {
             let opts = prepared.spec_options(openapi31)?;
             let slot = outcache::Slot::find(&prepared.options, &opts, "build")?;
             if let Some(o) = slot.as_ref().and_then(|s| s.load()) {
+                let files: Vec<(&str, &[u8])> = o
+                    .files
+                    .iter()
+                    .map(|(p, b)| (p.as_str(), b.as_slice()))
+                    .collect();
+                publish::write_set(&out, &files)?;
                 for w in &o.warnings {
                     eprintln!("warning: {w}");
-                }
-                for (path, bytes) in &o.files {
-                    let target = out.join(path);
-                    if let Some(dir) = target.parent() {
-                        std::fs::create_dir_all(dir)
-                            .with_context(|| format!("cannot create {}", dir.display()))?;
-                    }
-                    std::fs::write(&target, bytes)
-                        .with_context(|| format!("cannot write {}", target.display()))?;
                 }
                 println!(
                     "wrote {} documents to {} {}",
@@ -295,6 +325,9 @@ fn run(cli: Cli) -> Result<i32> {
                     o.message
                 );
                 if timings {
+                    if let Some(s) = &slot {
+                        print_cache_notes(&s.notes.borrow());
+                    }
                     eprintln!(
                         "timings: total {:.1} ms (documents reused: no input changed)",
                         start.elapsed().as_secs_f64() * 1000.0
@@ -302,9 +335,17 @@ fn run(cli: Cli) -> Result<i32> {
                 }
                 return Ok(0);
             }
+            if timings && let Some(s) = &slot {
+                print_cache_notes(&s.notes.borrow());
+            }
             let inv = analyzer::analyze(&prepared.options)?;
             let docs = specgen::documents(&inv, &opts)?;
-            write_documents(&out, &docs)?;
+            let files: Vec<(&str, &[u8])> = docs
+                .documents
+                .iter()
+                .map(|d| (d.path.as_str(), d.bytes.as_slice()))
+                .collect();
+            publish::write_set(&out, &files)?;
             for w in &docs.warnings {
                 eprintln!("warning: {w}");
             }
@@ -345,12 +386,7 @@ fn run(cli: Cli) -> Result<i32> {
             let inv = analyzer::analyze(&prepared.options)?;
             let current = snapshot::render(&inv, &opts)?;
             if update {
-                if let Some(dir) = snapshot.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("cannot create {}", dir.display()))?;
-                }
-                std::fs::write(&snapshot, &current)
-                    .with_context(|| format!("cannot write the snapshot {}", snapshot.display()))?;
+                publish::write_one(&snapshot, current.as_bytes())?;
                 println!("wrote {}", snapshot.display());
                 return Ok(0);
             }
@@ -378,21 +414,8 @@ fn run(cli: Cli) -> Result<i32> {
                 Ok(1)
             }
         }
+        Command::Cache { command } => cachecmd::run(command),
     }
-}
-
-/// Write each document under `out`, creating folders as the paths need.
-fn write_documents(out: &Path, docs: &specgen::Documents) -> Result<()> {
-    for d in &docs.documents {
-        let path = out.join(&d.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(&path, &d.bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
 }
 
 fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) -> Result<()> {
