@@ -240,9 +240,9 @@ fn run(cli: Cli) -> Result<i32> {
             let prepared = analysis.prepare()?;
             if json || events {
                 // The document alone: reuse the bytes of an identical earlier run.
-                let mut prepared = prepared;
-                // catalog.json holds no events: leave out the code read only for them.
-                prepared.options.skip_events = json;
+                // `--json` runs the whole analysis, as `build` does: code read
+                // only for the events has findings of its own that catalog.json
+                // lists, and the two must print the same bytes.
                 let spec = prepared.spec_options(false)?;
                 let verb = if json { "scan --json" } else { "scan --events" };
                 let slot = outcache::Slot::find(&prepared.options, &spec, verb)?;
@@ -349,11 +349,10 @@ fn run(cli: Cli) -> Result<i32> {
             for w in &docs.warnings {
                 eprintln!("warning: {w}");
             }
+            let counts = DocumentCounts::of(&inv);
             let message = format!(
                 "({} operations, {} events, {} findings)",
-                inv.operations.len(),
-                inv.events.iter().filter(|e| !e.lifecycle).count(),
-                inv.findings.len()
+                counts.operations, counts.events, counts.findings
             );
             println!(
                 "wrote {} documents to {} {message}",
@@ -418,8 +417,71 @@ fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// The counts the documents state (catalog.json's and events.json's
+/// `stats`), so the summary and `build`'s line say what the documents say.
+struct DocumentCounts {
+    /// catalog.json's operations (an `all` route is one per method).
+    operations: u64,
+    /// Routes declared with `all`.
+    all_routes: usize,
+    /// catalog.json's domains (id, operations).
+    domains: std::collections::BTreeMap<String, usize>,
+    /// catalog.json's operations per app (`file:line`).
+    per_app: std::collections::BTreeMap<String, usize>,
+    /// events.json's stats.
+    events: u64,
+    client_to_server: u64,
+    server_to_client: u64,
+    bidirectional: u64,
+    lifecycle: u64,
+    namespaces: u64,
+    event_files: u64,
+    /// Every finding (catalog.json's plus events.json's).
+    findings: usize,
+}
+
+impl DocumentCounts {
+    fn of(inv: &analyzer::Inventory) -> DocumentCounts {
+        let catalog = specgen::catalog(inv);
+        let events = specgen::events(inv);
+        let n = |v: &serde_json::Value, k: &str| v["stats"][k].as_u64().unwrap_or(0);
+        DocumentCounts {
+            operations: n(&catalog, "operations"),
+            all_routes: inv.operations.iter().filter(|o| o.method == "all").count(),
+            domains: catalog["domains"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| {
+                    (
+                        d["id"].as_str().unwrap_or("").to_string(),
+                        d["operations"].as_u64().unwrap_or(0) as usize,
+                    )
+                })
+                .collect(),
+            per_app: catalog["operations"].as_array().into_iter().flatten().fold(
+                Default::default(),
+                |mut m, o| {
+                    *m.entry(o["app"].as_str().unwrap_or("").to_string())
+                        .or_default() += 1;
+                    m
+                },
+            ),
+            events: n(&events, "events"),
+            client_to_server: n(&events, "clientToServer"),
+            server_to_client: n(&events, "serverToClient"),
+            bidirectional: n(&events, "bidirectional"),
+            lifecycle: n(&events, "lifecycle"),
+            namespaces: n(&events, "namespaces"),
+            event_files: n(&events, "sourceFiles"),
+            findings: inv.findings.len(),
+        }
+    }
+}
+
 fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) -> Result<()> {
     let s = &inv.stats;
+    let counts = DocumentCounts::of(inv);
     writeln!(
         out,
         "entries: {}",
@@ -431,31 +493,33 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
     )?;
     writeln!(
         out,
-        "HTTP: {} operations, {} declarations, {} app-level mounts, {} source files",
-        s.operations, s.declarations, s.mounts, s.source_files
+        "HTTP: {} operations{}, {} declarations, {} app-level mounts, {} source files",
+        counts.operations,
+        match counts.all_routes {
+            0 => String::new(),
+            n => format!(
+                " ({n} `all` route{} counted once per method)",
+                if n == 1 { "" } else { "s" }
+            ),
+        },
+        s.declarations,
+        s.mounts,
+        s.source_files
     )?;
     for app in &inv.apps {
         writeln!(
             out,
             "  app {}:{}  {} operations",
-            app.at.file, app.at.line, app.operations
+            app.at.file,
+            app.at.line,
+            counts
+                .per_app
+                .get(&format!("{}:{}", app.at.file, app.at.line))
+                .copied()
+                .unwrap_or(0)
         )?;
     }
-    let mut domains: std::collections::BTreeMap<String, usize> = Default::default();
-    for op in &inv.operations {
-        let segs: Vec<&str> = op
-            .path
-            .express
-            .split('/')
-            .filter(|x| !x.is_empty())
-            .collect();
-        let d = match segs.as_slice() {
-            ["api", d, ..] => d.to_string(),
-            [d, ..] => d.to_string(),
-            [] => "root".into(),
-        };
-        *domains.entry(d).or_default() += 1;
-    }
+    let domains = &counts.domains;
     let mut top: Vec<_> = domains.iter().collect();
     top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let shown: Vec<String> = top
@@ -486,6 +550,17 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
             )?;
         }
     }
+    writeln!(
+        out,
+        "Socket.IO: {} events ({} client-to-server, {} server-to-client, {} both ways), {} lifecycle, {} namespaces, {} source files",
+        counts.events,
+        counts.client_to_server,
+        counts.server_to_client,
+        counts.bidirectional,
+        counts.lifecycle,
+        counts.namespaces,
+        counts.event_files
+    )?;
     let mut by_code: std::collections::BTreeMap<&str, usize> = Default::default();
     for f in &inv.findings {
         *by_code.entry(f.code.as_str()).or_default() += 1;
