@@ -171,7 +171,7 @@ impl Operation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingCode {
-    /// A syntax error; the rest of the file was analyzed.
+    /// A syntax error; the message says which lines were kept, assumed or skipped.
     ParseError,
     /// The file could not be read.
     UnreadableFile,
