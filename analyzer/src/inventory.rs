@@ -220,7 +220,38 @@ pub enum FindingCode {
     SeparateServer,
 }
 
+/// How much a finding matters to someone trusting the documents (for
+/// `--fail-on`), from most to least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Part of the code was not analyzed at all (a syntax error, an unreadable
+    /// file, a budget hit, no entry).
+    Error,
+    /// Something may be missing from the documents (an import, path, method
+    /// or mount only known at run time, an unmounted router, …).
+    Warning,
+    /// A fact about the application the documents also state (a RegExp
+    /// path, events one side sends and the other ignores).
+    Info,
+}
+
 impl FindingCode {
+    /// The finding's severity (see [`Severity`]).
+    pub fn severity(self) -> Severity {
+        use FindingCode::*;
+        match self {
+            ParseError | UnreadableFile | InvalidUtf8 | TooDeep | AnalysisBudget | NoEntry => {
+                Severity::Error
+            }
+            UnresolvedImport | DynamicImport | DynamicPath | DynamicMethod | DynamicLoop
+            | DynamicMount | DynamicCall | UnmountedRouter | UnreachedApp | DynamicEvent
+            | UnresolvedSchema | SeparateServer => Severity::Warning,
+            RegexPath | CatchAllListener | UnhandledEvent | UnemittedEvent | UnheardEvent => {
+                Severity::Info
+            }
+        }
+    }
+
     /// Whether the finding is about Socket.IO events (listed in `events.json`,
     /// not in the HTTP catalog).
     pub fn is_event(self) -> bool {

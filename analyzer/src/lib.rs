@@ -19,7 +19,7 @@ mod value;
 
 pub use inventory::{
     App, Contract, Declaration, Direction, Event, EventSite, EventStats, Finding, FindingCode,
-    Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Side,
+    Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Severity, Side,
     SocketServer, SourceFile, Stats, Timings,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};

@@ -2,6 +2,7 @@
 
 mod cachecmd;
 mod config;
+mod failon;
 mod outcache;
 mod publish;
 mod snapshot;
@@ -96,6 +97,9 @@ struct AnalysisArgs {
     /// Neither read nor write the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Exit 1 when a finding of this severity or a more severe one is reported.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<failon::FailOn>,
 }
 
 /// An analysis ready to run, with the configuration it was given.
@@ -237,6 +241,7 @@ fn run(cli: Cli) -> Result<i32> {
             list,
         } => {
             let start = std::time::Instant::now();
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             if json || events {
                 // The document alone: reuse the bytes of an identical earlier run.
@@ -245,7 +250,12 @@ fn run(cli: Cli) -> Result<i32> {
                 // lists, and the two must print the same bytes.
                 let spec = prepared.spec_options(false)?;
                 let verb = if json { "scan --json" } else { "scan --events" };
-                let slot = outcache::Slot::find(&prepared.options, &spec, verb)?;
+                // (--fail-on needs the findings: no stored output then.)
+                let slot = match fail_on {
+                    Some(_) => None,
+                    None => outcache::Slot::find(&prepared.options, &spec, verb)?,
+                };
+                let mut code = 0;
                 let bytes = match slot.as_ref().and_then(|s| s.load()) {
                     Some(o) => o
                         .files
@@ -255,6 +265,7 @@ fn run(cli: Cli) -> Result<i32> {
                         .unwrap_or_default(),
                     None => {
                         let inv = analyzer::analyze(&prepared.options)?;
+                        code = failon::exit_code(fail_on, &inv);
                         let mut b = if json {
                             serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
                         } else {
@@ -287,7 +298,7 @@ fn run(cli: Cli) -> Result<i32> {
                         start.elapsed().as_secs_f64() * 1000.0
                     );
                 }
-                return Ok(0);
+                return Ok(code);
             }
             let inv = analyzer::analyze(&prepared.options)?;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -296,7 +307,7 @@ fn run(cli: Cli) -> Result<i32> {
             if timings {
                 print_timings(&inv, start);
             }
-            Ok(0)
+            Ok(failon::exit_code(fail_on, &inv))
         }
         Command::Build {
             analysis,
@@ -305,9 +316,14 @@ fn run(cli: Cli) -> Result<i32> {
             timings,
         } => {
             let start = std::time::Instant::now();
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             let opts = prepared.spec_options(openapi31)?;
-            let slot = outcache::Slot::find(&prepared.options, &opts, "build")?;
+            // (--fail-on needs the findings: no stored output then.)
+            let slot = match fail_on {
+                Some(_) => None,
+                None => outcache::Slot::find(&prepared.options, &opts, "build")?,
+            };
             if let Some(o) = slot.as_ref().and_then(|s| s.load()) {
                 let files: Vec<(&str, &[u8])> = o
                     .files
@@ -373,13 +389,14 @@ fn run(cli: Cli) -> Result<i32> {
             if timings {
                 print_timings(&inv, start);
             }
-            Ok(0)
+            Ok(failon::exit_code(fail_on, &inv))
         }
         Command::Check {
             analysis,
             snapshot,
             update,
         } => {
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             let opts = prepared.spec_options(false)?;
             let inv = analyzer::analyze(&prepared.options)?;
@@ -387,7 +404,7 @@ fn run(cli: Cli) -> Result<i32> {
             if update {
                 publish::write_one(&snapshot, current.as_bytes())?;
                 println!("wrote {}", snapshot.display());
-                return Ok(0);
+                return Ok(failon::exit_code(fail_on, &inv));
             }
             let pinned = match std::fs::read_to_string(&snapshot) {
                 Ok(t) => t,
@@ -406,7 +423,7 @@ fn run(cli: Cli) -> Result<i32> {
             let d = snapshot::diff(&pinned, &current);
             if d.is_empty() {
                 println!("no drift: the inventory matches {}", snapshot.display());
-                Ok(0)
+                Ok(failon::exit_code(fail_on, &inv))
             } else {
                 print!("{d}");
                 println!("(accept with `--update`)");

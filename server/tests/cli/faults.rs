@@ -529,6 +529,44 @@ fn exit_codes_are_consistent() {
         &cache,
     );
     assert_eq!(entry.code, 2, "{entry}");
+    // Findings at or above --fail-on: 1 (harbor has only info-level cross-checks).
+    let harbor = "tests/projects/harbor";
+    for (level, code) in [("error", 0), ("warning", 0), ("info", 1)] {
+        let r = portolan(&["scan", harbor, "--fail-on", level], &cache);
+        assert_eq!(r.code, code, "--fail-on {level}: {r}");
+    }
+    let out = tmp.path().join("out");
+    let r = portolan(
+        &[
+            "build",
+            harbor,
+            "--out",
+            out.to_str().unwrap(),
+            "--fail-on",
+            "info",
+        ],
+        &cache,
+    );
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        out.join("catalog.json").is_file(),
+        "the documents are written anyway"
+    );
+    let r = portolan(
+        &[
+            "scan",
+            "analyzer/tests/fixtures/findings/parse-truncated-file",
+            "--json",
+            "--fail-on",
+            "error",
+        ],
+        &cache,
+    );
+    assert_eq!(r.code, 1, "{r}");
+    assert!(
+        r.stderr.contains("1 finding at or above --fail-on error"),
+        "{r}"
+    );
     let internal = portolan_with(
         &["scan", "tests/projects/ts-tasks", "--no-cache"],
         &cache,
