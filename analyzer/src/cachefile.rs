@@ -53,7 +53,10 @@ impl std::fmt::Display for Damage {
             Damage::Truncated => write!(f, "truncated"),
             Damage::NotARecord => write!(f, "not a cache record"),
             Damage::OtherVersion(v) => write!(f, "written by another format version ({v})"),
-            Damage::Checksum => write!(f, "checksum mismatch"),
+            Damage::Checksum => write!(
+                f,
+                "checksum mismatch: damaged, or written for another project or key"
+            ),
             Damage::TrailingBytes => write!(f, "trailing bytes"),
             Damage::Undecodable => write!(f, "undecodable body"),
         }

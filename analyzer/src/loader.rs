@@ -116,6 +116,8 @@ pub(crate) struct Cache {
     notes: Mutex<Vec<String>>,
     /// Facts records found damaged in this run.
     damaged_facts: std::sync::atomic::AtomicUsize,
+    /// The pack the loaded index points into.
+    pack_at_open: FileIdentity,
 }
 
 /// Record kinds (see [`crate::cachefile`]).
@@ -126,9 +128,26 @@ pub(crate) const RESULT_KIND: &[u8; 4] = b"RSLT";
 /// Where a record went: content hash, (offset, length).
 type Stored = Vec<([u8; 32], (u64, u32))>;
 
+/// Which file a path names (device and inode): another process replacing
+/// the pack (a rewrite, or a run that found no index) shows here.
+type FileIdentity = Option<(u64, u64)>;
+
+fn identity(meta: std::io::Result<std::fs::Metadata>) -> FileIdentity {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        meta.ok().map(|_| (0, 0))
+    }
+}
+
 struct FactsWriter {
     send: std::sync::mpsc::Sender<([u8; 32], Arc<FileFacts>)>,
-    done: std::thread::JoinHandle<Stored>,
+    /// The records written, and the file they went to.
+    done: std::thread::JoinHandle<(Stored, FileIdentity)>,
 }
 
 impl FactsWriter {
@@ -143,14 +162,15 @@ impl FactsWriter {
                     .append(true)
                     .open(&pack)
                 else {
-                    return stored;
+                    return (stored, None);
                 };
+                let written_to = identity(file.metadata());
                 for (hash, facts) in recv {
                     if let Some(at) = append_record(&mut file, &hash, &facts) {
                         stored.push((hash, at));
                     }
                 }
-                stored
+                (stored, written_to)
             })
             .ok()?;
         Some(FactsWriter { send, done })
@@ -233,7 +253,9 @@ impl Cache {
                 ..CacheIndex::default()
             }
         });
+        let pack_at_open = identity(std::fs::metadata(dir.join("facts.pack")));
         Cache {
+            pack_at_open,
             dir,
             root,
             index: Mutex::new(index),
@@ -436,14 +458,14 @@ impl Cache {
     /// Persist the index and wait for the facts being written (called once at
     /// the end of a run).
     pub(crate) fn save(&self) {
+        let mut appended = (Stored::new(), None);
         if let Some(w) = self.writer.lock().ok().and_then(|mut w| w.take()) {
             drop(w.send);
-            if let Ok(stored) = w.done.join()
-                && !stored.is_empty()
-                && let Ok(mut idx) = self.index.lock()
-            {
-                idx.packed.extend(stored);
-                self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Ok(done) = w.done.join() {
+                if !done.0.is_empty() {
+                    self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                appended = done;
             }
         }
         if !self.dirty.load(std::sync::atomic::Ordering::Relaxed) {
@@ -460,6 +482,18 @@ impl Cache {
             .open(self.dir.join("lock"));
         let _guard = lock.as_ref().ok().filter(|f| f.lock().is_ok());
         if let Ok(mut idx) = self.index.lock() {
+            // Point only into the pack that is there now: another process
+            // may have replaced it since the index was read or since this
+            // run appended (its records would be misses, and verify would
+            // call them damaged).
+            let now = identity(std::fs::metadata(self.dir.join("facts.pack")));
+            if now != self.pack_at_open {
+                idx.packed.clear();
+            }
+            let (stored, written_to) = std::mem::take(&mut appended);
+            if written_to.is_some() && written_to == now {
+                idx.packed.extend(stored);
+            }
             self.prune(&mut idx);
         }
         if let Ok(idx) = self.index.lock()
