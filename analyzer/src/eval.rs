@@ -700,7 +700,7 @@ impl Interp {
                 FindingCode::ParseError,
                 id,
                 *line,
-                format!("syntax error ({why}); the rest of the file was analyzed"),
+                format!("syntax error: {why}"),
             );
         }
         for line in &facts.too_deep {

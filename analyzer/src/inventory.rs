@@ -194,7 +194,7 @@ impl Operation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingCode {
-    /// A syntax error; the rest of the file was analyzed.
+    /// A syntax error; the message says which lines were kept, assumed or skipped.
     ParseError,
     /// The file could not be read.
     UnreadableFile,
@@ -243,7 +243,38 @@ pub enum FindingCode {
     SeparateServer,
 }
 
+/// How much a finding matters to someone trusting the documents (for
+/// `--fail-on`), from most to least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Part of the code was not analyzed at all (a syntax error, an unreadable
+    /// file, a budget hit, no entry).
+    Error,
+    /// Something may be missing from the documents (an import, path, method
+    /// or mount only known at run time, an unmounted router, …).
+    Warning,
+    /// A fact about the application the documents also state (a RegExp
+    /// path, events one side sends and the other ignores).
+    Info,
+}
+
 impl FindingCode {
+    /// The finding's severity (see [`Severity`]).
+    pub fn severity(self) -> Severity {
+        use FindingCode::*;
+        match self {
+            ParseError | UnreadableFile | InvalidUtf8 | TooDeep | AnalysisBudget | NoEntry => {
+                Severity::Error
+            }
+            UnresolvedImport | DynamicImport | DynamicPath | DynamicMethod | DynamicLoop
+            | DynamicMount | DynamicCall | UnmountedRouter | UnreachedApp | DynamicEvent
+            | UnresolvedSchema | SeparateServer => Severity::Warning,
+            RegexPath | CatchAllListener | UnhandledEvent | UnemittedEvent | UnheardEvent => {
+                Severity::Info
+            }
+        }
+    }
+
     /// Whether the finding is about Socket.IO events (listed in `events.json`,
     /// not in the HTTP catalog).
     pub fn is_event(self) -> bool {
@@ -349,6 +380,9 @@ pub struct Timings {
     pub files_cached: usize,
     /// The whole inventory came from the cache (no input changed).
     pub result_cached: bool,
+    /// Cache records found damaged (or of another version) in this run,
+    /// discarded and recomputed: one line each, printed as `info` lines.
+    pub cache_notes: Vec<String>,
 }
 
 /// Which way an event travels.

@@ -7,6 +7,7 @@
 //! resolve (a small evaluator over the facts, then a walk of the mount graph
 //! from every root app).
 
+pub mod cachefile;
 mod entries;
 mod eval;
 mod inventory;
@@ -19,8 +20,8 @@ mod value;
 
 pub use inventory::{
     App, Contract, Declaration, Direction, Event, EventSite, EventStats, Finding, FindingCode,
-    Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Side,
-    SocketServer, SourceFile, Stats, Timings,
+    Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Severity,
+    Side, SocketServer, SourceFile, Stats, Timings,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
 
@@ -46,6 +47,9 @@ pub enum AnalyzeError {
     /// The cache directory cannot be used.
     #[error("cannot use the cache at `{0}`: {1} (pass --cache-dir DIR or --no-cache)")]
     Cache(String, String),
+    /// A bug: the analysis panicked (the panic message was printed).
+    #[error("internal error: {0} (a bug in portolan; please report it with the message above)")]
+    Internal(String),
 }
 
 /// How to analyze.
@@ -69,19 +73,70 @@ pub struct AnalyzeOptions {
     pub client_dirs: Vec<String>,
 }
 
-/// The default cache folder for a root: `$PORTOLAN_CACHE_DIR`, else
-/// `$XDG_CACHE_HOME/portolan`, else `~/.cache/portolan`, one subfolder per root.
-pub fn default_cache_dir(root: &Path) -> PathBuf {
-    let base = std::env::var_os("PORTOLAN_CACHE_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("portolan")))
+/// The folder that holds every root's cache: `$PORTOLAN_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/portolan`, else `$HOME/.cache/portolan`, else the
+/// system's temporary folder. As the XDG Base Directory specification says,
+/// an empty variable counts as unset and a relative `XDG_CACHE_HOME` is
+/// invalid and ignored (so is a relative `HOME`): a cache never lands in the
+/// current directory by accident.
+pub fn cache_base() -> PathBuf {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("PORTOLAN_CACHE_DIR")
         .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("portolan"))
+            var("XDG_CACHE_HOME")
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("portolan"))
         })
-        .unwrap_or_else(|| std::env::temp_dir().join("portolan"));
+        .or_else(|| {
+            var("HOME")
+                .filter(|p| p.is_absolute())
+                .map(|h| h.join(".cache").join("portolan"))
+        })
+        .unwrap_or_else(|| std::env::temp_dir().join("portolan"))
+}
+
+/// The default cache folder for a root: one subfolder of [`cache_base`] per
+/// (canonical) root.
+pub fn default_cache_dir(root: &Path) -> PathBuf {
     let canon = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let key = blake3::hash(canon.to_string_lossy().as_bytes()).to_hex();
-    base.join(&key[..16])
+    cache_base().join(&key[..16])
+}
+
+/// What [`verify_cache`] found, one line per file or record group.
+#[derive(Debug, Default)]
+pub struct CacheReport {
+    /// Intact parts.
+    pub ok: Vec<String>,
+    /// Damaged parts (each would be discarded and recomputed by a run).
+    pub damaged: Vec<String>,
+    /// What was removed (with `repair`).
+    pub repaired: Vec<String>,
+}
+
+/// Check every record of the analyzer's cache for `root` in `cache_dir`
+/// (the facts index and pack, the tree walk, stored inventories); with
+/// `repair`, remove what is damaged (the next run recomputes it). Files of
+/// other layers in the folder (the CLI's `out/`) are the caller's.
+pub fn verify_cache(root: &Path, cache_dir: &Path, repair: bool) -> CacheReport {
+    let mut report = CacheReport::default();
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    loader::verify_facts(cache_dir, &root, &mut report, repair);
+    match project::verify_walk_cache(cache_dir, &root) {
+        Ok(true) => report.ok.push("walk.bin: intact".into()),
+        Ok(false) => {}
+        Err(damage) => {
+            report.damaged.push(format!("walk.bin: {damage}"));
+            if repair && std::fs::remove_file(cache_dir.join("walk.bin")).is_ok() {
+                report.repaired.push("removed walk.bin".into());
+            }
+        }
+    }
+    report
 }
 
 fn is_test_path(rel: &str) -> bool {
@@ -112,20 +167,16 @@ pub fn analyze(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     std::thread::Builder::new()
         .name("portolan-analyze".into())
         .stack_size(256 << 20)
-        .spawn(move || analyze_here(&opts))
-        .map_err(|e| {
-            AnalyzeError::Root(
-                String::new(),
-                format!("cannot start the analysis thread: {e}"),
-            )
-        })?
-        .join()
-        .unwrap_or_else(|_| {
-            Err(AnalyzeError::Root(
-                String::new(),
-                "the analysis thread failed".into(),
-            ))
+        .spawn(move || {
+            // Test hook: an internal error, for the exit-code tests.
+            if std::env::var_os("PORTOLAN_TEST_PANIC").is_some() {
+                panic!("PORTOLAN_TEST_PANIC is set");
+            }
+            analyze_here(&opts)
         })
+        .map_err(|e| AnalyzeError::Internal(format!("cannot start the analysis thread: {e}")))?
+        .join()
+        .unwrap_or_else(|_| Err(AnalyzeError::Internal("the analysis panicked".into())))
 }
 
 /// A key over every input of an analysis: each source file's content hash,
@@ -178,8 +229,16 @@ fn configure_pool() {
 /// then nothing can be stored under any key, and computing one would read
 /// every file before the analysis does.
 pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError> {
+    fingerprint_noting(opts).map(|(key, _)| key)
+}
+
+/// [`fingerprint`], with the cache records it found damaged and discarded
+/// (one line each, as in [`Timings::cache_notes`]).
+pub fn fingerprint_noting(
+    opts: &AnalyzeOptions,
+) -> Result<(Option<String>, Vec<String>), AnalyzeError> {
     if opts.no_cache {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     configure_pool();
     let cache_dir = opts
@@ -187,16 +246,22 @@ pub fn fingerprint(opts: &AnalyzeOptions) -> Result<Option<String>, AnalyzeError
         .clone()
         .unwrap_or_else(|| default_cache_dir(&opts.root));
     if !cache_dir.join("index.bin").is_file() {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     std::fs::create_dir_all(&cache_dir)
         .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
     let project = Arc::new(Project::discover(&opts.root, &cache_dir, true)?);
-    let cache = Arc::new(Cache::open(cache_dir));
+    let cache = Arc::new(Cache::open(cache_dir, &project.root));
     let loader = Loader::new(project.clone(), Some(cache.clone()));
     let key = input_key(opts, &project, &loader);
     cache.save();
-    Ok(Some(key))
+    let notes = project
+        .cache_note
+        .iter()
+        .cloned()
+        .chain(cache.notes())
+        .collect();
+    Ok((Some(key), notes))
 }
 
 fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
@@ -216,7 +281,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     } else {
         std::fs::create_dir_all(&cache_dir)
             .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
-        Some(Arc::new(Cache::open(cache_dir)))
+        Some(Arc::new(Cache::open(cache_dir, &project.root)))
     };
     let loader = Loader::new(project.clone(), cache.clone());
     let mut timings = Timings {
@@ -242,6 +307,12 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         timings.files_cached = project.files.len();
         timings.result_cached = true;
         c.save();
+        timings.cache_notes = project
+            .cache_note
+            .iter()
+            .cloned()
+            .chain(c.notes())
+            .collect();
         inv.timings = timings;
         inv.input_key = Some(key.clone());
         return Ok(inv);
@@ -474,6 +545,12 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         {
             c.write_result(key, &bytes);
         }
+        timings.cache_notes = project
+            .cache_note
+            .iter()
+            .cloned()
+            .chain(c.notes())
+            .collect();
     }
     inv.timings = timings;
     inv.input_key = result_key;

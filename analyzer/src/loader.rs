@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 19;
+pub(crate) const FACTS_VERSION: u32 = 20;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -104,11 +104,16 @@ struct CacheIndex {
 
 /// The on-disk facts cache for one analyzed root: `index.bin` (files by
 /// path, size and mtime, with their hash and needles; facts by hash) and
-/// `facts.pack`, where each record is the content hash, a checksum of the
-/// facts, and the facts. One append-only file: a cold run creates one file, not one per
+/// `facts.pack`, one append-only file of facts records. Every record (the
+/// index, each facts record, a stored inventory) is sealed with its format
+/// version and a checksum bound to what it is for (see [`crate::cachefile`]):
+/// a damaged or foreign record is discarded, noted for `--timings`, and
+/// recomputed. One append-only file: a cold run creates one file, not one per
 /// source file, and a warm run reads each record with one read.
 pub(crate) struct Cache {
     dir: PathBuf,
+    /// The analyzed root (canonical): the index is only valid for it.
+    root: Vec<u8>,
     index: Mutex<CacheIndex>,
     dirty: std::sync::atomic::AtomicBool,
     /// The pack, opened for reading on first use.
@@ -116,14 +121,42 @@ pub(crate) struct Cache {
     /// Facts to store, appended by a background thread so parsing never
     /// waits on the file system; [`Cache::save`] waits for it.
     writer: Mutex<Option<FactsWriter>>,
+    /// What was found damaged and discarded in this run (for `--timings`).
+    notes: Mutex<Vec<String>>,
+    /// Facts records found damaged in this run.
+    damaged_facts: std::sync::atomic::AtomicUsize,
+    /// The pack the loaded index points into.
+    pack_at_open: FileIdentity,
 }
+
+/// Record kinds (see [`crate::cachefile`]).
+pub(crate) const INDEX_KIND: &[u8; 4] = b"INDX";
+pub(crate) const FACTS_KIND: &[u8; 4] = b"FACT";
+pub(crate) const RESULT_KIND: &[u8; 4] = b"RSLT";
 
 /// Where a record went: content hash, (offset, length).
 type Stored = Vec<([u8; 32], (u64, u32))>;
 
+/// Which file a path names (device and inode): another process replacing
+/// the pack (a rewrite, or a run that found no index) shows here.
+type FileIdentity = Option<(u64, u64)>;
+
+fn identity(meta: std::io::Result<std::fs::Metadata>) -> FileIdentity {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        meta.ok().map(|_| (0, 0))
+    }
+}
+
 struct FactsWriter {
     send: std::sync::mpsc::Sender<([u8; 32], Arc<FileFacts>)>,
-    done: std::thread::JoinHandle<Stored>,
+    /// The records written, and the file they went to.
+    done: std::thread::JoinHandle<(Stored, FileIdentity)>,
 }
 
 impl FactsWriter {
@@ -138,14 +171,15 @@ impl FactsWriter {
                     .append(true)
                     .open(&pack)
                 else {
-                    return stored;
+                    return (stored, None);
                 };
+                let written_to = identity(file.metadata());
                 for (hash, facts) in recv {
                     if let Some(at) = append_record(&mut file, &hash, &facts) {
                         stored.push((hash, at));
                     }
                 }
-                stored
+                (stored, written_to)
             })
             .ok()?;
         Some(FactsWriter { send, done })
@@ -160,10 +194,7 @@ fn append_record(
 ) -> Option<(u64, u32)> {
     use std::io::{Seek, Write};
     let body = postcard::to_stdvec(facts).ok()?;
-    let mut rec = Vec::with_capacity(32 + 8 + body.len());
-    rec.extend_from_slice(hash);
-    rec.extend_from_slice(&blake3::hash(&body).as_bytes()[..8]);
-    rec.extend_from_slice(&body);
+    let rec = crate::cachefile::seal(FACTS_KIND, FACTS_VERSION, hash, &body);
     let len = u32::try_from(rec.len()).ok()?;
     // One write in append mode: records from processes sharing the cache do
     // not interleave, and the position after it is this record's end.
@@ -172,15 +203,58 @@ fn append_record(
     Some((end.checked_sub(u64::from(len))?, len))
 }
 
+/// The facts in one sealed record for `hash`.
+fn decode_facts(hash: &[u8; 32], rec: &[u8]) -> Result<FileFacts, crate::cachefile::Damage> {
+    let body = crate::cachefile::open(FACTS_KIND, FACTS_VERSION, hash, rec)?;
+    postcard::from_bytes(body).map_err(|_| crate::cachefile::Damage::Undecodable)
+}
+
+/// The index stored in `dir` for `root`: `Ok(None)` when there is none.
+fn read_index(
+    dir: &std::path::Path,
+    root: &[u8],
+) -> Result<Option<CacheIndex>, crate::cachefile::Damage> {
+    let Ok(bytes) = std::fs::read(dir.join("index.bin")) else {
+        return Ok(None);
+    };
+    let body = crate::cachefile::open(INDEX_KIND, FACTS_VERSION, root, &bytes)?;
+    let index: CacheIndex =
+        postcard::from_bytes(body).map_err(|_| crate::cachefile::Damage::Undecodable)?;
+    if index.version != FACTS_VERSION {
+        return Err(crate::cachefile::Damage::OtherVersion(index.version));
+    }
+    Ok(Some(index))
+}
+
+/// The stored inventory for `key` in `dir`: `Ok(None)` when there is none.
+fn read_result_file(
+    dir: &std::path::Path,
+    key: &str,
+) -> Result<Option<Vec<u8>>, crate::cachefile::Damage> {
+    let Ok(bytes) = std::fs::read(dir.join(format!("result-{key}.bin"))) else {
+        return Ok(None);
+    };
+    crate::cachefile::open(RESULT_KIND, FACTS_VERSION, key.as_bytes(), &bytes)
+        .map(|b| Some(b.to_vec()))
+}
+
 impl Cache {
-    pub(crate) fn open(dir: PathBuf) -> Cache {
-        let index = std::fs::read(dir.join("index.bin"))
-            .ok()
-            .and_then(|b| postcard::from_bytes::<CacheIndex>(&b).ok())
-            .filter(|i| i.version == FACTS_VERSION);
+    /// The cache in `dir` for the (canonical) `root`.
+    pub(crate) fn open(dir: PathBuf, root: &std::path::Path) -> Cache {
+        let root = root.to_string_lossy().as_bytes().to_vec();
+        let mut notes = Vec::new();
+        let index = match read_index(&dir, &root) {
+            Ok(i) => i,
+            Err(damage) => {
+                notes.push(format!(
+                    "cache: index.bin discarded ({damage}); file facts are read again"
+                ));
+                None
+            }
+        };
         let index = index.unwrap_or_else(|| {
-            // A cache of another version (or none): its pack is garbage, and
-            // older versions kept one file per source file.
+            // No index (or an unusable one): the pack's records cannot be
+            // found, and older versions kept one file per source file.
             let _ = std::fs::remove_file(dir.join("facts.pack"));
             let _ = std::fs::remove_dir_all(dir.join("facts"));
             CacheIndex {
@@ -188,12 +262,43 @@ impl Cache {
                 ..CacheIndex::default()
             }
         });
+        let pack_at_open = identity(std::fs::metadata(dir.join("facts.pack")));
         Cache {
+            pack_at_open,
             dir,
+            root,
             index: Mutex::new(index),
             dirty: Default::default(),
             reader: Mutex::new(None),
             writer: Mutex::new(None),
+            notes: Mutex::new(notes),
+            damaged_facts: Default::default(),
+        }
+    }
+
+    /// What this run found damaged and discarded, one line each.
+    pub(crate) fn notes(&self) -> Vec<String> {
+        let mut out = self.notes.lock().map(|n| n.clone()).unwrap_or_default();
+        let n = self
+            .damaged_facts
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if n > 0 {
+            out.push(format!(
+                "cache: {n} damaged facts record{} in facts.pack discarded; {} parsed again",
+                if n == 1 { "" } else { "s" },
+                if n == 1 {
+                    "its file was"
+                } else {
+                    "their files were"
+                }
+            ));
+        }
+        out
+    }
+
+    fn note(&self, line: String) {
+        if let Ok(mut n) = self.notes.lock() {
+            n.push(line);
         }
     }
 
@@ -232,24 +337,30 @@ impl Cache {
         use std::io::{Read, Seek, SeekFrom};
         let (at, len) = *self.index.lock().ok()?.packed.get(hash)?;
         let mut rec = vec![0u8; len as usize];
-        {
+        let read = {
             let mut reader = self.reader.lock().ok()?;
             if reader.is_none() {
                 *reader = std::fs::File::open(self.dir.join("facts.pack")).ok();
             }
-            let file = reader.as_mut()?;
-            file.seek(SeekFrom::Start(at)).ok()?;
-            file.read_exact(&mut rec).ok()?;
+            reader.as_mut().is_some_and(|file| {
+                file.seek(SeekFrom::Start(at)).is_ok() && file.read_exact(&mut rec).is_ok()
+            })
+        };
+        // The record names its hash, version and checksum: a damaged pack,
+        // or one rewritten under us, is a miss, never wrong facts. The
+        // record is forgotten so this run stores it again.
+        match read.then(|| decode_facts(hash, &rec)) {
+            Some(Ok(facts)) => Some(facts),
+            _ => {
+                self.damaged_facts
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Ok(mut idx) = self.index.lock() {
+                    idx.packed.remove(hash);
+                    self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                None
+            }
         }
-        // The record names its hash and checks its body: a damaged pack, or
-        // one rewritten under us, is a miss, never wrong facts.
-        if rec.len() < 40
-            || rec[..32] != hash[..]
-            || blake3::hash(&rec[40..]).as_bytes()[..8] != rec[32..40]
-        {
-            return None;
-        }
-        postcard::from_bytes(&rec[40..]).ok()
     }
 
     fn write_facts(&self, hash: &[u8; 32], facts: &Arc<FileFacts>) {
@@ -271,7 +382,7 @@ impl Cache {
     }
 
     /// Forget facts no indexed file has any more, and rewrite the pack with
-    /// the live records once most of it is dead.
+    /// the live, intact records once most of it is dead.
     fn prune(&self, idx: &mut CacheIndex) {
         use std::io::{Read, Seek, SeekFrom, Write};
         let live: std::collections::HashSet<[u8; 32]> =
@@ -287,7 +398,7 @@ impl Cache {
         }
         let tmp = self
             .dir
-            .join(format!("facts.pack.tmp{}", std::process::id()));
+            .join(format!(".facts.pack.tmp-{}", std::process::id()));
         let (Ok(mut old), Ok(mut new)) = (std::fs::File::open(&path), std::fs::File::create(&tmp))
         else {
             return;
@@ -301,7 +412,7 @@ impl Cache {
             let mut rec = vec![0u8; l as usize];
             if old.seek(SeekFrom::Start(o)).is_err()
                 || old.read_exact(&mut rec).is_err()
-                || rec.get(..32) != Some(&hash[..])
+                || decode_facts(&hash, &rec).is_err()
                 || new.write_all(&rec).is_err()
             {
                 continue;
@@ -321,7 +432,17 @@ impl Cache {
 
     /// A whole inventory stored under `key` by an earlier run.
     pub(crate) fn read_result(&self, key: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.dir.join(format!("result-{key}.json"))).ok()
+        match read_result_file(&self.dir, key) {
+            Ok(bytes) => bytes,
+            Err(damage) => {
+                self.note(format!(
+                    "cache: stored inventory result-{}….bin discarded ({damage}); the project was analyzed again",
+                    &key[..key.len().min(12)]
+                ));
+                let _ = std::fs::remove_file(self.dir.join(format!("result-{key}.bin")));
+                None
+            }
+        }
     }
 
     /// Store the inventory for `key`, replacing any other stored result.
@@ -330,46 +451,147 @@ impl Cache {
             for e in rd.flatten() {
                 let name = e.file_name();
                 let name = name.to_string_lossy();
-                if name.starts_with("result-") && name.ends_with(".json") {
+                if name.starts_with("result-")
+                    && (name.ends_with(".bin") || name.ends_with(".json"))
+                {
                     let _ = std::fs::remove_file(e.path());
                 }
             }
         }
         let _ = std::fs::create_dir_all(&self.dir);
-        let tmp = self.dir.join(format!("result.tmp{}", std::process::id()));
-        if std::fs::write(&tmp, bytes).is_ok() {
-            let _ = std::fs::rename(&tmp, self.dir.join(format!("result-{key}.json")));
-        }
+        let sealed = crate::cachefile::seal(RESULT_KIND, FACTS_VERSION, key.as_bytes(), bytes);
+        let _ =
+            crate::cachefile::write_atomic(&self.dir.join(format!("result-{key}.bin")), &sealed);
     }
 
     /// Persist the index and wait for the facts being written (called once at
     /// the end of a run).
     pub(crate) fn save(&self) {
+        let mut appended = (Stored::new(), None);
         if let Some(w) = self.writer.lock().ok().and_then(|mut w| w.take()) {
             drop(w.send);
-            if let Ok(stored) = w.done.join()
-                && !stored.is_empty()
-                && let Ok(mut idx) = self.index.lock()
-            {
-                idx.packed.extend(stored);
-                self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Ok(done) = w.done.join() {
+                if !done.0.is_empty() {
+                    self.dirty.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                appended = done;
             }
         }
         if !self.dirty.load(std::sync::atomic::Ordering::Relaxed) {
             return;
         }
+        let _ = std::fs::create_dir_all(&self.dir);
+        // One process at a time rewrites the pack and the index (two CI jobs
+        // sharing a cache folder); readers never need the lock, since every
+        // record they read is checked.
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.dir.join("lock"));
+        let _guard = lock.as_ref().ok().filter(|f| f.lock().is_ok());
         if let Ok(mut idx) = self.index.lock() {
+            // Point only into the pack that is there now: another process
+            // may have replaced it since the index was read or since this
+            // run appended (its records would be misses, and verify would
+            // call them damaged).
+            let now = identity(std::fs::metadata(self.dir.join("facts.pack")));
+            if now != self.pack_at_open {
+                idx.packed.clear();
+            }
+            let (stored, written_to) = std::mem::take(&mut appended);
+            if written_to.is_some() && written_to == now {
+                idx.packed.extend(stored);
+            }
             self.prune(&mut idx);
         }
         if let Ok(idx) = self.index.lock()
-            && let Ok(bytes) = postcard::to_stdvec(&*idx)
+            && let Ok(body) = postcard::to_stdvec(&*idx)
         {
-            let _ = std::fs::create_dir_all(&self.dir);
-            let tmp = self
-                .dir
-                .join(format!("index.bin.tmp{}", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() {
-                let _ = std::fs::rename(&tmp, self.dir.join("index.bin"));
+            let sealed = crate::cachefile::seal(INDEX_KIND, FACTS_VERSION, &self.root, &body);
+            let _ = crate::cachefile::write_atomic(&self.dir.join("index.bin"), &sealed);
+        }
+    }
+}
+
+/// What `verify_cache` found in one facts cache folder.
+pub(crate) fn verify_facts(
+    dir: &std::path::Path,
+    root: &std::path::Path,
+    report: &mut crate::CacheReport,
+    repair: bool,
+) {
+    let root_bytes = root.to_string_lossy().as_bytes().to_vec();
+    let mut damaged_pack = false;
+    match read_index(dir, &root_bytes) {
+        Ok(None) => {}
+        Ok(Some(index)) => {
+            report.ok.push(format!(
+                "index.bin: {} files, {} facts records",
+                index.entries.len(),
+                index.packed.len()
+            ));
+            if let Ok(pack) = std::fs::read(dir.join("facts.pack")) {
+                let mut bad = 0usize;
+                for (hash, (at, len)) in &index.packed {
+                    let rec = usize::try_from(*at)
+                        .ok()
+                        .and_then(|a| pack.get(a..a.checked_add(*len as usize)?));
+                    if rec.is_none_or(|r| decode_facts(hash, r).is_err()) {
+                        bad += 1;
+                    }
+                }
+                if bad > 0 {
+                    damaged_pack = true;
+                    report.damaged.push(format!(
+                        "facts.pack: {bad} of {} indexed records damaged",
+                        index.packed.len()
+                    ));
+                } else {
+                    report
+                        .ok
+                        .push(format!("facts.pack: {} records intact", index.packed.len()));
+                }
+            } else if !index.packed.is_empty() {
+                damaged_pack = true;
+                report
+                    .damaged
+                    .push("facts.pack: missing, but the index names records in it".into());
+            }
+        }
+        Err(damage) => {
+            damaged_pack = true;
+            report.damaged.push(format!("index.bin: {damage}"));
+        }
+    }
+    if damaged_pack && repair {
+        let _ = std::fs::remove_file(dir.join("index.bin"));
+        let _ = std::fs::remove_file(dir.join("facts.pack"));
+        report
+            .repaired
+            .push("removed index.bin and facts.pack (the next run parses again)".into());
+    }
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        let mut names: Vec<String> = rd
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for name in names {
+            let Some(key) = name
+                .strip_prefix("result-")
+                .and_then(|n| n.strip_suffix(".bin"))
+            else {
+                continue;
+            };
+            match read_result_file(dir, key) {
+                Ok(_) => report.ok.push(format!("{name}: intact")),
+                Err(damage) => {
+                    report.damaged.push(format!("{name}: {damage}"));
+                    if repair && std::fs::remove_file(dir.join(&name)).is_ok() {
+                        report.repaired.push(format!("removed {name}"));
+                    }
+                }
             }
         }
     }

@@ -59,6 +59,8 @@ pub(crate) struct Project {
     pub(crate) packages: Vec<PackageJson>,
     workspace_packages: HashMap<String, String>,
     tsconfigs: BTreeMap<String, TsConfig>,
+    /// Why the cached walk was discarded, if it was (shown under `--timings`).
+    pub(crate) cache_note: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -182,11 +184,23 @@ impl Project {
         std::fs::create_dir_all(scratch).ok();
         let default_ignore = scratch.join("default.ignore");
         if std::fs::read_to_string(&default_ignore).ok().as_deref() != Some(DEFAULT_IGNORES) {
-            std::fs::write(&default_ignore, DEFAULT_IGNORES).map_err(|e| {
-                AnalyzeError::Cache(default_ignore.display().to_string(), e.to_string())
-            })?;
+            // Atomically: another process may be walking with this file.
+            crate::cachefile::write_atomic(&default_ignore, DEFAULT_IGNORES.as_bytes()).map_err(
+                |e| AnalyzeError::Cache(default_ignore.display().to_string(), e.to_string()),
+            )?;
         }
-        let walked = match use_cache.then(|| WalkCache::load(scratch, &root)).flatten() {
+        let mut cache_note = None;
+        let cached = if use_cache {
+            WalkCache::load(scratch, &root).unwrap_or_else(|damage| {
+                cache_note = Some(format!(
+                    "cache: walk.bin discarded ({damage}); the tree was walked again"
+                ));
+                None
+            })
+        } else {
+            None
+        };
+        let walked = match cached {
             Some(w) => w,
             None => {
                 let w = walk(&root, &default_ignore);
@@ -247,6 +261,7 @@ impl Project {
             packages,
             workspace_packages,
             tsconfigs: BTreeMap::new(),
+            cache_note,
         };
         for rel in tsconfig_paths {
             if let Some(cfg) = project.read_tsconfig(&rel, 0) {
@@ -938,7 +953,8 @@ fn mtime_of(p: &Path) -> u128 {
         .unwrap_or(0)
 }
 
-const WALK_CACHE_VERSION: u32 = 1;
+const WALK_CACHE_VERSION: u32 = 2;
+const WALK_KIND: &[u8; 4] = b"WALK";
 
 impl WalkCache {
     fn guards(root: &Path, dirs: &[String]) -> Vec<(String, u128)> {
@@ -976,33 +992,40 @@ impl WalkCache {
             package_files: w.package_files.clone(),
             tsconfig_paths: w.tsconfig_paths.clone(),
         };
-        if let Ok(bytes) = postcard::to_stdvec(&cache) {
-            let tmp = scratch.join(format!("walk.bin.tmp{}", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() {
-                let _ = std::fs::rename(&tmp, scratch.join("walk.bin"));
-            }
+        if let Ok(body) = postcard::to_stdvec(&cache) {
+            let sealed = crate::cachefile::seal(
+                WALK_KIND,
+                WALK_CACHE_VERSION,
+                root.to_string_lossy().as_bytes(),
+                &body,
+            );
+            let _ = crate::cachefile::write_atomic(&scratch.join("walk.bin"), &sealed);
         }
     }
 
-    /// The cached walk, when no folder and no ignore file changed since.
-    fn load(scratch: &Path, root: &Path) -> Option<Walked> {
-        let bytes = std::fs::read(scratch.join("walk.bin")).ok()?;
-        let c: WalkCache = postcard::from_bytes(&bytes).ok()?;
-        if c.version != WALK_CACHE_VERSION || c.root != root.to_string_lossy() {
-            return None;
+    /// The cached walk, when no folder and no ignore file changed since
+    /// (`Ok(None)`: none stored, or stale); `Err` when the stored one is
+    /// damaged or of another version.
+    fn load(scratch: &Path, root: &Path) -> Result<Option<Walked>, crate::cachefile::Damage> {
+        let Ok(bytes) = std::fs::read(scratch.join("walk.bin")) else {
+            return Ok(None);
+        };
+        let c = WalkCache::decode(&bytes, root)?;
+        if c.root != root.to_string_lossy() {
+            return Ok(None);
         }
         if c.dirs
             .iter()
             .any(|(d, m)| *m == 0 || mtime_of(&root.join(d)) != *m)
         {
-            return None;
+            return Ok(None);
         }
         if c.guards.iter().any(|(g, m)| mtime_of(&root.join(g)) != *m) {
-            return None;
+            return Ok(None);
         }
         // One stat per file (an edit shows in size or mtime), on all cores.
         use rayon::prelude::*;
-        let files: Vec<SourceFile> = c
+        let files: Option<Vec<SourceFile>> = c
             .files
             .into_par_iter()
             .map(|rel| {
@@ -1019,12 +1042,40 @@ impl WalkCache {
                     mtime,
                 })
             })
-            .collect::<Option<Vec<_>>>()?;
-        Some(Walked {
+            .collect::<Option<Vec<_>>>();
+        Ok(files.map(|files| Walked {
             dirs: c.dirs.into_iter().skip(1).map(|(d, _)| d).collect(),
             files,
             package_files: c.package_files,
             tsconfig_paths: c.tsconfig_paths,
-        })
+        }))
+    }
+
+    /// A stored walk, checked (see [`crate::cachefile`]).
+    fn decode(bytes: &[u8], root: &Path) -> Result<WalkCache, crate::cachefile::Damage> {
+        let body = crate::cachefile::open(
+            WALK_KIND,
+            WALK_CACHE_VERSION,
+            root.to_string_lossy().as_bytes(),
+            bytes,
+        )?;
+        let c: WalkCache =
+            postcard::from_bytes(body).map_err(|_| crate::cachefile::Damage::Undecodable)?;
+        if c.version != WALK_CACHE_VERSION {
+            return Err(crate::cachefile::Damage::OtherVersion(c.version));
+        }
+        Ok(c)
+    }
+}
+
+/// Check the stored walk of `root` (canonical) in `scratch`, for `portolan
+/// cache verify`: `Ok(false)` when there is none.
+pub(crate) fn verify_walk_cache(
+    scratch: &Path,
+    root: &Path,
+) -> Result<bool, crate::cachefile::Damage> {
+    match std::fs::read(scratch.join("walk.bin")) {
+        Ok(bytes) => WalkCache::decode(&bytes, root).map(|_| true),
+        Err(_) => Ok(false),
     }
 }

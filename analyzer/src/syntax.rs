@@ -11,6 +11,8 @@
 //! so this stage lowers whole files instead of running capture queries; the
 //! grammar choice per extension is the only configuration.
 
+mod recover;
+
 use crate::ir::*;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -230,6 +232,17 @@ impl SyntaxContext {
         } else {
             src
         };
+        // Merge-conflict markers: keep the checked-out side (see `recover`).
+        let resolved;
+        let mut notes = Vec::new();
+        let src = match recover::resolve_conflicts(src) {
+            Some(r) => {
+                resolved = r.src;
+                notes = r.notes;
+                &resolved[..]
+            }
+            None => src,
+        };
         let started = std::time::Instant::now();
         let Some(tree) = parser.parse(src, None) else {
             return FileFacts {
@@ -290,6 +303,7 @@ impl SyntaxContext {
         // every file): its annotations are mostly TypeScript's syntax; keep
         // the TSX grammar's parse when it is better.
         let flowless;
+        let mut flow = false;
         if tree.root_node().has_error() && grammar == Grammar::JavaScript {
             let copy = flow_to_ts(src);
             if let Some(t2) = better_parse(&mut self.tsx, &tree, &copy) {
@@ -297,6 +311,28 @@ impl SyntaxContext {
                 FIELDS.with(|t| t.set(FieldIds::get(Grammar::Tsx)));
                 flowless = copy;
                 src = &flowless[..];
+                flow = true;
+            }
+        }
+        // A block left open swallows the rest of the file: close it where
+        // the indentation says it ends (see `recover`).
+        let closed;
+        if tree.root_node().has_error()
+            && let Some(recover::Repair {
+                src: copy,
+                notes: n,
+            }) = recover::close_blocks(tree.root_node(), src)
+        {
+            let p = match (flow, grammar) {
+                (true, _) | (_, Grammar::Tsx) => &mut self.tsx,
+                (false, Grammar::JavaScript) => &mut self.js,
+                (false, Grammar::TypeScript) => &mut self.ts,
+            };
+            if let Some(t2) = better_parse(p, &tree, &copy) {
+                tree = t2;
+                closed = copy;
+                src = &closed[..];
+                notes.extend(n);
             }
         }
         let parsed = std::time::Instant::now();
@@ -317,10 +353,11 @@ impl SyntaxContext {
             ident_fns: HashMap::new(),
         };
         let body = low.stmts_of(root);
-        let mut parse_errors = Vec::new();
+        let mut parse_errors = notes;
         if root.has_error() {
-            collect_errors(root, &mut parse_errors);
+            collect_errors(root, src, &mut parse_errors);
         }
+        parse_errors.sort();
         LOWER_NS.fetch_add(
             parsed.elapsed().as_nanos() as u64,
             std::sync::atomic::Ordering::Relaxed,
@@ -396,7 +433,7 @@ fn better_parse(
 ) -> Option<tree_sitter::Tree> {
     let count = |t: &tree_sitter::Tree| {
         let mut v = Vec::new();
-        collect_errors(t.root_node(), &mut v);
+        collect_errors(t.root_node(), b"", &mut v);
         v.len()
     };
     let t2 = parser.parse(copy, None)?;
@@ -460,16 +497,31 @@ fn end_module_lines(src: &[u8]) -> Vec<u8> {
     out
 }
 
-fn collect_errors(node: Node, out: &mut Vec<(u32, String)>) {
+/// Up to three syntax errors under `node`, with messages (`src`: the parsed
+/// source, to tell blank lines; empty when only counting).
+fn collect_errors(node: Node, src: &[u8], out: &mut Vec<(u32, String)>) {
     if out.len() >= 3 {
         return;
     }
     if node.is_error() {
-        out.push((line_of(node), "unexpected syntax".into()));
+        let (line, message) = recover::skipped(node, src);
+        out.push((line, message));
         return;
     }
     if node.is_missing() {
-        out.push((line_of(node), format!("missing `{}`", node.kind())));
+        let line = line_of(node);
+        let message = match node.parent().filter(|_| node.kind() == "}") {
+            Some(block) => format!(
+                "missing `}}` at line {line}: the block opened at line {} never closes, so lines {}–{line} were read as inside it (code there only runs when that block does)",
+                line_of(block),
+                line_of(block)
+            ),
+            None => format!(
+                "missing `{}` at line {line}; read as if it were there",
+                node.kind()
+            ),
+        };
+        out.push((line, message));
         return;
     }
     if !node.has_error() {
@@ -477,7 +529,7 @@ fn collect_errors(node: Node, out: &mut Vec<(u32, String)>) {
     }
     let mut cur = node.walk();
     for child in node.children(&mut cur) {
-        collect_errors(child, out);
+        collect_errors(child, src, out);
     }
 }
 

@@ -1,7 +1,10 @@
 //! The `portolan` command line.
 
+mod cachecmd;
 mod config;
+mod failon;
 mod outcache;
+mod publish;
 mod serve_cli;
 mod snapshot;
 
@@ -9,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use config::Config;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// mimalloc: rendering the documents builds and drops large JSON trees, where
 /// the system allocator spent about 40% of the time.
@@ -73,6 +76,11 @@ enum Command {
     },
     /// Serve the documents and the tool registry over HTTP (no ROOT: the bundled example).
     Serve(serve_cli::ServeArgs),
+    /// See, clean or verify the cache folder.
+    Cache {
+        #[command(subcommand)]
+        command: cachecmd::CacheCommand,
+    },
 }
 
 /// Options every verb shares.
@@ -92,6 +100,9 @@ struct AnalysisArgs {
     /// Neither read nor write the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Exit 1 when a finding of this severity or a more severe one is reported.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<failon::FailOn>,
 }
 
 /// An analysis ready to run, with the configuration it was given.
@@ -165,19 +176,42 @@ impl Prepared {
     }
 }
 
+/// Exit codes (the README's table): 0 success, 1 drift (or a damaged cache
+/// for `cache verify`), 2 usage or input errors (clap's own usage errors
+/// exit 2 too), 3 internal errors (a bug: a panic anywhere).
+const EXIT_INPUT: i32 = 2;
+const EXIT_INTERNAL: i32 = 3;
+
 fn main() {
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(Ok(code)) => std::process::exit(code),
+        Ok(Err(e)) => {
             eprintln!("error: {e:#}");
-            std::process::exit(2);
+            let internal = e
+                .downcast_ref::<analyzer::AnalyzeError>()
+                .is_some_and(|a| matches!(a, analyzer::AnalyzeError::Internal(_)));
+            std::process::exit(if internal { EXIT_INTERNAL } else { EXIT_INPUT });
         }
+        Err(_) => {
+            eprintln!(
+                "error: internal error (a bug in portolan; please report it with the message above)"
+            );
+            std::process::exit(EXIT_INTERNAL);
+        }
+    }
+}
+
+/// The cache records a run found damaged and discarded, as `info` lines.
+fn print_cache_notes(notes: &[String]) {
+    for n in notes {
+        eprintln!("info: {n}");
     }
 }
 
 fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
+    print_cache_notes(&t.cache_notes);
     eprintln!(
         "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
         t.discover_ms,
@@ -210,15 +244,21 @@ fn run(cli: Cli) -> Result<i32> {
             list,
         } => {
             let start = std::time::Instant::now();
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             if json || events {
                 // The document alone: reuse the bytes of an identical earlier run.
-                let mut prepared = prepared;
-                // catalog.json holds no events: leave out the code read only for them.
-                prepared.options.skip_events = json;
+                // `--json` runs the whole analysis, as `build` does: code read
+                // only for the events has findings of its own that catalog.json
+                // lists, and the two must print the same bytes.
                 let spec = prepared.spec_options(false)?;
                 let verb = if json { "scan --json" } else { "scan --events" };
-                let slot = outcache::Slot::find(&prepared.options, &spec, verb)?;
+                // (--fail-on needs the findings: no stored output then.)
+                let slot = match fail_on {
+                    Some(_) => None,
+                    None => outcache::Slot::find(&prepared.options, &spec, verb)?,
+                };
+                let mut code = 0;
                 let bytes = match slot.as_ref().and_then(|s| s.load()) {
                     Some(o) => o
                         .files
@@ -228,6 +268,7 @@ fn run(cli: Cli) -> Result<i32> {
                         .unwrap_or_default(),
                     None => {
                         let inv = analyzer::analyze(&prepared.options)?;
+                        code = failon::exit_code(fail_on, &inv);
                         let mut b = if json {
                             serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
                         } else {
@@ -252,12 +293,15 @@ fn run(cli: Cli) -> Result<i32> {
                 out.write_all(&bytes)?;
                 out.flush()?;
                 if timings {
+                    if let Some(s) = &slot {
+                        print_cache_notes(&s.notes.borrow());
+                    }
                     eprintln!(
                         "timings: total {:.1} ms",
                         start.elapsed().as_secs_f64() * 1000.0
                     );
                 }
-                return Ok(0);
+                return Ok(code);
             }
             let inv = analyzer::analyze(&prepared.options)?;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -266,7 +310,7 @@ fn run(cli: Cli) -> Result<i32> {
             if timings {
                 print_timings(&inv, start);
             }
-            Ok(0)
+            Ok(failon::exit_code(fail_on, &inv))
         }
         Command::Build {
             analysis,
@@ -275,21 +319,23 @@ fn run(cli: Cli) -> Result<i32> {
             timings,
         } => {
             let start = std::time::Instant::now();
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             let opts = prepared.spec_options(openapi31)?;
-            let slot = outcache::Slot::find(&prepared.options, &opts, "build")?;
+            // (--fail-on needs the findings: no stored output then.)
+            let slot = match fail_on {
+                Some(_) => None,
+                None => outcache::Slot::find(&prepared.options, &opts, "build")?,
+            };
             if let Some(o) = slot.as_ref().and_then(|s| s.load()) {
+                let files: Vec<(&str, &[u8])> = o
+                    .files
+                    .iter()
+                    .map(|(p, b)| (p.as_str(), b.as_slice()))
+                    .collect();
+                publish::write_set(&out, &files)?;
                 for w in &o.warnings {
                     eprintln!("warning: {w}");
-                }
-                for (path, bytes) in &o.files {
-                    let target = out.join(path);
-                    if let Some(dir) = target.parent() {
-                        std::fs::create_dir_all(dir)
-                            .with_context(|| format!("cannot create {}", dir.display()))?;
-                    }
-                    std::fs::write(&target, bytes)
-                        .with_context(|| format!("cannot write {}", target.display()))?;
                 }
                 println!(
                     "wrote {} documents to {} {}",
@@ -298,6 +344,9 @@ fn run(cli: Cli) -> Result<i32> {
                     o.message
                 );
                 if timings {
+                    if let Some(s) = &slot {
+                        print_cache_notes(&s.notes.borrow());
+                    }
                     eprintln!(
                         "timings: total {:.1} ms (documents reused: no input changed)",
                         start.elapsed().as_secs_f64() * 1000.0
@@ -305,17 +354,24 @@ fn run(cli: Cli) -> Result<i32> {
                 }
                 return Ok(0);
             }
+            if timings && let Some(s) = &slot {
+                print_cache_notes(&s.notes.borrow());
+            }
             let inv = analyzer::analyze(&prepared.options)?;
             let docs = specgen::documents(&inv, &opts)?;
-            write_documents(&out, &docs)?;
+            let files: Vec<(&str, &[u8])> = docs
+                .documents
+                .iter()
+                .map(|d| (d.path.as_str(), d.bytes.as_slice()))
+                .collect();
+            publish::write_set(&out, &files)?;
             for w in &docs.warnings {
                 eprintln!("warning: {w}");
             }
+            let counts = DocumentCounts::of(&inv);
             let message = format!(
                 "({} operations, {} events, {} findings)",
-                inv.operations.len(),
-                inv.events.iter().filter(|e| !e.lifecycle).count(),
-                inv.findings.len()
+                counts.operations, counts.events, counts.findings
             );
             println!(
                 "wrote {} documents to {} {message}",
@@ -336,7 +392,7 @@ fn run(cli: Cli) -> Result<i32> {
             if timings {
                 print_timings(&inv, start);
             }
-            Ok(0)
+            Ok(failon::exit_code(fail_on, &inv))
         }
         Command::Serve(args) => serve_cli::run(args),
         Command::Check {
@@ -344,19 +400,15 @@ fn run(cli: Cli) -> Result<i32> {
             snapshot,
             update,
         } => {
+            let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             let opts = prepared.spec_options(false)?;
             let inv = analyzer::analyze(&prepared.options)?;
             let current = snapshot::render(&inv, &opts)?;
             if update {
-                if let Some(dir) = snapshot.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("cannot create {}", dir.display()))?;
-                }
-                std::fs::write(&snapshot, &current)
-                    .with_context(|| format!("cannot write the snapshot {}", snapshot.display()))?;
+                publish::write_one(&snapshot, current.as_bytes())?;
                 println!("wrote {}", snapshot.display());
-                return Ok(0);
+                return Ok(failon::exit_code(fail_on, &inv));
             }
             let pinned = match std::fs::read_to_string(&snapshot) {
                 Ok(t) => t,
@@ -375,32 +427,82 @@ fn run(cli: Cli) -> Result<i32> {
             let d = snapshot::diff(&pinned, &current);
             if d.is_empty() {
                 println!("no drift: the inventory matches {}", snapshot.display());
-                Ok(0)
+                Ok(failon::exit_code(fail_on, &inv))
             } else {
                 print!("{d}");
                 println!("(accept with `--update`)");
                 Ok(1)
             }
         }
+        Command::Cache { command } => cachecmd::run(command),
     }
 }
 
-/// Write each document under `out`, creating folders as the paths need.
-fn write_documents(out: &Path, docs: &specgen::Documents) -> Result<()> {
-    for d in &docs.documents {
-        let path = out.join(&d.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+/// The counts the documents state (catalog.json's and events.json's
+/// `stats`), so the summary and `build`'s line say what the documents say.
+struct DocumentCounts {
+    /// catalog.json's operations (an `all` route is one per method).
+    operations: u64,
+    /// Routes declared with `all`.
+    all_routes: usize,
+    /// catalog.json's domains (id, operations).
+    domains: std::collections::BTreeMap<String, usize>,
+    /// catalog.json's operations per app (`file:line`).
+    per_app: std::collections::BTreeMap<String, usize>,
+    /// events.json's stats.
+    events: u64,
+    client_to_server: u64,
+    server_to_client: u64,
+    bidirectional: u64,
+    lifecycle: u64,
+    namespaces: u64,
+    event_files: u64,
+    /// Every finding (catalog.json's plus events.json's).
+    findings: usize,
+}
+
+impl DocumentCounts {
+    fn of(inv: &analyzer::Inventory) -> DocumentCounts {
+        let catalog = specgen::catalog(inv);
+        let events = specgen::events(inv);
+        let n = |v: &serde_json::Value, k: &str| v["stats"][k].as_u64().unwrap_or(0);
+        DocumentCounts {
+            operations: n(&catalog, "operations"),
+            all_routes: inv.operations.iter().filter(|o| o.method == "all").count(),
+            domains: catalog["domains"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|d| {
+                    (
+                        d["id"].as_str().unwrap_or("").to_string(),
+                        d["operations"].as_u64().unwrap_or(0) as usize,
+                    )
+                })
+                .collect(),
+            per_app: catalog["operations"].as_array().into_iter().flatten().fold(
+                Default::default(),
+                |mut m, o| {
+                    *m.entry(o["app"].as_str().unwrap_or("").to_string())
+                        .or_default() += 1;
+                    m
+                },
+            ),
+            events: n(&events, "events"),
+            client_to_server: n(&events, "clientToServer"),
+            server_to_client: n(&events, "serverToClient"),
+            bidirectional: n(&events, "bidirectional"),
+            lifecycle: n(&events, "lifecycle"),
+            namespaces: n(&events, "namespaces"),
+            event_files: n(&events, "sourceFiles"),
+            findings: inv.findings.len(),
         }
-        std::fs::write(&path, &d.bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    Ok(())
 }
 
 fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) -> Result<()> {
     let s = &inv.stats;
+    let counts = DocumentCounts::of(inv);
     writeln!(
         out,
         "entries: {}",
@@ -418,31 +520,33 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
     }
     writeln!(
         out,
-        "HTTP: {} operations, {} declarations, {} app-level mounts, {} source files",
-        s.operations, s.declarations, s.mounts, s.source_files
+        "HTTP: {} operations{}, {} declarations, {} app-level mounts, {} source files",
+        counts.operations,
+        match counts.all_routes {
+            0 => String::new(),
+            n => format!(
+                " ({n} `all` route{} counted once per method)",
+                if n == 1 { "" } else { "s" }
+            ),
+        },
+        s.declarations,
+        s.mounts,
+        s.source_files
     )?;
     for app in &inv.apps {
         writeln!(
             out,
             "  app {}:{}  {} operations",
-            app.at.file, app.at.line, app.operations
+            app.at.file,
+            app.at.line,
+            counts
+                .per_app
+                .get(&format!("{}:{}", app.at.file, app.at.line))
+                .copied()
+                .unwrap_or(0)
         )?;
     }
-    let mut domains: std::collections::BTreeMap<String, usize> = Default::default();
-    for op in &inv.operations {
-        let segs: Vec<&str> = op
-            .path
-            .express
-            .split('/')
-            .filter(|x| !x.is_empty())
-            .collect();
-        let d = match segs.as_slice() {
-            ["api", d, ..] => d.to_string(),
-            [d, ..] => d.to_string(),
-            [] => "root".into(),
-        };
-        *domains.entry(d).or_default() += 1;
-    }
+    let domains = &counts.domains;
     let mut top: Vec<_> = domains.iter().collect();
     top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let shown: Vec<String> = top
@@ -477,6 +581,17 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
             )?;
         }
     }
+    writeln!(
+        out,
+        "Socket.IO: {} events ({} client-to-server, {} server-to-client, {} both ways), {} lifecycle, {} namespaces, {} source files",
+        counts.events,
+        counts.client_to_server,
+        counts.server_to_client,
+        counts.bidirectional,
+        counts.lifecycle,
+        counts.namespaces,
+        counts.event_files
+    )?;
     let mut by_code: std::collections::BTreeMap<&str, usize> = Default::default();
     for f in &inv.findings {
         *by_code.entry(f.code.as_str()).or_default() += 1;

@@ -4,6 +4,10 @@
 //! repeated `scan --json` or `build` on an unchanged tree copies them out
 //! without analyzing or rendering again.
 //!
+//! Each output is one sealed record (see `analyzer::cachefile`) bound to its
+//! slot's key: a damaged, truncated, foreign or other-version output is
+//! discarded (and said under `--timings`), never copied out.
+//!
 //! Deliberately not captured: anything that reads the inventory in other
 //! ways (the summary, `check`); a `--no-cache` run never reads or writes here.
 
@@ -13,6 +17,9 @@ use std::path::PathBuf;
 
 /// Outputs kept at most (older ones are removed).
 const KEEP: usize = 8;
+/// The record kind and format version of a stored output.
+const KIND: &[u8; 4] = b"OUTP";
+const VERSION: u32 = 1;
 
 /// What a verb produced.
 #[derive(Serialize, Deserialize)]
@@ -28,6 +35,10 @@ pub(crate) struct Output {
 /// Where one verb's output for one input state lives.
 pub(crate) struct Slot {
     path: PathBuf,
+    /// The slot's key (the record is bound to it).
+    key: String,
+    /// Cache records found damaged while finding the slot or loading it.
+    pub(crate) notes: std::cell::RefCell<Vec<String>>,
 }
 
 impl Slot {
@@ -38,7 +49,12 @@ impl Slot {
         spec: &specgen::SpecOptions,
         verb: &str,
     ) -> Result<Option<Slot>> {
-        Ok(analyzer::fingerprint(opts)?.map(|input| Slot::keyed(&input, opts, spec, verb)))
+        let (key, notes) = analyzer::fingerprint_noting(opts)?;
+        Ok(key.map(|input| {
+            let slot = Slot::keyed(&input, opts, spec, verb);
+            slot.notes.borrow_mut().extend(notes);
+            slot
+        }))
     }
 
     /// The slot to store what was derived from `inv` (keyed by the inputs the
@@ -70,15 +86,28 @@ impl Slot {
             .clone()
             .unwrap_or_else(|| analyzer::default_cache_dir(&opts.root))
             .join("out");
+        let key = h.finalize().to_hex().to_string();
         Slot {
-            path: dir.join(format!("{}.bin", h.finalize().to_hex())),
+            path: dir.join(format!("{key}.bin")),
+            key,
+            notes: Default::default(),
         }
     }
 
-    /// The stored output, if any.
+    /// The stored output, if any and intact (a damaged one is removed and noted).
     pub(crate) fn load(&self) -> Option<Output> {
         let bytes = std::fs::read(&self.path).ok()?;
-        postcard::from_bytes(&bytes).ok()
+        match decode(&self.key, &bytes) {
+            Ok(out) => Some(out),
+            Err(damage) => {
+                self.notes.borrow_mut().push(format!(
+                    "cache: stored output out/{}….bin discarded ({damage}); the documents were rendered again",
+                    &self.key[..12]
+                ));
+                let _ = std::fs::remove_file(&self.path);
+                None
+            }
+        }
     }
 
     /// Store an output (best effort: a cache that cannot be written is skipped).
@@ -100,12 +129,49 @@ impl Slot {
                 let _ = std::fs::remove_file(p);
             }
         }
-        if let Ok(bytes) = postcard::to_stdvec(out) {
-            let tmp = self
-                .path
-                .with_extension(format!("tmp{}", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() {
-                let _ = std::fs::rename(&tmp, &self.path);
+        if let Ok(body) = postcard::to_stdvec(out) {
+            let sealed = analyzer::cachefile::seal(KIND, VERSION, self.key.as_bytes(), &body);
+            let _ = analyzer::cachefile::write_atomic(&self.path, &sealed);
+        }
+    }
+}
+
+/// A stored output, checked against the slot key it is stored under.
+fn decode(key: &str, bytes: &[u8]) -> Result<Output, analyzer::cachefile::Damage> {
+    let body = analyzer::cachefile::open(KIND, VERSION, key.as_bytes(), bytes)?;
+    postcard::from_bytes(body).map_err(|_| analyzer::cachefile::Damage::Undecodable)
+}
+
+/// Check (and with `repair`, remove the damaged of) every stored output in
+/// `cache_dir/out`, for `portolan cache verify`.
+pub(crate) fn verify(
+    cache_dir: &std::path::Path,
+    report: &mut analyzer::CacheReport,
+    repair: bool,
+) {
+    let Ok(rd) = std::fs::read_dir(cache_dir.join("out")) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(key) = name.strip_suffix(".bin") else {
+            continue;
+        };
+        let result = std::fs::read(&path)
+            .map_err(|_| analyzer::cachefile::Damage::Truncated)
+            .and_then(|bytes| decode(key, &bytes));
+        match result {
+            Ok(_) => report.ok.push(format!("out/{name}: intact")),
+            Err(damage) => {
+                report.damaged.push(format!("out/{name}: {damage}"));
+                if repair && std::fs::remove_file(&path).is_ok() {
+                    report.repaired.push(format!("removed out/{name}"));
+                }
             }
         }
     }

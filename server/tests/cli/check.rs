@@ -79,6 +79,17 @@ fn check_round_trip() {
         "{changed}"
     );
 
+    // An update that cannot be written leaves the previous snapshot whole.
+    let pinned = std::fs::read(&snap).unwrap();
+    let failed = crate::util::portolan_with(
+        &["check", r, "--snapshot", s, "--update"],
+        &cache,
+        &[("PORTOLAN_TEST_FAIL_WRITE", "ts-tasks.snapshot")],
+    );
+    assert_eq!(failed.code, 2, "{failed}");
+    assert!(failed.stderr.contains("it was left as it was"), "{failed}");
+    assert_eq!(std::fs::read(&snap).unwrap(), pinned);
+
     let update = portolan(&["check", r, "--snapshot", s, "--update"], &cache);
     assert_eq!(update.code, 0, "{update}");
     let after = portolan(&["check", r, "--snapshot", s], &cache);

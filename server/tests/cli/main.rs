@@ -2,5 +2,6 @@
 
 mod check;
 mod documents;
+mod faults;
 mod scan;
 mod util;

@@ -39,3 +39,142 @@ fn scan_prints_summary_catalog_and_events() {
         events.stdout
     );
 }
+
+/// `scan --json` prints exactly the bytes of `build`'s `catalog.json`, on
+/// every fixture and sample project (it once analyzed the HTTP side only and
+/// lost the findings of code read for the events).
+#[test]
+fn scan_json_is_builds_catalog_everywhere() {
+    let ws = crate::util::workspace();
+    let mut roots: Vec<String> = Vec::new();
+    for base in ["tests/projects", "analyzer/tests/fixtures"] {
+        let mut stack = vec![ws.join(base)];
+        while let Some(dir) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let is_case = dir.join("expected.txt").is_file() || dir.join("EXPECTED.md").is_file();
+            if is_case {
+                roots.push(
+                    dir.strip_prefix(&ws)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+                continue;
+            }
+            stack.extend(rd.flatten().map(|e| e.path()).filter(|p| p.is_dir()));
+        }
+    }
+    roots.sort();
+    assert!(roots.len() > 100, "{} cases", roots.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let differ = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for w in 0..2 {
+            let (roots, differ, next) = (&roots, &differ, &next);
+            let out = tmp.path().join(format!("out{w}"));
+            let cache = tmp.path().join("unused");
+            s.spawn(move || {
+                while let Some(root) =
+                    roots.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    let o = out.to_str().unwrap();
+                    let build = portolan(&["build", root, "--out", o, "--no-cache"], &cache);
+                    let json = portolan(&["scan", root, "--json", "--no-cache"], &cache);
+                    let catalog = std::fs::read_to_string(out.join("catalog.json"));
+                    if build.code != 0
+                        || json.code != 0
+                        || catalog.ok().as_ref() != Some(&json.stdout)
+                    {
+                        differ.lock().unwrap().push(root.clone());
+                    }
+                }
+            });
+        }
+    });
+    let differ = differ.into_inner().unwrap();
+    eprintln!(
+        "scan --json vs build: {} projects, {} differ",
+        roots.len(),
+        differ.len()
+    );
+    assert!(
+        differ.is_empty(),
+        "scan --json differs from build's catalog.json on:\n  {}",
+        differ.join("\n  ")
+    );
+}
+
+/// The summary and `build`'s line state the counts the documents state:
+/// operations (an `all` route is one per method), per app and per domain,
+/// events with their directions, lifecycle events, namespaces, findings.
+#[test]
+fn summary_agrees_with_the_documents() {
+    for root in [
+        "tests/projects/harbor",
+        "tests/projects/ts-tasks",
+        "analyzer/tests/fixtures/findings/event-code-findings",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = tmp.path().join("cache");
+        let out = tmp.path().join("out");
+        let build = portolan(&["build", root, "--out", out.to_str().unwrap()], &cache);
+        assert_eq!(build.code, 0, "{build}");
+        let summary = portolan(&["scan", root], &cache);
+        assert_eq!(summary.code, 0, "{summary}");
+        let read = |f: &str| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(out.join(f)).unwrap()).unwrap()
+        };
+        let (catalog, events) = (read("catalog.json"), read("events.json"));
+        let c = &catalog["stats"];
+        let e = &events["stats"];
+        let findings = catalog["findings"].as_array().unwrap().len()
+            + events["findings"].as_array().map_or(0, Vec::len);
+        let text = &summary.stdout;
+        let has = |want: String| {
+            assert!(
+                text.contains(&want),
+                "{root}: the summary lacks `{want}`:\n{text}"
+            );
+        };
+        has(format!("HTTP: {} operations", c["operations"]));
+        has(format!(
+            "{} declarations, {} app-level mounts, {} source files",
+            c["declarations"], c["mounts"], c["sourceFiles"]
+        ));
+        has(format!("domains: {} (", c["domains"]));
+        for d in catalog["domains"].as_array().unwrap().iter().take(12) {
+            has(format!("{} {}", d["id"].as_str().unwrap(), d["operations"]));
+        }
+        for a in catalog["apps"].as_array().unwrap() {
+            let at = a["at"].as_str().unwrap();
+            let n = catalog["operations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|o| o["app"] == at)
+                .count();
+            has(format!("  app {at}  {n} operations"));
+        }
+        has(format!(
+            "Socket.IO: {} events ({} client-to-server, {} server-to-client, {} both ways), {} lifecycle, {} namespaces, {} source files",
+            e["events"],
+            e["clientToServer"],
+            e["serverToClient"],
+            e["bidirectional"],
+            e["lifecycle"],
+            e["namespaces"],
+            e["sourceFiles"]
+        ));
+        has(format!("findings: {findings}"));
+        assert!(
+            build.stdout.contains(&format!(
+                "({} operations, {} events, {findings} findings)",
+                c["operations"], e["events"]
+            )),
+            "{root}: {build}"
+        );
+    }
+}

@@ -27,12 +27,26 @@ impl std::fmt::Display for Run {
     }
 }
 
+/// The binary under test: this build's, or `$PORTOLAN_BIN` (to show that a
+/// test fails on an older binary).
+pub(crate) fn binary() -> PathBuf {
+    std::env::var_os("PORTOLAN_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_portolan")))
+}
+
 /// Run `portolan ARGS` (with a private cache) from the workspace root.
 pub(crate) fn portolan(args: &[&str], cache: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_portolan"))
+    portolan_with(args, cache, &[])
+}
+
+/// [`portolan`] with extra environment variables.
+pub(crate) fn portolan_with(args: &[&str], cache: &Path, env: &[(&str, &str)]) -> Run {
+    let out = Command::new(binary())
         .args(args)
         .arg("--cache-dir")
         .arg(cache)
+        .envs(env.iter().copied())
         .current_dir(workspace())
         .output()
         .expect("the portolan binary runs");

@@ -1,0 +1,296 @@
+//! Recovery from syntax errors that tree-sitter's own recovery handles
+//! badly, and honest words for what is lost.
+//!
+//! Captures two repairs, each a patched copy of the source with the same
+//! line numbers, kept only when it parses with fewer errors:
+//!
+//! - merge-conflict markers (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`):
+//!   the checked-out side ("ours") is kept, the markers, the common base and
+//!   the other side are blanked;
+//! - a block whose `}` never comes (`function f() {` left open): tree-sitter
+//!   reads everything after it as inside it, so the routes registered after
+//!   it vanish into a function nobody calls. The block is closed before the
+//!   first later line indented no deeper than the line that opened it.
+//!
+//! Every repair and every remaining error is a line of `parse_errors` saying
+//! exactly which lines were kept, assumed or skipped.
+//!
+//! Deliberately not done: guessing at anything else (a stray `)` or an
+//! unterminated string stays an error whose lines are named as skipped).
+
+use tree_sitter::Node;
+
+/// A patched copy of the source (same lines) and one note per repair:
+/// (line, what was kept, assumed or skipped).
+pub(super) struct Repair {
+    pub(super) src: Vec<u8>,
+    pub(super) notes: Vec<(u32, String)>,
+}
+
+/// A source with merge-conflict markers resolved to the checked-out side,
+/// and one note per conflict; `None` when there is no marker.
+pub(super) fn resolve_conflicts(src: &[u8]) -> Option<Repair> {
+    let marker = |line: &[u8], m: &[u8]| {
+        line.starts_with(m) && matches!(line.get(7), None | Some(b' ' | b'\r' | b'\n' | b'\t'))
+    };
+    if !src.split(|&b| b == b'\n').any(|l| marker(l, b"<<<<<<<")) {
+        return None;
+    }
+    #[derive(PartialEq, Clone, Copy)]
+    enum Part {
+        Code,
+        Ours,
+        Base,
+        Theirs,
+    }
+    let mut out = Vec::with_capacity(src.len());
+    let mut notes = Vec::new();
+    let mut part = Part::Code;
+    let (mut start, mut other) = (0u32, 0u32);
+    for (i, line) in src.split_inclusive(|&b| b == b'\n').enumerate() {
+        let n = i as u32 + 1;
+        let next = if marker(line, b"<<<<<<<") {
+            start = n;
+            Some(Part::Ours)
+        } else if part == Part::Ours && marker(line, b"|||||||") {
+            Some(Part::Base)
+        } else if matches!(part, Part::Ours | Part::Base) && marker(line, b"=======") {
+            other = n + 1;
+            Some(Part::Theirs)
+        } else if part == Part::Theirs && marker(line, b">>>>>>>") {
+            notes.push((
+                start,
+                format!(
+                    "merge-conflict markers (lines {start}–{n}): the checked-out side (before `=======`) was analyzed, the other side ({}) was not",
+                    range(other, n.saturating_sub(1).max(other))
+                ),
+            ));
+            Some(Part::Code)
+        } else {
+            None
+        };
+        let blank = next.is_some() || matches!(part, Part::Base | Part::Theirs);
+        if blank {
+            out.extend(line.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }));
+        } else {
+            out.extend_from_slice(line);
+        }
+        if let Some(p) = next {
+            part = p;
+        }
+    }
+    if part != Part::Code {
+        return None; // an unfinished conflict: leave it to the parser
+    }
+    Some(Repair { src: out, notes })
+}
+
+/// `line N` or `lines N–M`.
+pub(super) fn range(from: u32, to: u32) -> String {
+    if to <= from {
+        format!("line {from}")
+    } else {
+        format!("lines {from}–{to}")
+    }
+}
+
+/// What an ERROR node cost: the lowering keeps the complete statements and
+/// declarations tree-sitter recovered inside it; the finding's line and a
+/// message naming the lines that were skipped.
+pub(super) fn skipped(error: Node, src: &[u8]) -> (u32, String) {
+    let blank: Vec<bool> = src
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii().is_empty())
+        .collect();
+    let first = error.start_position().row as u32 + 1;
+    let last = error.end_position().row as u32 + 1;
+    let mut kept: Vec<(u32, u32)> = Vec::new();
+    let mut cur = error.walk();
+    for c in error.named_children(&mut cur) {
+        let k = c.kind();
+        if k.ends_with("statement") || k.ends_with("declaration") || k == "comment" {
+            kept.push((
+                c.start_position().row as u32 + 1,
+                c.end_position().row as u32 + 1,
+            ));
+        }
+    }
+    // Lines of the span no kept statement covers (a line shared with a kept
+    // statement counts as kept).
+    let mut lost: Vec<(u32, u32)> = Vec::new();
+    for l in first..=last {
+        if kept.iter().any(|(a, b)| (*a..=*b).contains(&l))
+            || blank.get(l as usize - 1).copied().unwrap_or(false)
+        {
+            continue;
+        }
+        match lost.last_mut() {
+            Some((_, b)) if *b + 1 == l => *b = l,
+            _ => lost.push((l, l)),
+        }
+    }
+    let statements = kept.len();
+    if lost.is_empty() {
+        // Everything on those lines was a complete statement but one piece.
+        return (
+            first,
+            format!(
+                "unexpected syntax in {}: its complete statements were kept, the broken piece was skipped",
+                range(first, last)
+            ),
+        );
+    }
+    let mut skipped: Vec<String> = lost.iter().take(4).map(|(a, b)| range(*a, *b)).collect();
+    if lost.len() > 4 {
+        let lines: u32 = lost.iter().map(|(a, b)| b - a + 1).sum();
+        skipped.push(format!(
+            "{} more ranges ({lines} lines in all)",
+            lost.len() - 4
+        ));
+    }
+    (
+        lost[0].0,
+        format!(
+            "unexpected syntax: {} skipped{}",
+            skipped.join(", "),
+            if statements > 0 {
+                format!(
+                    " ({statements} complete statement{} around {} kept)",
+                    if statements == 1 { "" } else { "s" },
+                    if lost.len() == 1 { "it" } else { "them" }
+                )
+            } else {
+                String::new()
+            }
+        ),
+    )
+}
+
+fn indent_of(line: &[u8]) -> Option<usize> {
+    let n = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    (!line[n..].trim_ascii().is_empty()).then_some(n)
+}
+
+/// A source where each block whose `}` is missing is closed before the
+/// first later line indented no deeper than the line that opened it, with
+/// one note per block closed; `None` when no block can be closed so.
+pub(super) fn close_blocks(root: Node, src: &[u8]) -> Option<Repair> {
+    let mut missing = Vec::new();
+    missing_braces(root, &mut missing);
+    if missing.is_empty() {
+        return None;
+    }
+    let lines: Vec<&[u8]> = src.split_inclusive(|&b| b == b'\n').collect();
+    // (line index where `}` goes, opening line index)
+    let mut closes: Vec<(usize, usize)> = Vec::new();
+    for open in missing {
+        let Some(base) = lines.get(open).and_then(|l| indent_of(l)) else {
+            continue;
+        };
+        let close = (open + 1..lines.len()).find(|&i| {
+            let l = lines[i];
+            indent_of(l).is_some_and(|d| {
+                let t = l[d..].trim_ascii_start();
+                d <= base && !t.starts_with(b"}") && !t.starts_with(b")") && !t.starts_with(b"]")
+            })
+        });
+        if let Some(close) = close {
+            closes.push((close, open));
+        }
+    }
+    if closes.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(src.len() + closes.len());
+    let mut notes = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let here: Vec<usize> = closes
+            .iter()
+            .filter(|(c, _)| *c == i)
+            .map(|(_, o)| *o)
+            .collect();
+        if here.is_empty() {
+            out.extend_from_slice(line);
+            continue;
+        }
+        let d = indent_of(line).unwrap_or(0);
+        out.extend_from_slice(&line[..d]);
+        for open in &here {
+            out.push(b'}');
+            notes.push((
+                *open as u32 + 1,
+                format!(
+                    "the block opened at line {} has no closing `}}`; it was read as ending before line {} (by indentation), and the code from line {} on was analyzed",
+                    open + 1,
+                    i + 1,
+                    i + 1
+                ),
+            ));
+        }
+        out.extend_from_slice(&line[d..]);
+    }
+    notes.sort();
+    Some(Repair { src: out, notes })
+}
+
+/// Opening lines (0-based) of the blocks whose `}` tree-sitter had to assume.
+fn missing_braces(node: Node, out: &mut Vec<usize>) {
+    if node.is_missing() && node.kind() == "}" {
+        if let Some(block) = node.parent() {
+            out.push(block.start_position().row);
+        }
+        return;
+    }
+    if !node.has_error() {
+        return;
+    }
+    let mut cur = node.walk();
+    for child in node.children(&mut cur) {
+        missing_braces(child, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Grammar, SyntaxContext};
+
+    fn errors(src: &str) -> Vec<(u32, String)> {
+        SyntaxContext::new()
+            .lower(Grammar::JavaScript, src.as_bytes())
+            .parse_errors
+    }
+
+    #[test]
+    fn unclosed_function_is_closed_by_indentation() {
+        let e = errors(
+            "app.get('/a', h);\nfunction f(req) {\n  if (x) {\n    y();\n\napp.get('/b', h);\n",
+        );
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(
+            e[0].1.contains("opened at line 2") && e[0].1.contains("before line 6"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn merge_conflict_keeps_our_side_and_names_the_other() {
+        let e = errors("a();\n<<<<<<< HEAD\nb();\n=======\nc();\nd();\n>>>>>>> topic\ne();\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].1.contains("lines 2–7"), "{e:?}");
+        assert!(
+            e[0].1.contains("the other side (lines 5–6) was not"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn remaining_errors_name_the_lines_skipped() {
+        let e = errors("a();\nb();\napp.get('/b', (req, res) => {\n  res.se");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, 3, "{e:?}");
+        assert!(e[0].1.contains("line 3 skipped"), "{e:?}");
+    }
+}
