@@ -15,6 +15,7 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+pub(crate) mod census_rec;
 mod schemas;
 mod sockets;
 
@@ -239,6 +240,8 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
+    /// What the census needs to know of the run (see `census_rec.rs`).
+    pub(crate) census: census_rec::CensusRec,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -314,6 +317,7 @@ impl Interp {
             pending_guesses: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
+            census: Default::default(),
         }
     }
 
@@ -1955,6 +1959,7 @@ impl Interp {
     }
 
     fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        self.census_call(ctx.file, call.line, name, o);
         if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
@@ -2076,6 +2081,7 @@ impl Interp {
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
+                self.census_handed(ctx.file, call.line, &argv);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 if looping {
                     self.pop_dyn_loop();
@@ -2170,6 +2176,7 @@ impl Interp {
 
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+        self.census_handed(ctx.file, line, argv);
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
@@ -2383,6 +2390,7 @@ impl Interp {
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
             Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::Unknown(k.clone())
             }
@@ -2403,6 +2411,7 @@ impl Interp {
         if self.called.insert(key) {
             self.uncalled.remove(&key);
         }
+        self.census_enter(key);
         if self.event_mode {
             self.event_called.insert(key);
         }
@@ -2549,6 +2558,7 @@ impl Interp {
                 this
             }
             Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::Unknown(k.clone())
             }

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 18;
+pub(crate) const FACTS_VERSION: u32 = 19;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -31,6 +31,9 @@ pub(crate) mod needle {
     pub(crate) const ROUTING: u8 = 8;
     /// Mentions Socket.IO.
     pub(crate) const SOCKET: u8 = 16;
+    /// Has a registration-shaped call (`.get('`, `.use(`, `.on(`, …): read
+    /// for the census even when nothing reaches it.
+    pub(crate) const CENSUS: u8 = 32;
 }
 
 fn needles_of(bytes: &[u8]) -> u8 {
@@ -59,7 +62,44 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("socket") || has("io.") || has("io?.") {
         flags |= needle::SOCKET;
     }
+    if census_shaped(bytes, flags & needle::SOCKET != 0) {
+        flags |= needle::CENSUS;
+    }
     flags
+}
+
+/// Whether the bytes hold a call the census would count: a verb called with
+/// a literal path (`.get('/`, `.post("`, `` .put(` ``, `.all([`, `.get(/`),
+/// `.use(`, `.route(`, `.param(`, or, in files that mention sockets, `.on(`,
+/// `.once(`, `.emit(`. (A verb whose path is a name is counted only in files
+/// parsed anyway.)
+fn census_shaped(bytes: &[u8], socket: bool) -> bool {
+    use memchr::memmem::find_iter;
+    const VERBS: &[&[u8]] = &[
+        b".get(",
+        b".post(",
+        b".put(",
+        b".patch(",
+        b".delete(",
+        b".del(",
+        b".head(",
+        b".options(",
+        b".all(",
+    ];
+    for v in VERBS {
+        for at in find_iter(bytes, v) {
+            let rest = &bytes[at + v.len()..];
+            let next = rest.iter().find(|b| !b.is_ascii_whitespace());
+            if matches!(next, Some(b'\'' | b'"' | b'`' | b'/' | b'[')) {
+                return true;
+            }
+        }
+    }
+    let has = |n: &[u8]| memchr::memmem::find(bytes, n).is_some();
+    has(b".use(")
+        || has(b".route(")
+        || has(b".param(")
+        || (socket && (has(b".on(") || has(b".once(") || has(b".emit(")))
 }
 
 /// What loading one file produced.
