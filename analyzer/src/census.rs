@@ -64,6 +64,10 @@ pub(crate) struct CensusItem {
     pub(crate) receiver: String,
     /// Enclosing functions, outermost first: (function id, name, line).
     pub(crate) enclosing: Vec<(u32, String, u32)>,
+    /// The installed package the receiver's root name is imported from at
+    /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), if any.
+    #[serde(default)]
+    pub(crate) receiver_package: Option<String>,
 }
 
 impl CensusItem {
@@ -84,6 +88,14 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         stack: Vec::new(),
     };
     w.stmts(&facts.body, 0);
+    let packages = top_level_packages(facts);
+    for it in &mut w.out {
+        let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
+        it.receiver_package = packages
+            .iter()
+            .find(|(n, _)| n == root)
+            .map(|(_, p)| p.clone());
+    }
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
@@ -279,6 +291,7 @@ impl Walker {
             first: first.map(short_text).unwrap_or_default(),
             receiver: receiver_text(recv),
             enclosing: Vec::new(),
+            receiver_package: None,
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {
@@ -499,8 +512,37 @@ pub(crate) struct RunView<'a> {
     pub(crate) reached: &'a BTreeSet<FileId>,
     /// Routers the mount walk reached from a root app.
     pub(crate) walked: &'a HashSet<u32>,
+    /// Files a reached file imports (loaded lazily, so possibly never read).
+    pub(crate) imported: HashSet<FileId>,
     /// Whether events were analyzed.
     pub(crate) events: bool,
+}
+
+/// The files that the files in `reached` import (statically, at the top level or in a function).
+pub(crate) fn imported_by(
+    project: &Project,
+    loader: &Arc<Loader>,
+    reached: &BTreeSet<FileId>,
+) -> HashSet<FileId> {
+    let mut out = HashSet::new();
+    for &f in reached {
+        let facts = loader.get(f).facts.clone();
+        let specs = facts
+            .static_sources()
+            .chain(facts.eager.iter().map(String::as_str))
+            .chain(
+                facts
+                    .fn_imports
+                    .iter()
+                    .flat_map(|(_, v)| v.iter().map(String::as_str)),
+            );
+        for spec in specs {
+            if let crate::project::Resolved::File(t) = project.resolve(f, spec) {
+                out.insert(t);
+            }
+        }
+    }
+    out
 }
 
 /// A finding's group of items: (file, events?, cause, reason).
@@ -758,7 +800,21 @@ fn explain(
         "not-a-router"
     };
     let receiver = &item.receiver;
-    if !event && !run.reached.contains(&file) {
+    if seen.and_then(|s| s.main).is_none()
+        && let Some(p) = item
+            .receiver_package
+            .as_deref()
+            .filter(|p| !routing_package(p))
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is the package `{p}`, not {}",
+                if event { "Socket.IO" } else { "Express" }
+            ),
+        };
+    }
+    if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         let near = computed_imports.iter().find(|l| {
@@ -908,9 +964,16 @@ fn explain(
         };
     }
     if !run.interp.touched.contains(&file) {
-        return Why {
-            cause: "unreached-file",
-            reason: "no entry reaches this file".into(),
+        return if run.imported.contains(&file) {
+            Why {
+                cause: "skipped",
+                reason: "a reached module imports this file, but the analysis never needed what it exports, so its top level did not run".into(),
+            }
+        } else {
+            Why {
+                cause: "unreached-file",
+                reason: "no entry reaches this file".into(),
+            }
         };
     }
     Why {
@@ -929,4 +992,56 @@ fn imports_socket_io(facts: &FileFacts) -> bool {
             .fn_imports
             .iter()
             .any(|(_, v)| v.iter().any(|s| sio(s)))
+}
+
+/// Top-level names bound to an installed package: `import x from 'p'`,
+/// `import * as x from 'p'`, `const x = require('p')`, `const x = require('p')(...)`.
+fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
+    let package =
+        |spec: &str| !(spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("@/"));
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let (Pattern::Ident(n), Some(e)) = (p, e) else {
+                        continue;
+                    };
+                    if let Some(spec) = required(e)
+                        && package(spec)
+                    {
+                        out.push((n.clone(), spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `require('p')`, `require('p')(...)`, `require('p').x`: the specifier.
+fn required(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Call(c) => match (&c.callee, c.args.first()) {
+            (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" => Some(s),
+            (callee, _) => required(callee),
+        },
+        Expr::Member(o, _) | Expr::Await(o) => required(o),
+        _ => None,
+    }
+}
+
+/// Packages whose values can be an app, a router or a Socket.IO object.
+fn routing_package(p: &str) -> bool {
+    let base = p.split('/').next().unwrap_or(p);
+    base.contains("express")
+        || base.contains("router")
+        || base.starts_with("socket.io")
+        || base.starts_with("@nestjs")
 }

@@ -913,6 +913,7 @@ fn build_inventory(
         interp,
         reached,
         walked: &out.reached_routers,
+        imported: census::imported_by(project, loader, reached),
         events: !opts.skip_events,
     };
     census::account(&run, census_files, &mut inv);

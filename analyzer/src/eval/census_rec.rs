@@ -66,7 +66,9 @@ fn classify(v: &Value) -> Recv {
         Value::Sio(_) => Recv::Socket,
         Value::Unknown(Unknown::External) | Value::Builtin(_) => Recv::External,
         Value::Unknown(Unknown::Param) => Recv::Param,
-        Value::Unknown(_) | Value::Deferred(_) | Value::Lazy(..) => Recv::Dynamic,
+        Value::Unknown(_) | Value::Deferred(_) | Value::Lazy(..) | Value::Undef | Value::Null => {
+            Recv::Dynamic
+        }
         _ => Recv::Other,
     }
 }
