@@ -69,10 +69,10 @@ fn needles_of(bytes: &[u8]) -> u8 {
 }
 
 /// Whether the bytes hold a call the census would count: a verb called with
-/// a literal path (`.get('/`, `.post("`, `` .put(` ``, `.all([`, `.get(/`),
-/// `.use(`, `.route(`, `.param(`, or, in files that mention sockets, `.on(`,
-/// `.once(`, `.emit(`. (A verb whose path is a name is counted only in files
-/// parsed anyway.)
+/// a literal path (`.get('/`, `.post("*`, `` .put(`${ ``, `.all(['/`,
+/// `.get(/regex/`), `.use(`, `.route(`, `.param(`, or, in files that mention
+/// sockets, `.on(`, `.once(`, `.emit(`. (A verb whose path is a name is
+/// counted only in files the analysis reads anyway.)
 fn census_shaped(bytes: &[u8], socket: bool) -> bool {
     use memchr::memmem::find_iter;
     const VERBS: &[&[u8]] = &[
@@ -89,8 +89,15 @@ fn census_shaped(bytes: &[u8], socket: bool) -> bool {
     for v in VERBS {
         for at in find_iter(bytes, v) {
             let rest = &bytes[at + v.len()..];
-            let next = rest.iter().find(|b| !b.is_ascii_whitespace());
-            if matches!(next, Some(b'\'' | b'"' | b'`' | b'/' | b'[')) {
+            let mut it = rest.iter().copied().filter(|b| !b.is_ascii_whitespace());
+            let (a, b, c) = (it.next(), it.next(), it.next());
+            let quote = |x: Option<u8>| matches!(x, Some(b'\'' | b'"' | b'`'));
+            let path_start = |x: Option<u8>| matches!(x, Some(b'/' | b'*' | b'$'));
+            // `'/x'`, `` `${base}/x` ``, `/regex/`, `['/a', '/b']`
+            if (quote(a) && path_start(b))
+                || a == Some(b'/')
+                || (a == Some(b'[') && quote(b) && path_start(c))
+            {
                 return true;
             }
         }
