@@ -614,6 +614,8 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
     let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
+    // (index in `entries`, its group)
+    let mut grouped: Vec<(usize, GroupKey)> = Vec::new();
     let mut coverage = Coverage::default();
     for &file in files {
         let loaded = run.loader.get(file);
@@ -703,10 +705,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 ("unmounted-router", Some(f.at.clone()))
             } else {
                 let why = explain(run, file, item, event, budget.as_ref(), &computed_imports);
+                let key = (rel.clone(), event, why.cause, why.reason);
                 groups
-                    .entry((rel.clone(), event, why.cause, why.reason))
+                    .entry(key.clone())
                     .or_default()
                     .push((item.line, item.describe()));
+                grouped.push((entries.len(), key));
                 (why.cause, None)
             };
             entry.cause = Some(cause.to_string());
@@ -724,7 +728,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         }
     }
     // One finding per (file, kind, cause, reason), at its first item.
-    let mut placed: HashMap<(String, bool, String, String), Location> = HashMap::new();
+    let mut placed: HashMap<GroupKey, Location> = HashMap::new();
     for ((rel, event, cause, reason), items) in groups {
         let first = items.iter().map(|(l, _)| *l).min().unwrap_or(1);
         let at = Location {
@@ -755,23 +759,11 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             ),
             cause: Some(cause.to_string()),
         });
-        placed.insert((rel, event, cause.to_string(), reason), at);
+        placed.insert((rel, event, cause, reason), at);
     }
     // Point the entries at their findings.
-    for e in entries
-        .iter_mut()
-        .filter(|e| !e.charted && e.finding.is_none())
-    {
-        let event = e.kind == "event";
-        if let Some(at) = placed.iter().find_map(|((rel, ev, cause, _), at)| {
-            (rel == &e.at.file
-                && *ev == event
-                && Some(cause) == e.cause.as_ref()
-                && at.line <= e.at.line)
-                .then_some(at)
-        }) {
-            e.finding = Some(at.clone());
-        }
+    for (i, key) in grouped {
+        entries[i].finding = placed.get(&key).cloned();
     }
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
