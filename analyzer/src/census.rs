@@ -68,6 +68,9 @@ pub(crate) struct CensusItem {
     /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), if any.
     #[serde(default)]
     pub(crate) receiver_package: Option<String>,
+    /// The innermost `if` around it inside its function: (test text, line).
+    #[serde(default)]
+    pub(crate) condition: Option<(String, u32)>,
 }
 
 impl CensusItem {
@@ -86,6 +89,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     let mut w = Walker {
         out: Vec::new(),
         stack: Vec::new(),
+        conds: Vec::new(),
     };
     w.stmts(&facts.body, 0);
     let packages = top_level_packages(facts);
@@ -110,6 +114,8 @@ pub(crate) fn is_census_method(name: &str) -> bool {
 struct Walker {
     out: Vec<CensusItem>,
     stack: Vec<(u32, String, u32)>,
+    /// Enclosing `if` tests (text, line), with the function depth they belong to.
+    conds: Vec<(String, u32, usize)>,
 }
 
 const MAX_DEPTH: u32 = 400;
@@ -142,10 +148,16 @@ impl Walker {
             }
             Stmt::Function(name, f) => self.func(f, Some(name), d),
             Stmt::Class(_, c) => self.class(c, d),
-            Stmt::If(t, _, a, b, _) => {
+            Stmt::If(t, text, a, b, line) => {
                 self.expr(t, None, d);
+                let depth = self.stack.len();
+                self.conds.push((shorten(text, 60), *line, depth));
                 self.stmts(a, d);
+                self.conds.pop();
+                self.conds
+                    .push((format!("!({})", shorten(text, 60)), *line, depth));
                 self.stmts(b, d);
+                self.conds.pop();
             }
             Stmt::ForOf(_, it, _, body, _, _) => {
                 self.expr(it, None, d);
@@ -292,6 +304,7 @@ impl Walker {
             receiver: receiver_text(recv),
             enclosing: Vec::new(),
             receiver_package: None,
+            condition: None,
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {
@@ -338,6 +351,11 @@ impl Walker {
         };
         if let Some(mut it) = found {
             it.enclosing = self.stack.clone();
+            it.condition = self
+                .conds
+                .last()
+                .filter(|(_, _, depth)| *depth == self.stack.len())
+                .map(|(t, l, _)| (t.clone(), *l));
             self.out.push(it);
         }
     }
@@ -937,7 +955,11 @@ fn explain(
         };
     }
     if let Some((id, name, line)) = blocker {
-        if let Some(&(f, l)) = rec.handed.get(&(file, *id)) {
+        if let Some(&(f, l)) = rec
+            .handed
+            .get(&(file, *id))
+            .or_else(|| rec.handed_names.get(&(file, name.clone())))
+        {
             return Why {
                 cause: "external-host",
                 reason: format!(
@@ -970,7 +992,13 @@ fn explain(
     }
     Why {
         cause: "skipped",
-        reason: "the code around it runs, but this call is not reached (a condition the analysis decided, or an early return)".into(),
+        reason: match &item.condition {
+            Some((test, line)) => format!(
+                "the code around it runs, but this call is not reached: it is under `if ({test})` ({}), which the analysis decided, or after an early return",
+                here(file, *line)
+            ),
+            None => "the code around it runs, but this call is not reached (an early return, or a condition the analysis decided)".into(),
+        },
     }
 }
 

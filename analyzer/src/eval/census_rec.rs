@@ -55,6 +55,8 @@ pub(crate) struct CensusRec {
     pub(crate) entered: HashSet<(FileId, u32)>,
     /// Functions handed to a package's function: (file, id) → the call (file, line).
     pub(crate) handed: HashMap<(FileId, u32), (FileId, u32)>,
+    /// Imports not loaded yet handed the same way: (module, export name) → the call.
+    pub(crate) handed_names: HashMap<(FileId, String), (FileId, u32)>,
     /// Call sites that produced an event site (also when the site is
     /// attributed to a helper's caller).
     pub(crate) event_sources: HashSet<(FileId, u32)>,
@@ -104,14 +106,40 @@ impl Interp {
     }
 
     /// Hook: arguments handed to a function of a package, which is not followed.
+    /// Functions directly among the arguments, or one level down in an array
+    /// or object literal (`bootstrap({ loaders: [a, b] })`), count.
     pub(super) fn census_handed(&mut self, file: FileId, line: u32, argv: &[Value]) {
-        for a in argv {
-            if let Value::Func(c) = a {
-                self.census
-                    .handed
-                    .entry((c.file, c.func.id))
-                    .or_insert((file, line));
+        fn funcs(
+            v: &Value,
+            depth: u32,
+            out: &mut Vec<(FileId, u32)>,
+            names: &mut Vec<(FileId, String)>,
+        ) {
+            match v {
+                Value::Func(c) => out.push((c.file, c.func.id)),
+                Value::Lazy(f, n) => names.push((*f, n.to_string())),
+                Value::Arr(a) if depth < 2 => {
+                    for x in a.borrow().iter() {
+                        funcs(x, depth + 1, out, names);
+                    }
+                }
+                Value::Obj(o) if depth < 2 => {
+                    for (_, x) in o.entries() {
+                        funcs(&x, depth + 1, out, names);
+                    }
+                }
+                _ => {}
             }
+        }
+        let (mut found, mut names) = (Vec::new(), Vec::new());
+        for a in argv {
+            funcs(a, 0, &mut found, &mut names);
+        }
+        for k in found {
+            self.census.handed.entry(k).or_insert((file, line));
+        }
+        for k in names {
+            self.census.handed_names.entry(k).or_insert((file, line));
         }
     }
 }
