@@ -15,6 +15,7 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+pub(crate) mod census_rec;
 mod dropins;
 mod forks;
 mod guards;
@@ -260,6 +261,8 @@ pub(crate) struct Interp {
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
     /// Modules started with `child_process.fork`: (module, calling file, line) (see `forks`).
     forked: Vec<(FileId, FileId, u32)>,
+    /// What the census needs to know of the run (see `census_rec.rs`).
+    pub(crate) census: census_rec::CensusRec,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -340,6 +343,7 @@ impl Interp {
             forked: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
+            census: Default::default(),
         }
     }
 
@@ -1986,6 +1990,7 @@ impl Interp {
     }
 
     fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        self.census_call(ctx.file, call.line, name, o);
         if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
@@ -2107,6 +2112,7 @@ impl Interp {
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
+                self.census_handed(ctx.file, call.line, &argv);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 if looping {
                     self.pop_dyn_loop();
@@ -2201,6 +2207,7 @@ impl Interp {
 
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+        self.census_handed(ctx.file, line, argv);
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
@@ -2414,6 +2421,7 @@ impl Interp {
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
             Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::Unknown(k.clone())
             }
@@ -2434,6 +2442,7 @@ impl Interp {
         if self.called.insert(key) {
             self.uncalled.remove(&key);
         }
+        self.census_enter(key);
         if self.event_mode {
             self.event_called.insert(key);
         }
@@ -2583,6 +2592,7 @@ impl Interp {
                 this
             }
             Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::Unknown(k.clone())
             }

@@ -241,40 +241,47 @@ pub enum FindingCode {
     UnresolvedSchema,
     /// A Socket.IO server in code no entry reaches (a separate program).
     SeparateServer,
+    /// Registrations in the source (see the census) that are not charted;
+    /// the finding's `cause` says why.
+    UnchartedRoute,
+    /// Socket.IO sites in the source that are not charted; `cause` says why.
+    UnchartedEvent,
 }
 
-/// How much a finding matters to someone trusting the documents (for
-/// `--fail-on`), from most to least.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Severity {
-    /// Part of the code was not analyzed at all (a syntax error, an unreadable
-    /// file, a budget hit, no entry).
+    /// Registrations or events are lost.
     Error,
-    /// Something may be missing from the documents (an import, path, method
-    /// or mount only known at run time, an unmounted router, …).
+    /// Charted, with an assumption (or a cross-check that failed).
     Warning,
-    /// A fact about the application the documents also state (a RegExp
-    /// path, events one side sends and the other ignores).
+    /// Noise-level: nothing is lost.
     Info,
 }
 
-impl FindingCode {
-    /// The finding's severity (see [`Severity`]).
-    pub fn severity(self) -> Severity {
-        use FindingCode::*;
+impl Severity {
+    /// The lower-case name.
+    pub fn as_str(self) -> &'static str {
         match self {
-            ParseError | UnreadableFile | InvalidUtf8 | TooDeep | AnalysisBudget | NoEntry => {
-                Severity::Error
-            }
-            UnresolvedImport | DynamicImport | DynamicPath | DynamicMethod | DynamicLoop
-            | DynamicMount | DynamicCall | UnmountedRouter | UnreachedApp | DynamicEvent
-            | UnresolvedSchema | SeparateServer => Severity::Warning,
-            RegexPath | CatchAllListener | UnhandledEvent | UnemittedEvent | UnheardEvent => {
-                Severity::Info
-            }
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
         }
     }
 
+    /// Parse `error`, `warning` or `info`.
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            _ => None,
+        }
+    }
+}
+
+impl FindingCode {
     /// Whether the finding is about Socket.IO events (listed in `events.json`,
     /// not in the HTTP catalog).
     pub fn is_event(self) -> bool {
@@ -286,6 +293,7 @@ impl FindingCode {
                 | FindingCode::UnemittedEvent
                 | FindingCode::UnheardEvent
                 | FindingCode::SeparateServer
+                | FindingCode::UnchartedEvent
         )
     }
 
@@ -315,6 +323,8 @@ impl FindingCode {
             FindingCode::UnheardEvent => "unheard-event",
             FindingCode::UnresolvedSchema => "unresolved-schema",
             FindingCode::SeparateServer => "separate-server",
+            FindingCode::UnchartedRoute => "uncharted-route",
+            FindingCode::UnchartedEvent => "uncharted-event",
         }
     }
 }
@@ -328,6 +338,118 @@ pub struct Finding {
     pub at: Location,
     /// Why, in words that say what to change.
     pub message: String,
+    /// For `uncharted-*` findings: the census cause (`unreached-file`,
+    /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+}
+
+impl Finding {
+    /// The cause code: the census cause for `uncharted-*` findings, else the code.
+    pub fn cause(&self) -> &str {
+        self.cause.as_deref().unwrap_or(self.code.as_str())
+    }
+
+    /// How much it matters: `error` when registrations or events are lost,
+    /// `warning` when something is charted with an assumption, `info` otherwise.
+    pub fn severity(&self) -> Severity {
+        use FindingCode as C;
+        match self.code {
+            C::UnchartedRoute | C::UnchartedEvent => match self.cause() {
+                "not-a-router" | "not-a-socket" => Severity::Info,
+                _ => Severity::Error,
+            },
+            C::ParseError
+            | C::UnreadableFile
+            | C::InvalidUtf8
+            | C::TooDeep
+            | C::DynamicImport
+            | C::DynamicPath
+            | C::DynamicMethod
+            | C::DynamicLoop
+            | C::DynamicMount
+            | C::DynamicCall
+            | C::UnmountedRouter
+            | C::UnreachedApp
+            | C::AnalysisBudget
+            | C::NoEntry
+            | C::DynamicEvent => Severity::Error,
+            C::UnresolvedImport
+            | C::CatchAllListener
+            | C::UnhandledEvent
+            | C::UnemittedEvent
+            | C::UnheardEvent
+            | C::UnresolvedSchema
+            | C::SeparateServer => Severity::Warning,
+            C::RegexPath => Severity::Info,
+        }
+    }
+
+    /// The group it belongs to: `input` (files that could not be read or
+    /// parsed, entries, imports), `http`, `events`, `contracts`.
+    pub fn group(&self) -> &'static str {
+        use FindingCode as C;
+        match self.code {
+            C::ParseError
+            | C::UnreadableFile
+            | C::InvalidUtf8
+            | C::TooDeep
+            | C::UnresolvedImport
+            | C::DynamicImport
+            | C::NoEntry
+            | C::AnalysisBudget => "input",
+            C::UnresolvedSchema => "contracts",
+            c if c.is_event() => "events",
+            _ => "http",
+        }
+    }
+}
+
+/// How much of the census the inventory charts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// HTTP registrations in the census (routes, mounts, `param`), those
+    /// known not to be on an app or router left out.
+    pub http_total: usize,
+    /// Of those, charted.
+    pub http_charted: usize,
+    /// Socket.IO sites in the census, those known not to be on a socket left out.
+    pub socket_total: usize,
+    /// Of those, charted.
+    pub socket_charted: usize,
+    /// Uncharted items (info-level ones included) per cause.
+    pub causes: BTreeMap<String, usize>,
+}
+
+impl Coverage {
+    /// Charted share of the HTTP and Socket.IO census together, in percent (100 when empty).
+    pub fn percent(&self) -> f64 {
+        let total = self.http_total + self.socket_total;
+        if total == 0 {
+            100.0
+        } else {
+            100.0 * (self.http_charted + self.socket_charted) as f64 / total as f64
+        }
+    }
+}
+
+/// One census item and how it is accounted for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CensusEntry {
+    /// Where the call is (the method name's line).
+    pub at: Location,
+    /// `route`, `use`, `param` or `event`.
+    pub kind: String,
+    /// The call as written, shortened (`router.get('/users'…)`).
+    pub what: String,
+    /// Charted in the inventory.
+    pub charted: bool,
+    /// When not charted: the cause code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// When not charted: where the finding that accounts for it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finding: Option<Location>,
 }
 
 /// A file the analysis read.
@@ -533,6 +655,12 @@ pub struct Inventory {
     pub events: Vec<Event>,
     /// Event counts.
     pub event_stats: EventStats,
+    /// How much of the census is charted.
+    #[serde(default)]
+    pub coverage: Coverage,
+    /// Every census item, sorted, with how it is accounted for.
+    #[serde(default)]
+    pub census: Vec<CensusEntry>,
     /// Timings (not part of the documents).
     #[serde(skip)]
     pub timings: Timings,

@@ -30,6 +30,9 @@ pub(crate) struct FileFacts {
     pub(crate) too_deep: Vec<u32>,
     /// Number of functions lowered (function ids are `0..functions`).
     pub(crate) functions: u32,
+    /// Registration-shaped calls (see [`crate::census`]).
+    #[serde(default)]
+    pub(crate) census: Vec<crate::census::CensusItem>,
 }
 
 impl FileFacts {

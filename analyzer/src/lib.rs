@@ -8,6 +8,7 @@
 //! from every root app).
 
 pub mod cachefile;
+mod census;
 mod entries;
 mod eval;
 mod inventory;
@@ -19,9 +20,9 @@ mod syntax;
 mod value;
 
 pub use inventory::{
-    App, Contract, Declaration, Direction, Event, EventSite, EventStats, Finding, FindingCode,
-    Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo, SchemaInfo, Severity,
-    Side, SocketServer, SourceFile, Stats, Timings,
+    App, CensusEntry, Contract, Coverage, Declaration, Direction, Event, EventSite, EventStats,
+    Finding, FindingCode, Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo,
+    SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
 
@@ -139,7 +140,7 @@ pub fn verify_cache(root: &Path, cache_dir: &Path, repair: bool) -> CacheReport 
     report
 }
 
-fn is_test_path(rel: &str) -> bool {
+pub(crate) fn is_test_path(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name.contains(".test.")
         || name.contains(".spec.")
@@ -482,6 +483,10 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     timings.events_ms = ms(t4);
 
     let t3 = Instant::now();
+    // The census: every file the analysis read, and the others that hold
+    // registration-shaped calls.
+    let census_files = census::files(&project, &loader, &interp.touched, !opts.skip_events);
+    loader.prefetch(census_files.iter().copied());
     let mut inv = build_inventory(
         &project,
         &loader,
@@ -490,6 +495,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
         &reached,
         &http_files,
         opts,
+        &census_files,
     );
     if opts.entries.is_empty() && !productive.is_empty() {
         let keep: BTreeSet<String> = productive
@@ -525,6 +531,7 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
             message: format!(
                 "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from the other entries; pass --entry FILE to choose"
             ),
+            cause: None,
         });
     }
     inv.findings
@@ -848,6 +855,7 @@ fn build_inventory(
     reached: &BTreeSet<FileId>,
     http_files: &BTreeSet<FileId>,
     opts: &AnalyzeOptions,
+    census_files: &[FileId],
 ) -> Inventory {
     let mut findings: Vec<Finding> = interp
         .findings
@@ -856,6 +864,7 @@ fn build_inventory(
             code: f.code,
             at: loc(project, f.file, f.line),
             message: f.message.clone(),
+            cause: None,
         })
         .collect();
     let mut out = WalkOut {
@@ -933,6 +942,7 @@ fn build_inventory(
                     "an Express app in a file no entry reaches ({} route declarations); name it with --entry to include it",
                     routes.len()
                 ),
+                cause: None,
             });
             continue;
         }
@@ -946,6 +956,7 @@ fn build_inventory(
                 "router declares routes but is never mounted: {}",
                 routes.join("; ")
             ),
+            cause: None,
         });
     }
     if entries.is_empty() && interp.sio_servers.is_empty() && interp.sites.is_empty() {
@@ -956,6 +967,7 @@ fn build_inventory(
                 line: 0,
             },
             message: "no entry found: no package.json main/start script and no file calls express(); pass --entry FILE".into(),
+            cause: None,
         });
     }
     let (socket_servers, events, event_stats) =
@@ -1020,7 +1032,7 @@ fn build_inventory(
         declarations: out.decl_keys.len(),
         source_files: reached.iter().filter(|f| !entry_set.contains(f)).count(),
     };
-    Inventory {
+    let mut inv = Inventory {
         entries: entries
             .iter()
             .map(|&e| project.rel(e).to_string())
@@ -1035,9 +1047,22 @@ fn build_inventory(
         socket_servers,
         events,
         event_stats,
+        coverage: Coverage::default(),
+        census: Vec::new(),
         timings: Timings::default(),
         input_key: None,
-    }
+    };
+    let run = census::RunView {
+        project,
+        loader,
+        interp,
+        reached,
+        walked: &out.reached_routers,
+        imported: census::imported_by(project, loader, reached),
+        events: !opts.skip_events,
+    };
+    census::account(&run, census_files, &mut inv);
+    inv
 }
 
 /// Group event sites into events per (namespace, name), with cross-checks.
@@ -1098,6 +1123,7 @@ fn build_events(
             code: FindingCode::SeparateServer,
             at: loc(project, s.file, s.line),
             message: "a Socket.IO server in a file no entry reaches (a separate program?); its events are not listed; name it with --entry to include it".into(),
+            cause: None,
         });
     }
     let servers: Vec<SocketServer> = interp
@@ -1328,6 +1354,7 @@ fn cross_check(
             message: format!(
                 "the client emits `{name}` on `{ns}`, but no server handler receives it"
             ),
+            cause: None,
         });
     }
     if let Some(s) = first(Side::Server, Direction::ClientToServer)
@@ -1337,6 +1364,7 @@ fn cross_check(
             code: FindingCode::UnemittedEvent,
             at: loc(project, s.file, s.line),
             message: format!("the server listens for `{name}` on `{ns}`, but no client emits it"),
+            cause: None,
         });
     }
     if let Some(s) = first(Side::Server, Direction::ServerToClient)
@@ -1346,6 +1374,7 @@ fn cross_check(
             code: FindingCode::UnheardEvent,
             at: loc(project, s.file, s.line),
             message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
+            cause: None,
         });
     }
 }

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 20;
+pub(crate) const FACTS_VERSION: u32 = 22;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -33,6 +33,9 @@ pub(crate) mod needle {
     pub(crate) const SOCKET: u8 = 16;
     /// Declares a decorated controller class (NestJS, routing-controllers).
     pub(crate) const CONTROLLER: u8 = 32;
+    /// Has a registration-shaped call (`.get('`, `.use(`, `.on(`, …): read
+    /// for the census even when nothing reaches it.
+    pub(crate) const CENSUS: u8 = 64;
 }
 
 fn needles_of(bytes: &[u8]) -> u8 {
@@ -68,7 +71,51 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("socket") || has("io.") || has("io?.") {
         flags |= needle::SOCKET;
     }
+    if census_shaped(bytes, flags & needle::SOCKET != 0) {
+        flags |= needle::CENSUS;
+    }
     flags
+}
+
+/// Whether the bytes hold a call the census would count: a verb called with
+/// a literal path (`.get('/`, `.post("*`, `` .put(`${ ``, `.all(['/`,
+/// `.get(/regex/`), `.use(`, `.route(`, `.param(`, or, in files that mention
+/// sockets, `.on(`, `.once(`, `.emit(`. (A verb whose path is a name is
+/// counted only in files the analysis reads anyway.)
+fn census_shaped(bytes: &[u8], socket: bool) -> bool {
+    use memchr::memmem::find_iter;
+    const VERBS: &[&[u8]] = &[
+        b".get(",
+        b".post(",
+        b".put(",
+        b".patch(",
+        b".delete(",
+        b".del(",
+        b".head(",
+        b".options(",
+        b".all(",
+    ];
+    for v in VERBS {
+        for at in find_iter(bytes, v) {
+            let rest = &bytes[at + v.len()..];
+            let mut it = rest.iter().copied().filter(|b| !b.is_ascii_whitespace());
+            let (a, b, c) = (it.next(), it.next(), it.next());
+            let quote = |x: Option<u8>| matches!(x, Some(b'\'' | b'"' | b'`'));
+            let path_start = |x: Option<u8>| matches!(x, Some(b'/' | b'*' | b'$'));
+            // `'/x'`, `` `${base}/x` ``, `/regex/`, `['/a', '/b']`
+            if (quote(a) && path_start(b))
+                || a == Some(b'/')
+                || (a == Some(b'[') && quote(b) && path_start(c))
+            {
+                return true;
+            }
+        }
+    }
+    let has = |n: &[u8]| memchr::memmem::find(bytes, n).is_some();
+    has(b".use(")
+        || has(b".route(")
+        || has(b".param(")
+        || (socket && (has(b".on(") || has(b".once(") || has(b".emit(")))
 }
 
 /// What loading one file produced.

@@ -414,14 +414,17 @@ impl SyntaxContext {
             }
         }
         let fn_imports: Vec<(u32, Vec<String>)> = by_fn.into_iter().collect();
-        FileFacts {
+        let mut facts = FileFacts {
             body,
             parse_errors,
             eager,
             fn_imports,
             too_deep: low.too_deep,
             functions: low.next_fn,
-        }
+            census: Vec::new(),
+        };
+        facts.census = crate::census::collect(&facts);
+        facts
     }
 }
 

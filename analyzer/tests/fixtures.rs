@@ -32,6 +32,10 @@ struct Actual {
     /// Same operation lines with ` mw=a,b` appended.
     with_mw: BTreeSet<String>,
     stats: String,
+    /// `census charted=N total=N` (compared when expected.txt has one).
+    census: String,
+    /// Census items accounted for by nothing (must be empty for every case).
+    unaccounted: Vec<String>,
     table: String,
 }
 
@@ -235,12 +239,15 @@ fn run(case: &Path, cache: &Path) -> Actual {
         table.push_str("\nFINDINGS\n");
     }
     for f in &inv.findings {
-        lines.insert(format!(
-            "finding {} {}:{}",
-            f.code.as_str(),
-            f.at.file,
-            f.at.line
-        ));
+        lines.insert(match &f.cause {
+            Some(c) => format!(
+                "finding {} {}:{} cause={c}",
+                f.code.as_str(),
+                f.at.file,
+                f.at.line
+            ),
+            None => format!("finding {} {}:{}", f.code.as_str(), f.at.file, f.at.line),
+        });
         table.push_str(&format!(
             "{:<18} {}:{}  {}\n",
             f.code.as_str(),
@@ -255,6 +262,13 @@ fn run(case: &Path, cache: &Path) -> Actual {
         s.mounts, s.operations, s.declarations, s.source_files
     );
     table.push_str(&format!("\n{stats}\n"));
+    let c = &inv.coverage;
+    let census = format!(
+        "census charted={} total={}",
+        c.http_charted + c.socket_charted,
+        c.http_total + c.socket_total
+    );
+    let unaccounted = unaccounted(&inv);
     if !payloads.is_empty() {
         table.push_str("\nPAYLOADS\n");
         for p in &payloads {
@@ -270,8 +284,24 @@ fn run(case: &Path, cache: &Path) -> Actual {
         entries: inv.entries.iter().map(|e| format!("entry {e}")).collect(),
         with_mw,
         stats,
+        census,
+        unaccounted,
         table,
     }
+}
+
+/// Census items neither charted nor accounted for by a finding at the place
+/// their entry names (the promise: nothing is silently dropped).
+fn unaccounted(inv: &analyzer::Inventory) -> Vec<String> {
+    inv.census
+        .iter()
+        .filter(|e| !e.charted)
+        .filter(|e| {
+            let Some(at) = &e.finding else { return true };
+            e.cause.is_none() || !inv.findings.iter().any(|f| &f.at == at)
+        })
+        .map(|e| format!("{}:{} {}", e.at.file, e.at.line, e.what))
+        .collect()
 }
 
 fn cases() -> Vec<PathBuf> {
@@ -323,6 +353,7 @@ fn fixtures_match_expected_and_snapshots() {
         let mut expected = BTreeSet::new();
         let mut expected_mw = Vec::new();
         let mut expected_stats = None;
+        let mut expected_census = None;
         let mut expected_contracts = BTreeSet::new();
         let mut expected_payloads = BTreeSet::new();
         let mut expected_guards = BTreeSet::new();
@@ -350,6 +381,10 @@ fn fixtures_match_expected_and_snapshots() {
             }
             if line.starts_with("stats ") {
                 expected_stats = Some(line.to_string());
+                continue;
+            }
+            if line.starts_with("census ") {
+                expected_census = Some(line.to_string());
                 continue;
             }
             match line.split_once(" mw=") {
@@ -417,6 +452,17 @@ fn fixtures_match_expected_and_snapshots() {
             && *s != actual.stats
         {
             problems.push(format!("  stats: want {s}\n         got  {}", actual.stats));
+        }
+        if let Some(s) = &expected_census
+            && *s != actual.census
+        {
+            problems.push(format!(
+                "  census: want {s}\n          got  {}",
+                actual.census
+            ));
+        }
+        for u in &actual.unaccounted {
+            problems.push(format!("  census item accounted for by nothing: {u}"));
         }
         if skip {
             if problems.is_empty() {

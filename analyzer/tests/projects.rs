@@ -51,6 +51,17 @@ fn check(name: &str) {
             })
         })
         .collect();
+    // Every census item is charted or accounted for by a finding.
+    for e in inv.census.iter().filter(|e| !e.charted) {
+        let at = e.finding.as_ref();
+        assert!(
+            e.cause.is_some() && at.is_some_and(|at| inv.findings.iter().any(|f| &f.at == at)),
+            "{name}: census item accounted for by nothing: {}:{} {}",
+            e.at.file,
+            e.at.line,
+            e.what
+        );
+    }
     let missing: Vec<_> = expected.difference(&actual).collect();
     let extra: Vec<_> = actual.difference(&expected).collect();
     assert!(

@@ -7,11 +7,11 @@
 /// A severity threshold, as given on the command line.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub(crate) enum FailOn {
-    /// Part of the code was not analyzed (parse-error, unreadable-file,
-    /// invalid-utf8, too-deep, analysis-budget, no-entry).
+    /// Registrations or events lost, or code not analyzed (parse-error,
+    /// dynamic-*, uncharted-route, no-entry, …; see `Finding::severity`).
     Error,
-    /// Errors, and anything that may be missing from the documents
-    /// (unresolved-import, dynamic-*, unmounted-router, unreached-app, …).
+    /// Errors, and anything charted with an assumption or a failed
+    /// cross-check (unresolved-import, unheard-event, …).
     Warning,
     /// Any finding at all.
     Info,
@@ -36,7 +36,7 @@ pub(crate) fn exit_code(fail_on: Option<FailOn>, inv: &analyzer::Inventory) -> i
     let n = inv
         .findings
         .iter()
-        .filter(|f| f.code.severity() <= threshold)
+        .filter(|f| f.severity() <= threshold)
         .count();
     if n == 0 {
         return 0;

@@ -48,6 +48,9 @@ enum Command {
         /// List every operation in the summary.
         #[arg(long)]
         list: bool,
+        /// List only findings of this severity or worse: error, warning or info (default: info, all).
+        #[arg(long, value_name = "LEVEL", value_parser = ["error", "warning", "info"])]
+        findings: Option<String>,
     },
     /// Write every document (catalog, OpenAPI, events, AsyncAPI, tools) into a folder.
     Build {
@@ -68,11 +71,15 @@ enum Command {
         #[command(flatten)]
         analysis: AnalysisArgs,
         /// The snapshot file.
-        #[arg(long)]
-        snapshot: PathBuf,
+        #[arg(long, required_unless_present = "min_coverage")]
+        snapshot: Option<PathBuf>,
         /// Rewrite the snapshot instead of comparing.
-        #[arg(long)]
+        #[arg(long, requires = "snapshot")]
         update: bool,
+        /// Fail (exit 1) when less than N percent of the census (HTTP
+        /// registrations and Socket.IO sites) is charted.
+        #[arg(long, value_name = "N")]
+        min_coverage: Option<f64>,
     },
     /// Serve the documents and the tool registry over HTTP (no ROOT: the bundled example).
     Serve(serve_cli::ServeArgs),
@@ -242,6 +249,7 @@ fn run(cli: Cli) -> Result<i32> {
             events,
             timings,
             list,
+            findings,
         } => {
             let start = std::time::Instant::now();
             let fail_on = analysis.fail_on;
@@ -305,7 +313,11 @@ fn run(cli: Cli) -> Result<i32> {
             }
             let inv = analyzer::analyze(&prepared.options)?;
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            print_summary(&mut out, &inv, list)?;
+            let level = findings
+                .as_deref()
+                .and_then(analyzer::Severity::parse)
+                .unwrap_or(analyzer::Severity::Info);
+            print_summary(&mut out, &inv, list, level)?;
             out.flush()?;
             if timings {
                 print_timings(&inv, start);
@@ -399,11 +411,29 @@ fn run(cli: Cli) -> Result<i32> {
             analysis,
             snapshot,
             update,
+            min_coverage,
         } => {
             let fail_on = analysis.fail_on;
             let prepared = analysis.prepare()?;
             let opts = prepared.spec_options(false)?;
             let inv = analyzer::analyze(&prepared.options)?;
+            let below = min_coverage.filter(|&n| inv.coverage.percent() + 1e-9 < n);
+            if let Some(n) = min_coverage {
+                let line = coverage_line(&inv.coverage);
+                match below {
+                    Some(_) => println!(
+                        "coverage {:.1}% is below --min-coverage {n}: {line}",
+                        inv.coverage.percent()
+                    ),
+                    None => println!(
+                        "coverage {:.1}% (at least {n}): {line}",
+                        inv.coverage.percent()
+                    ),
+                }
+            }
+            let Some(snapshot) = snapshot else {
+                return Ok(if below.is_some() { 1 } else { 0 });
+            };
             let current = snapshot::render(&inv, &opts)?;
             if update {
                 publish::write_one(&snapshot, current.as_bytes())?;
@@ -427,7 +457,11 @@ fn run(cli: Cli) -> Result<i32> {
             let d = snapshot::diff(&pinned, &current);
             if d.is_empty() {
                 println!("no drift: the inventory matches {}", snapshot.display());
-                Ok(failon::exit_code(fail_on, &inv))
+                Ok(if below.is_some() {
+                    1
+                } else {
+                    failon::exit_code(fail_on, &inv)
+                })
             } else {
                 print!("{d}");
                 println!("(accept with `--update`)");
@@ -500,8 +534,31 @@ impl DocumentCounts {
     }
 }
 
-fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) -> Result<()> {
+/// `HTTP: 312 of 318 registrations charted (6 unresolved, see findings); Socket.IO: 180 of 185 sites`
+fn coverage_line(c: &analyzer::Coverage) -> String {
+    let part = |charted: usize, total: usize, what: &str| {
+        let missing = total.saturating_sub(charted);
+        if missing == 0 {
+            format!("{charted} of {total} {what} charted")
+        } else {
+            format!("{charted} of {total} {what} charted ({missing} unresolved, see findings)")
+        }
+    };
+    format!(
+        "HTTP: {}; Socket.IO: {}",
+        part(c.http_charted, c.http_total, "registrations"),
+        part(c.socket_charted, c.socket_total, "sites")
+    )
+}
+
+fn print_summary(
+    out: &mut impl Write,
+    inv: &analyzer::Inventory,
+    list: bool,
+    level: analyzer::Severity,
+) -> Result<()> {
     let s = &inv.stats;
+    writeln!(out, "{}", coverage_line(&inv.coverage))?;
     let counts = DocumentCounts::of(inv);
     writeln!(
         out,
@@ -592,35 +649,59 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
         counts.namespaces,
         counts.event_files
     )?;
-    let mut by_code: std::collections::BTreeMap<&str, usize> = Default::default();
+    // Findings grouped by severity (errors first), then cause, with counts.
+    let mut groups: std::collections::BTreeMap<
+        (analyzer::Severity, &str),
+        Vec<&analyzer::Finding>,
+    > = Default::default();
     for f in &inv.findings {
-        *by_code.entry(f.code.as_str()).or_default() += 1;
+        groups.entry((f.severity(), f.cause())).or_default().push(f);
     }
+    let count =
+        |sev: analyzer::Severity| inv.findings.iter().filter(|f| f.severity() == sev).count();
     writeln!(
         out,
-        "findings: {}{}",
+        "findings: {} ({} errors, {} warnings, {} info)",
         inv.findings.len(),
-        if by_code.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({})",
-                by_code
-                    .iter()
-                    .map(|(c, n)| format!("{c} {n}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
+        count(analyzer::Severity::Error),
+        count(analyzer::Severity::Warning),
+        count(analyzer::Severity::Info)
     )?;
-    for f in &inv.findings {
+    for ((sev, cause), list) in &groups {
+        if *sev > level {
+            continue;
+        }
+        writeln!(out, "  {} {cause} ({})", sev.as_str(), list.len())?;
+        for f in list {
+            writeln!(
+                out,
+                "    {:<18} {}:{}  {}",
+                f.code.as_str(),
+                f.at.file,
+                f.at.line,
+                f.message
+            )?;
+        }
+    }
+    let c = &inv.coverage;
+    if c.http_charted < c.http_total || c.socket_charted < c.socket_total {
+        let mut causes: Vec<(&String, &usize)> = c
+            .causes
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "not-a-router" | "not-a-socket"))
+            .collect();
+        causes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         writeln!(
             out,
-            "  {:<18} {}:{}  {}",
-            f.code.as_str(),
-            f.at.file,
-            f.at.line,
-            f.message
+            "coverage {:.1}%: {} registrations or sites not charted; top causes: {}",
+            c.percent(),
+            (c.http_total - c.http_charted) + (c.socket_total - c.socket_charted),
+            causes
+                .iter()
+                .take(4)
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         )?;
     }
     Ok(())

@@ -125,6 +125,7 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         "domains": model.domains.len(),
         "modeled": modeled,
         "generated": ops.len() - modeled,
+        "coverage": coverage_json(inv.coverage.http_total, inv.coverage.http_charted),
     });
     json!({
         "schemaVersion": 2,
@@ -143,7 +144,27 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         "operations": ops,
         "entries": inv.entries,
         "apps": inv.apps.iter().map(|a| json!({"at": format!("{}:{}", a.at.file, a.at.line), "operations": a.operations})).collect::<Vec<_>>(),
-        "findings": inv.findings.iter().filter(|f| !f.code.is_event()).map(|f| json!({"code": f.code.as_str(), "file": f.at.file, "line": f.at.line, "message": f.message})).collect::<Vec<_>>(),
+        "findings": inv.findings.iter().filter(|f| !f.code.is_event()).map(finding_json).collect::<Vec<_>>(),
         "sourceHashes": inv.source_files.iter().filter(|f| f.http).map(|f| json!({"file": f.file, "blake3": f.hash})).collect::<Vec<_>>(),
     })
+}
+
+/// One finding as the documents list it: code, place, message, and (added
+/// with the census) severity, cause and group.
+pub(crate) fn finding_json(f: &analyzer::Finding) -> Value {
+    json!({
+        "code": f.code.as_str(),
+        "file": f.at.file,
+        "line": f.at.line,
+        "message": f.message,
+        "severity": f.severity().as_str(),
+        "cause": f.cause(),
+        "group": f.group(),
+    })
+}
+
+/// The census coverage of one inventory part: registrations found in the
+/// source, and how many of them are charted.
+pub(crate) fn coverage_json(total: usize, charted: usize) -> Value {
+    json!({"total": total, "charted": charted, "uncharted": total - charted.min(total)})
 }

@@ -149,7 +149,7 @@ pub fn events(inv: &Inventory) -> Value {
         .findings
         .iter()
         .filter(|f| f.code.is_event())
-        .map(|f| json!({"code": f.code.as_str(), "file": f.at.file, "line": f.at.line, "message": f.message}))
+        .map(crate::catalog::finding_json)
         .collect();
     json!({
         "schemaVersion": 2,
@@ -165,6 +165,7 @@ pub fn events(inv: &Inventory) -> Value {
             "generated": rows.len() - modeled,
             "lifecycle": lifecycle.len(),
             "namespaces": namespaces.len(),
+            "coverage": crate::catalog::coverage_json(inv.coverage.socket_total, inv.coverage.socket_charted),
         },
         "domains": domains.iter().map(|(id, n)| json!({"id": id, "label": classify::title(id), "events": n})).collect::<Vec<_>>(),
         "events": rows,

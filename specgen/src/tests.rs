@@ -74,6 +74,8 @@ fn inventory(operations: Vec<Operation>, events: Vec<Event>) -> Inventory {
         }],
         events,
         event_stats: EventStats::default(),
+        coverage: Default::default(),
+        census: Vec::new(),
         timings: Default::default(),
         input_key: None,
     }

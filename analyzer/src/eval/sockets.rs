@@ -863,6 +863,7 @@ impl Interp {
         if self.sio_quiet {
             return;
         }
+        self.census.event_sources.insert((ctx.file, call.line));
         // A name that came in through helper parameters is sited at the outermost
         // call that passed it (`broadcastToApps('apps:changed', ...)`).
         let (mut file, mut line, mut via) = (ctx.file, call.line, None);

@@ -95,3 +95,59 @@ fn check_round_trip() {
     let after = portolan(&["check", r, "--snapshot", s], &cache);
     assert_eq!(after.code, 0, "{after}");
 }
+
+/// `--min-coverage N` fails below N percent of the census, with or without a snapshot;
+/// `scan` starts with the coverage line and ends with the top causes below 100 %.
+#[test]
+fn coverage_gate_and_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let fixture = |name: &str| {
+        let root = tmp.path().join(name);
+        copy_tree(
+            &workspace()
+                .join("analyzer/tests/fixtures/census")
+                .join(name),
+            &root,
+        );
+        root
+    };
+    let half = fixture("uncalled-function");
+    let r = half.to_str().unwrap();
+    let below = portolan(&["check", r, "--min-coverage", "60"], &cache);
+    assert_eq!(below.code, 1, "{below}");
+    assert!(below.stdout.contains("below --min-coverage 60"), "{below}");
+    let enough = portolan(&["check", r, "--min-coverage", "50"], &cache);
+    assert_eq!(enough.code, 0, "{enough}");
+
+    let scan = portolan(&["scan", r], &cache);
+    assert_eq!(scan.code, 0, "{scan}");
+    assert!(
+        scan.stdout.starts_with(
+            "HTTP: 1 of 2 registrations charted (1 unresolved, see findings); Socket.IO: 0 of 0 sites charted\n"
+        ),
+        "{scan}"
+    );
+    assert!(
+        scan.stdout.contains("  error uncalled-function (1)\n"),
+        "{scan}"
+    );
+    assert!(
+        scan.stdout
+            .trim_end()
+            .ends_with("1 registrations or sites not charted; top causes: uncalled-function 1"),
+        "{scan}"
+    );
+
+    // Info findings are listed by default and left out with --findings warning.
+    let info = fixture("not-a-router");
+    let i = info.to_str().unwrap();
+    let all = portolan(&["scan", i], &cache);
+    assert!(all.stdout.contains("  info not-a-router (2)\n"), "{all}");
+    assert!(
+        !all.stdout.contains("coverage "),
+        "100 %: no closing line: {all}"
+    );
+    let errors = portolan(&["scan", i, "--findings", "warning"], &cache);
+    assert!(!errors.stdout.contains("not-a-router"), "{errors}");
+}

@@ -533,9 +533,9 @@ fn exit_codes_are_consistent() {
         &cache,
     );
     assert_eq!(entry.code, 2, "{entry}");
-    // Findings at or above --fail-on: 1 (harbor has only info-level cross-checks).
+    // Findings at or above --fail-on: 1 (harbor has only warning-level cross-checks).
     let harbor = "tests/projects/harbor";
-    for (level, code) in [("error", 0), ("warning", 0), ("info", 1)] {
+    for (level, code) in [("error", 0), ("warning", 1), ("info", 1)] {
         let r = portolan(&["scan", harbor, "--fail-on", level], &cache);
         assert_eq!(r.code, code, "--fail-on {level}: {r}");
     }

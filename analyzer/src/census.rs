@@ -1,0 +1,1067 @@
+//! The census: every registration-shaped call in a file's facts, whatever
+//! its receiver is called, and the accounting that matches each one against
+//! what the evaluation charted.
+//!
+//! Captures (from the lowered IR only, no evaluation, cached with the facts):
+//! - verb calls `X.get|post|put|patch|delete|del|head|options|all(P, H...)`
+//!   whose first argument looks like an Express path (a string starting
+//!   with `/` or `*`, a template starting with `/` or with a substitution, a
+//!   regex, an array of those, or a name/member that may be a constant) and
+//!   that have at least one handler-like argument after it (function, arrow,
+//!   name, member, call, array). A name or member path needs a function or a
+//!   member handler (`client.get(url, options)` is left out). Chains
+//!   `X.route(P).get(H).post(H)` count once per verb;
+//! - `X.use([P,] H...)` with at least one handler-like argument;
+//! - `X.param(name, H)`;
+//! - Socket.IO sites: `X.on|once(name, H)` and `X.emit(name, ...)` where the
+//!   receiver looks like Socket.IO: a name in its chain contains `socket` or
+//!   is `io`, `nsp` or `namespace`, or the chain goes through `.to(`,
+//!   `.in(`, `.except(`, `.of(`, `.broadcast`, `.volatile` or `.timeout(`.
+//!   (A name rule, deliberately: `process.on`, `stream.on` and a program's own
+//!   emitters are too common for a shape rule to be useful.)
+//!
+//! Each item keeps the functions that enclose it (outermost first), so the
+//! accounting can name the function that was never called.
+//!
+//! Deliberately not captured: decorators (Nest), `app[verb]` computed calls
+//! (the evaluation reports those itself), calls through `.call`/`.apply`.
+
+use crate::eval::Interp;
+use crate::eval::census_rec::Recv;
+use crate::inventory::{CensusEntry, Coverage, FindingCode, Inventory, Location};
+use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
+use crate::loader::{Loader, needle};
+use crate::project::{FileId, Project};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+/// What kind of registration a census item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) enum CensusKind {
+    /// A verb call (also in a `route(p)` chain).
+    Route,
+    /// A `use` call.
+    Use,
+    /// A `param` call.
+    Param,
+    /// A Socket.IO `on`/`once`/`emit`.
+    Event,
+}
+
+/// A registration-shaped call.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct CensusItem {
+    /// What kind.
+    pub(crate) kind: CensusKind,
+    /// The call's line (the method name's line, as [`crate::ir::Call`] records it).
+    pub(crate) line: u32,
+    /// The method (`get`, `use`, `on`, ...).
+    pub(crate) method: String,
+    /// The first argument as written (path, parameter or event name), shortened.
+    pub(crate) first: String,
+    /// The receiver as written (`router`, `this.app`, `io.to(room)`).
+    pub(crate) receiver: String,
+    /// Enclosing functions, outermost first: (function id, name, line).
+    pub(crate) enclosing: Vec<(u32, String, u32)>,
+    /// The installed package the receiver's root name is imported from at
+    /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), if any.
+    #[serde(default)]
+    pub(crate) receiver_package: Option<String>,
+    /// The innermost `if` around it inside its function: (test text, line).
+    #[serde(default)]
+    pub(crate) condition: Option<(String, u32)>,
+}
+
+impl CensusItem {
+    /// A short description: `router.get('/users')`.
+    pub(crate) fn describe(&self) -> String {
+        format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
+    }
+}
+
+const VERBS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "del", "head", "options", "all",
+];
+
+/// Collect the census of one file's facts, in source order.
+pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
+    let mut w = Walker {
+        out: Vec::new(),
+        stack: Vec::new(),
+        conds: Vec::new(),
+    };
+    w.stmts(&facts.body, 0);
+    let packages = top_level_packages(facts);
+    for it in &mut w.out {
+        let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
+        it.receiver_package = packages
+            .iter()
+            .find(|(n, _)| n == root)
+            .map(|(_, p)| p.clone());
+    }
+    w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
+    w.out
+        .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
+    w.out
+}
+
+/// The methods the evaluation records for the census (see `eval/census_rec.rs`).
+pub(crate) fn is_census_method(name: &str) -> bool {
+    VERBS.contains(&name) || matches!(name, "use" | "param" | "on" | "once" | "emit")
+}
+
+struct Walker {
+    out: Vec<CensusItem>,
+    stack: Vec<(u32, String, u32)>,
+    /// Enclosing `if` tests (text, line), with the function depth they belong to.
+    conds: Vec<(String, u32, usize)>,
+}
+
+const MAX_DEPTH: u32 = 400;
+
+impl Walker {
+    fn stmts(&mut self, stmts: &[Stmt], d: u32) {
+        for s in stmts {
+            self.stmt(s, d);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, d: u32) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Return(Some(e)) => self.expr(e, None, d),
+            Stmt::ExportDefault(e) => self.expr(e, Some("default"), d),
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    if let Some(e) = e {
+                        let name = match p {
+                            Pattern::Ident(n) => Some(n.as_str()),
+                            _ => None,
+                        };
+                        self.expr(e, name, d);
+                    }
+                }
+            }
+            Stmt::Function(name, f) => self.func(f, Some(name), d),
+            Stmt::Class(_, c) => self.class(c, d),
+            Stmt::If(t, text, a, b, line) => {
+                self.expr(t, None, d);
+                let depth = self.stack.len();
+                self.conds.push((shorten(text, 60), *line, depth));
+                self.stmts(a, d);
+                self.conds.pop();
+                self.conds
+                    .push((format!("!({})", shorten(text, 60)), *line, depth));
+                self.stmts(b, d);
+                self.conds.pop();
+            }
+            Stmt::ForOf(_, it, _, body, _, _) => {
+                self.expr(it, None, d);
+                self.stmts(body, d);
+            }
+            Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
+            Stmt::Try(a, _, b, c) => {
+                self.stmts(a, d);
+                self.stmts(b, d);
+                self.stmts(c, d);
+            }
+            Stmt::Switch(x, cases) => {
+                self.expr(x, None, d);
+                for c in cases {
+                    self.stmts(&c.body, d);
+                }
+            }
+            Stmt::ExportDecl(inner, _) => self.stmt(inner, d),
+            Stmt::Return(None)
+            | Stmt::Import(_)
+            | Stmt::ExportNames(..)
+            | Stmt::ExportAll(..)
+            | Stmt::Enum(..)
+            | Stmt::TypeDecl(..) => {}
+        }
+    }
+
+    fn func(&mut self, f: &Func, name: Option<&str>, d: u32) {
+        let name = f
+            .name
+            .clone()
+            .or_else(|| name.map(str::to_string))
+            .unwrap_or_else(|| "<anonymous>".into());
+        self.stack.push((f.id, name, f.line));
+        self.stmts(&f.body, d);
+        self.stack.pop();
+    }
+
+    fn class(&mut self, c: &Class, d: u32) {
+        if let Some(s) = &c.superclass {
+            self.expr(s, None, d);
+        }
+        for (n, e) in c.fields.iter().chain(&c.static_fields) {
+            if let Some(e) = e {
+                self.expr(e, Some(n), d);
+            }
+        }
+        if let Some(k) = &c.constructor {
+            self.func(k, Some("constructor"), d);
+        }
+        for (n, f) in c.methods.iter().chain(&c.getters).chain(&c.static_methods) {
+            self.func(f, Some(n), d);
+        }
+    }
+
+    fn expr(&mut self, e: &Expr, name: Option<&str>, d: u32) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        match e {
+            Expr::Call(c) => {
+                self.call(c);
+                self.expr(&c.callee, None, d);
+                for a in &c.args {
+                    self.expr(a, None, d);
+                }
+            }
+            Expr::Func(f) => self.func(f, name, d),
+            Expr::Class(c) => self.class(c, d),
+            Expr::Member(o, _) => self.expr(o, None, d),
+            Expr::Index(a, b)
+            | Expr::Add(a, b)
+            | Expr::Logical(_, a, b)
+            | Expr::Compare(_, a, b) => {
+                self.expr(a, name, d);
+                self.expr(b, name, d);
+            }
+            Expr::Cond(t, _, a, b) => {
+                self.expr(t, None, d);
+                self.expr(a, name, d);
+                self.expr(b, name, d);
+            }
+            Expr::Assign(p, v) => {
+                let n = match p.as_ref() {
+                    Pattern::Ident(n) => Some(n.as_str()),
+                    Pattern::Target(t) => match t.as_ref() {
+                        Expr::Member(_, n) => Some(n.as_str()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                self.expr(v, n, d);
+            }
+            Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) | Expr::Typed(v, _) => {
+                self.expr(v, name, d)
+            }
+            Expr::Seq(items) | Expr::Array(items) | Expr::Template(_, items) => {
+                for i in items {
+                    self.expr(i, None, d);
+                }
+            }
+            Expr::New(c, args, _) => {
+                self.expr(c, None, d);
+                for a in args {
+                    self.expr(a, None, d);
+                }
+            }
+            Expr::Object(props) => {
+                for p in props {
+                    match p {
+                        ObjProp::KeyValue(k, v) => {
+                            let n = match k {
+                                PropKey::Name(n) => Some(n.as_str()),
+                                PropKey::Computed(_) => None,
+                            };
+                            self.expr(v, n, d);
+                        }
+                        ObjProp::Spread(v) => self.expr(v, None, d),
+                        ObjProp::Method(k, f) => {
+                            let n = match k {
+                                PropKey::Name(n) => Some(n.as_str()),
+                                PropKey::Computed(_) => None,
+                            };
+                            self.func(f, n, d);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn call(&mut self, c: &crate::ir::Call) {
+        let Expr::Member(recv, method) = &c.callee else {
+            return;
+        };
+        let m = method.as_str();
+        let item = |kind, first: Option<&Expr>| CensusItem {
+            kind,
+            line: c.line,
+            method: m.to_string(),
+            first: first.map(short_text).unwrap_or_default(),
+            receiver: receiver_text(recv),
+            enclosing: Vec::new(),
+            receiver_package: None,
+            condition: None,
+        };
+        let found = if VERBS.contains(&m) {
+            match route_chain_path(recv) {
+                // `X.route(p).get(h)`: the handlers are all the arguments.
+                Some(p) => {
+                    (c.args.iter().any(handler_like)).then(|| item(CensusKind::Route, Some(p)))
+                }
+                None => {
+                    let first = c.args.first();
+                    let rest = c.args.get(1..).unwrap_or(&[]);
+                    let ok = match first {
+                        Some(Expr::Ident(_) | Expr::Member(..)) => rest
+                            .iter()
+                            .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..))),
+                        Some(p) => path_like(p) && rest.iter().any(handler_like),
+                        None => false,
+                    };
+                    ok.then(|| item(CensusKind::Route, first))
+                }
+            }
+        } else if m == "use" && !socket_like(recv) {
+            // (`io.use(fn)` and `socket.use(fn)` are Socket.IO middleware.)
+            let first = c.args.first();
+            let (path, rest) = match first {
+                Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
+                _ => (None, &c.args[..]),
+            };
+            rest.iter()
+                .any(handler_like)
+                .then(|| item(CensusKind::Use, path))
+        } else if m == "param" {
+            let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
+                && c.args.get(1).is_some_and(handler_like);
+            ok.then(|| item(CensusKind::Param, c.args.first()))
+        } else if matches!(m, "on" | "once" | "emit") {
+            let named = c
+                .args
+                .first()
+                .is_some_and(|a| !matches!(a, Expr::Func(_) | Expr::Object(_)));
+            let handled = m == "emit" || c.args.get(1).is_some_and(handler_like);
+            (named && handled && socket_like(recv)).then(|| item(CensusKind::Event, c.args.first()))
+        } else {
+            None
+        };
+        if let Some(mut it) = found {
+            it.enclosing = self.stack.clone();
+            it.condition = self
+                .conds
+                .last()
+                .filter(|(_, _, depth)| *depth == self.stack.len())
+                .map(|(t, l, _)| (t.clone(), *l));
+            self.out.push(it);
+        }
+    }
+}
+
+/// `X.route(p)` (possibly followed by verb calls): the path argument.
+fn route_chain_path(e: &Expr) -> Option<&Expr> {
+    let mut e = e;
+    for _ in 0..32 {
+        let Expr::Call(c) = e else { return None };
+        let Expr::Member(inner, m) = &c.callee else {
+            return None;
+        };
+        if m == "route" {
+            return c.args.first();
+        }
+        if !VERBS.contains(&m.as_str()) {
+            return None;
+        }
+        e = inner;
+    }
+    None
+}
+
+/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
+fn path_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Str(s) => s.starts_with('/') || s == "*",
+        Expr::Template(q, exprs) => q
+            .first()
+            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
+        Expr::Regex(_) => true,
+        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
+        Expr::Add(a, _) => path_literal(a),
+        _ => false,
+    }
+}
+
+fn path_like(e: &Expr) -> bool {
+    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
+}
+
+fn handler_like(e: &Expr) -> bool {
+    match e {
+        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
+        Expr::Ident(n) => n != "undefined",
+        Expr::Spread(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether a receiver looks like Socket.IO (see the module doc).
+fn socket_like(e: &Expr) -> bool {
+    let mut e = e;
+    for _ in 0..32 {
+        match e {
+            // Engine.IO and adapter objects: their events are not Socket.IO events.
+            Expr::Member(_, n)
+                if matches!(n.as_str(), "engine" | "adapter" | "conn" | "request") =>
+            {
+                return false;
+            }
+            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => return true,
+            Expr::Member(_, n) if matches!(n.as_str(), "broadcast" | "volatile" | "local") => {
+                return true;
+            }
+            _ => {}
+        }
+        e = match e {
+            Expr::Member(o, _) => o,
+            Expr::Call(c) => match &c.callee {
+                Expr::Member(o, m) => {
+                    if matches!(m.as_str(), "to" | "in" | "except" | "of" | "timeout") {
+                        return true;
+                    }
+                    o
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+    }
+    false
+}
+
+fn socket_name(n: &str) -> bool {
+    let l = n.to_ascii_lowercase();
+    l.contains("socket") || matches!(l.as_str(), "io" | "nsp" | "namespace")
+}
+
+fn receiver_text(e: &Expr) -> String {
+    let t = crate::eval::expr_text(e);
+    shorten(&t, 40)
+}
+
+fn short_text(e: &Expr) -> String {
+    let t = match e {
+        Expr::Str(s) => format!("'{s}'"),
+        other => crate::eval::expr_text(other),
+    };
+    shorten(&t, 48)
+}
+
+fn shorten(t: &str, n: usize) -> String {
+    if t.chars().count() <= n {
+        t.to_string()
+    } else {
+        let s: String = t.chars().take(n).collect();
+        format!("{s}…")
+    }
+}
+
+/// Files whose code runs in a browser: their verb calls are HTTP clients,
+/// not routes (their Socket.IO sites still count). Judged from the path
+/// (markup files, `client/`, `frontend/`, `public/`, `static/`, `www/`,
+/// `browser/` folders) and, once parsed, from imports of browser frameworks.
+pub(crate) fn is_client_path(rel: &str) -> bool {
+    let markup = [".vue", ".html", ".svelte", ".hbs"]
+        .iter()
+        .any(|e| rel.ends_with(e));
+    markup
+        || rel.split('/').any(|seg| {
+            matches!(
+                seg,
+                "client" | "frontend" | "public" | "static" | "www" | "browser" | "webapp"
+            )
+        })
+}
+
+/// Whether a file's imports name a browser framework or the Socket.IO client.
+pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
+    let client = |s: &str| {
+        matches!(
+            s,
+            "react" | "react-dom" | "react-dom/client" | "vue" | "svelte" | "preact" | "solid-js"
+        ) || s.starts_with("@angular/")
+            || s.starts_with("socket.io-client")
+    };
+    facts.static_sources().any(client)
+}
+
+/// The files whose census counts: every non-test file the analysis read, and
+/// the others whose bytes hold a registration-shaped call (client-side
+/// files only when they mention sockets, for their event sites).
+pub(crate) fn files(
+    project: &Project,
+    loader: &Arc<Loader>,
+    touched: &BTreeSet<FileId>,
+    events: bool,
+) -> Vec<FileId> {
+    (0..project.files.len() as FileId)
+        .filter(|&i| {
+            let rel = project.rel(i);
+            if crate::is_test_path(rel) {
+                return false;
+            }
+            if touched.contains(&i) {
+                return true;
+            }
+            let n = loader.needles_of(i);
+            n & needle::CENSUS != 0 && (!is_client_path(rel) || (events && n & needle::SOCKET != 0))
+        })
+        .collect()
+}
+
+/// What the accounting needs of the run.
+pub(crate) struct RunView<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) loader: &'a Arc<Loader>,
+    pub(crate) interp: &'a Interp,
+    /// Files the entries reached in the routing phase.
+    pub(crate) reached: &'a BTreeSet<FileId>,
+    /// Routers the mount walk reached from a root app.
+    pub(crate) walked: &'a HashSet<u32>,
+    /// Files a reached file imports (loaded lazily, so possibly never read).
+    pub(crate) imported: HashSet<FileId>,
+    /// Whether events were analyzed.
+    pub(crate) events: bool,
+}
+
+/// The files that the files in `reached` import (statically, at the top level or in a function).
+pub(crate) fn imported_by(
+    project: &Project,
+    loader: &Arc<Loader>,
+    reached: &BTreeSet<FileId>,
+) -> HashSet<FileId> {
+    let mut out = HashSet::new();
+    for &f in reached {
+        let facts = loader.get(f).facts.clone();
+        let specs = facts
+            .static_sources()
+            .chain(facts.eager.iter().map(String::as_str))
+            .chain(
+                facts
+                    .fn_imports
+                    .iter()
+                    .flat_map(|(_, v)| v.iter().map(String::as_str)),
+            );
+        for spec in specs {
+            if let crate::project::Resolved::File(t) = project.resolve(f, spec) {
+                out.insert(t);
+            }
+        }
+    }
+    out
+}
+
+/// A finding's group of items: (file, events?, cause, reason).
+type GroupKey = (String, bool, &'static str, String);
+
+/// Why an item is not charted, and where that is decided.
+struct Why {
+    cause: &'static str,
+    /// The place that blocks it, in words (`the enclosing function `setup` (a.js:3)`).
+    reason: String,
+}
+
+/// Match every census item against what the inventory charted; account for
+/// the rest with findings (grouped per file, cause and reason) and set the
+/// coverage. Items an existing finding at their own line explains (a
+/// dynamic path, method, mount, call or event name), and the routes an
+/// `unmounted-router` finding lists, are accounted for by that finding.
+pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
+    let project = run.project;
+    let rec = &run.interp.census;
+    let loc = |f: FileId, l: u32| Location {
+        file: project.rel(f).to_string(),
+        line: l,
+    };
+    // What is charted, by (file, line).
+    let mut http: HashSet<(FileId, u32)> = HashSet::new();
+    for &r in run.walked {
+        for reg in &run.interp.routers[r as usize].regs {
+            http.insert((reg.file, reg.line));
+        }
+    }
+    let mut sites: HashSet<(String, u32)> = HashSet::new();
+    for e in &inv.events {
+        for s in &e.sites {
+            sites.insert((s.at.file.clone(), s.at.line));
+        }
+    }
+    let at_line: HashMap<(String, u32), Vec<(FindingCode, String)>> = {
+        let mut m: HashMap<(String, u32), Vec<(FindingCode, String)>> = HashMap::new();
+        for f in &inv.findings {
+            m.entry((f.at.file.clone(), f.at.line))
+                .or_default()
+                .push((f.code, f.message.clone()));
+        }
+        m
+    };
+    let budget = inv
+        .findings
+        .iter()
+        .find(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out"))
+        .map(|f| f.at.clone());
+    let computed_imports: Vec<Location> = inv
+        .findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.code,
+                FindingCode::DynamicImport | FindingCode::DynamicLoop
+            )
+        })
+        .map(|f| f.at.clone())
+        .collect();
+    let unmounted: Vec<&crate::Finding> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::UnmountedRouter)
+        .collect();
+
+    let mut entries: Vec<CensusEntry> = Vec::new();
+    // (file, cause, reason) → items (line, description)
+    let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
+    // (index in `entries`, its group)
+    let mut grouped: Vec<(usize, GroupKey)> = Vec::new();
+    let mut coverage = Coverage::default();
+    for &file in files {
+        let loaded = run.loader.get(file);
+        let facts = &loaded.facts;
+        if facts.census.is_empty() {
+            continue;
+        }
+        let rel = project.rel(file).to_string();
+        let client = is_client_path(&rel) || imports_client_framework(facts);
+        let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
+            && (imports_socket_io(facts)
+                || rec.event_sources.iter().any(|(f, _)| *f == file)
+                || rec.sites.iter().any(|((f, _), s)| {
+                    *f == file && (s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket))
+                }));
+        for item in &facts.census {
+            let event = item.kind == CensusKind::Event;
+            if event && !(run.events && socket_file) || !event && client {
+                continue;
+            }
+            let key = (file, item.line);
+            let charted = if event {
+                sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
+            } else if item.kind == CensusKind::Param {
+                matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
+            } else {
+                http.contains(&key)
+            };
+            let kind = match item.kind {
+                CensusKind::Route => "route",
+                CensusKind::Use => "use",
+                CensusKind::Param => "param",
+                CensusKind::Event => "event",
+            };
+            let mut entry = CensusEntry {
+                at: loc(file, item.line),
+                kind: kind.into(),
+                what: item.describe(),
+                charted,
+                cause: None,
+                finding: None,
+            };
+            if charted {
+                if event {
+                    coverage.socket_total += 1;
+                    coverage.socket_charted += 1;
+                } else {
+                    coverage.http_total += 1;
+                    coverage.http_charted += 1;
+                }
+                entries.push(entry);
+                continue;
+            }
+            // An existing finding at the item's own line, or an unmounted-router
+            // finding that lists it.
+            let own = at_line.get(&(rel.clone(), item.line)).and_then(|v| {
+                v.iter().find(|(c, _)| {
+                    matches!(
+                        c,
+                        FindingCode::DynamicPath
+                            | FindingCode::DynamicMethod
+                            | FindingCode::DynamicMount
+                            | FindingCode::DynamicCall
+                            | FindingCode::DynamicEvent
+                            | FindingCode::DynamicImport
+                    )
+                })
+            });
+            let in_loop = rec
+                .sites
+                .get(&key)
+                .and_then(|s| s.dyn_loop)
+                .map(|(f, l)| loc(f, l))
+                .filter(|l| {
+                    at_line
+                        .get(&(l.file.clone(), l.line))
+                        .is_some_and(|v| v.iter().any(|(c, _)| *c == FindingCode::DynamicLoop))
+                });
+            let listed = unmounted
+                .iter()
+                .find(|f| f.message.contains(&format!("({rel}:{})", item.line)));
+            let (cause, finding_at) = if let Some((code, _)) = own {
+                (code.as_str(), Some(loc(file, item.line)))
+            } else if let Some(l) = in_loop {
+                ("dynamic-loop", Some(l))
+            } else if let Some(f) = listed {
+                ("unmounted-router", Some(f.at.clone()))
+            } else {
+                let why = explain(run, file, item, event, budget.as_ref(), &computed_imports);
+                let key = (rel.clone(), event, why.cause, why.reason);
+                groups
+                    .entry(key.clone())
+                    .or_default()
+                    .push((item.line, item.describe()));
+                grouped.push((entries.len(), key));
+                (why.cause, None)
+            };
+            entry.cause = Some(cause.to_string());
+            entry.finding = finding_at;
+            let info = matches!(cause, "not-a-router" | "not-a-socket");
+            if !info {
+                if event {
+                    coverage.socket_total += 1;
+                } else {
+                    coverage.http_total += 1;
+                }
+            }
+            *coverage.causes.entry(cause.to_string()).or_default() += 1;
+            entries.push(entry);
+        }
+    }
+    // One finding per (file, kind, cause, reason), at its first item.
+    let mut placed: HashMap<GroupKey, Location> = HashMap::new();
+    for ((rel, event, cause, reason), items) in groups {
+        let first = items.iter().map(|(l, _)| *l).min().unwrap_or(1);
+        let at = Location {
+            file: rel.clone(),
+            line: first,
+        };
+        let n = items.len();
+        let what = if event {
+            "Socket.IO site"
+        } else {
+            "registration"
+        };
+        let listed: Vec<String> = items
+            .iter()
+            .map(|(l, d)| format!("{d} (line {l})"))
+            .collect();
+        inv.findings.push(crate::Finding {
+            code: if event {
+                FindingCode::UnchartedEvent
+            } else {
+                FindingCode::UnchartedRoute
+            },
+            at: at.clone(),
+            message: format!(
+                "{n} {what}{} not charted: {}: {reason}",
+                if n == 1 { " is" } else { "s are" },
+                listed.join(", ")
+            ),
+            cause: Some(cause.to_string()),
+        });
+        placed.insert((rel, event, cause, reason), at);
+    }
+    // Point the entries at their findings.
+    for (i, key) in grouped {
+        entries[i].finding = placed.get(&key).cloned();
+    }
+    inv.findings
+        .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
+    entries.sort();
+    inv.census = entries;
+    inv.coverage = coverage;
+}
+
+/// The precise cause of an uncharted item (see the module doc).
+fn explain(
+    run: &RunView,
+    file: FileId,
+    item: &CensusItem,
+    event: bool,
+    budget: Option<&Location>,
+    computed_imports: &[Location],
+) -> Why {
+    let project = run.project;
+    let rec = &run.interp.census;
+    let here = |f: FileId, l: u32| format!("{}:{l}", project.rel(f));
+    let seen = rec.sites.get(&(file, item.line));
+    let call = item.describe();
+    let not_a = if event {
+        "not-a-socket"
+    } else {
+        "not-a-router"
+    };
+    let receiver = &item.receiver;
+    if seen.and_then(|s| s.main).is_none()
+        && let Some(p) = item
+            .receiver_package
+            .as_deref()
+            .filter(|p| !routing_package(p))
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is the package `{p}`, not {}",
+                if event { "Socket.IO" } else { "Express" }
+            ),
+        };
+    }
+    if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
+        let rel = project.rel(file);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let near = computed_imports.iter().find(|l| {
+            let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
+            d.is_empty() || dir == d || dir.starts_with(&format!("{d}/"))
+        });
+        return match near {
+            Some(l) => Why {
+                cause: "dynamic-import",
+                reason: format!(
+                    "no entry reaches this file; it may be the module the computed import at {}:{} loads",
+                    l.file, l.line
+                ),
+            },
+            None => Why {
+                cause: "unreached-file",
+                reason: "no entry reaches this file (pass it with --entry if it is a program of its own)".into(),
+            },
+        };
+    }
+    if let Some(s) = seen {
+        if let Some((f, l)) = s.dyn_loop {
+            return Why {
+                cause: "dynamic-loop",
+                reason: format!("it runs in the loop over run-time values at {}", here(f, l)),
+            };
+        }
+        let recv = if event {
+            s.main.or(s.later)
+        } else {
+            s.main.or(match s.later {
+                Some(r @ (Recv::Other | Recv::External | Recv::Socket)) => Some(r),
+                _ => None,
+            })
+        };
+        match recv {
+            Some(Recv::Router(id)) if !event => {
+                let r = &run.interp.routers[id as usize];
+                return Why {
+                    cause: "unmounted-router",
+                    reason: format!(
+                        "it runs on the {} created at {}, which no entry's app mounts",
+                        if r.is_app { "app" } else { "router" },
+                        here(r.file, r.line)
+                    ),
+                };
+            }
+            Some(Recv::Socket) if event => {
+                return Why {
+                    cause: "dynamic-event",
+                    reason: format!(
+                        "{call} runs on a Socket.IO object, but its event name is only known at run time"
+                    ),
+                };
+            }
+            Some(Recv::Socket) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` is a Socket.IO object (Socket.IO middleware, not HTTP)"
+                    ),
+                };
+            }
+            Some(Recv::Router(_)) | Some(Recv::Other) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` is a value the program builds that is not {}",
+                        if event {
+                            "a Socket.IO object"
+                        } else {
+                            "an Express app or router"
+                        }
+                    ),
+                };
+            }
+            Some(Recv::External) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` comes from an installed package or the runtime, not {}",
+                        if event { "Socket.IO" } else { "Express" }
+                    ),
+                };
+            }
+            Some(Recv::Dynamic | Recv::Param) => {
+                // A callback handed to a package's function gets its values from that package.
+                if let Some((id, name, line)) = item.enclosing.last()
+                    && let Some(&(f, l)) = rec.handed.get(&(file, *id))
+                {
+                    return if event {
+                        Why {
+                            cause: not_a,
+                            reason: format!(
+                                "`{receiver}` comes from the package function that calls `{name}` ({}) at {}, not from Socket.IO",
+                                here(file, *line),
+                                here(f, l)
+                            ),
+                        }
+                    } else {
+                        Why {
+                            cause: "external-host",
+                            reason: format!(
+                                "`{receiver}` is what a package's function at {} hands to `{name}` ({}); what that package registers is not known",
+                                here(f, l),
+                                here(file, *line)
+                            ),
+                        }
+                    };
+                }
+                return Why {
+                    cause: "unknown-receiver",
+                    reason: format!("{call} runs, but `{receiver}` is only known at run time"),
+                };
+            }
+            None => {}
+        }
+    }
+    // Not run in the routing phase: the outermost enclosing function nobody called.
+    let blocker = item
+        .enclosing
+        .iter()
+        .find(|(id, _, _)| !rec.entered.contains(&(file, *id)));
+    if let (Some(b), true) = (budget, blocker.is_some() || seen.is_none()) {
+        return Why {
+            cause: "budget",
+            reason: format!("the analysis budget ran out at {}:{}", b.file, b.line),
+        };
+    }
+    if let Some((id, name, line)) = blocker {
+        if let Some(&(f, l)) = rec
+            .handed
+            .get(&(file, *id))
+            .or_else(|| rec.handed_names.get(&(file, name.clone())))
+        {
+            return Why {
+                cause: "external-host",
+                reason: format!(
+                    "the enclosing function `{name}` ({}) is handed to a package's function at {}, which is not followed",
+                    here(file, *line),
+                    here(f, l)
+                ),
+            };
+        }
+        return Why {
+            cause: "uncalled-function",
+            reason: format!(
+                "the enclosing function `{name}` ({}) is never called",
+                here(file, *line)
+            ),
+        };
+    }
+    if !run.interp.touched.contains(&file) {
+        return if run.imported.contains(&file) {
+            Why {
+                cause: "skipped",
+                reason: "a reached module imports this file, but the analysis never needed what it exports, so its top level did not run".into(),
+            }
+        } else {
+            Why {
+                cause: "unreached-file",
+                reason: "no entry reaches this file".into(),
+            }
+        };
+    }
+    Why {
+        cause: "skipped",
+        reason: match &item.condition {
+            Some((test, line)) => format!(
+                "the code around it runs, but this call is not reached: it is under `if ({test})` ({}), which the analysis decided, or after an early return",
+                here(file, *line)
+            ),
+            None => "the code around it runs, but this call is not reached (an early return, or a condition the analysis decided)".into(),
+        },
+    }
+}
+
+/// Whether a file imports Socket.IO (server or client), statically, at its
+/// top level or in a function.
+fn imports_socket_io(facts: &FileFacts) -> bool {
+    let sio = |s: &str| s.starts_with("socket.io") || s.starts_with("@nestjs/websockets");
+    facts.static_sources().any(sio)
+        || facts.eager.iter().any(|s| sio(s))
+        || facts
+            .fn_imports
+            .iter()
+            .any(|(_, v)| v.iter().any(|s| sio(s)))
+}
+
+/// Top-level names bound to an installed package: `import x from 'p'`,
+/// `import * as x from 'p'`, `const x = require('p')`, `const x = require('p')(...)`.
+fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
+    let package =
+        |spec: &str| !(spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("@/"));
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let (Pattern::Ident(n), Some(e)) = (p, e) else {
+                        continue;
+                    };
+                    if let Some(spec) = required(e)
+                        && package(spec)
+                    {
+                        out.push((n.clone(), spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `require('p')`, `require('p')(...)`, `require('p').x`: the specifier.
+fn required(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Call(c) => match (&c.callee, c.args.first()) {
+            (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" => Some(s),
+            (callee, _) => required(callee),
+        },
+        Expr::Member(o, _) | Expr::Await(o) => required(o),
+        _ => None,
+    }
+}
+
+/// Packages whose values can be an app, a router or a Socket.IO object.
+fn routing_package(p: &str) -> bool {
+    let base = p.split('/').next().unwrap_or(p);
+    base.contains("express")
+        || base.contains("router")
+        || base.starts_with("socket.io")
+        || base.starts_with("@nestjs")
+}

@@ -1,0 +1,145 @@
+//! What the evaluation saw of the census's call sites, so the accounting
+//! can give each uncharted registration its precise cause.
+//!
+//! Captures: per evaluated call site of a census method (`get`, `use`,
+//! `on`, …): the class of its receiver (an app or router, a Socket.IO
+//! object, a value known not to be either, a package's value, a value only
+//! known at run time, a placeholder parameter), whether it ran in the
+//! routing phase or only while looking for events, and the loop over run-time
+//! values it ran in; the functions entered in the routing phase; functions
+//! handed to a package's function (never followed); the call sites that
+//! produced an event site.
+//!
+//! Deliberately not captured: argument values, or anything the inventory
+//! already records (registrations themselves live in the router table).
+
+use super::Interp;
+use crate::project::FileId;
+use crate::value::{Unknown, Value};
+use std::collections::{HashMap, HashSet};
+
+/// What a census call site's receiver was when it ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recv {
+    /// An Express app or router (index into the router table).
+    Router(u32),
+    /// A Socket.IO object.
+    Socket,
+    /// A value the program built that is neither (a `Map`, an array, a string, an object, …).
+    Other,
+    /// A value from an installed package or the runtime (not Express).
+    External,
+    /// A value only known at run time.
+    Dynamic,
+    /// A parameter of a function run without a caller.
+    Param,
+}
+
+/// One census call site as evaluated.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SiteSeen {
+    /// The receiver in the routing phase (the first one that was a router wins).
+    pub(crate) main: Option<Recv>,
+    /// The receiver while looking for events (code nobody calls, handlers).
+    pub(crate) later: Option<Recv>,
+    /// The loop over run-time values it ran in: (file, line).
+    pub(crate) dyn_loop: Option<(FileId, u32)>,
+}
+
+/// The recorder (one per analysis, held by the interpreter).
+#[derive(Debug, Default)]
+pub(crate) struct CensusRec {
+    /// Census call sites evaluated, by (file, line).
+    pub(crate) sites: HashMap<(FileId, u32), SiteSeen>,
+    /// Functions entered in the routing phase, by (file, function id).
+    pub(crate) entered: HashSet<(FileId, u32)>,
+    /// Functions handed to a package's function: (file, id) → the call (file, line).
+    pub(crate) handed: HashMap<(FileId, u32), (FileId, u32)>,
+    /// Imports not loaded yet handed the same way: (module, export name) → the call.
+    pub(crate) handed_names: HashMap<(FileId, String), (FileId, u32)>,
+    /// Call sites that produced an event site (also when the site is
+    /// attributed to a helper's caller).
+    pub(crate) event_sources: HashSet<(FileId, u32)>,
+}
+
+fn classify(v: &Value) -> Recv {
+    match v {
+        Value::Router(id) | Value::Chain(id, _) => Recv::Router(*id),
+        Value::Sio(_) => Recv::Socket,
+        Value::Unknown(Unknown::External) | Value::Builtin(_) => Recv::External,
+        Value::Unknown(Unknown::Param) => Recv::Param,
+        Value::Unknown(_) | Value::Deferred(_) | Value::Lazy(..) | Value::Undef | Value::Null => {
+            Recv::Dynamic
+        }
+        _ => Recv::Other,
+    }
+}
+
+impl Interp {
+    /// Hook: a method call `o.name(...)` at `line` is about to run.
+    pub(super) fn census_call(&mut self, file: FileId, line: u32, name: &str, o: &Value) {
+        if !crate::census::is_census_method(name) {
+            return;
+        }
+        let recv = classify(o);
+        let later = self.event_mode;
+        let dyn_loop = self.dyn_loops.last().map(|(f, l, _, _)| (*f, *l));
+        let seen = self.census.sites.entry((file, line)).or_default();
+        let slot = if later {
+            &mut seen.later
+        } else {
+            &mut seen.main
+        };
+        if !matches!(slot, Some(Recv::Router(_) | Recv::Socket)) {
+            *slot = Some(recv);
+        }
+        if seen.dyn_loop.is_none() {
+            seen.dyn_loop = dyn_loop;
+        }
+    }
+
+    /// Hook: a function is entered.
+    pub(super) fn census_enter(&mut self, key: (FileId, u32)) {
+        if !self.event_mode {
+            self.census.entered.insert(key);
+        }
+    }
+
+    /// Hook: arguments handed to a function of a package, which is not followed.
+    /// Functions directly among the arguments, or one level down in an array
+    /// or object literal (`bootstrap({ loaders: [a, b] })`), count.
+    pub(super) fn census_handed(&mut self, file: FileId, line: u32, argv: &[Value]) {
+        fn funcs(
+            v: &Value,
+            depth: u32,
+            out: &mut Vec<(FileId, u32)>,
+            names: &mut Vec<(FileId, String)>,
+        ) {
+            match v {
+                Value::Func(c) => out.push((c.file, c.func.id)),
+                Value::Lazy(f, n) => names.push((*f, n.to_string())),
+                Value::Arr(a) if depth < 2 => {
+                    for x in a.borrow().iter() {
+                        funcs(x, depth + 1, out, names);
+                    }
+                }
+                Value::Obj(o) if depth < 2 => {
+                    for (_, x) in o.entries() {
+                        funcs(&x, depth + 1, out, names);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (mut found, mut names) = (Vec::new(), Vec::new());
+        for a in argv {
+            funcs(a, 0, &mut found, &mut names);
+        }
+        for k in found {
+            self.census.handed.entry(k).or_insert((file, line));
+        }
+        for k in names {
+            self.census.handed_names.entry(k).or_insert((file, line));
+        }
+    }
+}
