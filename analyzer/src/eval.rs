@@ -15,9 +15,11 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod salvage;
 mod schemas;
 mod sockets;
 
+pub(crate) use salvage::{Salvage, SalvageKind};
 pub(crate) use schemas::RawContract;
 
 use sockets::Frame;
@@ -98,6 +100,8 @@ pub(crate) struct RouterData {
     pub(crate) in_event_pass: bool,
     /// `router.param(name, fn)`: parameter name, callback name and value, in order.
     pub(crate) param_callbacks: Vec<(String, String, Value)>,
+    /// Built by code the salvage pass ran (see `eval/salvage.rs`).
+    pub(crate) salvage: Option<Rc<Salvage>>,
 }
 
 /// A finding before it is turned into the public type.
@@ -239,6 +243,8 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
+    /// The salvage pass (see `eval/salvage.rs`).
+    salvage: salvage::SalvageState,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -314,6 +320,7 @@ impl Interp {
             pending_guesses: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
+            salvage: Default::default(),
         }
     }
 
@@ -2401,7 +2408,8 @@ impl Interp {
     fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
         let key = (c.file, c.func.id);
         if self.called.insert(key) {
-            self.uncalled.remove(&key);
+            let was = self.uncalled.remove(&key);
+            self.salvage_note_call(key, was);
         }
         if self.event_mode {
             self.event_called.insert(key);
@@ -2793,6 +2801,7 @@ impl Interp {
             param_callbacks: Vec::new(),
             unreached: self.unreached_mode,
             in_event_pass: self.event_mode,
+            salvage: self.salvage_tag(),
         });
         Value::Router(self.routers.len() as u32 - 1)
     }
@@ -2899,7 +2908,7 @@ impl Interp {
                 if let Some(f) = argv.last() {
                     self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
                 }
-                if !self.event_mode {
+                if !self.event_mode && !self.salvage_blocks(id) {
                     self.routers[sub_id as usize].mounted = true;
                     let reg = Reg {
                         kind: RegKind::Use {
@@ -2926,6 +2935,7 @@ impl Interp {
                 };
                 if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
                     && !self.event_mode
+                    && !self.salvage_blocks(id)
                 {
                     let mut fns = Vec::new();
                     self.handler_names(e, v, &mut fns, 0);
@@ -3130,7 +3140,7 @@ impl Interp {
         skip: usize,
         call: &Call,
     ) {
-        if self.event_mode {
+        if self.event_mode || self.salvage_blocks(id) {
             return;
         }
         let method = if method == "del" { "delete" } else { method };
@@ -3487,7 +3497,7 @@ impl Interp {
     }
 
     fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
-        if self.event_mode {
+        if self.event_mode || self.salvage_blocks(id) {
             self.eval_args(ctx, &call.args);
             return;
         }

@@ -86,6 +86,12 @@ fn run(case: &Path, cache: &Path) -> Actual {
             if d.conditional.is_some() {
                 l.push_str(" conditional");
             }
+            if let Some(r) = &op.reached {
+                l.push_str(&format!(
+                    " reached={}:{}@{}:{}",
+                    r.how, r.via, r.at.file, r.at.line
+                ));
+            }
             with_mw.insert(format!("{l} mw={}", d.middleware.join(",")));
             lines.insert(l);
             table.push_str(&format!(
@@ -102,7 +108,12 @@ fn run(case: &Path, cache: &Path) -> Actual {
                 d.conditional
                     .as_ref()
                     .map(|c| format!(" if {c}"))
-                    .unwrap_or_default(),
+                    .unwrap_or_default()
+                    + &op
+                        .reached
+                        .as_ref()
+                        .map(|r| format!(" (reached: {})", r.label()))
+                        .unwrap_or_default(),
             ));
         }
     }

@@ -408,18 +408,39 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
     )?;
     writeln!(
         out,
-        "HTTP: {} operations, {} declarations, {} app-level mounts, {} source files",
-        s.operations, s.declarations, s.mounts, s.source_files
+        "HTTP: {} operations, {} declarations, {} app-level mounts, {} source files{}",
+        s.operations,
+        s.declarations,
+        s.mounts,
+        s.source_files,
+        if s.salvaged > 0 {
+            format!(
+                "; {} salvaged from code no entry runs (marked reached; those under the unknown prefix `{{?}}` are not counted above)",
+                s.salvaged
+            )
+        } else {
+            String::new()
+        }
     )?;
     for app in &inv.apps {
         writeln!(
             out,
-            "  app {}:{}  {} operations",
-            app.at.file, app.at.line, app.operations
+            "  app {}:{}  {} operations{}",
+            app.at.file,
+            app.at.line,
+            app.operations,
+            app.reached
+                .as_ref()
+                .map(|r| format!("  (reached: {})", r.label()))
+                .unwrap_or_default()
         )?;
     }
     let mut domains: std::collections::BTreeMap<String, usize> = Default::default();
-    for op in &inv.operations {
+    for op in inv
+        .operations
+        .iter()
+        .filter(|o| !o.path.express.starts_with(analyzer::UNKNOWN_PREFIX))
+    {
         let segs: Vec<&str> = op
             .path
             .express
@@ -460,6 +481,11 @@ fn print_summary(out: &mut impl Write, inv: &analyzer::Inventory, list: bool) ->
                 op.conditional()
                     .map(|c| format!("  (if {c})"))
                     .unwrap_or_default()
+                    + &op
+                        .reached
+                        .as_ref()
+                        .map(|r| format!("  (reached: {})", r.label()))
+                        .unwrap_or_default()
             )?;
         }
     }
