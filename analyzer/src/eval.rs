@@ -13,7 +13,7 @@
 //! Misses on purpose: values computed at run time (environment, file system,
 //! network) — registrations that depend on them become findings; recursion
 //! beyond a fixed depth; code in functions nobody calls (except routers found
-//! by the unmounted-router pass).
+//! by the unmounted-router pass, and what the salvage pass runs: `eval/salvage.rs`).
 
 mod salvage;
 mod schemas;

@@ -49,14 +49,17 @@ fn new_out() -> WalkOut {
     }
 }
 
-/// (declaration site, method, route path) of what `ops` charts.
+/// A declaration: (site, method, route path).
+type DeclKey = (Location, String, String);
+
+/// The declarations `ops` charts, as charted by no salvaged app (`u32::MAX`).
 fn charted(
     ops: &BTreeMap<(u32, String, String, bool), Vec<Declaration>>,
-) -> BTreeSet<(Location, String, String)> {
+) -> BTreeMap<DeclKey, u32> {
     ops.iter()
         .flat_map(|((_, m, _, _), ds)| {
             ds.iter()
-                .map(move |d| (d.at.clone(), m.clone(), d.route_path.clone()))
+                .map(move |d| ((d.at.clone(), m.clone(), d.route_path.clone()), u32::MAX))
         })
         .collect()
 }
@@ -64,25 +67,23 @@ fn charted(
 /// Keep the operations of `sout` whose declarations nothing charted yet.
 fn keep_new(
     sout: WalkOut,
-    seen: &mut BTreeSet<(Location, String, String)>,
+    seen: &mut BTreeMap<DeclKey, u32>,
     reached: impl Fn(u32) -> Reached,
     mount_path: impl Fn(&str) -> String,
     into: &mut Vec<SalvagedOp>,
 ) {
-    let fresh: Vec<_> = sout
-        .ops
-        .into_iter()
-        .filter_map(|((app, method, full, regex), decls)| {
-            let decls: Vec<Declaration> = decls
-                .into_iter()
-                .filter(|d| !seen.contains(&(d.at.clone(), method.clone(), d.route_path.clone())))
-                .collect();
-            (!decls.is_empty()).then_some((app, method, full, regex, decls))
-        })
-        .collect();
-    for (app, method, full, regex, decls) in fresh {
-        for d in &decls {
-            seen.insert((d.at.clone(), method.clone(), d.route_path.clone()));
+    // In walk order (apps in creation order): the first app to chart a
+    // declaration keeps it (under each prefix it mounts it at).
+    for ((app, method, full, regex), decls) in sout.ops {
+        let decls: Vec<Declaration> = decls
+            .into_iter()
+            .filter(|d| {
+                let key = (d.at.clone(), method.clone(), d.route_path.clone());
+                *seen.entry(key).or_insert(app) == app
+            })
+            .collect();
+        if decls.is_empty() {
+            continue;
         }
         let mp = sout
             .mount_paths
@@ -216,7 +217,10 @@ pub(crate) fn salvage_unmounted(
     let mut seen = charted(&out.ops);
     for op in &found.ops {
         for d in &op.decls {
-            seen.insert((d.at.clone(), op.method.clone(), d.route_path.clone()));
+            seen.insert(
+                (d.at.clone(), op.method.clone(), d.route_path.clone()),
+                u32::MAX,
+            );
         }
     }
     keep_new(

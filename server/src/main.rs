@@ -308,9 +308,13 @@ fn run(cli: Cli) -> Result<i32> {
             for w in &docs.warnings {
                 eprintln!("warning: {w}");
             }
+            // Operations under the unknown prefix `{?}` are salvaged, not counted.
             let message = format!(
                 "({} operations, {} events, {} findings)",
-                inv.operations.len(),
+                inv.operations
+                    .iter()
+                    .filter(|o| !o.path.express.starts_with(analyzer::UNKNOWN_PREFIX))
+                    .count(),
                 inv.events.iter().filter(|e| !e.lifecycle).count(),
                 inv.findings.len()
             );
