@@ -800,13 +800,21 @@ fn build_inventory(
         if routes.is_empty() || r.mounted || (r.is_app && r.salvage.is_some()) {
             continue;
         }
-        findings.push(Finding {
-            code: FindingCode::UnmountedRouter,
-            at: loc(project, r.file, r.line),
-            message: format!(
+        let message = match &r.salvage {
+            Some(s) if s.kind == eval::SalvageKind::Unregistered => format!(
+                "`{}` registers routes on its parameter but nothing calls it (or only code known at run time does); they are charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unregistered, left out of the public OpenAPI: {}",
+                s.func,
+                routes.join("; ")
+            ),
+            _ => format!(
                 "router declares routes but is never mounted (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
                 routes.join("; ")
             ),
+        };
+        findings.push(Finding {
+            code: FindingCode::UnmountedRouter,
+            at: loc(project, r.file, r.line),
+            message,
         });
     }
     let salvaged = salvage_unmounted(project, interp, &out, salvaged);

@@ -190,7 +190,11 @@ pub(crate) fn salvage_unmounted(
         tags.insert(
             i,
             Reached {
-                how: eval::SalvageKind::Unmounted.as_str().to_string(),
+                how: match &r.salvage {
+                    Some(s) if s.kind == eval::SalvageKind::Unregistered => s.kind.as_str(),
+                    _ => eval::SalvageKind::Unmounted.as_str(),
+                }
+                .to_string(),
                 via: r
                     .salvage
                     .as_ref()

@@ -28,6 +28,9 @@ pub(crate) enum SalvageKind {
     Uncalled,
     /// A router with routes that nothing mounts: its prefix is unknown.
     Unmounted,
+    /// A registration function nobody called (`module.exports = function (app) { app.get(...) }`),
+    /// run with a placeholder router for the parameter it registers on: its prefix is unknown.
+    Unregistered,
 }
 
 impl SalvageKind {
@@ -35,6 +38,7 @@ impl SalvageKind {
         match self {
             SalvageKind::Uncalled => "uncalled",
             SalvageKind::Unmounted => "unmounted",
+            SalvageKind::Unregistered => "unregistered",
         }
     }
 }
@@ -147,6 +151,7 @@ impl Interp {
                 me.invoke(&c, vec![Value::Unknown(Unknown::Param); n], this);
             });
         }
+        self.salvage_registration_functions();
         // Methods and getters of classes nobody called, on the program's
         // instance when there is one, else on one built in the run.
         let classes = self.classes.clone();
@@ -220,6 +225,38 @@ impl Interp {
                     inst = made;
                 }
             }
+        }
+    }
+
+    /// Module-level functions nobody called that register routes on a
+    /// parameter (`function (app) { app.get('/x', h) }`): run with a
+    /// placeholder router for that parameter (charted under `{?}`).
+    fn salvage_registration_functions(&mut self) {
+        let module_level =
+            |c: &Rc<Closure>| c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
+        let mut todo: Vec<((FileId, u32), Rc<Closure>, usize)> = self
+            .uncalled
+            .iter()
+            .filter(|(k, c)| !self.called.contains(k) && module_level(c) && c.home.is_none())
+            .filter_map(|(k, c)| registers_on_param(&c.func).map(|i| (*k, c.clone(), i)))
+            .collect();
+        todo.sort_by_key(|(k, _, _)| *k);
+        for (k, c, i) in todo {
+            if self.called.contains(&k) || self.salvage.ran.contains(&k) || self.steps > STEP_BUDGET
+            {
+                continue;
+            }
+            let tag = Salvage {
+                kind: SalvageKind::Unregistered,
+                func: c.func.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                file: c.file,
+                line: c.func.line,
+            };
+            self.salvage_run(tag, move |me| {
+                let mut argv = vec![Value::Unknown(Unknown::Param); c.func.params.len()];
+                argv[i] = me.new_router(c.file, c.func.line, false);
+                me.invoke(&c, argv, None);
+            });
         }
     }
 
@@ -361,4 +398,54 @@ impl Interp {
         }
         self.touched = touched;
     }
+}
+
+/// The parameter (index) a function registers routes on: `p.get('/x', h)`,
+/// `p.post(`/x`, a, b)`, `p.use('/x', r)`, `p.route('/x')` with `p` a plain
+/// parameter, a path-like first argument (starting with `/`) and, but for
+/// `route`, a handler after it.
+fn registers_on_param(f: &Func) -> Option<usize> {
+    let names: Vec<&str> = f
+        .params
+        .iter()
+        .map(|p| match p {
+            Pattern::Ident(n) => n.as_str(),
+            _ => "",
+        })
+        .collect();
+    let hit: RefCell<Option<usize>> = RefCell::new(None);
+    sockets::any_expr(&f.body, &|e| {
+        let Expr::Call(c) = e else { return false };
+        let Expr::Member(o, m) = &c.callee else {
+            return false;
+        };
+        let Expr::Ident(recv) = o.as_ref() else {
+            return false;
+        };
+        let Some(i) = names.iter().position(|n| !n.is_empty() && n == recv) else {
+            return false;
+        };
+        let verb = HTTP_VERBS.contains(&m.as_str()) || m == "use";
+        if !verb && m != "route" {
+            return false;
+        }
+        let pathy = match c.args.first() {
+            Some(Expr::Str(p)) => p.starts_with('/'),
+            Some(Expr::Template(q, _)) => q.first().is_some_and(|p| p.starts_with('/')),
+            _ => false,
+        };
+        let handler = m == "route"
+            || c.args.get(1).is_some_and(|a| {
+                matches!(
+                    a,
+                    Expr::Func(_) | Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)
+                )
+            });
+        if pathy && handler {
+            *hit.borrow_mut() = Some(i);
+            return true;
+        }
+        false
+    });
+    hit.into_inner()
 }
