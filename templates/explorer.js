@@ -283,6 +283,7 @@
       ['OpenAPI path', o.openApiPath && o.openApiPath !== o.path ? '<code>' + hlPath(o.openApiPath) + '</code>' : ''],
       ['Declared method', o.declaredMethod ? '<code>' + esc(o.declaredMethod) + '</code>' : ''],
       ['Only when', o.conditional ? '<code>' + esc(o.conditional) + '</code>' : ''],
+      ['Reached', o.reached ? 'not from an entry: salvaged (<code>' + esc(o.reached) + '</code>)' + (String(o.path).indexOf('{?}') === 0 ? '; the mount prefix <code>{?}</code> is unknown' : '') : ''],
       ['Path', o.regex ? 'a regular expression; OpenAPI cannot express it exactly' : ''],
       ['Agent tool', o.tool ? '<a href="#' + esc(fragmentFor('tools', o.tool)) + '"><code>' + esc(o.tool) + '</code></a>' : ''],
       ['Exposed API', o.exposedApi ? '<code>' + esc(o.exposedApi) + '</code>' : ''],
@@ -334,7 +335,7 @@
     const first = arr(o.locations)[0] || arr(o.sources)[0] || '';
     const more = arr(o.locations).length > 1 ? ' +' + (arr(o.locations).length - 1) : '';
     return methodBadge(o.method) + '<span class="p">' + hlPath(o.path) + '</span><span class="s">' + mk(o.summary) + '</span>' +
-      '<span class="meta">' + (o.conditional ? pill('conditional', 'warn') : '') + (o.tool ? pill('tool', 'ok') : '') + (o.exposedApi ? pill('exposed: ' + o.exposedApi, 'warn') : '') +
+      '<span class="meta">' + (o.reached ? pill('salvaged', 'warn') : '') + (o.conditional ? pill('conditional', 'warn') : '') + (o.tool ? pill('tool', 'ok') : '') + (o.exposedApi ? pill('exposed: ' + o.exposedApi, 'warn') : '') +
       pill(o.domainLabel || o.domain, 'dom') + pill(o.access, 'acc') +
       pill(o.sideEffect) + pill(o.contractStatus) + '<span class="loc">' + mk(first) + esc(more) + '</span></span>';
   }

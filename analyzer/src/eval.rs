@@ -13,7 +13,7 @@
 //! Misses on purpose: values computed at run time (environment, file system,
 //! network) — registrations that depend on them become findings; recursion
 //! beyond a fixed depth; code in functions nobody calls (except routers found
-//! by the unmounted-router pass).
+//! by the unmounted-router pass, and what the salvage pass runs: `eval/salvage.rs`).
 
 pub(crate) mod census_rec;
 mod dropins;
@@ -21,11 +21,13 @@ mod forks;
 mod guards;
 mod nest_http;
 mod routing_controllers;
+mod salvage;
 mod schemas;
 mod sockets;
 
 pub(crate) use dropins::PACKAGES as DROPIN_PACKAGES;
 pub(crate) use guards::GuardInfo;
+pub(crate) use salvage::{Salvage, SalvageKind};
 pub(crate) use schemas::RawContract;
 
 use sockets::Frame;
@@ -110,6 +112,8 @@ pub(crate) struct RouterData {
     pub(crate) in_event_pass: bool,
     /// `router.param(name, fn)`: parameter name, callback name and value, in order.
     pub(crate) param_callbacks: Vec<(String, String, Value)>,
+    /// Built by code the salvage pass ran (see `eval/salvage.rs`).
+    pub(crate) salvage: Option<Rc<Salvage>>,
 }
 
 /// A finding before it is turned into the public type.
@@ -263,6 +267,8 @@ pub(crate) struct Interp {
     forked: Vec<(FileId, FileId, u32)>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
+    /// The salvage pass (see `eval/salvage.rs`).
+    salvage: salvage::SalvageState,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -344,6 +350,7 @@ impl Interp {
             socket_handlers: 0,
             loop_imports: Vec::new(),
             census: Default::default(),
+            salvage: Default::default(),
         }
     }
 
@@ -2440,7 +2447,8 @@ impl Interp {
     fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
         let key = (c.file, c.func.id);
         if self.called.insert(key) {
-            self.uncalled.remove(&key);
+            let was = self.uncalled.remove(&key);
+            self.salvage_note_call(key, was);
         }
         self.census_enter(key);
         if self.event_mode {
@@ -2860,6 +2868,7 @@ impl Interp {
             param_callbacks: Vec::new(),
             unreached: self.unreached_mode,
             in_event_pass: self.event_mode,
+            salvage: self.salvage_tag(),
         });
         Value::Router(self.routers.len() as u32 - 1)
     }
@@ -2972,7 +2981,7 @@ impl Interp {
                 if let Some(f) = argv.last() {
                     self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
                 }
-                if !self.event_mode {
+                if !self.event_mode && !self.salvage_blocks(id) {
                     self.routers[sub_id as usize].mounted = true;
                     let reg = Reg {
                         kind: RegKind::Use {
@@ -3000,6 +3009,7 @@ impl Interp {
                 };
                 if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
                     && !self.event_mode
+                    && !self.salvage_blocks(id)
                 {
                     let mut fns = Vec::new();
                     self.handler_names(e, v, &mut fns, 0);
@@ -3204,7 +3214,7 @@ impl Interp {
         skip: usize,
         call: &Call,
     ) {
-        if self.event_mode {
+        if self.event_mode || self.salvage_blocks(id) {
             return;
         }
         let method = if method == "del" { "delete" } else { method };
@@ -3632,7 +3642,7 @@ impl Interp {
     }
 
     fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
-        if self.event_mode {
+        if self.event_mode || self.salvage_blocks(id) {
             self.eval_args(ctx, &call.args);
             return;
         }

@@ -27,7 +27,40 @@ pub struct App {
     pub at: Location,
     /// Operations mounted under it.
     pub operations: usize,
+    /// How the analysis reached it when no entry does (absent: from an entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
 }
+
+/// How the analysis reached an app or operation that no entry reaches: the
+/// salvage pass ran code the entries never ran.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Reached {
+    /// `uncalled`: built by a function, method or getter nobody called, run
+    /// with placeholder arguments; `unmounted`: a router with routes that
+    /// nothing mounts, charted under the unknown prefix `{?}`.
+    pub how: String,
+    /// The function that was run (`start`, `ParseServer.app`, `default` for
+    /// an anonymous default export), or `router` for an unmounted router.
+    pub via: String,
+    /// Where that function (or router) is.
+    pub at: Location,
+}
+
+impl Reached {
+    /// `uncalled:start (src/index.ts:12)`.
+    pub fn label(&self) -> String {
+        format!(
+            "{}:{} ({}:{})",
+            self.how, self.via, self.at.file, self.at.line
+        )
+    }
+}
+
+/// The Express form of the unknown mount prefix of an unmounted router's routes.
+pub const UNKNOWN_PREFIX: &str = "{?}";
+/// The OpenAPI path parameter that stands for [`UNKNOWN_PREFIX`].
+pub const UNKNOWN_PREFIX_PARAM: &str = "unknownPrefix";
 
 /// One `use()` step on the way from the app to a route.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,6 +208,9 @@ pub struct Operation {
     pub mount_path: String,
     /// Every declaration that produces it, sorted.
     pub declarations: Vec<Declaration>,
+    /// How the analysis reached it when no entry does (absent: from an entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
 }
 
 impl Operation {
@@ -369,12 +405,13 @@ impl Finding {
             | C::DynamicLoop
             | C::DynamicMount
             | C::DynamicCall
-            | C::UnmountedRouter
             | C::UnreachedApp
             | C::AnalysisBudget
             | C::NoEntry
             | C::DynamicEvent => Severity::Error,
-            C::UnresolvedImport
+            // Its routes are charted under the unknown prefix `{?}`.
+            C::UnmountedRouter
+            | C::UnresolvedImport
             | C::CatchAllListener
             | C::UnhandledEvent
             | C::UnemittedEvent
@@ -475,6 +512,9 @@ pub struct Stats {
     pub declarations: usize,
     /// Modules read while walking from the entries, entries excluded.
     pub source_files: usize,
+    /// Operations charted by the salvage pass (not in `operations`).
+    #[serde(default)]
+    pub salvaged: usize,
 }
 
 /// Where the time went, for `--timings`.

@@ -16,19 +16,22 @@ mod ir;
 mod loader;
 mod paths;
 mod project;
+mod salvaged;
 mod syntax;
 mod value;
 
 pub use inventory::{
     App, CensusEntry, Contract, Coverage, Declaration, Direction, Event, EventSite, EventStats,
-    Finding, FindingCode, Guard, Handler, Inventory, Location, MountStep, Operation, ResponseInfo,
-    SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
+    Finding, FindingCode, Guard, Handler, Inventory, Location, MountStep, Operation, Reached,
+    ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
+    UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};
 
 use eval::{Interp, PathArg, RegKind, RouterData, UseHandler};
 use loader::{Cache, Loader, needle};
 use project::{FileId, Project};
+use salvaged::{salvage_unmounted, salvage_walk, salvaged_pattern};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -442,6 +445,8 @@ fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
     for i in extra {
         interp.run_module(i);
     }
+    // Apps and routers built by code no entry runs (see `eval/salvage.rs`).
+    interp.salvage_uncalled();
     timings.resolve_ms = ms(t2);
 
     // Events: modules that mention sockets and nobody loaded (client code,
@@ -878,7 +883,7 @@ fn build_inventory(
         .routers
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.is_app && !r.mounted && !r.unreached)
+        .filter(|(_, r)| r.is_app && !r.mounted && !r.unreached && r.salvage.is_none())
         .map(|(i, _)| i as u32)
         .collect();
     // An app factory that runs twice (two entries calling `createApp()`)
@@ -909,6 +914,7 @@ fn build_inventory(
             &mut out,
         );
     }
+    let salvaged = salvage_walk(project, interp, &roots, &mut out);
     // Routers with routes that no root reaches.
     for (i, r) in interp.routers.iter().enumerate() {
         if out.reached_routers.contains(&(i as u32)) {
@@ -934,7 +940,7 @@ fn build_inventory(
                 _ => None,
             })
             .collect();
-        if r.is_app && r.unreached && !r.mounted && !r.in_event_pass {
+        if r.is_app && r.unreached && !r.mounted && !r.in_event_pass && r.salvage.is_none() {
             findings.push(Finding {
                 code: FindingCode::UnreachedApp,
                 at: loc(project, r.file, r.line),
@@ -946,19 +952,28 @@ fn build_inventory(
             });
             continue;
         }
-        if routes.is_empty() || r.mounted {
+        if routes.is_empty() || r.mounted || (r.is_app && r.salvage.is_some()) {
             continue;
         }
+        let message = match &r.salvage {
+            Some(s) if s.kind == eval::SalvageKind::Unregistered => format!(
+                "`{}` registers routes on its parameter but nothing calls it (or only code known at run time does); they are charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unregistered, left out of the public OpenAPI: {}",
+                s.func,
+                routes.join("; ")
+            ),
+            _ => format!(
+                "router declares routes but is never mounted (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
+                routes.join("; ")
+            ),
+        };
         findings.push(Finding {
             code: FindingCode::UnmountedRouter,
             at: loc(project, r.file, r.line),
-            message: format!(
-                "router declares routes but is never mounted: {}",
-                routes.join("; ")
-            ),
+            message,
             cause: None,
         });
     }
+    let salvaged = salvage_unmounted(project, interp, &out, salvaged);
     if entries.is_empty() && interp.sio_servers.is_empty() && interp.sites.is_empty() {
         findings.push(Finding {
             code: FindingCode::NoEntry,
@@ -977,6 +992,22 @@ fn build_inventory(
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
     let mut operations: Vec<Operation> = Vec::new();
+    let mut salvaged_ops: BTreeSet<(String, String, bool)> = BTreeSet::new();
+    for op in salvaged.ops {
+        let mut decls = op.decls;
+        decls.sort_by(|a, b| a.at.cmp(&b.at));
+        *app_counts.entry(op.app).or_default() += 1;
+        salvaged_ops.insert((op.method.clone(), op.full.clone(), op.regex));
+        let r = &interp.routers[op.app as usize];
+        operations.push(Operation {
+            method: op.method,
+            path: salvaged_pattern(&op.full, op.regex),
+            app: loc(project, r.file, r.line),
+            mount_path: op.mount_path,
+            declarations: decls,
+            reached: Some(op.reached),
+        });
+    }
     for ((app, method, full, regex), mut decls) in out.ops {
         decls.sort_by(|a, b| a.at.cmp(&b.at));
         *app_counts.entry(app).or_default() += 1;
@@ -992,6 +1023,7 @@ fn build_inventory(
             app: loc(project, r.file, r.line),
             mount_path,
             declarations: decls,
+            reached: None,
         });
     }
     operations.sort_by(|a, b| {
@@ -1009,8 +1041,18 @@ fn build_inventory(
             App {
                 at: loc(project, r.file, r.line),
                 operations: app_counts.get(&a).copied().unwrap_or(0),
+                reached: None,
             }
         })
+        .chain(salvaged.apps.iter().map(|(a, reached)| {
+            let a = *a;
+            let r = &interp.routers[a as usize];
+            App {
+                at: loc(project, r.file, r.line),
+                operations: app_counts.get(&a).copied().unwrap_or(0),
+                reached: Some(reached.clone()),
+            }
+        }))
         .collect();
     let entry_set: HashSet<FileId> = entries.iter().copied().collect();
     let source_files: Vec<SourceFile> = interp
@@ -1022,8 +1064,10 @@ fn build_inventory(
             http: http_files.contains(&f),
         })
         .collect();
+    // Operations under the unknown prefix are counted in `salvaged` only.
     let unique_ops: BTreeSet<(String, String, bool)> = operations
         .iter()
+        .filter(|o| !o.path.express.starts_with(UNKNOWN_PREFIX))
         .map(|o| (o.method.clone(), o.path.express.clone(), o.path.regex))
         .collect();
     let stats = Stats {
@@ -1031,6 +1075,7 @@ fn build_inventory(
         operations: unique_ops.len(),
         declarations: out.decl_keys.len(),
         source_files: reached.iter().filter(|f| !entry_set.contains(f)).count(),
+        salvaged: salvaged_ops.len(),
     };
     let mut inv = Inventory {
         entries: entries

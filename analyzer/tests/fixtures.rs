@@ -97,6 +97,12 @@ fn run(case: &Path, cache: &Path) -> Actual {
             if let Some(v) = &d.via {
                 l.push_str(&format!(" via={}:{}", v.file, v.line));
             }
+            if let Some(r) = &op.reached {
+                l.push_str(&format!(
+                    " reached={}:{}@{}:{}",
+                    r.how, r.via, r.at.file, r.at.line
+                ));
+            }
             with_mw.insert(format!("{l} mw={}", d.middleware.join(",")));
             lines.insert(l);
             table.push_str(&format!(
@@ -113,7 +119,12 @@ fn run(case: &Path, cache: &Path) -> Actual {
                 d.conditional
                     .as_ref()
                     .map(|c| format!(" if {c}"))
-                    .unwrap_or_default(),
+                    .unwrap_or_default()
+                    + &op
+                        .reached
+                        .as_ref()
+                        .map(|r| format!(" (reached: {})", r.label()))
+                        .unwrap_or_default(),
             ));
         }
     }

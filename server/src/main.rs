@@ -577,7 +577,7 @@ fn print_summary(
     }
     writeln!(
         out,
-        "HTTP: {} operations{}, {} declarations, {} app-level mounts, {} source files",
+        "HTTP: {} operations{}, {} declarations, {} app-level mounts, {} source files{}",
         counts.operations,
         match counts.all_routes {
             0 => String::new(),
@@ -588,19 +588,31 @@ fn print_summary(
         },
         s.declarations,
         s.mounts,
-        s.source_files
+        s.source_files,
+        if s.salvaged > 0 {
+            format!(
+                "; {} salvaged from code no entry runs (marked reached; those under the unknown prefix `{{?}}` are not counted above)",
+                s.salvaged
+            )
+        } else {
+            String::new()
+        }
     )?;
     for app in &inv.apps {
         writeln!(
             out,
-            "  app {}:{}  {} operations",
+            "  app {}:{}  {} operations{}",
             app.at.file,
             app.at.line,
             counts
                 .per_app
                 .get(&format!("{}:{}", app.at.file, app.at.line))
                 .copied()
-                .unwrap_or(0)
+                .unwrap_or(0),
+            app.reached
+                .as_ref()
+                .map(|r| format!("  (reached: {})", r.label()))
+                .unwrap_or_default()
         )?;
     }
     let domains = &counts.domains;
@@ -635,6 +647,11 @@ fn print_summary(
                 op.conditional()
                     .map(|c| format!("  (if {c})"))
                     .unwrap_or_default()
+                    + &op
+                        .reached
+                        .as_ref()
+                        .map(|r| format!("  (reached: {})", r.label()))
+                        .unwrap_or_default()
             )?;
         }
     }

@@ -33,7 +33,7 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         let path = &op.path.express;
         let first = &op.declarations[0];
         let is_modeled = row.contract.modeled();
-        if is_modeled {
+        if is_modeled && !model::unknown_prefix(op) {
             modeled += 1;
         }
         let mut o = serde_json::Map::new();
@@ -106,6 +106,9 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         if let Some(c) = op.conditional() {
             o.insert("conditional".into(), json!(c));
         }
+        if let Some(r) = &op.reached {
+            o.insert("reached".into(), json!(r.label()));
+        }
         o.insert(
             "mounts".into(),
             json!(first.mounts.iter().map(|m| json!({"prefix": m.prefix, "at": format!("{}:{}", m.at.file, m.at.line)})).collect::<Vec<_>>()),
@@ -117,16 +120,27 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         }
         ops.push(Value::Object(o));
     }
-    let stats = json!({
+    // Operations under the unknown prefix are listed but not counted (see `salvaged`).
+    let unknown = model
+        .rows
+        .iter()
+        .filter(|r| model::unknown_prefix(r.op))
+        .count();
+    let salvaged = model.rows.iter().filter(|r| r.op.reached.is_some()).count();
+    let mut stats = json!({
         "mounts": inv.stats.mounts,
-        "operations": ops.len(),
+        "operations": ops.len() - unknown,
         "declarations": inv.stats.declarations,
         "sourceFiles": inv.stats.source_files,
         "domains": model.domains.len(),
         "modeled": modeled,
-        "generated": ops.len() - modeled,
+        "generated": ops.len() - unknown - modeled,
         "coverage": coverage_json(inv.coverage.http_total, inv.coverage.http_charted),
     });
+    if salvaged > 0 {
+        stats["salvaged"] = json!(salvaged);
+        stats["unknownPrefix"] = json!(unknown);
+    }
     json!({
         "schemaVersion": 2,
         "derivedFrom": inv.source_files.iter().filter(|f| f.http).map(|f| f.file.clone()).collect::<Vec<_>>(),
@@ -143,7 +157,13 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         })).collect::<Vec<_>>(),
         "operations": ops,
         "entries": inv.entries,
-        "apps": inv.apps.iter().map(|a| json!({"at": format!("{}:{}", a.at.file, a.at.line), "operations": a.operations})).collect::<Vec<_>>(),
+        "apps": inv.apps.iter().map(|a| {
+            let mut v = json!({"at": format!("{}:{}", a.at.file, a.at.line), "operations": a.operations});
+            if let Some(r) = &a.reached {
+                v["reached"] = json!(r.label());
+            }
+            v
+        }).collect::<Vec<_>>(),
         "findings": inv.findings.iter().filter(|f| !f.code.is_event()).map(finding_json).collect::<Vec<_>>(),
         "sourceHashes": inv.source_files.iter().filter(|f| f.http).map(|f| json!({"file": f.file, "blake3": f.hash})).collect::<Vec<_>>(),
     })

@@ -46,6 +46,11 @@ pub(crate) struct Row<'a> {
     pub(crate) tool: Option<ToolMark>,
 }
 
+/// Whether an operation sits under the unknown prefix of a router nothing mounts (`{?}/users/:id`).
+pub(crate) fn unknown_prefix(op: &Operation) -> bool {
+    op.path.express.starts_with(analyzer::UNKNOWN_PREFIX)
+}
+
 impl Row<'_> {
     pub(crate) fn upper(&self) -> String {
         self.method.to_ascii_uppercase()
@@ -148,10 +153,13 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
             }
             a => a,
         };
+        // Under the unknown prefix, the path is a guess: never public.
+        let unknown = unknown_prefix(op);
         let exposed = opts
             .exposed
             .iter()
-            .position(|api| under_prefix(&op.path.express, &api.prefix));
+            .position(|api| under_prefix(&op.path.express, &api.prefix))
+            .filter(|_| !unknown);
         let doc_side_effect = doc
             .tag("sideEffect")
             .map(str::trim)
@@ -195,7 +203,12 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
                 None => None,
             };
             rows.push(Row {
-                domain: classify::domain(&op.path.express),
+                // Operations under the unknown prefix form one domain of their own.
+                domain: if unknown {
+                    "unknown-prefix".to_string()
+                } else {
+                    classify::domain(&op.path.express)
+                },
                 summary: doc
                     .summary()
                     .map(str::to_string)
@@ -251,7 +264,8 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
     let mut seen = std::collections::HashSet::new();
     warnings.retain(|w| seen.insert(w.clone()));
     let mut domains: IndexMap<String, usize> = IndexMap::new();
-    for r in &rows {
+    // Operations under the unknown prefix are not counted in domains.
+    for r in rows.iter().filter(|r| !unknown_prefix(r.op)) {
         *domains.entry(r.domain.clone()).or_default() += 1;
     }
     Ok(Model {

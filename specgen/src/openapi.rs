@@ -23,7 +23,7 @@
 
 use crate::downgrade;
 use crate::ids;
-use crate::model::{Model, Row};
+use crate::model::{Model, Row, unknown_prefix};
 use crate::{SpecOptions, classify};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -98,6 +98,12 @@ fn parameters(row: &Row<'_>, opts: &SpecOptions) -> Vec<Value> {
             m.entry("pattern").or_insert(json!(format!("^(?:{pat})$")));
         }
         let mut notes = Vec::new();
+        if p.name == analyzer::UNKNOWN_PREFIX_PARAM && unknown_prefix(row.op) {
+            notes.push(format!(
+                "Stands for the mount prefix of a router the analysis never saw mounted (`{}` in Express form): unknown, possibly several segments.",
+                analyzer::UNKNOWN_PREFIX
+            ));
+        }
         if p.optional {
             notes.push(format!(
                 "Optional in Express (`{}`): the path without this segment is served too. OpenAPI path parameters are always required, so that form is not described here.",
@@ -303,6 +309,9 @@ fn operation(row: &Row<'_>, opts: &SpecOptions, audience: Audience) -> Value {
         }
         o.insert("x-portos-tool".into(), Value::Object(tool));
     }
+    if let Some(r) = &op.reached {
+        o.insert("x-portos-reached".into(), json!(r.label()));
+    }
     if audience == Audience::Internal {
         o.insert(
             "x-portos-contract-status".into(),
@@ -355,7 +364,7 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
     let mut omitted: Vec<Value> = Vec::new();
     let mut tag_counts: indexmap::IndexMap<String, usize> = indexmap::IndexMap::new();
     for row in &model.rows {
-        if audience == Audience::Public && row.exposed.is_none() {
+        if audience == Audience::Public && (row.exposed.is_none() || unknown_prefix(row.op)) {
             continue;
         }
         let op = row.op;

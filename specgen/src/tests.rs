@@ -54,6 +54,7 @@ fn op(method: &str, path: &str, decls: Vec<Declaration>) -> Operation {
         app: at("src/app.js", 3),
         mount_path: String::new(),
         declarations: decls,
+        reached: None,
     }
 }
 
