@@ -15,6 +15,7 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod flow;
 mod schemas;
 mod sockets;
 
@@ -130,9 +131,17 @@ struct Ctx {
     home: Option<Rc<ClassVal>>,
 }
 
+/// How a statement ends.
 enum Flow {
     Normal,
     Return(Value),
+    /// `break`, with its label.
+    Break(Option<String>),
+    /// `continue`, with its label.
+    Continue(Option<String>),
+    /// An exception on its way to the nearest `catch` or `finally` of the
+    /// function (a throw does not cross function calls: see `invoke`).
+    Throw(Value),
 }
 
 const HTTP_VERBS: &[&str] = &[
@@ -770,7 +779,7 @@ impl Interp {
                     rec.exports.set("default", v);
                 }
                 s => {
-                    if let Flow::Return(_) = self.exec_stmt(&ctx, s) {
+                    if !matches!(self.exec_stmt(&ctx, s), Flow::Normal) {
                         break;
                     }
                 }
@@ -1046,8 +1055,9 @@ impl Interp {
         };
         self.hoist(&inner, stmts);
         for s in stmts {
-            if let Flow::Return(v) = self.exec_stmt(&inner, s) {
-                return Flow::Return(v);
+            let flow = self.exec_stmt(&inner, s);
+            if !matches!(flow, Flow::Normal) {
+                return flow;
             }
         }
         Flow::Normal
@@ -1091,7 +1101,7 @@ impl Interp {
                 if self.route_contract.is_some() {
                     self.note_error_status(ctx, &v, e);
                 }
-                return Flow::Return(Value::dynamic());
+                return Flow::Throw(v);
             }
             Stmt::If(test, text, then, els, _) => {
                 let t = self.eval(ctx, test);
@@ -1122,82 +1132,22 @@ impl Interp {
                         self.cond.push(format!("!({text})"));
                         let b = self.exec_block(ctx, els);
                         self.cond.pop();
-                        if let (Flow::Return(v), Flow::Return(_)) = (a, b) {
-                            return Flow::Return(v);
+                        // Only a way out that both branches take leaves for sure.
+                        if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
+                            return a;
                         }
                     }
                 }
             }
-            Stmt::ForOf(pat, iter, is_in, body, text, line) => {
-                let v = self.eval(ctx, iter);
-                let v = self.force_deep(v);
-                let items = match (&v, is_in) {
-                    (Value::Arr(a), false) => Some(a.borrow().clone()),
-                    (Value::Arr(a), true) => Some(
-                        (0..a.borrow().len())
-                            .map(|i| Value::Num(i as f64))
-                            .collect(),
-                    ),
-                    (Value::Obj(o), true) => {
-                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
-                    (Value::Str(s), false) => {
-                        Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
-                    }
-                    (Value::Coll(c), false) => Some(c.iterated()),
-                    _ => None,
-                };
-                match items {
-                    Some(items) => {
-                        for item in items.into_iter().take(MAX_ITERATIONS) {
-                            let inner = Ctx {
-                                scope: Scope::new(Some(ctx.scope.clone())),
-                                ..ctx.clone()
-                            };
-                            self.bind(&inner, pat, item, true);
-                            if let Flow::Return(v) = self.exec_block(&inner, body) {
-                                return Flow::Return(v);
-                            }
-                        }
-                    }
-                    None => {
-                        self.dyn_loops
-                            .push((ctx.file, *line, text.clone(), Cell::new(false)));
-                        let inner = Ctx {
-                            scope: Scope::new(Some(ctx.scope.clone())),
-                            ..ctx.clone()
-                        };
-                        self.bind(&inner, pat, Value::dynamic(), true);
-                        self.exec_block(&inner, body);
-                        self.pop_dyn_loop();
-                    }
-                }
+            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+                return self.exec_loop(ctx, stmt, None);
             }
-            Stmt::Loop(text, body, line) => {
-                self.dyn_loops
-                    .push((ctx.file, *line, text.clone(), Cell::new(false)));
-                self.exec_block(ctx, body);
-                self.pop_dyn_loop();
-            }
+            Stmt::Labeled(label, inner) => return self.exec_labeled(ctx, label, inner),
+            Stmt::Break(label) => return Flow::Break(label.clone()),
+            Stmt::Continue(label) => return Flow::Continue(label.clone()),
             Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
             Stmt::Try(body, param, handler, fin) => {
-                let r = self.exec_block(ctx, body);
-                if !handler.is_empty() {
-                    let inner = Ctx {
-                        scope: Scope::new(Some(ctx.scope.clone())),
-                        ..ctx.clone()
-                    };
-                    if let Some(p) = param {
-                        self.bind(&inner, p, Value::dynamic(), true);
-                    }
-                    self.cond.push("an exception was caught".into());
-                    self.exec_block(&inner, handler);
-                    self.cond.pop();
-                }
-                self.exec_block(ctx, fin);
-                if let Flow::Return(v) = r {
-                    return Flow::Return(v);
-                }
+                return self.exec_try(ctx, body, param.as_ref(), handler, fin);
             }
             Stmt::Switch(disc, cases) => {
                 let d = self.eval(ctx, disc);
@@ -1228,11 +1178,10 @@ impl Interp {
                 }
                 if let Some(i) = start {
                     for c in &cases[i..] {
-                        if let Flow::Return(v) = self.exec_block(ctx, &c.body) {
-                            return Flow::Return(v);
-                        }
-                        if c.exits {
-                            break;
+                        match self.exec_block(ctx, &c.body) {
+                            Flow::Normal if !c.exits => {}
+                            Flow::Normal | Flow::Break(None) => break,
+                            other => return other,
                         }
                     }
                     return Flow::Normal;
@@ -1613,6 +1562,9 @@ impl Interp {
             Expr::Compare(op, l, r) => {
                 let a = self.eval(ctx, l);
                 let b = self.eval(ctx, r);
+                if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
+                    return flow::relation(op, &a, &b);
+                }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {
@@ -2468,9 +2420,17 @@ impl Interp {
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
         for s in &c.func.body {
-            if let Flow::Return(v) = self.exec_stmt(&ctx, s) {
-                result = v;
-                break;
+            match self.exec_stmt(&ctx, s) {
+                Flow::Normal => {}
+                Flow::Return(v) => {
+                    result = v;
+                    break;
+                }
+                // What a caller gets from a call that threw is not known here.
+                _ => {
+                    result = Value::dynamic();
+                    break;
+                }
             }
         }
         self.stack.pop();
