@@ -15,10 +15,15 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod budget;
 mod flow;
+mod node;
+mod protos;
 mod schemas;
 mod sockets;
+mod strings;
 
+pub(crate) use node::NodeFn;
 pub(crate) use schemas::RawContract;
 
 use sockets::Frame;
@@ -176,6 +181,12 @@ const HTTP_VERBS: &[&str] = &[
     "unlink",
 ];
 
+/// Array methods that are values of their own (`[].slice.call(arguments)`).
+const ARRAY_METHODS: &[&str] = &[
+    "slice", "join", "concat", "map", "forEach", "filter", "reduce", "flat", "flatMap", "some",
+    "every", "find", "push", "entries", "keys", "values",
+];
+
 /// Times one function may be on the stack at once (recursion over constant trees).
 const MAX_RECURSION: usize = 8;
 /// Call depth beyond which calls are not followed.
@@ -245,6 +256,10 @@ pub(crate) struct Interp {
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
     loop_imports: Vec<(usize, FileId, u32)>,
+    /// Calls running and callbacks that run later, to avoid re-entering them.
+    reentry: budget::Reentry,
+    /// Properties of functions (`F.prototype`, statics), see `protos`.
+    fn_objects: protos::FnObjects,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
@@ -287,6 +302,7 @@ impl Interp {
         ] {
             globals.define(g, Value::external());
         }
+        globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         Interp {
             loader,
             routers: Vec::new(),
@@ -323,6 +339,8 @@ impl Interp {
             pending_guesses: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
+            reentry: budget::Reentry::default(),
+            fn_objects: protos::FnObjects::default(),
         }
     }
 
@@ -704,8 +722,7 @@ impl Interp {
         let scope = Scope::new(Some(self.globals.clone()));
         scope.define("module", Value::Obj(module_obj.clone()));
         scope.define("exports", Value::Obj(rec.exports.clone()));
-        scope.define("__dirname", Value::dynamic());
-        scope.define("__filename", Value::dynamic());
+        node::module_globals(&scope, self.loader.project.rel(id));
         let ctx = Ctx {
             file: id,
             scope: scope.clone(),
@@ -914,7 +931,11 @@ impl Interp {
                 Some("useMemo") => Value::Builtin(Builtin::UseMemo),
                 _ => Value::external(),
             },
-            Some(Resolved::External(_)) => Value::external(),
+            Some(Resolved::External(pkg)) => match node::package(pkg) {
+                Some(v) if matches!(name, None | Some("default")) => v,
+                Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                None => Value::external(),
+            },
             _ => Value::Unknown(Unknown::Reported),
         }
     }
@@ -1315,7 +1336,10 @@ impl Interp {
             Value::Router(id) => {
                 self.routers[*id as usize].props.insert(prop.to_string(), v);
             }
-            Value::Func(_) => {}
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_object(&c).set(prop, v);
+            }
             _ => {}
         }
     }
@@ -1562,8 +1586,10 @@ impl Interp {
             Expr::Compare(op, l, r) => {
                 let a = self.eval(ctx, l);
                 let b = self.eval(ctx, r);
+                // An ordering decides a loop's test (see `flow`), not a branch:
+                // what is known of a count here is often a starting state.
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
-                    return flow::relation(op, &a, &b);
+                    return Value::dynamic();
                 }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
@@ -1693,15 +1719,22 @@ impl Interp {
                         return self.invoke(&g, Vec::new(), Some(o.clone()));
                     }
                 }
-                Value::dynamic()
+                self.proto_lookup(data, prop).unwrap_or_else(Value::dynamic)
             }
             Value::Arr(a) => match prop {
                 "length" => Value::Num(a.borrow().len() as f64),
                 _ => match prop.parse::<usize>() {
                     Ok(i) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                    Err(_) if ARRAY_METHODS.contains(&prop) => {
+                        Value::Builtin(Builtin::ArrayMethod(Rc::from(prop)))
+                    }
                     Err(_) => Value::dynamic(),
                 },
             },
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_member(&c, prop)
+            }
             Value::Str(s) => match prop {
                 "length" => Value::Num(s.chars().count() as f64),
                 _ => Value::dynamic(),
@@ -1773,6 +1806,14 @@ impl Interp {
             }
             cur = match &cv.superclass {
                 Some(Value::Class(s)) => Some(s.clone()),
+                Some(Value::Func(f)) => {
+                    let f = f.clone();
+                    let proto = self.prototype_of(&f)?;
+                    return match proto.get(prop) {
+                        Some(Value::Func(m)) => Some(self.bind_this(&m, Some(this.clone()))),
+                        _ => None,
+                    };
+                }
                 _ => None,
             };
         }
@@ -1782,6 +1823,13 @@ impl Interp {
     // ----- calls -----
 
     fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        if budget::runs_later(&call.callee) {
+            return self.later(|me| me.call_now(ctx, call));
+        }
+        self.call_now(ctx, call)
+    }
+
+    fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
         if let Some(v) = self.router_call_apply(ctx, call) {
             return v;
         }
@@ -1874,7 +1922,7 @@ impl Interp {
     fn require(&mut self, ctx: &Ctx, spec: Option<&Value>, line: u32, is_import: bool) -> Value {
         let spec = spec.cloned().map(|v| self.force(v, 0));
         match spec.as_ref().and_then(|s| s.as_text()) {
-            Some(spec) => match self.resolve_spec(ctx.file, &spec, line) {
+            Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
                 Some(Resolved::File(t)) => {
                     let v = self.module_value(t);
                     if is_import && !matches!(v, Value::Module(_)) {
@@ -1985,7 +2033,30 @@ impl Interp {
             }
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
                 string_method(s, name, &argv)
+            }
+            Value::Regex(r) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+                strings::regex_method(r, name, &argv)
+            }
+            Value::Builtin(Builtin::ArrayMethod(m)) if matches!(name, "call" | "apply") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    _ => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                match argv.first().cloned().map(|v| self.force(v, 0)) {
+                    Some(Value::Arr(a)) => {
+                        let m = m.clone();
+                        self.array_method(ctx, &a, &m, rest, call)
+                    }
+                    _ => Value::dynamic(),
+                }
             }
             Value::Func(f) if matches!(name, "call" | "apply" | "bind") => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -1996,7 +2067,7 @@ impl Interp {
                         Some(Value::Arr(a)) => a.borrow().clone(),
                         _ => Vec::new(),
                     },
-                    _ => return Value::Func(f.clone()),
+                    _ => return self.bind_this(f, this),
                 };
                 let fv = Value::Func(f.clone());
                 self.call_value(ctx, &fv, rest, &[], call.line, this)
@@ -2388,6 +2459,9 @@ impl Interp {
             }
             return Value::dynamic();
         }
+        let Some(call_args) = self.call_args(key, &argv, c.this.as_ref().or(this.as_ref())) else {
+            return Value::dynamic();
+        };
         let scope = Scope::new(Some(c.env.clone()));
         let this = if c.is_arrow {
             c.this.clone().unwrap_or(Value::Undef)
@@ -2416,7 +2490,7 @@ impl Interp {
             }
             self.bind(&ctx, p, v, true);
         }
-        self.stack.push(key);
+        self.enter_frame(key, call_args);
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
         for s in &c.func.body {
@@ -2433,7 +2507,7 @@ impl Interp {
                 }
             }
         }
-        self.stack.pop();
+        self.leave_frame();
         result
     }
 
@@ -2455,6 +2529,14 @@ impl Interp {
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            // `new Promise((resolve, reject) => …)`: the executor runs at once.
+            Value::Builtin(Builtin::PromiseNs) => {
+                if let Some(f @ Value::Func(_)) = argv.first() {
+                    let settle = vec![Value::external(), Value::external()];
+                    self.call_value_now(ctx, f, settle, &[], line, None);
+                }
+                Value::dynamic()
+            }
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
                 let map = *b == Builtin::MapCtor;
@@ -2484,7 +2566,7 @@ impl Interp {
                 if let Value::Class(cv) = c {
                     *obj.class.borrow_mut() = Some(cv.clone());
                 }
-                let this = Value::Obj(obj);
+                let this = Value::Obj(obj.clone());
                 if let Value::Class(cv) = c
                     && let Some(slot) = self.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
                     && slot.1.is_none()
@@ -2493,6 +2575,7 @@ impl Interp {
                 }
                 // A function constructor that returns an object yields that object.
                 if let Value::Func(f) = c {
+                    *obj.proto.borrow_mut() = self.prototype_of(f);
                     let r = self.invoke(f, argv, Some(this.clone()));
                     return match r {
                         Value::Obj(_)
@@ -2609,6 +2692,26 @@ impl Interp {
                             .collect(),
                     ),
                     ("freeze", _) => target,
+                    ("create", _) => {
+                        let o = ObjData::new();
+                        if let Value::Obj(p) = &target {
+                            *o.proto.borrow_mut() = Some(p.clone());
+                        }
+                        Value::Obj(o)
+                    }
+                    ("setPrototypeOf", Value::Obj(o)) => {
+                        if let Some(Value::Obj(p)) = argv.get(1).map(|p| self.force(p.clone(), 0))
+                            && !Rc::ptr_eq(o, &p)
+                        {
+                            *o.proto.borrow_mut() = Some(p);
+                        }
+                        target
+                    }
+                    ("getPrototypeOf", Value::Obj(o)) => o
+                        .proto
+                        .borrow()
+                        .clone()
+                        .map_or(Value::dynamic(), Value::Obj),
                     ("assign", Value::Obj(o)) => {
                         for src in argv.iter().skip(1) {
                             if let Value::Obj(s) = self.force(src.clone(), 0) {
@@ -2655,6 +2758,12 @@ impl Interp {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
                 Some(Value::Coll(c)) => Value::array(c.iterated()),
                 _ => Value::dynamic(),
+            },
+            Builtin::ArrayMethod(_) => Value::dynamic(),
+            Builtin::ArrayIsArray => match argv.first().cloned().map(|v| self.force_deep(v)) {
+                Some(Value::Arr(_)) => Value::Bool(true),
+                Some(Value::Unknown(_) | Value::Lazy(..) | Value::Deferred(_)) => Value::dynamic(),
+                _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
             Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
@@ -2730,6 +2839,10 @@ impl Interp {
                 Value::Undef
             }
             Builtin::CheckField(part) => self.check_field(part, &argv),
+            Builtin::Node(f) => {
+                let f = f.clone();
+                self.node_call(ctx, &f, argv, args, line)
+            }
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
@@ -3721,7 +3834,8 @@ fn known_module(pkg: &str) -> Value {
         "events" | "node:events" => Value::Builtin(Builtin::EventEmitterCtor),
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
-        other => Value::Builtin(Builtin::OpaqueModule(Rc::from(other))),
+        other => node::module(other)
+            .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(other)))),
     }
 }
 
@@ -3832,15 +3946,14 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("express.{p}").as_str(),
         ))),
-        (Builtin::PathModule, "join" | "resolve" | "normalize") => {
-            Value::Builtin(Builtin::PathJoin)
-        }
+        (Builtin::PathModule, "join" | "normalize") => Value::Builtin(Builtin::PathJoin),
+        (Builtin::PathModule, p) if let Some(v) = node::path_member(p) => v,
         (Builtin::PathModule, "posix" | "default") => Value::Builtin(Builtin::PathModule),
         (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
         (
             Builtin::ObjectNs,
             f @ ("keys" | "values" | "entries" | "assign" | "freeze" | "fromEntries"
-            | "defineProperty"),
+            | "defineProperty" | "create" | "setPrototypeOf" | "getPrototypeOf"),
         ) => Value::Builtin(Builtin::ObjectFn(match f {
             "keys" => "keys",
             "values" => "values",
@@ -3848,9 +3961,14 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             "assign" => "assign",
             "freeze" => "freeze",
             "fromEntries" => "fromEntries",
+            "create" => "create",
+            "setPrototypeOf" => "setPrototypeOf",
+            "getPrototypeOf" => "getPrototypeOf",
             _ => "defineProperty",
         })),
+        (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
+        (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
         // Socket.IO 0.9/1.x: `require('socket.io').listen(server, opts)`.
         (Builtin::SocketIo, "listen" | "attach") => Value::Builtin(Builtin::SocketIo),
@@ -3890,7 +4008,9 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
-        (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
+        (Builtin::FsModule, p) => node::fs_member(p),
+        (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
+        (Builtin::Node(n), p) => node::member(n, p),
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))
         }
@@ -3925,7 +4045,7 @@ fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
                     Value::str(&s.replace(from.as_ref(), &to))
                 }
             }
-            _ => Value::dynamic(),
+            _ => strings::string_method(s, name, argv).unwrap_or(Value::dynamic()),
         },
         "split" => match arg(0) {
             Some(sep) if !sep.is_empty() => {
@@ -3934,7 +4054,7 @@ fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
             _ => Value::dynamic(),
         },
         "toString" | "valueOf" => Value::Str(s.clone()),
-        _ => Value::dynamic(),
+        _ => strings::string_method(s, name, argv).unwrap_or(Value::dynamic()),
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Captures: a loop over a known collection (`for…of`, `for…in`) or with a
 //! test the analyzer can decide (`for (let i = 0; i < list.length; i++)`)
-//! runs once per iteration, and an iteration left by `continue` or `break`
+//! runs once per iteration (an ordering such as `i < n` decides a `for`
+//! test, nowhere else), and an iteration left by `continue` or `break`
 //! registers nothing past that point. Labels name the loop a `break` or
 //! `continue` leaves. A `throw` goes to the nearest `catch` (which then runs
 //! for sure, with the thrown value) or `finally` of the function, not out of it
@@ -20,7 +21,7 @@
 //! throw there either).
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
-use crate::ir::{Pattern, Stmt};
+use crate::ir::{Expr, Pattern, Stmt};
 use crate::value::{Scope, Value};
 use std::cell::Cell;
 
@@ -116,6 +117,13 @@ impl Interp {
                 let mut n = 0;
                 loop {
                     let known = match &f.test {
+                        Some(Expr::Compare(op, l, r))
+                            if matches!(op.as_str(), "<" | "<=" | ">" | ">=") =>
+                        {
+                            let a = self.eval(&lctx, l);
+                            let b = self.eval(&lctx, r);
+                            relation(op, &self.force_deep(a), &self.force_deep(b)).truthy()
+                        }
                         Some(t) => {
                             let v = self.eval(&lctx, t);
                             self.force_deep(v).truthy()
@@ -214,7 +222,10 @@ impl Interp {
     }
 }
 
-/// `a < b` and friends, over numbers or over strings.
+/// `a < b` and friends, over numbers or over strings. Only a `for` loop's
+/// test is decided this way: elsewhere an ordering is unknown, since what is
+/// known of a count at analysis time is often a starting state (an empty list
+/// that fills up at run time).
 pub(super) fn relation(op: &str, a: &Value, b: &Value) -> Value {
     let ord = match (a, b) {
         (Value::Num(x), Value::Num(y)) => x.partial_cmp(y),
