@@ -1513,15 +1513,7 @@ impl Interp {
                         self.cond.pop();
                         // `x || null`, `x || []`: a fallback of nothing says
                         // nothing (a loop over it would run zero times); keep `x`.
-                        let empty = match &b {
-                            Value::Null | Value::Undef => true,
-                            Value::Arr(items) => items.borrow().is_empty(),
-                            Value::Obj(o) => {
-                                o.props.borrow().is_empty() && o.class.borrow().is_none()
-                            }
-                            _ => false,
-                        };
-                        if empty { a } else { b }
+                        if says_nothing(&b) { a } else { b }
                     }
                 }
             }
@@ -1537,7 +1529,14 @@ impl Interp {
                         self.cond.push(format!("!({text})"));
                         let y = self.eval_raw(ctx, b);
                         self.cond.pop();
-                        if x.is_unknown() { y } else { x }
+                        // Keep the branch that says something: a known value over
+                        // an unknown one, but not an empty fallback (`Array.isArray(x)
+                        // ? x : []`), which would make a loop over it run zero times.
+                        match (x.is_unknown(), y.is_unknown()) {
+                            (true, false) if !says_nothing(&y) => y,
+                            (false, true) if says_nothing(&x) => y,
+                            _ => x,
+                        }
                     }
                 }
             }
@@ -3651,6 +3650,17 @@ impl Interp {
 
 /// Whether `if (test) { then }` is lazy initialisation: the test is `!x` (or
 /// `x == null`) for a property `x` that the branch assigns.
+/// A fallback of nothing (`null`, `[]`, `{}`): as a join with an unknown value
+/// it says nothing (a loop over it would run zero times), so the unknown is kept.
+fn says_nothing(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Undef => true,
+        Value::Arr(items) => items.borrow().is_empty(),
+        Value::Obj(o) => o.props.borrow().is_empty() && o.class.borrow().is_none(),
+        _ => false,
+    }
+}
+
 fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
     let target = match test {
         Expr::Unary(op, e) if op == "!" => e.as_ref(),
