@@ -17,6 +17,7 @@
 
 mod budget;
 mod flow;
+mod loaders;
 mod node;
 mod protos;
 mod schemas;

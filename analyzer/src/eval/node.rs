@@ -60,6 +60,8 @@ pub(crate) enum NodeFn {
     Util,
     /// `util.inherits` (also the `inherits` package).
     Inherits,
+    /// A directory loader package (`require-tree`, …): see `loaders`.
+    Loader(&'static str),
 }
 
 /// The virtual path of a root-relative path.
@@ -115,8 +117,16 @@ pub(super) fn module(pkg: &str) -> Option<Value> {
 
 /// The value of an installed package the machine models here.
 pub(super) fn package(pkg: &str) -> Option<Value> {
-    if pkg == "inherits" {
-        return Some(Value::Builtin(Builtin::Node(NodeFn::Inherits)));
+    let loader = match pkg {
+        "inherits" => return Some(Value::Builtin(Builtin::Node(NodeFn::Inherits))),
+        "require-tree" => Some("require-tree"),
+        "require-all" => Some("require-all"),
+        "require-directory" => Some("require-directory"),
+        "auto-load" => Some("auto-load"),
+        _ => None,
+    };
+    if let Some(l) = loader {
+        return Some(Value::Builtin(Builtin::Node(NodeFn::Loader(l))));
     }
     matches!(
         pkg,
@@ -165,6 +175,7 @@ pub(super) fn member(f: &NodeFn, prop: &str) -> Value {
         (NodeFn::ModuleModule, "createRequire") => node(NodeFn::CreateRequire),
         (NodeFn::ModuleModule, "default" | "Module") => node(NodeFn::ModuleModule),
         (NodeFn::Glob, _) => node(NodeFn::Glob),
+        (NodeFn::Loader(l), "default") => node(NodeFn::Loader(l)),
         (NodeFn::Util, "inherits") => node(NodeFn::Inherits),
         (NodeFn::Util, "default") => node(NodeFn::Util),
         // A promisified function is called without its callback, and the
@@ -241,6 +252,7 @@ impl Interp {
                 None => Value::dynamic(),
             },
             NodeFn::Answer(b) => Value::Bool(*b),
+            NodeFn::Loader(pkg) => self.dir_loader(ctx, pkg, &argv, line),
             NodeFn::Inherits => {
                 if let (Some(c), Some(p)) = (argv.first(), argv.get(1)) {
                     self.inherits(c, p);
