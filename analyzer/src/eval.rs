@@ -1147,18 +1147,7 @@ impl Interp {
                 match known {
                     Some(true) => return self.exec_block(ctx, then),
                     Some(false) => return self.exec_block(ctx, els),
-                    None => {
-                        self.cond.push(text.clone());
-                        let a = self.exec_block(ctx, then);
-                        self.cond.pop();
-                        self.cond.push(format!("!({text})"));
-                        let b = self.exec_block(ctx, els);
-                        self.cond.pop();
-                        // Only a way out that both branches take leaves for sure.
-                        if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
-                            return a;
-                        }
-                    }
+                    None => return self.exec_both(ctx, text, then, els),
                 }
             }
             Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
@@ -3653,7 +3642,7 @@ impl Interp {
 /// `x == null`) for a property `x` that the branch assigns.
 /// A fallback of nothing (`null`, `[]`, `{}`): as a join with an unknown value
 /// it says nothing (a loop over it would run zero times), so the unknown is kept.
-fn says_nothing(v: &Value) -> bool {
+pub(super) fn says_nothing(v: &Value) -> bool {
     match v {
         Value::Null | Value::Undef => true,
         Value::Arr(items) => items.borrow().is_empty(),
@@ -3687,7 +3676,7 @@ fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
 
 /// Paths from a registration's first argument.
 /// Names assigned (`x = ...`) directly in these statements, not inside nested functions.
-fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
     fn expr(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Assign(p, v) => {

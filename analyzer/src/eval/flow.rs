@@ -243,3 +243,89 @@ pub(super) fn relation(op: &str, a: &Value, b: &Value) -> Value {
         _ => ord != Less,
     })
 }
+
+impl Interp {
+    /// An `if` whose test is only known at run time: both branches run, each
+    /// from the state before the `if`, and a variable either branch assigns
+    /// then holds the join of what the two paths leave in it (see [`join`]).
+    pub(super) fn exec_both(&mut self, ctx: &Ctx, text: &str, then: &[Stmt], els: &[Stmt]) -> Flow {
+        let mut names = Vec::new();
+        super::assigned_names(then, &mut names);
+        super::assigned_names(els, &mut names);
+        names.sort();
+        names.dedup();
+        let before: Vec<(String, Value)> = names
+            .into_iter()
+            .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
+            .collect();
+        self.cond.push(text.to_string());
+        let a = self.exec_block(ctx, then);
+        self.cond.pop();
+        let after_then: Vec<Value> = before
+            .iter()
+            .map(|(n, v)| ctx.scope.lookup(n).unwrap_or_else(|| v.clone()))
+            .collect();
+        for (n, v) in &before {
+            ctx.scope.assign(n, v.clone());
+        }
+        self.cond.push(format!("!({text})"));
+        let b = self.exec_block(ctx, els);
+        self.cond.pop();
+        for ((n, pre), x) in before.iter().zip(after_then) {
+            let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
+            ctx.scope.assign(n, join(pre, x, y));
+        }
+        // Only a way out that both branches take leaves for sure.
+        if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
+            return a;
+        }
+        Flow::Normal
+    }
+}
+
+/// Whether two values are the same one (same constant, same object).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Obj(x), Value::Obj(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Arr(x), Value::Arr(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Func(x), Value::Func(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Router(x), Value::Router(y)) => x == y,
+        (Value::Unknown(_), Value::Unknown(_)) => true,
+        _ => {
+            std::mem::discriminant(a) == std::mem::discriminant(b)
+                && a.as_text().is_some()
+                && a.as_text() == b.as_text()
+        }
+    }
+}
+
+/// What a variable holds after an `if` with an unknown test, from its value
+/// before and after each branch (`x` after `then`, `y` after `else`).
+///
+/// - both the same: that value;
+/// - one only known at run time: the known one (an unknown re-wrap such as
+///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
+///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`);
+/// - two different booleans or numbers: unknown (`let need = true; if (env) need = false;`
+///   makes a later `if (need)` conditional, not false);
+/// - otherwise the last write in program order (a string path stays charted).
+pub(super) fn join(pre: &Value, x: Value, y: Value) -> Value {
+    if same(&x, &y) {
+        return x;
+    }
+    match (x.is_unknown(), y.is_unknown()) {
+        (true, false) => return if super::says_nothing(&y) { x } else { y },
+        (false, true) => return if super::says_nothing(&x) { y } else { x },
+        _ => {}
+    }
+    let scalar = |v: &Value| {
+        matches!(
+            v,
+            Value::Bool(_) | Value::Num(_) | Value::Undef | Value::Null
+        )
+    };
+    if scalar(&x) && scalar(&y) {
+        return Value::dynamic();
+    }
+    if same(&y, pre) { x } else { y }
+}
