@@ -10,10 +10,15 @@
 //! conditionals. Example: `for (const {path, router} of MOUNTS) app.use(path, router)`
 //! registers one mount per array element.
 //!
-//! Misses on purpose: values computed at run time (environment, file system,
-//! network) — registrations that depend on them become findings; recursion
-//! beyond a fixed depth; code in functions nobody calls (except routers found
-//! by the unmounted-router pass).
+//! The language itself lives beside this file: control flow in `flow`,
+//! prototypes in `protos`, string and regex methods in `strings`, bounded
+//! re-entry in `budget`; Node built-ins over the repository's own folders in
+//! `node` and directory loader packages in `loaders`.
+//!
+//! Misses on purpose: values computed at run time (environment, files outside
+//! the project, network) — registrations that depend on them become findings;
+//! recursion beyond a fixed depth; code in functions nobody calls (except
+//! routers found by the unmounted-router pass).
 
 mod budget;
 mod flow;
@@ -261,6 +266,9 @@ pub(crate) struct Interp {
     reentry: budget::Reentry,
     /// Properties of functions (`F.prototype`, statics), see `protos`.
     fn_objects: protos::FnObjects,
+    /// The global object (`global`, `globalThis`): what a program stores
+    /// there is read back by name anywhere.
+    global_obj: Rc<ObjData>,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
@@ -289,7 +297,6 @@ impl Interp {
             "JSON",
             "Math",
             "Date",
-            "globalThis",
             "Buffer",
             "setTimeout",
             "setInterval",
@@ -304,6 +311,10 @@ impl Interp {
             globals.define(g, Value::external());
         }
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
+        // `global.x = …` in one module, `x` or `globalThis.x` in another.
+        let global_obj = ObjData::new();
+        globals.define("global", Value::Obj(global_obj.clone()));
+        globals.define("globalThis", Value::Obj(global_obj.clone()));
         Interp {
             loader,
             routers: Vec::new(),
@@ -342,6 +353,7 @@ impl Interp {
             loop_imports: Vec::new(),
             reentry: budget::Reentry::default(),
             fn_objects: protos::FnObjects::default(),
+            global_obj,
         }
     }
 
@@ -1385,7 +1397,10 @@ impl Interp {
                     Value::dynamic()
                 }
             }
-            Expr::Ident(name) => ctx.scope.lookup(name).unwrap_or(Value::external()),
+            Expr::Ident(name) => match ctx.scope.lookup(name) {
+                Some(v) => v,
+                None => self.global_obj.get(name).unwrap_or(Value::external()),
+            },
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
@@ -1708,7 +1723,12 @@ impl Interp {
                         return self.invoke(&g, Vec::new(), Some(o.clone()));
                     }
                 }
-                self.proto_lookup(data, prop).unwrap_or_else(Value::dynamic)
+                match self.proto_lookup(data, prop) {
+                    Some(v) => v,
+                    // What the runtime provides (`globalThis.fetch`).
+                    None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
+                    None => Value::dynamic(),
+                }
             }
             Value::Arr(a) => match prop {
                 "length" => Value::Num(a.borrow().len() as f64),

@@ -5,9 +5,10 @@
 //! `route()` chains, module namespaces, lazily-resolved imports, and the
 //! builtins the analyzer models.
 //!
-//! Deliberately not captured: numbers beyond constant folding, prototypes
-//! other than class methods, getters/setters, Symbols, Promises (an awaited
-//! value is the value itself).
+//! Deliberately not captured: numbers beyond constant folding, getters/setters
+//! outside classes, Symbols, Promises (an awaited value is the value itself).
+//! Prototypes are followed for objects (`ObjData::proto`) and functions (see
+//! `eval/protos.rs`).
 
 use crate::ir::{Class, Func};
 use crate::project::FileId;
