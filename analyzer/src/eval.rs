@@ -23,6 +23,7 @@
 mod budget;
 mod flow;
 mod loaders;
+mod lodash;
 mod node;
 mod protos;
 mod schemas;
@@ -944,11 +945,13 @@ impl Interp {
                 Some("useMemo") => Value::Builtin(Builtin::UseMemo),
                 _ => Value::external(),
             },
-            Some(Resolved::External(pkg)) => match node::package(pkg) {
-                Some(v) if matches!(name, None | Some("default")) => v,
-                Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
-                None => Value::external(),
-            },
+            Some(Resolved::External(pkg)) => {
+                match node::package(pkg).or_else(|| lodash::package(pkg)) {
+                    Some(v) if matches!(name, None | Some("default")) => v,
+                    Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                    None => Value::external(),
+                }
+            }
             _ => Value::Unknown(Unknown::Reported),
         }
     }
@@ -2852,6 +2855,14 @@ impl Interp {
                 let f = f.clone();
                 self.node_call(ctx, &f, argv, args, line)
             }
+            Builtin::Lodash(n) if n.is_empty() => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::Lodash(n) => {
+                let n = n.clone();
+                self.lodash_call(ctx, &n, argv, line)
+            }
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
@@ -4031,6 +4042,7 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::FsModule, p) => node::fs_member(p),
         (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
         (Builtin::Node(n), p) => node::member(n, p),
+        (Builtin::Lodash(m), p) => lodash::member(m, p),
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))
         }

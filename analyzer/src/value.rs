@@ -160,6 +160,8 @@ pub(crate) enum Builtin {
     /// An array method read as a value (`[].slice`, `Array.prototype.join`),
     /// applied with `.call`/`.apply`.
     ArrayMethod(Rc<str>),
+    /// lodash/underscore (`""`) or one of its functions: see `eval/lodash.rs`.
+    Lodash(Rc<str>),
     /// The global `Promise` (`Promise.all`, `resolve`).
     PromiseNs,
     /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
@@ -500,6 +502,7 @@ impl Value {
                 | Builtin::ArrayFrom
                 | Builtin::ArrayIsArray
                 | Builtin::ArrayMethod(_)
+                | Builtin::Lodash(_)
                 | Builtin::PromiseNs
                 | Builtin::Identity
                 | Builtin::FsModule
