@@ -2221,6 +2221,13 @@ impl Interp {
         argv: Vec<Value>,
         call: &Call,
     ) -> Value {
+        // Growing an array does not copy it (a counted loop pushes once per index).
+        if matches!(name, "push" | "unshift") {
+            let mut items = a.borrow_mut();
+            let room = MAX_ITERATIONS.saturating_sub(items.len());
+            items.extend(argv.into_iter().take(room));
+            return Value::Num(items.len() as f64);
+        }
         let items: Vec<Value> = a.borrow().clone();
         let cb = argv.first().cloned().unwrap_or(Value::Undef);
         let arr = Value::Arr(a.clone());
@@ -2288,10 +2295,6 @@ impl Interp {
                 Value::array(out)
             }
             "slice" | "sort" | "reverse" | "values" => Value::array(items),
-            "push" | "unshift" => {
-                a.borrow_mut().extend(argv);
-                Value::Num(a.borrow().len() as f64)
-            }
             "join" => {
                 let sep = argv
                     .first()

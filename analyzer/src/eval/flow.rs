@@ -306,9 +306,10 @@ fn same(a: &Value, b: &Value) -> bool {
 /// - one only known at run time: the known one (an unknown re-wrap such as
 ///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
 ///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`);
-/// - two different booleans or numbers: unknown (`let need = true; if (env) need = false;`
+/// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
-/// - otherwise the last write in program order (a string path stays charted).
+/// - otherwise the last write in program order (a string path stays charted,
+///   a number keeps its type for response schemas).
 pub(super) fn join(pre: &Value, x: Value, y: Value) -> Value {
     if same(&x, &y) {
         return x;
@@ -318,13 +319,8 @@ pub(super) fn join(pre: &Value, x: Value, y: Value) -> Value {
         (false, true) => return if super::says_nothing(&x) { y } else { x },
         _ => {}
     }
-    let scalar = |v: &Value| {
-        matches!(
-            v,
-            Value::Bool(_) | Value::Num(_) | Value::Undef | Value::Null
-        )
-    };
-    if scalar(&x) && scalar(&y) {
+    let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
+    if flag(&x) && flag(&y) && (matches!(x, Value::Bool(_)) || matches!(y, Value::Bool(_))) {
         return Value::dynamic();
     }
     if same(&y, pre) { x } else { y }
