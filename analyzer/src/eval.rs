@@ -874,14 +874,18 @@ impl Interp {
                         | "yml"
                 )
             });
-        // A JSON module (`import pkg from '../package.json'`) is data, when it exists.
+        // A JSON module (`import pkg from '../package.json'`) is data, when it
+        // exists (a path under the virtual root `/` is under ROOT: see `node`).
         let json_module = path.ends_with(".json")
-            && self
-                .loader
-                .project
-                .abs(from)
-                .parent()
-                .is_some_and(|dir| dir.join(path).is_file());
+            && match path.strip_prefix('/') {
+                Some(rel) => self.loader.project.root.join(rel).is_file(),
+                None => self
+                    .loader
+                    .project
+                    .abs(from)
+                    .parent()
+                    .is_some_and(|dir| dir.join(path).is_file()),
+            };
         let asset = asset || json_module;
         if r == Resolved::Missing && !asset {
             self.finding(

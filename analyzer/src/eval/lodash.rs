@@ -11,8 +11,8 @@
 //! Deliberately not: `lodash/fp` (its argument order differs), chains
 //! (`_(x).map(…).value()`), `partial`'s leading arguments (the function gets
 //! only its call's arguments), iteration over collections only known at run
-//! time (the callback runs once with unknown values, inside a loop that is a
-//! `dynamic-loop` finding when it registers routes).
+//! time or empty when analyzed (the callback runs once with unknown values,
+//! inside a loop that is a `dynamic-loop` finding when it registers routes).
 
 use super::{Ctx, Interp, MAX_ITERATIONS};
 use crate::value::{Builtin, ObjData, Value};
@@ -152,6 +152,14 @@ impl Interp {
         cb: Value,
         line: u32,
     ) -> Value {
+        // An empty collection is often a starting state that fills up at run
+        // time (`client.attachedClients = {}`): it says nothing about what the
+        // callback sees, so it runs as over an unknown collection.
+        let coll = if super::says_nothing(&coll) {
+            Value::dynamic()
+        } else {
+            coll
+        };
         let items: Option<Vec<(Value, Value)>> = match &coll {
             Value::Arr(a) => Some(
                 a.borrow()
