@@ -163,6 +163,14 @@ impl Walker {
                 self.expr(it, None, d);
                 self.stmts(body, d);
             }
+            Stmt::For(f) => {
+                self.stmts(&f.init, d);
+                for e in f.test.iter().chain(f.update.iter()) {
+                    self.expr(e, None, d);
+                }
+                self.stmts(&f.body, d);
+            }
+            Stmt::Labeled(_, inner) => self.stmt(inner, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
             Stmt::Try(a, _, b, c) => {
                 self.stmts(a, d);
@@ -177,6 +185,8 @@ impl Walker {
             }
             Stmt::ExportDecl(inner, _) => self.stmt(inner, d),
             Stmt::Return(None)
+            | Stmt::Break(_)
+            | Stmt::Continue(_)
             | Stmt::Import(_)
             | Stmt::ExportNames(..)
             | Stmt::ExportAll(..)

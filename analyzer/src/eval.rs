@@ -10,23 +10,37 @@
 //! conditionals. Example: `for (const {path, router} of MOUNTS) app.use(path, router)`
 //! registers one mount per array element.
 //!
-//! Misses on purpose: values computed at run time (environment, file system,
-//! network) — registrations that depend on them become findings; recursion
-//! beyond a fixed depth; code in functions nobody calls (except routers found
-//! by the unmounted-router pass, and what the salvage pass runs: `eval/salvage.rs`).
+//! The language itself lives beside this file: control flow in `flow`,
+//! prototypes in `protos`, string and regex methods in `strings`, bounded
+//! re-entry in `budget`; Node built-ins over the repository's own folders in
+//! `node` and directory loader packages in `loaders`.
+//!
+//! Misses on purpose: values computed at run time (environment, files outside
+//! the project, network) — registrations that depend on them become findings;
+//! recursion beyond a fixed depth; code in functions nobody calls (except
+//! routers found by the unmounted-router pass, and what the salvage pass runs:
+//! `eval/salvage.rs`).
 
+mod budget;
 pub(crate) mod census_rec;
 mod dropins;
+mod flow;
 mod forks;
 mod guards;
+mod loaders;
+mod lodash;
 mod nest_http;
+mod node;
+mod protos;
 mod routing_controllers;
 mod salvage;
 mod schemas;
 mod sockets;
+mod strings;
 
 pub(crate) use dropins::PACKAGES as DROPIN_PACKAGES;
 pub(crate) use guards::GuardInfo;
+pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
 pub(crate) use schemas::RawContract;
 
@@ -146,9 +160,17 @@ struct Ctx {
     home: Option<Rc<ClassVal>>,
 }
 
+/// How a statement ends.
 enum Flow {
     Normal,
     Return(Value),
+    /// `break`, with its label.
+    Break(Option<String>),
+    /// `continue`, with its label.
+    Continue(Option<String>),
+    /// An exception on its way to the nearest `catch` or `finally` of the
+    /// function (a throw does not cross function calls: see `invoke`).
+    Throw(Value),
 }
 
 const HTTP_VERBS: &[&str] = &[
@@ -181,6 +203,12 @@ const HTTP_VERBS: &[&str] = &[
     "search",
     "link",
     "unlink",
+];
+
+/// Array methods that are values of their own (`[].slice.call(arguments)`).
+const ARRAY_METHODS: &[&str] = &[
+    "slice", "join", "concat", "map", "forEach", "filter", "reduce", "flat", "flatMap", "some",
+    "every", "find", "push", "entries", "keys", "values",
 ];
 
 /// Times one function may be on the stack at once (recursion over constant trees).
@@ -252,6 +280,13 @@ pub(crate) struct Interp {
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
     loop_imports: Vec<(usize, FileId, u32)>,
+    /// Calls running and callbacks that run later, to avoid re-entering them.
+    reentry: budget::Reentry,
+    /// Properties of functions (`F.prototype`, statics), see `protos`.
+    fn_objects: protos::FnObjects,
+    /// The global object (`global`, `globalThis`): what a program stores
+    /// there is read back by name anywhere.
+    global_obj: Rc<ObjData>,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
@@ -294,7 +329,6 @@ impl Interp {
             "JSON",
             "Math",
             "Date",
-            "globalThis",
             "Buffer",
             "setTimeout",
             "setInterval",
@@ -308,6 +342,11 @@ impl Interp {
         ] {
             globals.define(g, Value::external());
         }
+        globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
+        // `global.x = …` in one module, `x` or `globalThis.x` in another.
+        let global_obj = ObjData::new();
+        globals.define("global", Value::Obj(global_obj.clone()));
+        globals.define("globalThis", Value::Obj(global_obj.clone()));
         Interp {
             loader,
             routers: Vec::new(),
@@ -351,6 +390,9 @@ impl Interp {
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),
+            reentry: budget::Reentry::default(),
+            fn_objects: protos::FnObjects::default(),
+            global_obj,
         }
     }
 
@@ -737,8 +779,7 @@ impl Interp {
         let scope = Scope::new(Some(self.globals.clone()));
         scope.define("module", Value::Obj(module_obj.clone()));
         scope.define("exports", Value::Obj(rec.exports.clone()));
-        scope.define("__dirname", Value::dynamic());
-        scope.define("__filename", Value::dynamic());
+        node::module_globals(&scope, self.loader.project.rel(id));
         let ctx = Ctx {
             file: id,
             scope: scope.clone(),
@@ -812,7 +853,7 @@ impl Interp {
                     rec.exports.set("default", v);
                 }
                 s => {
-                    if let Flow::Return(_) = self.exec_stmt(&ctx, s) {
+                    if !matches!(self.exec_stmt(&ctx, s), Flow::Normal) {
                         break;
                     }
                 }
@@ -876,14 +917,18 @@ impl Interp {
                         | "yml"
                 )
             });
-        // A JSON module (`import pkg from '../package.json'`) is data, when it exists.
+        // A JSON module (`import pkg from '../package.json'`) is data, when it
+        // exists (a path under the virtual root `/` is under ROOT: see `node`).
         let json_module = path.ends_with(".json")
-            && self
-                .loader
-                .project
-                .abs(from)
-                .parent()
-                .is_some_and(|dir| dir.join(path).is_file());
+            && match path.strip_prefix('/') {
+                Some(rel) => self.loader.project.root.join(rel).is_file(),
+                None => self
+                    .loader
+                    .project
+                    .abs(from)
+                    .parent()
+                    .is_some_and(|dir| dir.join(path).is_file()),
+            };
         let asset = asset || json_module;
         if r == Resolved::Missing && !asset {
             self.finding(
@@ -947,7 +992,13 @@ impl Interp {
                 Some("useMemo") => Value::Builtin(Builtin::UseMemo),
                 _ => Value::external(),
             },
-            Some(Resolved::External(_)) => Value::external(),
+            Some(Resolved::External(pkg)) => {
+                match node::package(pkg).or_else(|| lodash::package(pkg)) {
+                    Some(v) if matches!(name, None | Some("default")) => v,
+                    Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                    None => Value::external(),
+                }
+            }
             _ => Value::Unknown(Unknown::Reported),
         }
     }
@@ -1088,8 +1139,9 @@ impl Interp {
         };
         self.hoist(&inner, stmts);
         for s in stmts {
-            if let Flow::Return(v) = self.exec_stmt(&inner, s) {
-                return Flow::Return(v);
+            let flow = self.exec_stmt(&inner, s);
+            if !matches!(flow, Flow::Normal) {
+                return flow;
             }
         }
         Flow::Normal
@@ -1133,7 +1185,7 @@ impl Interp {
                 if self.route_contract.is_some() {
                     self.note_error_status(ctx, &v, e);
                 }
-                return Flow::Return(Value::dynamic());
+                return Flow::Throw(v);
             }
             Stmt::If(test, text, then, els, _) => {
                 let t = self.eval(ctx, test);
@@ -1157,89 +1209,18 @@ impl Interp {
                 match known {
                     Some(true) => return self.exec_block(ctx, then),
                     Some(false) => return self.exec_block(ctx, els),
-                    None => {
-                        self.cond.push(text.clone());
-                        let a = self.exec_block(ctx, then);
-                        self.cond.pop();
-                        self.cond.push(format!("!({text})"));
-                        let b = self.exec_block(ctx, els);
-                        self.cond.pop();
-                        if let (Flow::Return(v), Flow::Return(_)) = (a, b) {
-                            return Flow::Return(v);
-                        }
-                    }
+                    None => return self.exec_both(ctx, text, then, els),
                 }
             }
-            Stmt::ForOf(pat, iter, is_in, body, text, line) => {
-                let v = self.eval(ctx, iter);
-                let v = self.force_deep(v);
-                let items = match (&v, is_in) {
-                    (Value::Arr(a), false) => Some(a.borrow().clone()),
-                    (Value::Arr(a), true) => Some(
-                        (0..a.borrow().len())
-                            .map(|i| Value::Num(i as f64))
-                            .collect(),
-                    ),
-                    (Value::Obj(o), true) => {
-                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
-                    (Value::Str(s), false) => {
-                        Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
-                    }
-                    (Value::Coll(c), false) => Some(c.iterated()),
-                    _ => None,
-                };
-                match items {
-                    Some(items) => {
-                        for item in items.into_iter().take(MAX_ITERATIONS) {
-                            let inner = Ctx {
-                                scope: Scope::new(Some(ctx.scope.clone())),
-                                ..ctx.clone()
-                            };
-                            self.bind(&inner, pat, item, true);
-                            if let Flow::Return(v) = self.exec_block(&inner, body) {
-                                return Flow::Return(v);
-                            }
-                        }
-                    }
-                    None => {
-                        self.dyn_loops
-                            .push((ctx.file, *line, text.clone(), Cell::new(false)));
-                        let inner = Ctx {
-                            scope: Scope::new(Some(ctx.scope.clone())),
-                            ..ctx.clone()
-                        };
-                        self.bind(&inner, pat, Value::dynamic(), true);
-                        self.exec_block(&inner, body);
-                        self.pop_dyn_loop();
-                    }
-                }
+            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+                return self.exec_loop(ctx, stmt, None);
             }
-            Stmt::Loop(text, body, line) => {
-                self.dyn_loops
-                    .push((ctx.file, *line, text.clone(), Cell::new(false)));
-                self.exec_block(ctx, body);
-                self.pop_dyn_loop();
-            }
+            Stmt::Labeled(label, inner) => return self.exec_labeled(ctx, label, inner),
+            Stmt::Break(label) => return Flow::Break(label.clone()),
+            Stmt::Continue(label) => return Flow::Continue(label.clone()),
             Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
             Stmt::Try(body, param, handler, fin) => {
-                let r = self.exec_block(ctx, body);
-                if !handler.is_empty() {
-                    let inner = Ctx {
-                        scope: Scope::new(Some(ctx.scope.clone())),
-                        ..ctx.clone()
-                    };
-                    if let Some(p) = param {
-                        self.bind(&inner, p, Value::dynamic(), true);
-                    }
-                    self.cond.push("an exception was caught".into());
-                    self.exec_block(&inner, handler);
-                    self.cond.pop();
-                }
-                self.exec_block(ctx, fin);
-                if let Flow::Return(v) = r {
-                    return Flow::Return(v);
-                }
+                return self.exec_try(ctx, body, param.as_ref(), handler, fin);
             }
             Stmt::Switch(disc, cases) => {
                 let d = self.eval(ctx, disc);
@@ -1270,11 +1251,10 @@ impl Interp {
                 }
                 if let Some(i) = start {
                     for c in &cases[i..] {
-                        if let Flow::Return(v) = self.exec_block(ctx, &c.body) {
-                            return Flow::Return(v);
-                        }
-                        if c.exits {
-                            break;
+                        match self.exec_block(ctx, &c.body) {
+                            Flow::Normal if !c.exits => {}
+                            Flow::Normal | Flow::Break(None) => break,
+                            other => return other,
                         }
                     }
                     return Flow::Normal;
@@ -1408,7 +1388,10 @@ impl Interp {
             Value::Router(id) => {
                 self.routers[*id as usize].props.insert(prop.to_string(), v);
             }
-            Value::Func(_) => {}
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_object(&c).set(prop, v);
+            }
             _ => {}
         }
     }
@@ -1464,7 +1447,10 @@ impl Interp {
                     Value::dynamic()
                 }
             }
-            Expr::Ident(name) => ctx.scope.lookup(name).unwrap_or(Value::external()),
+            Expr::Ident(name) => match ctx.scope.lookup(name) {
+                Some(v) => v,
+                None => self.global_obj.get(name).unwrap_or(Value::external()),
+            },
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
@@ -1582,15 +1568,7 @@ impl Interp {
                         self.cond.pop();
                         // `x || null`, `x || []`: a fallback of nothing says
                         // nothing (a loop over it would run zero times); keep `x`.
-                        let empty = match &b {
-                            Value::Null | Value::Undef => true,
-                            Value::Arr(items) => items.borrow().is_empty(),
-                            Value::Obj(o) => {
-                                o.props.borrow().is_empty() && o.class.borrow().is_none()
-                            }
-                            _ => false,
-                        };
-                        if empty { a } else { b }
+                        if says_nothing(&b) { a } else { b }
                     }
                 }
             }
@@ -1606,7 +1584,14 @@ impl Interp {
                         self.cond.push(format!("!({text})"));
                         let y = self.eval_raw(ctx, b);
                         self.cond.pop();
-                        if x.is_unknown() { y } else { x }
+                        // Keep the branch that says something: a known value over
+                        // an unknown one, but not an empty fallback (`Array.isArray(x)
+                        // ? x : []`), which would make a loop over it run zero times.
+                        match (x.is_unknown(), y.is_unknown()) {
+                            (true, false) if !says_nothing(&y) => y,
+                            (false, true) if says_nothing(&x) => y,
+                            _ => x,
+                        }
                     }
                 }
             }
@@ -1655,6 +1640,11 @@ impl Interp {
             Expr::Compare(op, l, r) => {
                 let a = self.eval(ctx, l);
                 let b = self.eval(ctx, r);
+                // An ordering decides a loop's test (see `flow`), not a branch:
+                // what is known of a count here is often a starting state.
+                if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
+                    return Value::dynamic();
+                }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {
@@ -1783,15 +1773,27 @@ impl Interp {
                         return self.invoke(&g, Vec::new(), Some(o.clone()));
                     }
                 }
-                Value::dynamic()
+                match self.proto_lookup(data, prop) {
+                    Some(v) => v,
+                    // What the runtime provides (`globalThis.fetch`).
+                    None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
+                    None => Value::dynamic(),
+                }
             }
             Value::Arr(a) => match prop {
                 "length" => Value::Num(a.borrow().len() as f64),
                 _ => match prop.parse::<usize>() {
                     Ok(i) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                    Err(_) if ARRAY_METHODS.contains(&prop) => {
+                        Value::Builtin(Builtin::ArrayMethod(Rc::from(prop)))
+                    }
                     Err(_) => Value::dynamic(),
                 },
             },
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_member(&c, prop)
+            }
             Value::Str(s) => match prop {
                 "length" => Value::Num(s.chars().count() as f64),
                 _ => Value::dynamic(),
@@ -1863,6 +1865,14 @@ impl Interp {
             }
             cur = match &cv.superclass {
                 Some(Value::Class(s)) => Some(s.clone()),
+                Some(Value::Func(f)) => {
+                    let f = f.clone();
+                    let proto = self.prototype_of(&f)?;
+                    return match proto.get(prop) {
+                        Some(Value::Func(m)) => Some(self.bind_this(&m, Some(this.clone()))),
+                        _ => None,
+                    };
+                }
                 _ => None,
             };
         }
@@ -1872,6 +1882,13 @@ impl Interp {
     // ----- calls -----
 
     fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        if budget::runs_later(&call.callee) {
+            return self.later(|me| me.call_now(ctx, call));
+        }
+        self.call_now(ctx, call)
+    }
+
+    fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
         if let Some(v) = self.router_call_apply(ctx, call) {
             return v;
         }
@@ -1964,7 +1981,7 @@ impl Interp {
     fn require(&mut self, ctx: &Ctx, spec: Option<&Value>, line: u32, is_import: bool) -> Value {
         let spec = spec.cloned().map(|v| self.force(v, 0));
         match spec.as_ref().and_then(|s| s.as_text()) {
-            Some(spec) => match self.resolve_spec(ctx.file, &spec, line) {
+            Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
                 Some(Resolved::File(t)) => {
                     let v = self.module_value(t);
                     if is_import && !matches!(v, Value::Module(_)) {
@@ -2076,7 +2093,30 @@ impl Interp {
             }
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
                 string_method(s, name, &argv)
+            }
+            Value::Regex(r) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+                strings::regex_method(r, name, &argv)
+            }
+            Value::Builtin(Builtin::ArrayMethod(m)) if matches!(name, "call" | "apply") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    _ => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                match argv.first().cloned().map(|v| self.force(v, 0)) {
+                    Some(Value::Arr(a)) => {
+                        let m = m.clone();
+                        self.array_method(ctx, &a, &m, rest, call)
+                    }
+                    _ => Value::dynamic(),
+                }
             }
             Value::Func(f) if matches!(name, "call" | "apply" | "bind") => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -2087,7 +2127,7 @@ impl Interp {
                         Some(Value::Arr(a)) => a.borrow().clone(),
                         _ => Vec::new(),
                     },
-                    _ => return Value::Func(f.clone()),
+                    _ => return self.bind_this(f, this),
                 };
                 let fv = Value::Func(f.clone());
                 self.call_value(ctx, &fv, rest, &[], call.line, this)
@@ -2231,6 +2271,13 @@ impl Interp {
         argv: Vec<Value>,
         call: &Call,
     ) -> Value {
+        // Growing an array does not copy it (a counted loop pushes once per index).
+        if matches!(name, "push" | "unshift") {
+            let mut items = a.borrow_mut();
+            let room = MAX_ITERATIONS.saturating_sub(items.len());
+            items.extend(argv.into_iter().take(room));
+            return Value::Num(items.len() as f64);
+        }
         let items: Vec<Value> = a.borrow().clone();
         let cb = argv.first().cloned().unwrap_or(Value::Undef);
         let arr = Value::Arr(a.clone());
@@ -2298,10 +2345,6 @@ impl Interp {
                 Value::array(out)
             }
             "slice" | "sort" | "reverse" | "values" => Value::array(items),
-            "push" | "unshift" => {
-                a.borrow_mut().extend(argv);
-                Value::Num(a.borrow().len() as f64)
-            }
             "join" => {
                 let sep = argv
                     .first()
@@ -2484,6 +2527,9 @@ impl Interp {
             }
             return Value::dynamic();
         }
+        let Some(call_args) = self.call_args(key, &argv, c.this.as_ref().or(this.as_ref())) else {
+            return Value::dynamic();
+        };
         let scope = Scope::new(Some(c.env.clone()));
         let this = if c.is_arrow {
             c.this.clone().unwrap_or(Value::Undef)
@@ -2512,16 +2558,24 @@ impl Interp {
             }
             self.bind(&ctx, p, v, true);
         }
-        self.stack.push(key);
+        self.enter_frame(key, call_args);
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
         for s in &c.func.body {
-            if let Flow::Return(v) = self.exec_stmt(&ctx, s) {
-                result = v;
-                break;
+            match self.exec_stmt(&ctx, s) {
+                Flow::Normal => {}
+                Flow::Return(v) => {
+                    result = v;
+                    break;
+                }
+                // What a caller gets from a call that threw is not known here.
+                _ => {
+                    result = Value::dynamic();
+                    break;
+                }
             }
         }
-        self.stack.pop();
+        self.leave_frame();
         result
     }
 
@@ -2545,6 +2599,14 @@ impl Interp {
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
+            }
+            // `new Promise((resolve, reject) => …)`: the executor runs at once.
+            Value::Builtin(Builtin::PromiseNs) => {
+                if let Some(f @ Value::Func(_)) = argv.first() {
+                    let settle = vec![Value::external(), Value::external()];
+                    self.call_value_now(ctx, f, settle, &[], line, None);
+                }
+                Value::dynamic()
             }
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
@@ -2575,7 +2637,7 @@ impl Interp {
                 if let Value::Class(cv) = c {
                     *obj.class.borrow_mut() = Some(cv.clone());
                 }
-                let this = Value::Obj(obj);
+                let this = Value::Obj(obj.clone());
                 if let Value::Class(cv) = c
                     && let Some(slot) = self.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
                     && slot.1.is_none()
@@ -2584,6 +2646,7 @@ impl Interp {
                 }
                 // A function constructor that returns an object yields that object.
                 if let Value::Func(f) = c {
+                    *obj.proto.borrow_mut() = self.prototype_of(f);
                     let r = self.invoke(f, argv, Some(this.clone()));
                     return match r {
                         Value::Obj(_)
@@ -2701,6 +2764,26 @@ impl Interp {
                             .collect(),
                     ),
                     ("freeze", _) => target,
+                    ("create", _) => {
+                        let o = ObjData::new();
+                        if let Value::Obj(p) = &target {
+                            *o.proto.borrow_mut() = Some(p.clone());
+                        }
+                        Value::Obj(o)
+                    }
+                    ("setPrototypeOf", Value::Obj(o)) => {
+                        if let Some(Value::Obj(p)) = argv.get(1).map(|p| self.force(p.clone(), 0))
+                            && !Rc::ptr_eq(o, &p)
+                        {
+                            *o.proto.borrow_mut() = Some(p);
+                        }
+                        target
+                    }
+                    ("getPrototypeOf", Value::Obj(o)) => o
+                        .proto
+                        .borrow()
+                        .clone()
+                        .map_or(Value::dynamic(), Value::Obj),
                     ("assign", Value::Obj(o)) => {
                         for src in argv.iter().skip(1) {
                             if let Value::Obj(s) = self.force(src.clone(), 0) {
@@ -2747,6 +2830,12 @@ impl Interp {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
                 Some(Value::Coll(c)) => Value::array(c.iterated()),
                 _ => Value::dynamic(),
+            },
+            Builtin::ArrayMethod(_) => Value::dynamic(),
+            Builtin::ArrayIsArray => match argv.first().cloned().map(|v| self.force_deep(v)) {
+                Some(Value::Arr(_)) => Value::Bool(true),
+                Some(Value::Unknown(_) | Value::Lazy(..) | Value::Deferred(_)) => Value::dynamic(),
+                _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
             Builtin::Framework(n) => match n.as_ref() {
@@ -2845,6 +2934,18 @@ impl Interp {
                 Value::Undef
             }
             Builtin::CheckField(part) => self.check_field(part, &argv),
+            Builtin::Node(f) => {
+                let f = f.clone();
+                self.node_call(ctx, &f, argv, args, line)
+            }
+            Builtin::Lodash(n) if n.is_empty() => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::Lodash(n) => {
+                let n = n.clone();
+                self.lodash_call(ctx, &n, argv, line)
+            }
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
@@ -3737,6 +3838,17 @@ impl Interp {
 
 /// Whether `if (test) { then }` is lazy initialisation: the test is `!x` (or
 /// `x == null`) for a property `x` that the branch assigns.
+/// A fallback of nothing (`null`, `[]`, `{}`): as a join with an unknown value
+/// it says nothing (a loop over it would run zero times), so the unknown is kept.
+pub(super) fn says_nothing(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Undef => true,
+        Value::Arr(items) => items.borrow().is_empty(),
+        Value::Obj(o) => o.props.borrow().is_empty() && o.class.borrow().is_none(),
+        _ => false,
+    }
+}
+
 fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
     let target = match test {
         Expr::Unary(op, e) if op == "!" => e.as_ref(),
@@ -3762,7 +3874,7 @@ fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
 
 /// Paths from a registration's first argument.
 /// Names assigned (`x = ...`) directly in these statements, not inside nested functions.
-fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
     fn expr(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Assign(p, v) => {
@@ -3921,6 +4033,7 @@ fn known_module(pkg: &str) -> Value {
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
         other => dropins::default_export(other)
+            .or_else(|| node::module(other))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(other)))),
     }
 }
@@ -4032,15 +4145,14 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("express.{p}").as_str(),
         ))),
-        (Builtin::PathModule, "join" | "resolve" | "normalize") => {
-            Value::Builtin(Builtin::PathJoin)
-        }
+        (Builtin::PathModule, "join" | "normalize") => Value::Builtin(Builtin::PathJoin),
+        (Builtin::PathModule, p) if let Some(v) = node::path_member(p) => v,
         (Builtin::PathModule, "posix" | "default") => Value::Builtin(Builtin::PathModule),
         (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
         (
             Builtin::ObjectNs,
             f @ ("keys" | "values" | "entries" | "assign" | "freeze" | "fromEntries"
-            | "defineProperty"),
+            | "defineProperty" | "create" | "setPrototypeOf" | "getPrototypeOf"),
         ) => Value::Builtin(Builtin::ObjectFn(match f {
             "keys" => "keys",
             "values" => "values",
@@ -4048,9 +4160,14 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
             "assign" => "assign",
             "freeze" => "freeze",
             "fromEntries" => "fromEntries",
+            "create" => "create",
+            "setPrototypeOf" => "setPrototypeOf",
+            "getPrototypeOf" => "getPrototypeOf",
             _ => "defineProperty",
         })),
+        (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
+        (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
         // Socket.IO 0.9/1.x: `require('socket.io').listen(server, opts)`.
         (Builtin::SocketIo, "listen" | "attach") => Value::Builtin(Builtin::SocketIo),
@@ -4090,7 +4207,6 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
-        (Builtin::FsModule, _) => Value::Builtin(Builtin::FsModule),
         // Nest's `HttpStatus.NO_CONTENT` is the status table of http-status-codes.
         (Builtin::OpaqueModule(m), "HttpStatus") if &**m == "@nestjs/common" => {
             Value::Builtin(Builtin::HttpStatus)
@@ -4114,6 +4230,10 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::Framework(n), "create") if &**n == "NestFactory" => {
             Value::Builtin(Builtin::Framework(Rc::from("create")))
         }
+        (Builtin::FsModule, p) => node::fs_member(p),
+        (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
+        (Builtin::Node(n), p) => node::member(n, p),
+        (Builtin::Lodash(m), p) => lodash::member(m, p),
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))
         }
@@ -4148,7 +4268,7 @@ fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
                     Value::str(&s.replace(from.as_ref(), &to))
                 }
             }
-            _ => Value::dynamic(),
+            _ => strings::string_method(s, name, argv).unwrap_or(Value::dynamic()),
         },
         "split" => match arg(0) {
             Some(sep) if !sep.is_empty() => {
@@ -4157,7 +4277,7 @@ fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
             _ => Value::dynamic(),
         },
         "toString" | "valueOf" => Value::Str(s.clone()),
-        _ => Value::dynamic(),
+        _ => strings::string_method(s, name, argv).unwrap_or(Value::dynamic()),
     }
 }
 

@@ -66,8 +66,17 @@ pub(crate) enum Stmt {
     If(Expr, String, Vec<Stmt>, Vec<Stmt>, u32),
     /// `for (x of|in y)`: pattern, iterable, `true` for `in`, body, iterable text, line.
     ForOf(Pattern, Expr, bool, Vec<Stmt>, String, u32),
-    /// Any other loop (`for(;;)`, `while`, `do`): header text, body, line.
+    /// `while` and `do … while`: header text, body, line.
     Loop(String, Vec<Stmt>, u32),
+    /// `for (init; test; update) body`: run as written while the test is
+    /// known, else like [`Stmt::Loop`].
+    For(Box<ForStmt>),
+    /// `break` with its label, if any.
+    Break(Option<String>),
+    /// `continue` with its label, if any.
+    Continue(Option<String>),
+    /// `label: statement`.
+    Labeled(String, Box<Stmt>),
     /// A block.
     Block(Vec<Stmt>),
     /// `try`/`catch`/`finally`: block, catch parameter, handler, finalizer.
@@ -88,6 +97,23 @@ pub(crate) enum Stmt {
     Enum(String, Vec<(String, Option<Expr>)>),
     /// TypeScript interface or type alias, kept for event payload typing.
     TypeDecl(String, TypeExpr),
+}
+
+/// A `for (init; test; update)` loop.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct ForStmt {
+    /// The initializer (`let i = 0`), run once.
+    pub(crate) init: Vec<Stmt>,
+    /// The test; `None` for `for (;;)`.
+    pub(crate) test: Option<Expr>,
+    /// The update (`i++`).
+    pub(crate) update: Option<Expr>,
+    /// The body.
+    pub(crate) body: Vec<Stmt>,
+    /// The test's source text, for findings.
+    pub(crate) text: String,
+    /// 1-based line.
+    pub(crate) line: u32,
 }
 
 /// One `case` (or `default`) of a `switch`.

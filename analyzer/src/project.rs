@@ -284,6 +284,43 @@ impl Project {
         self.by_rel.get(rel).copied()
     }
 
+    /// Whether a root-relative folder is part of the project ("" is the root).
+    pub(crate) fn is_dir(&self, rel: &str) -> bool {
+        rel.is_empty() || self.dirs.contains(rel)
+    }
+
+    /// The entries of a project folder, as `fs.readdir` lists them: source
+    /// files and folders (with `true`), in byte order. `None` when the folder
+    /// is not part of the project.
+    pub(crate) fn list_dir(&self, rel: &str) -> Option<Vec<(String, bool)>> {
+        if !self.is_dir(rel) {
+            return None;
+        }
+        let prefix = if rel.is_empty() {
+            String::new()
+        } else {
+            format!("{rel}/")
+        };
+        let direct = |p: &str| {
+            p.strip_prefix(prefix.as_str())
+                .filter(|n| !n.is_empty() && !n.contains('/'))
+                .map(str::to_string)
+        };
+        let mut out: Vec<(String, bool)> = self
+            .files
+            .iter()
+            .filter_map(|f| direct(&f.rel).map(|n| (n, false)))
+            .chain(
+                self.dirs
+                    .iter()
+                    .filter_map(|d| direct(d).map(|n| (n, true))),
+            )
+            .collect();
+        out.sort();
+        out.dedup();
+        Some(out)
+    }
+
     pub(crate) fn rel(&self, id: FileId) -> &str {
         &self.files[id as usize].rel
     }

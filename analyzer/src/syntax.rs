@@ -733,7 +733,45 @@ impl<'s> Lowerer<'s> {
                 let text = right_node.map(|n| self.short_text(n)).unwrap_or_default();
                 out.push(Stmt::ForOf(left, right, is_in, body, text, line_of(node)));
             }
-            "for_statement" | "while_statement" | "do_statement" => {
+            "for_statement" => {
+                let mut init = Vec::new();
+                if let Some(i) = node.field(F::Initializer) {
+                    self.stmt_into(i, &mut init);
+                }
+                // `for (a; b; c)`: the condition is an expression statement.
+                let test = node.field(F::Condition).and_then(|c| match c.kind() {
+                    "expression_statement" => {
+                        Self::named_children(c).first().map(|e| self.expr(*e))
+                    }
+                    "empty_statement" | ";" => None,
+                    _ => Some(self.expr(c)),
+                });
+                let update = node.child_by_field_name("increment").map(|u| self.expr(u));
+                let text = node
+                    .field(F::Condition)
+                    .map(|c| self.short_text(c).trim_end_matches(';').to_string())
+                    .unwrap_or_default();
+                let body = self.block(node.field(F::Body));
+                out.push(Stmt::For(Box::new(ForStmt {
+                    init,
+                    test,
+                    update,
+                    body,
+                    text,
+                    line: line_of(node),
+                })));
+            }
+            "break_statement" | "continue_statement" => {
+                let label = node
+                    .child_by_field_name("label")
+                    .map(|l| self.text(l).to_string());
+                out.push(if node.kind() == "break_statement" {
+                    Stmt::Break(label)
+                } else {
+                    Stmt::Continue(label)
+                });
+            }
+            "while_statement" | "do_statement" => {
                 let mut body = Vec::new();
                 if let Some(init) = node.field(F::Initializer) {
                     self.stmt_into(init, &mut body);
@@ -747,8 +785,16 @@ impl<'s> Lowerer<'s> {
             }
             "statement_block" => out.push(Stmt::Block(self.stmts_of(node))),
             "labeled_statement" => {
+                let label = node
+                    .child_by_field_name("label")
+                    .map(|l| self.text(l).to_string())
+                    .unwrap_or_default();
                 if let Some(b) = node.field(F::Body) {
-                    self.stmt_into(b, out);
+                    let mut inner = Vec::new();
+                    self.stmt_into(b, &mut inner);
+                    for st in inner {
+                        out.push(Stmt::Labeled(label.clone(), Box::new(st)));
+                    }
                 }
             }
             "try_statement" => {
@@ -1555,6 +1601,10 @@ impl<'s> Lowerer<'s> {
             }
             "this" => Expr::This,
             "super" => Expr::Super,
+            // `import.meta` reads as a name the module scope defines.
+            "meta_property" if self.text(node) == "import.meta" => {
+                Expr::Ident("import.meta".into())
+            }
             "member_expression" => {
                 let obj = node
                     .field(F::Object)
@@ -1709,7 +1759,9 @@ impl<'s> Lowerer<'s> {
                     "&&" => Expr::Logical(LogicalOp::And, Box::new(l), Box::new(r)),
                     "||" => Expr::Logical(LogicalOp::Or, Box::new(l), Box::new(r)),
                     "??" => Expr::Logical(LogicalOp::Nullish, Box::new(l), Box::new(r)),
-                    "===" | "==" | "!==" | "!=" => Expr::Compare(op, Box::new(l), Box::new(r)),
+                    "===" | "==" | "!==" | "!=" | "<" | "<=" | ">" | ">=" => {
+                        Expr::Compare(op, Box::new(l), Box::new(r))
+                    }
                     // Operands may still hold calls with effects (rare); keep them.
                     _ => Expr::Seq(vec![l, r, Expr::Opaque(line)]),
                 }
@@ -1762,6 +1814,10 @@ impl<'s> Lowerer<'s> {
                 let cur = left_node.map(|l| self.expr(l)).unwrap_or(Expr::Undefined);
                 let value = match op.as_str() {
                     "+=" => Expr::Add(Box::new(cur), Box::new(right)),
+                    "-=" => Expr::Add(
+                        Box::new(cur),
+                        Box::new(Expr::Unary("-".into(), Box::new(right))),
+                    ),
                     "||=" => Expr::Logical(LogicalOp::Or, Box::new(cur), Box::new(right)),
                     "??=" => Expr::Logical(LogicalOp::Nullish, Box::new(cur), Box::new(right)),
                     "&&=" => Expr::Logical(LogicalOp::And, Box::new(cur), Box::new(right)),
@@ -1784,7 +1840,19 @@ impl<'s> Lowerer<'s> {
                     .unwrap_or(Expr::Undefined);
                 Expr::Unary(op, Box::new(arg))
             }
-            "update_expression" => Expr::Opaque(line),
+            "update_expression" => {
+                // `i++`, `--i`: an assignment of `i ± 1` (the loop counters of `for`).
+                let text = self.text(node);
+                let step = if text.contains("++") { 1.0 } else { -1.0 };
+                let arg = node.field(F::Argument);
+                match arg.map(|a| (self.pattern(a), self.expr(a))) {
+                    Some((target, cur)) => Expr::Assign(
+                        Box::new(target),
+                        Box::new(Expr::Add(Box::new(cur), Box::new(Expr::Num(step)))),
+                    ),
+                    None => Expr::Opaque(line),
+                }
+            }
             "as_expression" | "satisfies_expression" | "type_assertion" => {
                 // `req.body as CreateNote`: the value, with its declared type
                 // (`as unknown`/`as any` state nothing).

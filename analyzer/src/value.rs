@@ -5,9 +5,10 @@
 //! `route()` chains, module namespaces, lazily-resolved imports, and the
 //! builtins the analyzer models.
 //!
-//! Deliberately not captured: numbers beyond constant folding, prototypes
-//! other than class methods, getters/setters, Symbols, Promises (an awaited
-//! value is the value itself).
+//! Deliberately not captured: numbers beyond constant folding, getters/setters
+//! outside classes, Symbols, Promises (an awaited value is the value itself).
+//! Prototypes are followed for objects (`ObjData::proto`) and functions (see
+//! `eval/protos.rs`).
 
 use crate::ir::{Class, Func};
 use crate::project::FileId;
@@ -63,6 +64,9 @@ pub(crate) struct ObjData {
     pub(crate) class: RefCell<Option<Rc<ClassVal>>>,
     /// The `module` object of a CommonJS module (`module.exports` lives here).
     pub(crate) is_module_obj: Cell<bool>,
+    /// The prototype properties are looked up in when the object has none of
+    /// its own (`new F()` gets `F.prototype`; `Object.create(p)` gets `p`).
+    pub(crate) proto: RefCell<Option<Rc<ObjData>>>,
 }
 
 impl ObjData {
@@ -71,6 +75,7 @@ impl ObjData {
             props: RefCell::new(IndexMap::new()),
             class: RefCell::new(None),
             is_module_obj: Cell::new(false),
+            proto: RefCell::new(None),
         })
     }
 
@@ -150,6 +155,13 @@ pub(crate) enum Builtin {
     ArrayNs,
     /// `Array.from`.
     ArrayFrom,
+    /// `Array.isArray`.
+    ArrayIsArray,
+    /// An array method read as a value (`[].slice`, `Array.prototype.join`),
+    /// applied with `.call`/`.apply`.
+    ArrayMethod(Rc<str>),
+    /// lodash/underscore (`""`) or one of its functions: see `eval/lodash.rs`.
+    Lodash(Rc<str>),
     /// The global `Promise` (`Promise.all`, `resolve`).
     PromiseNs,
     /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
@@ -214,6 +226,9 @@ pub(crate) enum Builtin {
     SocketIoClient,
     /// `Manager` from `socket.io-client`.
     SocketIoManager,
+    /// A Node built-in over the repository (`fs.readdirSync`, `path.dirname`,
+    /// `process.cwd`, …): see `eval/node.rs`.
+    Node(crate::eval::NodeFn),
 }
 
 /// What a Socket.IO value is.
@@ -489,6 +504,9 @@ impl Value {
                 | Builtin::ObjectFn(_)
                 | Builtin::ArrayNs
                 | Builtin::ArrayFrom
+                | Builtin::ArrayIsArray
+                | Builtin::ArrayMethod(_)
+                | Builtin::Lodash(_)
                 | Builtin::PromiseNs
                 | Builtin::Identity
                 | Builtin::FsModule
@@ -516,6 +534,7 @@ impl Value {
                 | Builtin::Celebrate
                 | Builtin::CheckField(_)
                 | Builtin::SetCtor
+                | Builtin::Node(_)
                 | Builtin::NextFn
                 | Builtin::MapCtor,
             )

@@ -1060,6 +1060,8 @@ fn returns(stmts: &[Stmt], out: &mut Vec<Expr>) {
                 returns(b, out);
             }
             Stmt::ForOf(_, _, _, b, _, _) | Stmt::Loop(_, b, _) | Stmt::Block(b) => returns(b, out),
+            Stmt::For(f) => returns(&f.body, out),
+            Stmt::Labeled(_, inner) => returns(std::slice::from_ref(inner.as_ref()), out),
             Stmt::Try(a, _, b, c) => {
                 returns(a, out);
                 returns(b, out);
@@ -1241,6 +1243,15 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             Stmt::If(t, _, a, b, _) => e_any(t, p, d) || s_any(a, p, d) || s_any(b, p, d),
             Stmt::ForOf(_, it, _, body, _, _) => e_any(it, p, d) || s_any(body, p, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => s_any(body, p, d),
+            Stmt::For(f) => {
+                s_any(&f.init, p, d)
+                    || [&f.test, &f.update]
+                        .into_iter()
+                        .flatten()
+                        .any(|e| e_any(e, p, d))
+                    || s_any(&f.body, p, d)
+            }
+            Stmt::Labeled(_, inner) => s_any(std::slice::from_ref(inner.as_ref()), p, d),
             Stmt::Try(a, _, b, c) => s_any(a, p, d) || s_any(b, p, d) || s_any(c, p, d),
             Stmt::Switch(x, cases) => e_any(x, p, d) || cases.iter().any(|c| s_any(&c.body, p, d)),
             Stmt::ExportDecl(inner, _) => s_any(std::slice::from_ref(inner.as_ref()), p, d),
@@ -1273,6 +1284,8 @@ fn stmt_calls(s: &Stmt, n: &str) -> bool {
         Stmt::If(t, _, a, b, _) => expr_calls(t, n) || calls_name(a, n) || calls_name(b, n),
         Stmt::ForOf(_, it, _, body, _, _) => expr_calls(it, n) || calls_name(body, n),
         Stmt::Loop(_, body, _) | Stmt::Block(body) => calls_name(body, n),
+        Stmt::For(f) => calls_name(&f.init, n) || calls_name(&f.body, n),
+        Stmt::Labeled(_, inner) => stmt_calls(inner, n),
         Stmt::Try(a, _, b, c) => calls_name(a, n) || calls_name(b, n) || calls_name(c, n),
         Stmt::Switch(d, cases) => expr_calls(d, n) || cases.iter().any(|c| calls_name(&c.body, n)),
         _ => false,

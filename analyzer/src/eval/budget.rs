@@ -1,0 +1,136 @@
+//! Bounded work: calls that would only repeat what is already being analyzed
+//! are not entered again.
+//!
+//! Captures two kinds of re-entry that multiply paths without telling the
+//! analysis anything new: a function called again, while it is still running,
+//! with the very same arguments (`poll(app)` → `check(app)` → `poll(app)`:
+//! the program would do the same work again), and a function re-entered from
+//! a callback that runs later (a timer, `setImmediate`, `process.nextTick`,
+//! a promise's `then`) while it is still on the stack: the callback runs
+//! after the current call returns in the real program, so it is analyzed
+//! once, at the outer level. Example: pollers that re-arm each other with
+//! `setTimeout` ran in 66 s before; they now run each body a handful of times.
+//!
+//! Deliberately not: recursion with changing arguments (a walk over a
+//! constant tree of routes) still goes on, up to `MAX_RECURSION` levels,
+//! where the `analysis-budget` finding names the function.
+
+use super::Interp;
+use crate::project::FileId;
+use crate::value::Value;
+use std::rc::Rc;
+
+/// What identifies an argument for "the very same arguments".
+#[derive(PartialEq)]
+enum Ident {
+    /// An object, array, function or class: the same one.
+    Ptr(usize),
+    /// A string or pattern with this text.
+    Text(Rc<str>),
+    /// A number (bits) or boolean.
+    Bits(u64),
+    /// An app or router.
+    Router(u32),
+    /// `undefined`, `null`, or something known only by its kind.
+    Kind(u8),
+}
+
+fn ident(v: &Value) -> Ident {
+    match v {
+        Value::Obj(o) => Ident::Ptr(Rc::as_ptr(o) as *const u8 as usize),
+        Value::Arr(a) => Ident::Ptr(Rc::as_ptr(a) as *const u8 as usize),
+        Value::Func(f) => Ident::Ptr(Rc::as_ptr(f) as *const u8 as usize),
+        Value::Class(c) => Ident::Ptr(Rc::as_ptr(c) as *const u8 as usize),
+        Value::Sio(s) => Ident::Ptr(Rc::as_ptr(s) as *const u8 as usize),
+        Value::Coll(c) => Ident::Ptr(Rc::as_ptr(c) as *const u8 as usize),
+        Value::Emitter(e) => Ident::Ptr(Rc::as_ptr(e) as *const u8 as usize),
+        Value::Str(s) | Value::Pattern(s) | Value::Regex(s) => Ident::Text(s.clone()),
+        Value::Num(n) => Ident::Bits(n.to_bits()),
+        Value::Bool(b) => Ident::Bits(*b as u64),
+        Value::Router(id) => Ident::Router(*id),
+        Value::Undef => Ident::Kind(0),
+        Value::Null => Ident::Kind(1),
+        _ => Ident::Kind(2),
+    }
+}
+
+/// The arguments of a call, as [`Interp::call_args`] identifies them.
+pub(super) struct CallArgs(Vec<Ident>);
+
+/// The frames being run, beside the interpreter's call stack.
+#[derive(Default)]
+pub(super) struct Reentry {
+    /// Per running call (parallel to `Interp::stack`): its `this` and arguments.
+    args: Vec<CallArgs>,
+    /// Stack depths at which a callback that runs later started.
+    later: Vec<usize>,
+}
+
+impl Interp {
+    /// The arguments of a call of `key`, or `None` when the call would only
+    /// repeat one already running (see the module doc).
+    pub(super) fn call_args(
+        &self,
+        key: (FileId, u32),
+        argv: &[Value],
+        this: Option<&Value>,
+    ) -> Option<CallArgs> {
+        let args: Vec<Ident> = this.into_iter().chain(argv.iter()).map(ident).collect();
+        let Some(pos) = self.stack.iter().position(|k| *k == key) else {
+            return Some(CallArgs(args));
+        };
+        let through_later = self.reentry.later.last().is_some_and(|&d| d > pos);
+        let same = self
+            .stack
+            .iter()
+            .zip(&self.reentry.args)
+            .any(|(k, a)| *k == key && a.0 == args);
+        if through_later || same {
+            None
+        } else {
+            Some(CallArgs(args))
+        }
+    }
+
+    /// Enter a call frame (beside `Interp::stack`).
+    pub(super) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs) {
+        self.stack.push(key);
+        self.reentry.args.push(args);
+    }
+
+    /// Leave the frame [`Interp::enter_frame`] entered.
+    pub(super) fn leave_frame(&mut self) {
+        self.stack.pop();
+        self.reentry.args.pop();
+    }
+
+    /// Run `f` as a callback that the program runs later (timers, promises).
+    pub(super) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
+        self.reentry.later.push(self.stack.len());
+        let r = f(self);
+        self.reentry.later.pop();
+        r
+    }
+}
+
+/// Whether a call hands its callbacks to code that runs them later: timers,
+/// `setImmediate`, `process.nextTick`, `queueMicrotask`, a promise's `then`.
+pub(super) fn runs_later(callee: &crate::ir::Expr) -> bool {
+    use crate::ir::Expr;
+    let name = match callee {
+        Expr::Ident(n) => n.as_str(),
+        Expr::Member(_, n) => n.as_str(),
+        _ => return false,
+    };
+    matches!(
+        name,
+        "setTimeout"
+            | "setInterval"
+            | "setImmediate"
+            | "queueMicrotask"
+            | "nextTick"
+            | "then"
+            | "catch"
+            | "finally"
+    )
+}

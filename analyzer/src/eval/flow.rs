@@ -1,0 +1,327 @@
+//! Control flow as JavaScript runs it: loops, labels, `break`/`continue`,
+//! `throw` and `try`/`catch`/`finally`.
+//!
+//! Captures: a loop over a known collection (`for…of`, `for…in`) or with a
+//! test the analyzer can decide (`for (let i = 0; i < list.length; i++)`)
+//! runs once per iteration (an ordering such as `i < n` decides a `for`
+//! test, nowhere else), and an iteration left by `continue` or `break`
+//! registers nothing past that point. Labels name the loop a `break` or
+//! `continue` leaves. A `throw` goes to the nearest `catch` (which then runs
+//! for sure, with the thrown value) or `finally` of the function, not out of it
+//! as a `return` would.
+//!
+//! Example: `for (const r of ROUTES) { if (r.off) continue; app.get(r.path, h) }`
+//! registers exactly the routes whose `off` is false.
+//!
+//! Deliberately not: a loop whose test or collection is only known at run
+//! time runs its body once with unknown values (a `dynamic-loop` finding when
+//! it registers); `while`/`do` loops always run that way; a throw ends the
+//! function it is in (its caller gets an unknown value: a call that throws is
+//! not followed into the caller's `catch`, as async functions would not
+//! throw there either).
+
+use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
+use crate::ir::{Expr, Pattern, Stmt};
+use crate::value::{Scope, Value};
+use std::cell::Cell;
+
+/// What an iteration's way out means for its loop.
+enum Step {
+    /// Go on with the next iteration.
+    Next,
+    /// Leave the loop (`break`).
+    Stop,
+    /// Leave the loop and pass the flow on (`return`, `throw`, an outer label).
+    Exit(Flow),
+}
+
+fn step(flow: Flow, label: Option<&str>) -> Step {
+    let mine = |l: &Option<String>| l.as_deref().is_none_or(|l| Some(l) == label);
+    match flow {
+        Flow::Normal => Step::Next,
+        Flow::Continue(l) if mine(&l) => Step::Next,
+        Flow::Break(l) if mine(&l) => Step::Stop,
+        other => Step::Exit(other),
+    }
+}
+
+impl Interp {
+    /// `label: statement`: a `break label` inside ends it.
+    pub(super) fn exec_labeled(&mut self, ctx: &Ctx, label: &str, inner: &Stmt) -> Flow {
+        let flow = match inner {
+            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+                self.exec_loop(ctx, inner, Some(label))
+            }
+            other => self.exec_stmt(ctx, other),
+        };
+        match flow {
+            Flow::Break(Some(l)) if l == label => Flow::Normal,
+            f => f,
+        }
+    }
+
+    /// A loop statement, with the label it carries.
+    pub(super) fn exec_loop(&mut self, ctx: &Ctx, stmt: &Stmt, label: Option<&str>) -> Flow {
+        match stmt {
+            Stmt::ForOf(pat, iter, is_in, body, text, line) => {
+                let v = self.eval(ctx, iter);
+                let v = self.force_deep(v);
+                let items = match (&v, is_in) {
+                    (Value::Arr(a), false) => Some(a.borrow().clone()),
+                    (Value::Arr(a), true) => Some(
+                        (0..a.borrow().len())
+                            .map(|i| Value::Num(i as f64))
+                            .collect(),
+                    ),
+                    (Value::Obj(o), true) => {
+                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
+                    }
+                    (Value::Str(s), false) => {
+                        Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
+                    }
+                    (Value::Coll(c), false) => Some(c.iterated()),
+                    _ => None,
+                };
+                match items {
+                    Some(items) => {
+                        for item in items.into_iter().take(MAX_ITERATIONS) {
+                            let inner = Ctx {
+                                scope: Scope::new(Some(ctx.scope.clone())),
+                                ..ctx.clone()
+                            };
+                            self.bind(&inner, pat, item, true);
+                            match step(self.exec_block(&inner, body), label) {
+                                Step::Next => {}
+                                Step::Stop => break,
+                                Step::Exit(f) => return f,
+                            }
+                        }
+                    }
+                    None => self.dynamic_iteration(ctx, Some(pat), body, text, *line),
+                }
+            }
+            Stmt::Loop(text, body, line) => {
+                self.dyn_loops
+                    .push((ctx.file, *line, text.clone(), Cell::new(false)));
+                self.exec_block(ctx, body);
+                self.pop_dyn_loop();
+            }
+            Stmt::For(f) => {
+                let lctx = Ctx {
+                    scope: Scope::new(Some(ctx.scope.clone())),
+                    ..ctx.clone()
+                };
+                for s in &f.init {
+                    self.exec_stmt(&lctx, s);
+                }
+                let mut n = 0;
+                loop {
+                    let known = match &f.test {
+                        Some(Expr::Compare(op, l, r))
+                            if matches!(op.as_str(), "<" | "<=" | ">" | ">=") =>
+                        {
+                            let a = self.eval(&lctx, l);
+                            let b = self.eval(&lctx, r);
+                            relation(op, &self.force_deep(a), &self.force_deep(b)).truthy()
+                        }
+                        Some(t) => {
+                            let v = self.eval(&lctx, t);
+                            self.force_deep(v).truthy()
+                        }
+                        None => None,
+                    };
+                    match known {
+                        Some(false) => break,
+                        Some(true) if n < MAX_ITERATIONS => {
+                            n += 1;
+                            match step(self.exec_block(&lctx, &f.body), label) {
+                                Step::Next => {}
+                                Step::Stop => break,
+                                Step::Exit(flow) => return flow,
+                            }
+                            if let Some(u) = &f.update {
+                                self.eval(&lctx, u);
+                            }
+                        }
+                        _ => {
+                            // Only known at run time: the body once, with what is known.
+                            if n == 0 {
+                                self.dynamic_iteration(&lctx, None, &f.body, &f.text, f.line);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            other => return self.exec_stmt(ctx, other),
+        }
+        Flow::Normal
+    }
+
+    /// One run of a loop body over values only known at run time.
+    fn dynamic_iteration(
+        &mut self,
+        ctx: &Ctx,
+        pat: Option<&Pattern>,
+        body: &[Stmt],
+        text: &str,
+        line: u32,
+    ) {
+        self.dyn_loops
+            .push((ctx.file, line, text.to_string(), Cell::new(false)));
+        let inner = Ctx {
+            scope: Scope::new(Some(ctx.scope.clone())),
+            ..ctx.clone()
+        };
+        if let Some(p) = pat {
+            self.bind(&inner, p, Value::dynamic(), true);
+        }
+        self.exec_block(&inner, body);
+        self.pop_dyn_loop();
+    }
+
+    /// `try`/`catch`/`finally`: a throw in the block runs the handler for sure
+    /// (with the thrown value); otherwise the handler may still run (a call the
+    /// analyzer does not follow may throw), so what it does is conditional.
+    pub(super) fn exec_try(
+        &mut self,
+        ctx: &Ctx,
+        body: &[Stmt],
+        param: Option<&Pattern>,
+        handler: &[Stmt],
+        fin: &[Stmt],
+    ) -> Flow {
+        let mut r = self.exec_block(ctx, body);
+        let has_catch = param.is_some() || !handler.is_empty();
+        if has_catch {
+            let inner = Ctx {
+                scope: Scope::new(Some(ctx.scope.clone())),
+                ..ctx.clone()
+            };
+            match r {
+                Flow::Throw(v) => {
+                    if let Some(p) = param {
+                        self.bind(&inner, p, v, true);
+                    }
+                    r = self.exec_block(&inner, handler);
+                }
+                _ => {
+                    if let Some(p) = param {
+                        self.bind(&inner, p, Value::dynamic(), true);
+                    }
+                    self.cond.push("an exception was caught".into());
+                    self.exec_block(&inner, handler);
+                    self.cond.pop();
+                }
+            }
+        }
+        match self.exec_block(ctx, fin) {
+            Flow::Normal => r,
+            f => f,
+        }
+    }
+}
+
+/// `a < b` and friends, over numbers or over strings. Only a `for` loop's
+/// test is decided this way: elsewhere an ordering is unknown, since what is
+/// known of a count at analysis time is often a starting state (an empty list
+/// that fills up at run time).
+pub(super) fn relation(op: &str, a: &Value, b: &Value) -> Value {
+    let ord = match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x.partial_cmp(y),
+        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        _ => None,
+    };
+    let Some(ord) = ord else {
+        return Value::dynamic();
+    };
+    use std::cmp::Ordering::*;
+    Value::Bool(match op {
+        "<" => ord == Less,
+        "<=" => ord != Greater,
+        ">" => ord == Greater,
+        _ => ord != Less,
+    })
+}
+
+impl Interp {
+    /// An `if` whose test is only known at run time: both branches run, each
+    /// from the state before the `if`, and a variable either branch assigns
+    /// then holds the join of what the two paths leave in it (see [`join`]).
+    pub(super) fn exec_both(&mut self, ctx: &Ctx, text: &str, then: &[Stmt], els: &[Stmt]) -> Flow {
+        let mut names = Vec::new();
+        super::assigned_names(then, &mut names);
+        super::assigned_names(els, &mut names);
+        names.sort();
+        names.dedup();
+        let before: Vec<(String, Value)> = names
+            .into_iter()
+            .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
+            .collect();
+        self.cond.push(text.to_string());
+        let a = self.exec_block(ctx, then);
+        self.cond.pop();
+        let after_then: Vec<Value> = before
+            .iter()
+            .map(|(n, v)| ctx.scope.lookup(n).unwrap_or_else(|| v.clone()))
+            .collect();
+        for (n, v) in &before {
+            ctx.scope.assign(n, v.clone());
+        }
+        self.cond.push(format!("!({text})"));
+        let b = self.exec_block(ctx, els);
+        self.cond.pop();
+        for ((n, pre), x) in before.iter().zip(after_then) {
+            let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
+            ctx.scope.assign(n, join(pre, x, y));
+        }
+        // Only a way out that both branches take leaves for sure.
+        if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
+            return a;
+        }
+        Flow::Normal
+    }
+}
+
+/// Whether two values are the same one (same constant, same object).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Obj(x), Value::Obj(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Arr(x), Value::Arr(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Func(x), Value::Func(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Router(x), Value::Router(y)) => x == y,
+        (Value::Unknown(_), Value::Unknown(_)) => true,
+        _ => {
+            std::mem::discriminant(a) == std::mem::discriminant(b)
+                && a.as_text().is_some()
+                && a.as_text() == b.as_text()
+        }
+    }
+}
+
+/// What a variable holds after an `if` with an unknown test, from its value
+/// before and after each branch (`x` after `then`, `y` after `else`).
+///
+/// - both the same: that value;
+/// - one only known at run time: the known one (an unknown re-wrap such as
+///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
+///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`);
+/// - two different booleans: unknown (`let need = true; if (env) need = false;`
+///   makes a later `if (need)` conditional, not false);
+/// - otherwise the last write in program order (a string path stays charted,
+///   a number keeps its type for response schemas).
+pub(super) fn join(pre: &Value, x: Value, y: Value) -> Value {
+    if same(&x, &y) {
+        return x;
+    }
+    match (x.is_unknown(), y.is_unknown()) {
+        (true, false) => return if super::says_nothing(&y) { x } else { y },
+        (false, true) => return if super::says_nothing(&x) { y } else { x },
+        _ => {}
+    }
+    let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
+    if flag(&x) && flag(&y) && (matches!(x, Value::Bool(_)) || matches!(y, Value::Bool(_))) {
+        return Value::dynamic();
+    }
+    if same(&y, pre) { x } else { y }
+}

@@ -1,0 +1,243 @@
+//! lodash and underscore: the helpers route and plug-in code builds on.
+//!
+//! Captures `forEach`/`each`/`map`/`filter`/`some`/`every`/`find` over arrays
+//! and objects (the callback gets `(value, key, collection)`), `merge`,
+//! `assign`/`extend`, `defaults`, `get` and `set` with dotted or array paths,
+//! `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
+//! `identity`, `memoize`/`once` (what they wrap). Example:
+//! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
+//! entry of the table.
+//!
+//! Deliberately not: `lodash/fp` (its argument order differs), chains
+//! (`_(x).map(…).value()`), `partial`'s leading arguments (the function gets
+//! only its call's arguments), iteration over collections only known at run
+//! time or empty when analyzed (the callback runs once with unknown values,
+//! inside a loop that is a `dynamic-loop` finding when it registers routes).
+
+use super::{Ctx, Interp, MAX_ITERATIONS};
+use crate::value::{Builtin, ObjData, Value};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// The packages modelled here.
+pub(super) fn package(pkg: &str) -> Option<Value> {
+    matches!(pkg, "lodash" | "underscore" | "lodash-es")
+        .then(|| Value::Builtin(Builtin::Lodash(Rc::from(""))))
+}
+
+/// `_.name`.
+pub(super) fn member(module: &str, prop: &str) -> Value {
+    if module.is_empty() && prop != "default" {
+        Value::Builtin(Builtin::Lodash(Rc::from(prop)))
+    } else {
+        Value::Builtin(Builtin::Lodash(Rc::from(module)))
+    }
+}
+
+/// A path for `get`/`set`: `'a.b[0]'` or `['a', 'b', 0]`.
+fn path_of(v: &Value) -> Option<Vec<String>> {
+    match v {
+        Value::Arr(a) => a.borrow().iter().map(Value::as_text).collect(),
+        v => v.as_text().map(|t| {
+            t.replace('[', ".")
+                .replace(']', "")
+                .split('.')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        }),
+    }
+}
+
+impl Interp {
+    /// Call `_.name(argv)`.
+    pub(super) fn lodash_call(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        argv: Vec<Value>,
+        line: u32,
+    ) -> Value {
+        let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        match name {
+            "forEach" | "each" | "forOwn" | "map" | "filter" | "some" | "every" | "find"
+            | "mapValues" => self.lodash_iterate(ctx, name, arg(0), arg(1), line),
+            "merge" | "assign" | "extend" | "assignIn" | "defaults" | "defaultsDeep" => {
+                let Value::Obj(target) = arg(0) else {
+                    return arg(0);
+                };
+                let deep = matches!(name, "merge" | "defaultsDeep");
+                let only_missing = name.starts_with("defaults");
+                for src in argv.iter().skip(1) {
+                    if let Value::Obj(s) = src {
+                        merge_into(&target, s, deep, only_missing, 0);
+                    }
+                }
+                Value::Obj(target)
+            }
+            "get" => {
+                let Some(path) = path_of(&arg(1)) else {
+                    return Value::dynamic();
+                };
+                let mut cur = arg(0);
+                for k in &path {
+                    cur = match cur {
+                        Value::Undef | Value::Null => break,
+                        v => self.member(&v, k),
+                    };
+                }
+                match cur {
+                    Value::Undef if argv.len() > 2 => arg(2),
+                    v => v,
+                }
+            }
+            "set" => {
+                let (Value::Obj(root), Some(path)) = (arg(0), path_of(&arg(1))) else {
+                    return arg(0);
+                };
+                let mut cur = root.clone();
+                for (i, k) in path.iter().enumerate() {
+                    if i + 1 == path.len() {
+                        cur.set(k, arg(2));
+                        break;
+                    }
+                    cur = match cur.get(k) {
+                        Some(Value::Obj(o)) => o,
+                        _ => {
+                            let o = ObjData::new();
+                            cur.set(k, Value::Obj(o.clone()));
+                            o
+                        }
+                    };
+                }
+                Value::Obj(root)
+            }
+            "keys" | "values" => match arg(0) {
+                Value::Obj(o) => Value::array(if name == "keys" {
+                    o.props.borrow().keys().map(|k| Value::str(k)).collect()
+                } else {
+                    o.props.borrow().values().cloned().collect()
+                }),
+                Value::Arr(a) if name == "values" => Value::array(a.borrow().clone()),
+                _ => Value::dynamic(),
+            },
+            "bind" => match arg(0) {
+                Value::Func(f) => self.bind_this(&f, argv.get(1).cloned()),
+                v => v,
+            },
+            "partial" | "memoize" | "once" | "identity" | "throttle" | "debounce" => arg(0),
+            "isArray" => match arg(0) {
+                Value::Arr(_) => Value::Bool(true),
+                v if v.is_unknown() => Value::dynamic(),
+                _ => Value::Bool(false),
+            },
+            "isFunction" => match arg(0) {
+                Value::Func(_) | Value::Class(_) | Value::Router(_) => Value::Bool(true),
+                v if v.is_unknown() => Value::dynamic(),
+                _ => Value::Bool(false),
+            },
+            _ => {
+                self.run_callbacks(ctx, &argv, &[], line);
+                Value::external()
+            }
+        }
+    }
+
+    fn lodash_iterate(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        coll: Value,
+        cb: Value,
+        line: u32,
+    ) -> Value {
+        // An empty collection is often a starting state that fills up at run
+        // time (`client.attachedClients = {}`): it says nothing about what the
+        // callback sees, so it runs as over an unknown collection.
+        let coll = if super::says_nothing(&coll) {
+            Value::dynamic()
+        } else {
+            coll
+        };
+        let items: Option<Vec<(Value, Value)>> = match &coll {
+            Value::Arr(a) => Some(
+                a.borrow()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (v.clone(), Value::Num(i as f64)))
+                    .collect(),
+            ),
+            Value::Obj(o) => Some(
+                o.props
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (v.clone(), Value::str(k)))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let Some(items) = items else {
+            // Only known at run time: the callback once, inside a loop that says so.
+            self.dyn_loops
+                .push((ctx.file, line, format!("_.{name}(...)"), Cell::new(false)));
+            self.call_value_now(
+                ctx,
+                &cb,
+                vec![Value::dynamic(), Value::dynamic()],
+                &[],
+                line,
+                None,
+            );
+            self.pop_dyn_loop();
+            return Value::dynamic();
+        };
+        let mut out = Vec::new();
+        let mapped = ObjData::new();
+        for (v, k) in items.into_iter().take(MAX_ITERATIONS) {
+            let r = self.call_value_now(
+                ctx,
+                &cb,
+                vec![v.clone(), k.clone(), coll.clone()],
+                &[],
+                line,
+                None,
+            );
+            match name {
+                "map" => out.push(r),
+                "mapValues" => {
+                    if let Some(k) = k.as_text() {
+                        mapped.set(&k, r);
+                    }
+                }
+                "filter" if r.truthy() != Some(false) => out.push(v),
+                "find" if r.truthy() == Some(true) => return v,
+                // `return false` ends lodash's `forEach` early.
+                "forEach" | "each" | "forOwn"
+                    if r.truthy() == Some(false) && matches!(r, Value::Bool(_)) =>
+                {
+                    break;
+                }
+                _ => {}
+            }
+        }
+        match name {
+            "map" | "filter" => Value::array(out),
+            "mapValues" => Value::Obj(mapped),
+            "forEach" | "each" | "forOwn" => coll,
+            _ => Value::dynamic(),
+        }
+    }
+}
+
+fn merge_into(target: &Rc<ObjData>, src: &Rc<ObjData>, deep: bool, only_missing: bool, depth: u32) {
+    for (k, v) in src.entries() {
+        match (target.get(&k), &v) {
+            (Some(Value::Obj(t)), Value::Obj(s)) if deep && depth < 16 && !Rc::ptr_eq(&t, s) => {
+                merge_into(&t, s, deep, only_missing, depth + 1);
+            }
+            (Some(cur), _) if only_missing && !matches!(cur, Value::Undef) => {}
+            _ => target.set(&k, v),
+        }
+    }
+}

@@ -1,0 +1,552 @@
+//! Node built-ins over the repository: the file system, paths and module
+//! lookup, answered from the project's own folders.
+//!
+//! Captures: a module's `__dirname`, `__filename`, `import.meta.url`
+//! (`.dirname`, `.filename`) and `process.cwd()` as paths under a virtual
+//! root `/` that stands for the analyzed folder (`server/app.js` has
+//! `__dirname` `/server`); `path.join/resolve/dirname/basename/extname/
+//! relative/isAbsolute/sep`; `url.fileURLToPath`/`pathToFileURL`;
+//! `fs.readdirSync`/`readdir`/`promises.readdir` (also `withFileTypes` and
+//! `recursive`), `existsSync`, `statSync`/`lstatSync` (`isDirectory()`,
+//! `isFile()`); the `glob`, `fast-glob`, `globby` and `tiny-glob` packages
+//! (sync, promise and callback forms, `cwd`, `absolute`, `ignore`, `!`
+//! patterns); `require.resolve`; `module.createRequire(import.meta.url)`;
+//! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
+//! (see `protos`), `util.promisify`/`callbackify` (the function itself). So
+//! `readdirSync(join(__dirname, 'routes')).forEach(f => require('./routes/' + f)(app))`
+//! loads every route file there, in byte order.
+//!
+//! Deliberately not: folders the project does not contain (ignored or
+//! generated ones, or outside the root) stay unknown, so a loop over them is a
+//! `dynamic-loop` finding as before; a listing holds the source files and
+//! folders the analyzer discovered (no `.json`, images or other data files);
+//! `existsSync` of a path the project does not hold is unknown rather than
+//! false (it may be a build output); the process is taken to start in the
+//! analyzed folder.
+
+use super::{Ctx, Interp, posix_join};
+use crate::ir::Expr;
+use crate::project::Resolved;
+use crate::value::{Builtin, ObjData, Scope, Value};
+
+/// A Node built-in the machine answers from the repository.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum NodeFn {
+    /// `path.<name>` other than `join`/`normalize` (see `Builtin::PathJoin`).
+    Path(&'static str),
+    /// `fs.<name>` (also `fs.promises.<name>` and `fs/promises`).
+    Fs(&'static str),
+    /// The global `process`.
+    Process,
+    /// `process.cwd`.
+    Cwd,
+    /// The `url` module.
+    UrlModule,
+    /// `url.fileURLToPath`.
+    FileUrlToPath,
+    /// `url.pathToFileURL`.
+    PathToFileUrl,
+    /// The `module` module.
+    ModuleModule,
+    /// `module.createRequire`.
+    CreateRequire,
+    /// `require.resolve`.
+    RequireResolve,
+    /// A method that answers a constant (`stats.isDirectory()`).
+    Answer(bool),
+    /// A glob package or one of its functions: every call lists matches.
+    Glob,
+    /// The `util` module.
+    Util,
+    /// `util.inherits` (also the `inherits` package).
+    Inherits,
+    /// A directory loader package (`require-tree`, …): see `loaders`.
+    Loader(&'static str),
+}
+
+/// The virtual path of a root-relative path.
+fn vpath(rel: &str) -> String {
+    format!("/{rel}")
+}
+
+/// The root-relative folder or file a path names (relative paths are
+/// relative to the process's folder, the root); `None` outside the root.
+pub(super) fn to_rel(p: &str) -> Option<String> {
+    let p = p.strip_prefix("file://").unwrap_or(p);
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            // Above the analyzed folder: not the project's.
+            ".." => {
+                out.pop()?;
+            }
+            s => out.push(s),
+        }
+    }
+    Some(out.join("/"))
+}
+
+/// Define a module's path globals: `__dirname`, `__filename`, `import.meta`.
+pub(super) fn module_globals(scope: &Scope, rel: &str) {
+    let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    scope.define("__dirname", Value::str(&vpath(dir)));
+    scope.define("__filename", Value::str(&vpath(rel)));
+    let meta = ObjData::new();
+    meta.set("url", Value::str(&format!("file://{}", vpath(rel))));
+    meta.set("dirname", Value::str(&vpath(dir)));
+    meta.set("filename", Value::str(&vpath(rel)));
+    scope.define("import.meta", Value::Obj(meta));
+}
+
+/// A specifier for `require`/`import()`: a `file://` URL names its path.
+pub(super) fn specifier(spec: &str) -> &str {
+    spec.strip_prefix("file://").unwrap_or(spec)
+}
+
+/// The value of a Node module the machine models here, by its bare name.
+pub(super) fn module(pkg: &str) -> Option<Value> {
+    let f = match pkg {
+        "url" => NodeFn::UrlModule,
+        "module" => NodeFn::ModuleModule,
+        "util" => NodeFn::Util,
+        _ => return None,
+    };
+    Some(Value::Builtin(Builtin::Node(f)))
+}
+
+/// The value of an installed package the machine models here.
+pub(super) fn package(pkg: &str) -> Option<Value> {
+    let loader = match pkg {
+        "inherits" => return Some(Value::Builtin(Builtin::Node(NodeFn::Inherits))),
+        "require-tree" => Some("require-tree"),
+        "require-all" => Some("require-all"),
+        "require-directory" => Some("require-directory"),
+        "auto-load" => Some("auto-load"),
+        _ => None,
+    };
+    if let Some(l) = loader {
+        return Some(Value::Builtin(Builtin::Node(NodeFn::Loader(l))));
+    }
+    matches!(
+        pkg,
+        "glob" | "fast-glob" | "globby" | "tiny-glob" | "tiny-glob/sync"
+    )
+    .then_some(Value::Builtin(Builtin::Node(NodeFn::Glob)))
+}
+
+/// `path.<prop>` for the members `Builtin::PathJoin` does not cover.
+pub(super) fn path_member(prop: &str) -> Option<Value> {
+    let f = match prop {
+        "resolve" => "resolve",
+        "dirname" => "dirname",
+        "basename" => "basename",
+        "extname" => "extname",
+        "relative" => "relative",
+        "isAbsolute" => "isAbsolute",
+        "sep" => return Some(Value::str("/")),
+        "delimiter" => return Some(Value::str(":")),
+        _ => return None,
+    };
+    Some(Value::Builtin(Builtin::Node(NodeFn::Path(f))))
+}
+
+/// `fs.<prop>`: the functions answered here; others stay opaque.
+pub(super) fn fs_member(prop: &str) -> Value {
+    let f = match prop {
+        "readdirSync" => "readdirSync",
+        "readdir" => "readdir",
+        "existsSync" => "existsSync",
+        "statSync" | "lstatSync" => "statSync",
+        "stat" | "lstat" => "stat",
+        _ => return Value::Builtin(Builtin::FsModule),
+    };
+    Value::Builtin(Builtin::Node(NodeFn::Fs(f)))
+}
+
+/// A member of a modelled Node value.
+pub(super) fn member(f: &NodeFn, prop: &str) -> Value {
+    let node = |f| Value::Builtin(Builtin::Node(f));
+    match (f, prop) {
+        (NodeFn::Process, "cwd") => node(NodeFn::Cwd),
+        (NodeFn::UrlModule, "fileURLToPath") => node(NodeFn::FileUrlToPath),
+        (NodeFn::UrlModule, "pathToFileURL") => node(NodeFn::PathToFileUrl),
+        (NodeFn::UrlModule, "default") => node(NodeFn::UrlModule),
+        (NodeFn::ModuleModule, "createRequire") => node(NodeFn::CreateRequire),
+        (NodeFn::ModuleModule, "default" | "Module") => node(NodeFn::ModuleModule),
+        (NodeFn::Glob, _) => node(NodeFn::Glob),
+        (NodeFn::Loader(l), "default") => node(NodeFn::Loader(l)),
+        (NodeFn::Util, "inherits") => node(NodeFn::Inherits),
+        (NodeFn::Util, "default") => node(NodeFn::Util),
+        // A promisified function is called without its callback, and the
+        // machine treats a promise as its value: the function itself.
+        (NodeFn::Util, "promisify" | "callbackify" | "deprecate") => {
+            Value::Builtin(Builtin::Identity)
+        }
+        _ => Value::external(),
+    }
+}
+
+/// `stats`/`Dirent`: answers `isDirectory()` and `isFile()`.
+fn stats(name: Option<&str>, dir: bool) -> Value {
+    let o = ObjData::new();
+    if let Some(n) = name {
+        o.set("name", Value::str(n));
+    }
+    let answer = |b| Value::Builtin(Builtin::Node(NodeFn::Answer(b)));
+    o.set("isDirectory", answer(dir));
+    o.set("isFile", answer(!dir));
+    o.set("isSymbolicLink", answer(false));
+    Value::Obj(o)
+}
+
+impl Interp {
+    /// Call a modelled Node built-in.
+    pub(super) fn node_call(
+        &mut self,
+        ctx: &Ctx,
+        f: &NodeFn,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        let argv: Vec<Value> = argv.into_iter().map(|a| self.force_deep(a)).collect();
+        let text = |i: usize| argv.get(i).and_then(Value::as_text);
+        match f {
+            NodeFn::Path(name) => {
+                let parts: Option<Vec<String>> = argv.iter().map(Value::as_text).collect();
+                match parts {
+                    Some(parts) => path_fn(name, &parts),
+                    None => Value::dynamic(),
+                }
+            }
+            NodeFn::Cwd => Value::str("/"),
+            NodeFn::FileUrlToPath => match argv.first() {
+                Some(Value::Obj(o)) => o
+                    .get("href")
+                    .and_then(|h| h.as_text())
+                    .map(|h| Value::str(specifier(&h)))
+                    .unwrap_or(Value::dynamic()),
+                Some(v) => v
+                    .as_text()
+                    .map(|t| Value::str(specifier(&t)))
+                    .unwrap_or(Value::dynamic()),
+                None => Value::dynamic(),
+            },
+            NodeFn::PathToFileUrl => match text(0) {
+                Some(p) => {
+                    let o = ObjData::new();
+                    o.set("href", Value::str(&format!("file://{p}")));
+                    o.set("pathname", Value::str(&p));
+                    Value::Obj(o)
+                }
+                None => Value::dynamic(),
+            },
+            NodeFn::CreateRequire => Value::Builtin(Builtin::Require),
+            NodeFn::RequireResolve => match text(0) {
+                Some(spec) => match self.resolve_spec(ctx.file, specifier(&spec), line) {
+                    Some(Resolved::File(t)) => Value::str(&vpath(self.loader.project.rel(t))),
+                    Some(Resolved::Known(_) | Resolved::External(_)) => Value::str(&spec),
+                    _ => Value::dynamic(),
+                },
+                None => Value::dynamic(),
+            },
+            NodeFn::Answer(b) => Value::Bool(*b),
+            NodeFn::Loader(pkg) => self.dir_loader(ctx, pkg, &argv, line),
+            NodeFn::Inherits => {
+                if let (Some(c), Some(p)) = (argv.first(), argv.get(1)) {
+                    self.inherits(c, p);
+                }
+                Value::Undef
+            }
+            NodeFn::Process | NodeFn::UrlModule | NodeFn::ModuleModule | NodeFn::Util => {
+                Value::dynamic()
+            }
+            NodeFn::Fs(name) => self.fs_call(ctx, name, &argv, args, line),
+            NodeFn::Glob => {
+                let list = self.glob(&argv);
+                self.with_callback(ctx, &argv, list, line)
+            }
+        }
+    }
+
+    /// A result handed to a trailing callback (`fs.readdir(dir, (err, files) => …)`)
+    /// or returned (sync and promise forms; `await` is the value itself).
+    fn with_callback(&mut self, ctx: &Ctx, argv: &[Value], result: Value, line: u32) -> Value {
+        match argv.last() {
+            Some(cb @ Value::Func(_)) if argv.len() > 1 => {
+                let cb = cb.clone();
+                let err = if result.is_unknown() {
+                    Value::dynamic()
+                } else {
+                    Value::Null
+                };
+                self.call_value_now(ctx, &cb, vec![err, result], &[], line, None);
+                Value::Undef
+            }
+            _ => result,
+        }
+    }
+
+    fn fs_call(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        argv: &[Value],
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        let project = self.loader.project.clone();
+        let rel = argv
+            .first()
+            .and_then(Value::as_text)
+            .and_then(|p| to_rel(&p));
+        let opt = |k: &str| match argv.get(1) {
+            Some(Value::Obj(o)) => o.get(k).and_then(|v| v.truthy()).unwrap_or(false),
+            _ => false,
+        };
+        let result = match name {
+            "readdirSync" | "readdir" => match rel.as_deref().and_then(|r| project.list_dir(r)) {
+                Some(entries) => {
+                    let typed = opt("withFileTypes");
+                    let mut out = Vec::new();
+                    let mut todo: Vec<(String, Vec<(String, bool)>)> =
+                        vec![(String::new(), entries)];
+                    let base = rel.clone().unwrap_or_default();
+                    while let Some((prefix, entries)) = todo.pop() {
+                        for (n, dir) in entries {
+                            let shown = format!("{prefix}{n}");
+                            if dir && opt("recursive") {
+                                let sub = if base.is_empty() {
+                                    shown.clone()
+                                } else {
+                                    format!("{base}/{shown}")
+                                };
+                                if let Some(more) = project.list_dir(&sub) {
+                                    todo.push((format!("{shown}/"), more));
+                                }
+                            }
+                            out.push(if typed {
+                                stats(Some(&shown), dir)
+                            } else {
+                                Value::str(&shown)
+                            });
+                        }
+                    }
+                    if opt("recursive") {
+                        out.sort_by_key(|v| v.as_text().unwrap_or_default());
+                    }
+                    Value::array(out)
+                }
+                None => Value::dynamic(),
+            },
+            "existsSync" => match &rel {
+                Some(r) if project.is_dir(r) || project.file_id(r).is_some() => Value::Bool(true),
+                _ => Value::dynamic(),
+            },
+            "statSync" | "stat" => match &rel {
+                Some(r) if project.is_dir(r) => stats(None, true),
+                Some(r) if project.file_id(r).is_some() => stats(None, false),
+                _ => Value::dynamic(),
+            },
+            _ => Value::dynamic(),
+        };
+        if result.is_unknown() {
+            // Callbacks still run, over values only known at run time.
+            self.run_callbacks(ctx, argv, args, line);
+            return result;
+        }
+        self.with_callback(ctx, argv, result, line)
+    }
+
+    /// The project files a glob call matches, in byte order.
+    fn glob(&mut self, argv: &[Value]) -> Value {
+        let mut patterns = Vec::new();
+        match argv.first() {
+            Some(Value::Arr(a)) => {
+                for p in a.borrow().iter() {
+                    match p.as_text() {
+                        Some(t) => patterns.push(t),
+                        None => return Value::dynamic(),
+                    }
+                }
+            }
+            Some(v) => match v.as_text() {
+                Some(t) => patterns.push(t),
+                None => return Value::dynamic(),
+            },
+            None => return Value::dynamic(),
+        }
+        let opts = match argv.get(1) {
+            Some(Value::Obj(o)) => Some(o.clone()),
+            _ => None,
+        };
+        let get = |k: &str| opts.as_ref().and_then(|o| o.get(k));
+        let cwd = match get("cwd") {
+            Some(v) => match v.as_text().and_then(|c| to_rel(&c)) {
+                Some(c) => c,
+                None => return Value::dynamic(),
+            },
+            None => String::new(),
+        };
+        let absolute = get("absolute").and_then(|v| v.truthy()).unwrap_or(false);
+        let mut ignore: Vec<String> = Vec::new();
+        match get("ignore") {
+            Some(Value::Arr(a)) => ignore.extend(a.borrow().iter().filter_map(Value::as_text)),
+            Some(v) => ignore.extend(v.as_text()),
+            None => {}
+        }
+        let build = |p: &str| {
+            globset::GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .ok()
+                .map(|g| g.compile_matcher())
+        };
+        let mut include = Vec::new();
+        let mut exclude = Vec::new();
+        for p in patterns.iter().map(String::as_str) {
+            let (neg, p) = match p.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, p),
+            };
+            // An absolute pattern is matched against absolute paths.
+            let abs = p.starts_with('/');
+            let p = p.strip_prefix("./").unwrap_or(p);
+            let Some(m) = build(p) else {
+                return Value::dynamic();
+            };
+            if neg {
+                exclude.push((abs, m));
+            } else {
+                include.push((abs, m));
+            }
+        }
+        for p in &ignore {
+            if let Some(m) = build(p.strip_prefix("./").unwrap_or(p)) {
+                exclude.push((p.starts_with('/'), m));
+            }
+        }
+        let prefix = if cwd.is_empty() {
+            String::new()
+        } else {
+            format!("{cwd}/")
+        };
+        let project = self.loader.project.clone();
+        let mut out = Vec::new();
+        for f in &project.files {
+            let Some(local) = f.rel.strip_prefix(prefix.as_str()) else {
+                continue;
+            };
+            let full = vpath(&f.rel);
+            let hit = |list: &[(bool, globset::GlobMatcher)]| {
+                list.iter()
+                    .any(|(abs, m)| m.is_match(if *abs { full.as_str() } else { local }))
+            };
+            if hit(&include) && !hit(&exclude) {
+                let pattern_abs = include.iter().any(|(abs, _)| *abs);
+                out.push(if absolute || pattern_abs {
+                    full
+                } else {
+                    local.to_string()
+                });
+            }
+        }
+        out.sort();
+        Value::array(out.iter().map(|s| Value::str(s)).collect())
+    }
+}
+
+/// A `path` function over known strings (POSIX).
+fn path_fn(name: &str, parts: &[String]) -> Value {
+    let first = parts.first().map(String::as_str).unwrap_or("");
+    match name {
+        "resolve" => Value::str(&resolve(parts)),
+        "dirname" => Value::str(&dirname(first)),
+        "basename" => {
+            let trimmed = first.trim_end_matches('/');
+            let base = trimmed.rsplit('/').next().unwrap_or("");
+            let base = match parts.get(1) {
+                Some(ext) if base.len() > ext.len() => {
+                    base.strip_suffix(ext.as_str()).unwrap_or(base)
+                }
+                _ => base,
+            };
+            Value::str(base)
+        }
+        "extname" => {
+            let base = first.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            match base.rfind('.') {
+                Some(i) if i > 0 => Value::str(&base[i..]),
+                _ => Value::str(""),
+            }
+        }
+        "isAbsolute" => Value::Bool(first.starts_with('/')),
+        "relative" => {
+            let from = resolve(&parts[..1.min(parts.len())]);
+            let to = resolve(parts.get(1..2).unwrap_or(&[]));
+            let a: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
+            let b: Vec<&str> = to.split('/').filter(|s| !s.is_empty()).collect();
+            let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            let mut out: Vec<&str> = vec![".."; a.len() - common];
+            out.extend(&b[common..]);
+            Value::str(&out.join("/"))
+        }
+        _ => Value::dynamic(),
+    }
+}
+
+/// `path.resolve`: from the process's folder (the root), right to left until absolute.
+fn resolve(parts: &[String]) -> String {
+    let start = parts.iter().rposition(|p| p.starts_with('/')).unwrap_or(0);
+    let mut all = vec!["/".to_string()];
+    all.extend(parts[start..].iter().filter(|p| !p.is_empty()).cloned());
+    let joined = posix_join(&all);
+    if joined.len() > 1 {
+        joined.trim_end_matches('/').to_string()
+    } else {
+        joined
+    }
+}
+
+fn dirname(p: &str) -> String {
+    let t = p.trim_end_matches('/');
+    if t.is_empty() {
+        return if p.starts_with('/') {
+            "/".into()
+        } else {
+            ".".into()
+        };
+    }
+    match t.rfind('/') {
+        Some(0) => "/".into(),
+        Some(i) => t[..i].to_string(),
+        None => ".".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_follow_node_posix() {
+        let s = |v: Value| v.as_text().unwrap();
+        let p = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            s(path_fn("resolve", &p(&["/srv", "routes"]))),
+            "/srv/routes"
+        );
+        assert_eq!(s(path_fn("resolve", &p(&["modules"]))), "/modules");
+        assert_eq!(s(path_fn("resolve", &p(&["/a", "/b", "c/"]))), "/b/c");
+        assert_eq!(s(path_fn("dirname", &p(&["/srv/app.js"]))), "/srv");
+        assert_eq!(s(path_fn("dirname", &p(&["/app.js"]))), "/");
+        assert_eq!(s(path_fn("basename", &p(&["/r/users.js", ".js"]))), "users");
+        assert_eq!(s(path_fn("extname", &p(&["users.test.js"]))), ".js");
+        assert_eq!(s(path_fn("extname", &p(&[".env"]))), "");
+        assert_eq!(s(path_fn("relative", &p(&["/a/b", "/a/c/d"]))), "../c/d");
+        assert_eq!(to_rel("/server/routes/").as_deref(), Some("server/routes"));
+        assert_eq!(to_rel("file:///x.js").as_deref(), Some("x.js"));
+        assert_eq!(to_rel("/../etc"), None);
+    }
+}

@@ -1,0 +1,108 @@
+//! Prototypes: ES5 constructors and the objects that share their methods.
+//!
+//! Captures: properties set on a function (`Api.create = …`,
+//! `Api.prototype.mount = function (app) { … }`); `new Api()` objects that
+//! find their methods on `Api.prototype` (and up its chain), with `this`
+//! bound to the object; `Object.create(proto)`, `Object.setPrototypeOf`,
+//! `Object.getPrototypeOf`, `util.inherits` (and the `inherits` package),
+//! mixins written with `Object.assign(Api.prototype, …)`, a `class` that
+//! `extends` an ES5 constructor, and `Function.prototype.bind` of `this`.
+//! Example: `function Api(p) { this.p = p } Api.prototype.mount = function (app) { app.get(this.p + '/x', h) }; new Api('/v1').mount(app)`
+//! charts `GET /v1/x`.
+//!
+//! Deliberately not: getters and setters on prototypes, `bind` of leading
+//! arguments (the bound function gets only the arguments of its call),
+//! prototypes of built-in values (`Array.prototype.x = …`).
+
+use super::Interp;
+use crate::value::{Closure, ObjData, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The own properties of the functions that have some, by closure.
+#[derive(Default)]
+pub(super) struct FnObjects(HashMap<usize, (Rc<Closure>, Rc<ObjData>)>);
+
+/// Prototype chains longer than this are cut (a cycle, or a bug in the program).
+const MAX_CHAIN: usize = 16;
+
+impl Interp {
+    /// A function's own-property object, made when first needed, with its
+    /// `prototype`.
+    pub(super) fn fn_object(&mut self, c: &Rc<Closure>) -> Rc<ObjData> {
+        // The closure is kept alive by the table, so its address stays its own.
+        let key = Rc::as_ptr(c) as usize;
+        if let Some((_, o)) = self.fn_objects.0.get(&key) {
+            return o.clone();
+        }
+        let o = ObjData::new();
+        o.set("prototype", Value::Obj(ObjData::new()));
+        self.fn_objects.0.insert(key, (c.clone(), o.clone()));
+        o
+    }
+
+    /// `F.prototype`, made when first needed.
+    pub(super) fn prototype_of(&mut self, c: &Rc<Closure>) -> Option<Rc<ObjData>> {
+        match self.fn_object(c).get("prototype") {
+            Some(Value::Obj(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// A property of a function value.
+    pub(super) fn fn_member(&mut self, c: &Rc<Closure>, prop: &str) -> Value {
+        if prop == "prototype" {
+            return self.fn_object(c).get("prototype").unwrap_or(Value::Undef);
+        }
+        let key = Rc::as_ptr(c) as usize;
+        let own = self.fn_objects.0.get(&key).and_then(|(_, o)| o.get(prop));
+        match own {
+            Some(v) => self.force(v, 0),
+            None if prop == "name" => c
+                .func
+                .name
+                .as_deref()
+                .map(Value::str)
+                .unwrap_or(Value::str("")),
+            None => Value::dynamic(),
+        }
+    }
+
+    /// A property found up an object's prototype chain.
+    pub(super) fn proto_lookup(&mut self, data: &Rc<ObjData>, prop: &str) -> Option<Value> {
+        let mut cur = data.proto.borrow().clone();
+        for _ in 0..MAX_CHAIN {
+            let p = cur?;
+            if let Some(v) = p.get(prop) {
+                return Some(self.force(v, 0));
+            }
+            cur = p.proto.borrow().clone();
+        }
+        None
+    }
+
+    /// `util.inherits(Child, Parent)`: `Child.prototype` gets `Parent.prototype`.
+    pub(super) fn inherits(&mut self, child: &Value, parent: &Value) {
+        if let (Value::Func(c), Value::Func(p)) = (child, parent)
+            && let (Some(cp), Some(pp)) = (self.prototype_of(c), self.prototype_of(p))
+            && !Rc::ptr_eq(&cp, &pp)
+        {
+            *cp.proto.borrow_mut() = Some(pp);
+        }
+    }
+
+    /// `f.bind(thisArg)`: the same function with `this` fixed.
+    pub(super) fn bind_this(&mut self, c: &Rc<Closure>, this: Option<Value>) -> Value {
+        if c.is_arrow || this.is_none() {
+            return Value::Func(c.clone());
+        }
+        Value::Func(Rc::new(Closure {
+            file: c.file,
+            func: c.func.clone(),
+            env: c.env.clone(),
+            this,
+            is_arrow: false,
+            home: c.home.clone(),
+        }))
+    }
+}
