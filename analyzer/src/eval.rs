@@ -15,6 +15,7 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod hoisting;
 mod schemas;
 mod sockets;
 
@@ -709,6 +710,8 @@ impl Interp {
                 Stmt::Import(imp) => {
                     rec.esm.set(true);
                     self.bind_import(&ctx, imp);
+                    // `import './boot'` binds nothing: it is there to run the module.
+                    self.run_bare_import(ctx.file, imp);
                 }
                 Stmt::ExportNames(..)
                 | Stmt::ExportAll(..)
@@ -1036,6 +1039,7 @@ impl Interp {
                 let v = self.closure(ctx, f);
                 ctx.scope.define(name, v);
             }
+            self.hoist_function_binding(ctx, s);
         }
     }
 
