@@ -15,12 +15,14 @@
 //! beyond a fixed depth; code in functions nobody calls (except routers found
 //! by the unmounted-router pass).
 
+mod clients;
 mod hoisting;
 mod schemas;
 mod sockets;
 
 pub(crate) use schemas::RawContract;
 
+pub(crate) use clients::client_lifecycle;
 use sockets::Frame;
 pub(crate) use sockets::{RESERVED_EVENTS, RawSite, SioServer};
 
@@ -1336,6 +1338,7 @@ impl Interp {
             }
             Pattern::Target(target) => match target.as_ref() {
                 Expr::Member(obj, prop) => {
+                    self.global_object_write(ctx, obj, prop, &v);
                     let o = self.eval(ctx, obj);
                     self.set_member(&o, prop, v);
                 }
@@ -1430,6 +1433,9 @@ impl Interp {
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
+                if let Some(v) = self.global_object_read(ctx, obj, prop) {
+                    return v;
+                }
                 let o = self.eval(ctx, obj);
                 self.member(&o, prop)
             }

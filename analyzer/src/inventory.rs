@@ -214,6 +214,8 @@ pub enum FindingCode {
     UnemittedEvent,
     /// The server emits an event no client listens to.
     UnheardEvent,
+    /// A client listens for an event no server emits.
+    UnsentEvent,
     /// A validator schema the analyzer could not read.
     UnresolvedSchema,
     /// A Socket.IO server in code no entry reaches (a separate program).
@@ -231,6 +233,7 @@ impl FindingCode {
                 | FindingCode::UnhandledEvent
                 | FindingCode::UnemittedEvent
                 | FindingCode::UnheardEvent
+                | FindingCode::UnsentEvent
                 | FindingCode::SeparateServer
         )
     }
@@ -259,6 +262,7 @@ impl FindingCode {
             FindingCode::UnhandledEvent => "unhandled-event",
             FindingCode::UnemittedEvent => "unemitted-event",
             FindingCode::UnheardEvent => "unheard-event",
+            FindingCode::UnsentEvent => "unsent-event",
             FindingCode::UnresolvedSchema => "unresolved-schema",
             FindingCode::SeparateServer => "separate-server",
         }
