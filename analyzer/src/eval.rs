@@ -242,6 +242,8 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pending_guesses: Vec<PendingGuess>,
+    /// Sockets stored in plain objects under keys only known at run time.
+    socket_slots: Vec<(Rc<ObjData>, Value)>,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -315,6 +317,7 @@ impl Interp {
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
+            socket_slots: Vec::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
         }
@@ -1347,6 +1350,8 @@ impl Interp {
                     let k = self.eval(ctx, idx);
                     if let Some(k) = k.as_text() {
                         self.set_member(&o, &k, v);
+                    } else {
+                        self.keep_socket_under_dynamic_key(&o, v);
                     }
                 }
                 _ => {}
@@ -1444,7 +1449,9 @@ impl Interp {
                 let k = self.eval(ctx, idx);
                 match k.as_text() {
                     Some(k) => self.member(&o, &k),
-                    None => Value::dynamic(),
+                    None => self
+                        .socket_under_dynamic_key(&o)
+                        .unwrap_or_else(Value::dynamic),
                 }
             }
             Expr::Call(call) => self.call(ctx, call),
