@@ -244,6 +244,10 @@ pub(crate) struct Interp {
     pending_guesses: Vec<PendingGuess>,
     /// Sockets stored in plain objects under keys only known at run time.
     socket_slots: Vec<(Rc<ObjData>, Value)>,
+    /// Named functions that only return a value (`getSocket() { return socket }`), by name.
+    component_methods: HashMap<String, Rc<Closure>>,
+    /// Named functions by file (the hooks a component getter may need run first).
+    named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -318,6 +322,8 @@ impl Interp {
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
             socket_slots: Vec::new(),
+            component_methods: HashMap::new(),
+            named_fns: HashMap::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
         }
@@ -1695,6 +1701,7 @@ impl Interp {
         if !self.called.contains(&key) {
             self.uncalled.entry(key).or_insert_with(|| c.clone());
         }
+        self.note_component_method(&c);
         let emits = *self
             .emits
             .entry(key)
@@ -1868,6 +1875,9 @@ impl Interp {
                         );
                     }
                     return Value::dynamic();
+                }
+                if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
+                    return v;
                 }
                 let o = self.eval(ctx, obj);
                 self.method_call(ctx, &o, name, call)

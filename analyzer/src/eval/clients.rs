@@ -81,3 +81,67 @@ impl super::Interp {
         }
     }
 }
+
+impl super::Interp {
+    /// Remember a named function whose body is one `return`: a Vue root or
+    /// mixin method such as `getSocket() { return socket }`.
+    pub(super) fn note_component_method(&mut self, c: &std::rc::Rc<super::Closure>) {
+        if c.func.name.is_some() && self.near_sockets(c.file) {
+            let fns = self.named_fns.entry(c.file).or_default();
+            if !fns.iter().any(|f| f.func.id == c.func.id) {
+                fns.push(c.clone());
+            }
+        }
+        if let (Some(name), [crate::ir::Stmt::Return(Some(_))]) =
+            (&c.func.name, c.func.body.as_slice())
+        {
+            self.component_methods.insert(name.clone(), c.clone());
+        }
+    }
+
+    /// `this.$root.getSocket()` / `this.$parent.getSocket()` in a Vue
+    /// component: the root (or a mixin of it) defines `getSocket`. When a
+    /// one-`return` method of that name returns a Socket.IO client now, the
+    /// call gives that socket (uptime-kuma's components). Anything else is
+    /// left to the ordinary call.
+    pub(super) fn vue_root_method(
+        &mut self,
+        ctx: &super::Ctx,
+        obj: &crate::ir::Expr,
+        name: &str,
+        call: &crate::ir::Call,
+    ) -> Option<super::Value> {
+        let crate::ir::Expr::Member(_, via) = obj else {
+            return None;
+        };
+        if via != "$root" && via != "$parent" {
+            return None;
+        }
+        let c = self.component_methods.get(name)?.clone();
+        let mut v = self.invoke(&c, Vec::new(), None);
+        if !matches!(v, super::Value::Sio(_)) {
+            // The root's own hooks (`created() { socket = io() }`) have not run
+            // yet: run what nobody called in the getter's file, then ask again.
+            let todo: Vec<_> = self
+                .named_fns
+                .get(&c.file)
+                .into_iter()
+                .flatten()
+                .filter(|f| f.func.id != c.func.id && !self.called.contains(&(f.file, f.func.id)))
+                .cloned()
+                .collect();
+            for f in todo {
+                let n = f.func.params.len();
+                self.invoke(&f, vec![super::Value::dynamic(); n], None);
+            }
+            v = self.invoke(&c, Vec::new(), None);
+        }
+        match v {
+            super::Value::Sio(_) => {
+                self.eval_args(ctx, &call.args);
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
