@@ -23,10 +23,12 @@
 
 mod budget;
 pub(crate) mod census_rec;
+mod clients;
 mod dropins;
 mod flow;
 mod forks;
 mod guards;
+mod hoisting;
 mod loaders;
 mod lodash;
 mod nest_http;
@@ -44,6 +46,7 @@ pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
 pub(crate) use schemas::RawContract;
 
+pub(crate) use clients::client_lifecycle;
 use sockets::Frame;
 pub(crate) use sockets::{RESERVED_EVENTS, RawSite, SioServer};
 
@@ -304,6 +307,12 @@ pub(crate) struct Interp {
     pub(crate) census: census_rec::CensusRec,
     /// The salvage pass (see `eval/salvage.rs`).
     salvage: salvage::SalvageState,
+    /// Sockets stored in plain objects under keys only known at run time.
+    socket_slots: Vec<(Rc<ObjData>, Value)>,
+    /// Named functions that only return a value (`getSocket() { return socket }`), by name.
+    component_methods: HashMap<String, Rc<Closure>>,
+    /// Named functions by file (the hooks a component getter may need run first).
+    named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -386,6 +395,9 @@ impl Interp {
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
             forked: Vec::new(),
+            socket_slots: Vec::new(),
+            component_methods: HashMap::new(),
+            named_fns: HashMap::new(),
             socket_handlers: 0,
             loop_imports: Vec::new(),
             census: Default::default(),
@@ -792,6 +804,8 @@ impl Interp {
                 Stmt::Import(imp) => {
                     rec.esm.set(true);
                     self.bind_import(&ctx, imp);
+                    // `import './boot'` binds nothing: it is there to run the module.
+                    self.run_bare_import(ctx.file, imp);
                 }
                 Stmt::ExportNames(..)
                 | Stmt::ExportAll(..)
@@ -1129,6 +1143,7 @@ impl Interp {
                 let v = self.closure(ctx, f);
                 ctx.scope.define(name, v);
             }
+            self.hoist_function_binding(ctx, s);
         }
     }
 
@@ -1354,6 +1369,7 @@ impl Interp {
             }
             Pattern::Target(target) => match target.as_ref() {
                 Expr::Member(obj, prop) => {
+                    self.global_object_write(ctx, obj, prop, &v);
                     let o = self.eval(ctx, obj);
                     self.set_member(&o, prop, v);
                 }
@@ -1362,6 +1378,8 @@ impl Interp {
                     let k = self.eval(ctx, idx);
                     if let Some(k) = k.as_text() {
                         self.set_member(&o, &k, v);
+                    } else {
+                        self.keep_socket_under_dynamic_key(&o, v);
                     }
                 }
                 _ => {}
@@ -1454,6 +1472,9 @@ impl Interp {
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
+                if let Some(v) = self.global_object_read(ctx, obj, prop) {
+                    return v;
+                }
                 let o = self.eval(ctx, obj);
                 self.member(&o, prop)
             }
@@ -1462,7 +1483,9 @@ impl Interp {
                 let k = self.eval(ctx, idx);
                 match k.as_text() {
                     Some(k) => self.member(&o, &k),
-                    None => Value::dynamic(),
+                    None => self
+                        .socket_under_dynamic_key(&o)
+                        .unwrap_or_else(Value::dynamic),
                 }
             }
             Expr::Call(call) => self.call(ctx, call),
@@ -1710,6 +1733,7 @@ impl Interp {
         if !self.called.contains(&key) {
             self.uncalled.entry(key).or_insert_with(|| c.clone());
         }
+        self.note_component_method(&c);
         let emits = *self
             .emits
             .entry(key)
@@ -1910,6 +1934,9 @@ impl Interp {
                         );
                     }
                     return Value::dynamic();
+                }
+                if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
+                    return v;
                 }
                 let o = self.eval(ctx, obj);
                 self.method_call(ctx, &o, name, call)

@@ -273,6 +273,8 @@ pub enum FindingCode {
     UnemittedEvent,
     /// The server emits an event no client listens to.
     UnheardEvent,
+    /// A client listens for an event no server emits.
+    UnsentEvent,
     /// A validator schema the analyzer could not read.
     UnresolvedSchema,
     /// A Socket.IO server in code no entry reaches (a separate program).
@@ -328,6 +330,7 @@ impl FindingCode {
                 | FindingCode::UnhandledEvent
                 | FindingCode::UnemittedEvent
                 | FindingCode::UnheardEvent
+                | FindingCode::UnsentEvent
                 | FindingCode::SeparateServer
                 | FindingCode::UnchartedEvent
         )
@@ -357,6 +360,7 @@ impl FindingCode {
             FindingCode::UnhandledEvent => "unhandled-event",
             FindingCode::UnemittedEvent => "unemitted-event",
             FindingCode::UnheardEvent => "unheard-event",
+            FindingCode::UnsentEvent => "unsent-event",
             FindingCode::UnresolvedSchema => "unresolved-schema",
             FindingCode::SeparateServer => "separate-server",
             FindingCode::UnchartedRoute => "uncharted-route",
@@ -416,6 +420,7 @@ impl Finding {
             | C::UnhandledEvent
             | C::UnemittedEvent
             | C::UnheardEvent
+            | C::UnsentEvent
             | C::UnresolvedSchema
             | C::SeparateServer => Severity::Warning,
             C::RegexPath => Severity::Info,

@@ -987,7 +987,7 @@ fn build_inventory(
     }
     let (socket_servers, events, event_stats) =
         // The entries are a program (not, say, a process-manager config) when they build an app.
-        build_events(project, interp, !roots.is_empty(), opts, &mut findings);
+        build_events(project, interp, !roots.is_empty(), reached, opts, &mut findings);
     findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
 
     let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
@@ -1115,6 +1115,7 @@ fn build_events(
     project: &Project,
     interp: &Interp,
     have_entries: bool,
+    reached: &BTreeSet<FileId>,
     opts: &AnalyzeOptions,
     findings: &mut Vec<Finding>,
 ) -> (Vec<SocketServer>, Vec<Event>, EventStats) {
@@ -1195,6 +1196,16 @@ fn build_events(
     let kept = || sites.iter().filter(|s| !separate.contains(&s.server));
     let has_client = kept().any(|s| s.side == Side::Client);
     let has_server = kept().any(|s| s.side == Side::Server);
+    // A server-side `onAny` (in a file with server sites) may receive any name
+    // a client emits: no `unhandled-event` then (NodeBB looks its handlers up by name).
+    let server_files: BTreeSet<FileId> = kept()
+        .filter(|s| s.side == Side::Server)
+        .map(|s| s.file)
+        .collect();
+    let catch_all = interp
+        .findings
+        .iter()
+        .any(|f| f.code == FindingCode::CatchAllListener && server_files.contains(&f.file));
     for ((ns, name), raw) in &groups {
         let mut sites: Vec<EventSite> = raw
             .iter()
@@ -1220,7 +1231,8 @@ fn build_events(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let lifecycle = eval::RESERVED_EVENTS.contains(&name.as_str());
+        let lifecycle =
+            eval::RESERVED_EVENTS.contains(&name.as_str()) || eval::client_lifecycle(name, raw);
         let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
         rooms.sort();
         rooms.dedup();
@@ -1299,7 +1311,9 @@ fn build_events(
             stats.server_to_client += usize::from(s2c);
             stats.bidirectional += usize::from(c2s && s2c);
             if has_client && has_server {
-                cross_check(project, ns, name, raw, &groups, findings);
+                cross_check(
+                    project, ns, name, raw, &groups, reached, catch_all, findings,
+                );
             }
         }
         events.push(Event {
@@ -1373,12 +1387,15 @@ fn names_match(a: &str, b: &str) -> bool {
     wild || pos == lit.len()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn cross_check(
     project: &Project,
     ns: &str,
     name: &str,
     raw: &[&eval::RawSite],
     groups: &BTreeMap<(String, String), Vec<&eval::RawSite>>,
+    reached: &BTreeSet<FileId>,
+    catch_all: bool,
     findings: &mut Vec<Finding>,
 ) {
     let any = |side: Side, dir: Direction| -> bool {
@@ -1391,6 +1408,7 @@ fn cross_check(
     let first =
         |side: Side, dir: Direction| raw.iter().find(|s| s.side == side && s.direction == dir);
     if let Some(s) = first(Side::Client, Direction::ClientToServer)
+        && !catch_all
         && !any(Side::Server, Direction::ClientToServer)
     {
         findings.push(Finding {
@@ -1419,6 +1437,23 @@ fn cross_check(
             code: FindingCode::UnheardEvent,
             at: loc(project, s.file, s.line),
             message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
+            cause: None,
+        });
+    }
+    // A client in the server's own code (what the entries run) talks to
+    // another service: what it listens for is that service's API.
+    if let Some(s) = raw.iter().find(|s| {
+        s.side == Side::Client
+            && s.direction == Direction::ServerToClient
+            && !reached.contains(&s.file)
+    }) && !any(Side::Server, Direction::ServerToClient)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnsentEvent,
+            at: loc(project, s.file, s.line),
+            message: format!(
+                "the client listens for `{name}` on `{ns}`, but the analysis found no server site that emits it"
+            ),
             cause: None,
         });
     }

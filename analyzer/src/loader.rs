@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 23;
+pub(crate) const FACTS_VERSION: u32 = 24;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -68,7 +68,8 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if express || flags & needle::ROUTER != 0 || has("router") || has(".use(") || has(".route(") {
         flags |= needle::ROUTING;
     }
-    if has("socket") || has("io.") || has("io?.") {
+    // `this.$root.getSocket()`: Vue components reach the socket through the root.
+    if has("socket") || has("io.") || has("io?.") || has("$root.") || has("$parent.") {
         flags |= needle::SOCKET;
     }
     if census_shaped(bytes, flags & needle::SOCKET != 0) {

@@ -1414,6 +1414,36 @@ pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> 
     })
 }
 
+impl Interp {
+    /// `sockets[socket.id] = socket`: a plain object keeps a socket under a
+    /// key only known at run time; readers with a run-time key
+    /// (`sockets[id].emit(…)`) get that socket. Only Socket.IO values are
+    /// kept this way (other values under run-time keys stay unknown).
+    pub(super) fn keep_socket_under_dynamic_key(&mut self, o: &Value, v: Value) {
+        if let (Value::Obj(data), Value::Sio(_)) = (o, &v) {
+            match self
+                .socket_slots
+                .iter_mut()
+                .find(|(d, _)| Rc::ptr_eq(d, data))
+            {
+                Some(slot) => slot.1 = v,
+                None => self.socket_slots.push((data.clone(), v)),
+            }
+        }
+    }
+
+    /// The socket kept under a run-time key of this object, if any.
+    pub(super) fn socket_under_dynamic_key(&self, o: &Value) -> Option<Value> {
+        let Value::Obj(data) = o else {
+            return None;
+        };
+        self.socket_slots
+            .iter()
+            .find(|(d, _)| Rc::ptr_eq(d, data))
+            .map(|(_, v)| v.clone())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::namespace_of_url;

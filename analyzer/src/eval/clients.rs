@@ -1,0 +1,147 @@
+//! What only a Socket.IO client sees.
+//!
+//! Captures: the names `socket.io-client` itself fires on a socket (v2's
+//! `connect_timeout`, `reconnecting`, `ping`, `pong`, and `message`, which
+//! v2 fires for `send()`): a client listener for one of them is lifecycle,
+//! not API, unless server code in the project emits (or listens for) that
+//! name, so it is never cross-checked and never server inventory. (The names
+//! both sides know — `connect`, `disconnect`, `connect_error`,
+//! `reconnect*` — are in [`super::RESERVED_EVENTS`].)
+//!
+//! Deliberately not captured: which socket.io-client version is installed
+//! (the names are lifecycle under any of them when no server sends them).
+
+use super::RawSite;
+use crate::inventory::Side;
+
+/// Names the client library fires on a socket by itself (see the module doc).
+const CLIENT_ONLY: &[&str] = &["connect_timeout", "reconnecting", "ping", "pong", "message"];
+
+/// Whether the event `name`, with these sites, is client lifecycle: a name the
+/// client library fires itself, and no server site uses it.
+pub(crate) fn client_lifecycle(name: &str, sites: &[&RawSite]) -> bool {
+    CLIENT_ONLY.contains(&name)
+        && sites
+            .iter()
+            .all(|s| s.side == Side::Client && (s.kind == "on" || s.kind == "once"))
+}
+
+/// The names the global object goes by in browsers and Node.
+const GLOBAL_OBJECT: &[&str] = &["window", "globalThis", "global", "self"];
+
+impl super::Interp {
+    /// Whether `name` is the global object here (not a local of that name,
+    /// such as agar.io-clone's `const global = require('./global')`).
+    fn is_global_object(&self, ctx: &super::Ctx, name: &str) -> bool {
+        if !GLOBAL_OBJECT.contains(&name) {
+            return false;
+        }
+        let mut cur = Some(&ctx.scope);
+        while let Some(s) = cur {
+            if std::rc::Rc::ptr_eq(s, &self.globals) {
+                return true;
+            }
+            if s.vars.borrow().contains_key(name) {
+                return false;
+            }
+            cur = s.parent.as_ref();
+        }
+        true
+    }
+
+    /// `window.socket = io()` (or `globalThis.x`, `global.x`, `self.x`): the
+    /// property is a global every module reads as a bare name (NodeBB's AMD
+    /// modules call `socket.emit(…)` on it).
+    pub(super) fn global_object_write(
+        &mut self,
+        ctx: &super::Ctx,
+        obj: &crate::ir::Expr,
+        prop: &str,
+        v: &super::Value,
+    ) {
+        if let crate::ir::Expr::Ident(g) = obj
+            && self.is_global_object(ctx, g)
+        {
+            self.globals.define(prop, v.clone());
+        }
+    }
+
+    /// `window.socket` read back: the global of that name, when one was set.
+    pub(super) fn global_object_read(
+        &self,
+        ctx: &super::Ctx,
+        obj: &crate::ir::Expr,
+        prop: &str,
+    ) -> Option<super::Value> {
+        match obj {
+            crate::ir::Expr::Ident(g) if self.is_global_object(ctx, g) => {
+                self.globals.vars.borrow().get(prop).cloned()
+            }
+            _ => None,
+        }
+    }
+}
+
+impl super::Interp {
+    /// Remember a named function whose body is one `return`: a Vue root or
+    /// mixin method such as `getSocket() { return socket }`.
+    pub(super) fn note_component_method(&mut self, c: &std::rc::Rc<super::Closure>) {
+        if c.func.name.is_some() && self.near_sockets(c.file) {
+            let fns = self.named_fns.entry(c.file).or_default();
+            if !fns.iter().any(|f| f.func.id == c.func.id) {
+                fns.push(c.clone());
+            }
+        }
+        if let (Some(name), [crate::ir::Stmt::Return(Some(_))]) =
+            (&c.func.name, c.func.body.as_slice())
+        {
+            self.component_methods.insert(name.clone(), c.clone());
+        }
+    }
+
+    /// `this.$root.getSocket()` / `this.$parent.getSocket()` in a Vue
+    /// component: the root (or a mixin of it) defines `getSocket`. When a
+    /// one-`return` method of that name returns a Socket.IO client now, the
+    /// call gives that socket (uptime-kuma's components). Anything else is
+    /// left to the ordinary call.
+    pub(super) fn vue_root_method(
+        &mut self,
+        ctx: &super::Ctx,
+        obj: &crate::ir::Expr,
+        name: &str,
+        call: &crate::ir::Call,
+    ) -> Option<super::Value> {
+        let crate::ir::Expr::Member(_, via) = obj else {
+            return None;
+        };
+        if via != "$root" && via != "$parent" {
+            return None;
+        }
+        let c = self.component_methods.get(name)?.clone();
+        let mut v = self.invoke(&c, Vec::new(), None);
+        if !matches!(v, super::Value::Sio(_)) {
+            // The root's own hooks (`created() { socket = io() }`) have not run
+            // yet: run what nobody called in the getter's file, then ask again.
+            let todo: Vec<_> = self
+                .named_fns
+                .get(&c.file)
+                .into_iter()
+                .flatten()
+                .filter(|f| f.func.id != c.func.id && !self.called.contains(&(f.file, f.func.id)))
+                .cloned()
+                .collect();
+            for f in todo {
+                let n = f.func.params.len();
+                self.invoke(&f, vec![super::Value::dynamic(); n], None);
+            }
+            v = self.invoke(&c, Vec::new(), None);
+        }
+        match v {
+            super::Value::Sio(_) => {
+                self.eval_args(ctx, &call.args);
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
