@@ -435,15 +435,17 @@
   // ---------- findings tab ----------
   function findingRow(it) {
     const f = it.o;
-    return '<span class="m">' + esc(it.origin) + '</span><span class="p"><span class="code">' + mk(f.code) + '</span></span><span class="s">' + mk(f.message) + '</span>' +
+    return '<span class="m">' + esc(f.severity || it.origin) + '</span><span class="p"><span class="code">' + mk(f.code) + '</span></span><span class="s">' + mk(f.message) + '</span>' +
       '<span class="meta"><span class="loc">' + mk(loc(f)) + '</span></span>';
   }
   function findingDetail(it) {
     const f = it.o;
-    const extra = Object.entries(f).filter(([k]) => !['code', 'file', 'line', 'message', 'at'].includes(k));
+    const extra = Object.entries(f).filter(([k]) => !['code', 'file', 'line', 'message', 'at', 'severity', 'cause'].includes(k));
     const file = f.file || fileOf(loc(f));
     const related = opsItems.filter((x) => arr(x.o.locations).some((l) => fileOf(l) === file)).slice(0, 50);
-    let html = dl([['Code', '<code>' + esc(f.code) + '</code>'], ['Where', '<code>' + esc(loc(f)) + '</code>'], ['Message', esc(f.message)], ['Document', esc(it.origin)]]);
+    const rows = [['Code', '<code>' + esc(f.code) + '</code>'], ['Where', '<code>' + esc(loc(f)) + '</code>'], ['Message', esc(f.message)], ['Document', esc(it.origin)]];
+    if (f.severity) rows.unshift(['Severity', esc(f.severity) + (f.cause && f.cause !== f.code ? ' · cause <code>' + esc(f.cause) + '</code>' : '')]);
+    let html = dl(rows);
     if (extra.length) html += h3('Details') + '<pre><code>' + esc(JSON.stringify(Object.fromEntries(extra), null, 2)) + '</code></pre>';
     if (related.length) {
       html += h3('Operations declared in this file') + related.map((x) =>
@@ -494,12 +496,17 @@
   });
   uniqueIds(toolItems, (it) => String(it.o.name));
 
-  const findingItems = findings.map((x) => ({
-    o: x.f,
-    origin: x.origin,
-    hay: hay([x.f.code, loc(x.f), x.f.message]),
-    f: [x.f.code, x.origin],
-  }));
+  // Errors first, then warnings, then info; within a severity, the documents' order.
+  const SEVERITY_ORDER = ['error', 'warning', 'info'];
+  const rank = (f) => { const i = SEVERITY_ORDER.indexOf(f.severity); return i < 0 ? SEVERITY_ORDER.length : i; };
+  const findingItems = findings.map((x, i) => ({ x, i }))
+    .sort((a, b) => rank(a.x.f) - rank(b.x.f) || a.i - b.i)
+    .map(({ x }) => ({
+      o: x.f,
+      origin: x.origin,
+      hay: hay([x.f.code, x.f.severity, x.f.cause, x.f.group, loc(x.f), x.f.message]),
+      f: [x.f.severity || 'unrated', x.f.cause || x.f.code, x.f.code, x.origin],
+    }));
   uniqueIds(findingItems, (it) => it.o.code + ' ' + loc(it.o));
 
   const byOrder = (order) => (a, b) => {
@@ -542,6 +549,8 @@
       noun: 'findings', items: findingItems, row: findingRow, detail: findingDetail,
       missing: 'No findings: the analyzer resolved everything it saw.',
       facets: [
+        { key: 'severity', label: 'Severity', sort: byOrder(SEVERITY_ORDER) },
+        { key: 'cause', label: 'Cause' },
         { key: 'code', label: 'Code' },
         { key: 'origin', label: 'Document' },
       ],

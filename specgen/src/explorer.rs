@@ -190,14 +190,54 @@ fn cards(catalog: &Value, events: &Value, tools: &Value) -> Vec<Card> {
             hint: String::from("no tools.min.json"),
         },
     });
-    let findings: u64 = [catalog, events, tools]
+    // The census: registrations and sites in the source against what is charted.
+    let coverage = |doc: &Value| {
+        let c = doc.get("stats")?.get("coverage")?;
+        Some((c.get("charted")?.as_u64()?, c.get("total")?.as_u64()?))
+    };
+    let (http, sio) = (coverage(catalog), coverage(events));
+    if http.is_some() || sio.is_some() {
+        let (http, sio) = (http.unwrap_or((0, 0)), sio.unwrap_or((0, 0)));
+        let (charted, total) = (http.0 + sio.0, http.1 + sio.1);
+        cards.push(Card {
+            // Rounded down to a tenth: 99.96 % is not "100.0%".
+            value: (charted * 1000)
+                .checked_div(total)
+                .map_or_else(|| String::from("—"), |t| format!("{:.1}%", t as f64 / 10.0)),
+            label: "Coverage",
+            hint: format!(
+                "{} of {} registrations · {} of {} sites charted",
+                thousands(http.0),
+                thousands(http.1),
+                thousands(sio.0),
+                thousands(sio.1)
+            ),
+        });
+    }
+    let all_findings: Vec<&Value> = [catalog, events, tools]
         .iter()
-        .map(|doc| len(doc, "findings").unwrap_or(0))
-        .sum();
+        .filter_map(|doc| doc.get("findings").and_then(Value::as_array))
+        .flatten()
+        .collect();
+    let by = |sev: &str| {
+        all_findings
+            .iter()
+            .filter(|f| f.get("severity").and_then(Value::as_str) == Some(sev))
+            .count() as u64
+    };
     cards.push(Card {
-        value: thousands(findings),
+        value: thousands(all_findings.len() as u64),
         label: "Findings",
-        hint: String::from("what the analyzer could not resolve or match"),
+        hint: if all_findings.iter().any(|f| f.get("severity").is_some()) {
+            format!(
+                "{} errors · {} warnings · {} info",
+                thousands(by("error")),
+                thousands(by("warning")),
+                thousands(by("info"))
+            )
+        } else {
+            String::from("what the analyzer could not resolve or match")
+        },
     });
     cards.push(Card {
         value: versions(catalog, events, tools),
@@ -426,6 +466,23 @@ mod tests {
         assert!(html.contains("catalog v2 · events v2 · tools v1 (OpenAPI 3.0.3)"));
         assert!(html.contains("2 declarations in 2 files"));
         assert!(html.contains("3 mounts"));
+        assert!(
+            !html.contains(">Coverage<"),
+            "no coverage card without a census"
+        );
+        let mut counted = sample_catalog();
+        counted["stats"]["coverage"] = json!({ "total": 318, "charted": 312, "uncharted": 6 });
+        counted["findings"] = json!([{ "code": "uncharted-route", "severity": "error" },
+                                     { "code": "regex-path", "severity": "info" }]);
+        let events = json!({ "schemaVersion": 2, "events": [], "findings": [{ "code": "unheard-event", "severity": "warning" }],
+                             "stats": { "events": 0, "coverage": { "total": 185, "charted": 180, "uncharted": 5 } } });
+        let html = page(&counted, &events, &tools).unwrap();
+        assert!(
+            html.contains(">97.8%<"),
+            "(312 + 180) of (318 + 185), rounded down"
+        );
+        assert!(html.contains("312 of 318 registrations · 180 of 185 sites charted"));
+        assert!(html.contains("1 errors · 1 warnings · 1 info"));
         let without = page(&sample_catalog(), &Value::Null, &Value::Null).unwrap();
         assert!(without.contains("no events.json") && without.contains("no tools.min.json"));
         assert!(
