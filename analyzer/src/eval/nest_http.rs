@@ -103,6 +103,25 @@ pub(super) fn guard_name(e: &Expr) -> String {
 }
 
 impl Interp {
+    /// Runs, as unreached code, every non-test file that declares a decorated
+    /// controller class (NestJS, routing-controllers) and no module loaded, so
+    /// the classes a framework was not told about can be named in findings.
+    pub(super) fn load_controller_files(&mut self) {
+        let pending: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| {
+                self.loader.needles_of(f) & needle::CONTROLLER != 0
+                    && !self.modules.contains_key(&f)
+                    && !crate::is_test_path(self.loader.project.rel(f))
+            })
+            .collect();
+        let was = self.unreached_mode;
+        self.unreached_mode = true;
+        for f in pending {
+            self.run_module(f);
+        }
+        self.unreached_mode = was;
+    }
+
     /// The context a class's decorators are evaluated in.
     pub(super) fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
         Ctx {
@@ -429,19 +448,7 @@ impl Interp {
             }
         }
         // Controllers in files no module reached: loaded to be named.
-        let pending: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-            .filter(|&f| {
-                self.loader.needles_of(f) & needle::CONTROLLER != 0
-                    && !self.modules.contains_key(&f)
-                    && !crate::is_test_path(self.loader.project.rel(f))
-            })
-            .collect();
-        let was = self.unreached_mode;
-        self.unreached_mode = true;
-        for f in pending {
-            self.run_module(f);
-        }
-        self.unreached_mode = was;
+        self.load_controller_files();
         let classes: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in classes {
             if self

@@ -158,19 +158,7 @@ impl Interp {
         }
         // Controller classes of the project that are not listed.
         let at = format!("{}:{line}", self.loader.project.rel(ctx.file));
-        let rest: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-            .filter(|&f| {
-                self.loader.needles_of(f) & needle::CONTROLLER != 0
-                    && !self.modules.contains_key(&f)
-                    && !crate::is_test_path(self.loader.project.rel(f))
-            })
-            .collect();
-        let was = self.unreached_mode;
-        self.unreached_mode = true;
-        for f in rest {
-            self.run_module(f);
-        }
-        self.unreached_mode = was;
+        self.load_controller_files();
         let loaded: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in loaded {
             if done.contains(&(cv.file, cv.class.line)) {
