@@ -53,6 +53,8 @@ pub struct AuthSection {
     pub secret: Option<String>,
     /// RS256/ES256 public key, PEM file.
     pub public_key_file: Option<PathBuf>,
+    /// RS256/ES256 public keys as a JWK Set file (keys chosen by the token's `kid`).
+    pub jwks_file: Option<PathBuf>,
     /// Expected `aud`.
     pub audience: Option<String>,
     /// Expected `iss`.
@@ -121,6 +123,8 @@ pub struct JwtSettings {
     pub secret: Option<Vec<u8>>,
     /// PEM public key for RS256/ES256.
     pub public_key_pem: Option<Vec<u8>>,
+    /// JWK Set (the file's bytes) for RS256/ES256, keys chosen by `kid`.
+    pub jwks: Option<Vec<u8>>,
     /// Expected audience.
     pub audience: Option<String>,
     /// Expected issuer.
@@ -280,22 +284,44 @@ impl ServerSettings {
                         None => None,
                     },
                 };
+                let jwks = match &a.jwks_file {
+                    Some(f) => Some(std::fs::read(f).map_err(|e| {
+                        bad(
+                            "auth.jwks_file",
+                            format!("cannot read {}: {e}", f.display()),
+                        )
+                    })?),
+                    None => None,
+                };
+                if jwks.is_some() && hmac {
+                    return Err(bad(
+                        "auth.jwks_file",
+                        "a JWK Set holds public keys: use it with RS256/ES256, not HS256",
+                    ));
+                }
+                if jwks.is_some() && public_key_pem.is_some() {
+                    return Err(bad(
+                        "auth.jwks_file",
+                        "give either a JWK Set or a PEM public key (public_key_file / PORTOLAN_JWT_PUBLIC_KEY), not both",
+                    ));
+                }
                 if hmac && secret.as_deref().unwrap_or("").is_empty() {
                     return Err(bad(
                         "auth.secret",
                         "HS256 needs a secret (set PORTOLAN_JWT_SECRET)",
                     ));
                 }
-                if public && public_key_pem.is_none() {
+                if public && public_key_pem.is_none() && jwks.is_none() {
                     return Err(bad(
                         "auth.public_key_file",
-                        "RS256/ES256 need a PEM public key (or PORTOLAN_JWT_PUBLIC_KEY)",
+                        "RS256/ES256 need a PEM public key (or PORTOLAN_JWT_PUBLIC_KEY) or a jwks_file",
                     ));
                 }
                 AuthMode::Jwt(JwtSettings {
                     algorithms,
                     secret: secret.map(String::into_bytes),
                     public_key_pem,
+                    jwks,
                     audience: a.audience.clone(),
                     issuer: a.issuer.clone(),
                     leeway: a.leeway_seconds.unwrap_or(30),

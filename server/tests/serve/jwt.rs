@@ -307,3 +307,177 @@ fn a_key_of_the_wrong_kind_or_mixed_algorithms_fail_start_up() {
             .unwrap_err();
     assert!(err.contains("auth.algorithms"), "{err}");
 }
+
+fn jwks_state(algs: &str, jwks: &std::path::Path) -> portolan::serve::AppState {
+    state_with(settings(&format!(
+        "[server.auth]\nmode = \"jwt\"\nalgorithms = [{algs}]\njwks_file = \"{}\"\naudience = \"portolan\"\nissuer = \"issuer-1\"\n",
+        jwks.display()
+    )))
+}
+
+fn signed(alg: Algorithm, kid: Option<&str>, private: &str) -> String {
+    let pem = std::fs::read(key_file(private)).unwrap();
+    let key = match alg {
+        Algorithm::RS256 => EncodingKey::from_rsa_pem(&pem).unwrap(),
+        _ => EncodingKey::from_ec_pem(&pem).unwrap(),
+    };
+    let mut h = Header::new(alg);
+    h.kid = kid.map(str::to_string);
+    jsonwebtoken::encode(&h, &claims(json!({})), &key).unwrap()
+}
+
+#[tokio::test]
+async fn jwks_keys_are_chosen_by_kid_and_pinned_to_their_algorithm() {
+    let body = call("w-1", "catalog.search", json!({"query": "x"}));
+    let s = jwks_state("\"RS256\", \"ES256\"", &key_file("jwks.json"));
+    let bearer = |t: &str| format!("Bearer {t}");
+    for t in [
+        signed(Algorithm::RS256, Some("rsa-1"), "rsa-private.pem"),
+        signed(Algorithm::ES256, Some("ec-1"), "ec-private.pem"),
+    ] {
+        let a = post_json(&s, CALL, &body, &[("authorization", &bearer(&t))]).await;
+        assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    }
+    let rsa_public = std::fs::read(key_file("rsa-public.pem")).unwrap();
+    let mut h = Header::new(Algorithm::HS256);
+    h.kid = Some("rsa-1".into());
+    let confused = jsonwebtoken::encode(
+        &h,
+        &claims(json!({})),
+        &EncodingKey::from_secret(&rsa_public).unwrap(),
+    )
+    .unwrap();
+    let cases = [
+        (
+            "unknown kid",
+            signed(Algorithm::RS256, Some("rsa-2"), "rsa-private.pem"),
+            "not known",
+        ),
+        (
+            "no kid",
+            signed(Algorithm::RS256, None, "rsa-private.pem"),
+            "kid",
+        ),
+        (
+            "ES256 token naming the RSA key",
+            signed(Algorithm::ES256, Some("rsa-1"), "ec-private.pem"),
+            "does not match",
+        ),
+        (
+            "RS256 token naming the EC key",
+            signed(Algorithm::RS256, Some("ec-1"), "rsa-private.pem"),
+            "does not match",
+        ),
+        (
+            "HS256 with the public key as secret",
+            confused,
+            "does not match",
+        ),
+        (
+            "signed by another key under a known kid",
+            {
+                // The right kid and algorithm, but the claims were changed after signing.
+                let t = signed(Algorithm::RS256, Some("rsa-1"), "rsa-private.pem");
+                let mut parts: Vec<String> = t.split('.').map(str::to_string).collect();
+                parts[1] = b64(claims(json!({"sub": "mallory"})).to_string().as_bytes());
+                parts.join(".")
+            },
+            "refused",
+        ),
+    ];
+    for (what, t, says) in cases {
+        let a = post_json(&s, CALL, &body, &[("authorization", &bearer(&t))]).await;
+        let text = String::from_utf8_lossy(&a.body).to_string();
+        assert_eq!(a.status, 401, "{what}: {text}");
+        assert!(text.contains(says), "{what}: {text}");
+        a.assert_error(401, "UNAUTHORIZED");
+    }
+}
+
+#[test]
+fn an_invalid_jwks_file_fails_start_up_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = |algs: &str, text: &str| -> String {
+        let p = dir.path().join("jwks.json");
+        std::fs::write(&p, text).unwrap();
+        let t: toml::Table = toml::from_str(&format!(
+            "[server.auth]\nmode = \"jwt\"\nalgorithms = [{algs}]\njwks_file = \"{}\"\n",
+            p.display()
+        ))
+        .unwrap();
+        let s = match portolan::serve::settings::ServerSettings::from_toml(
+            t.get("server").cloned(),
+            &|_| None,
+        ) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        portolan::serve::AppState::new(
+            derived(harbor()),
+            s,
+            std::sync::Arc::new(portolan::serve::store::SqliteStore::memory().unwrap()),
+        )
+        .err()
+        .expect("start-up must fail")
+    };
+    let good: Value =
+        serde_json::from_str(&std::fs::read_to_string(key_file("jwks.json")).unwrap()).unwrap();
+    let rsa = good["keys"][0].clone();
+    let ec = good["keys"][1].clone();
+    let with = |k: &Value, f: &dyn Fn(&mut Value)| {
+        let mut k = k.clone();
+        f(&mut k);
+        json!({"keys": [k]}).to_string()
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("\"RS256\"", "not json".into(), "not a JWK Set"),
+        ("\"RS256\"", r#"{"keys": []}"#.into(), "no keys"),
+        (
+            "\"RS256\"",
+            with(&rsa, &|k| {
+                k.as_object_mut().unwrap().remove("kid");
+            }),
+            "key #0: has no `kid`",
+        ),
+        (
+            "\"RS256\"",
+            with(&rsa, &|k| k["alg"] = json!("RS512")),
+            "key `rsa-1`: algorithm RS512 is not supported",
+        ),
+        (
+            "\"RS256\"",
+            with(&ec, &|_| {}),
+            "key `ec-1`: its algorithm ES256 is not in auth.algorithms",
+        ),
+        (
+            "\"ES256\"",
+            with(&ec, &|k| k["x"] = json!("AAAA")),
+            "key `ec-1`: not a usable public key",
+        ),
+        (
+            "\"RS256\"",
+            with(&rsa, &|k| k["n"] = json!("AQAB")),
+            "key `rsa-1`: not a usable public key",
+        ),
+        (
+            "\"RS256\"",
+            with(&rsa, &|k| k["use"] = json!("enc")),
+            "key `rsa-1`: its `use` is not `sig`",
+        ),
+        (
+            "\"RS256\"",
+            json!({"keys": [rsa.clone(), rsa.clone()]}).to_string(),
+            "key `rsa-1`: its `kid` appears twice",
+        ),
+        (
+            "\"HS256\"",
+            json!({"keys": [rsa.clone()]}).to_string(),
+            "not HS256",
+        ),
+    ];
+    for (algs, text, says) in cases {
+        let e = start(algs, &text);
+        assert!(e.contains("auth.jwks_file"), "{says}: {e}");
+        assert!(e.contains(says), "{says}: {e}");
+    }
+}
