@@ -39,6 +39,8 @@ pub struct ServedDoc {
     pub tag: String,
     /// The three ETags (identity, gzip, brotli), formatted once.
     etags: [String; 3],
+    /// The same as header values, so a response clones them instead of re-validating.
+    etag_values: [HeaderValue; 3],
 }
 
 impl ServedDoc {
@@ -47,16 +49,22 @@ impl ServedDoc {
         let gzip = gzip(&bytes).filter(|g| g.len() < bytes.len());
         let brotli = brotli(&bytes).filter(|b| b.len() < bytes.len());
         let tag: String = tag.chars().take(32).collect();
+        let etags = [
+            format!("\"{tag}\""),
+            format!("\"{tag}-gz\""),
+            format!("\"{tag}-br\""),
+        ];
+        let etag_values = etags.clone().map(|e| {
+            HeaderValue::from_maybe_shared(Bytes::from(e))
+                .unwrap_or_else(|_| HeaderValue::from_static("\"invalid\""))
+        });
         ServedDoc {
             media_type,
             gzip: gzip.map(Bytes::from),
             brotli: brotli.map(Bytes::from),
             identity: Bytes::from(bytes),
-            etags: [
-                format!("\"{tag}\""),
-                format!("\"{tag}-gz\""),
-                format!("\"{tag}-br\""),
-            ],
+            etags,
+            etag_values,
             tag,
         }
     }
@@ -79,11 +87,19 @@ impl ServedDoc {
             self.gzip.is_some(),
             self.brotli.is_some(),
         );
-        let etag = self.etag(coding);
+        let etag = self.etag_values[match coding {
+            Coding::Identity => 0,
+            Coding::Gzip => 1,
+            Coding::Brotli => 2,
+        }]
+        .clone();
         if let Some(inm) = headers.get(header::IF_NONE_MATCH)
             && if_none_match_hits(inm.as_bytes(), &self.etags)
         {
-            return not_modified(etag, cache_control, true);
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            set_common_value(r.headers_mut(), etag, cache_control, true);
+            return r;
         }
         let body = match coding {
             Coding::Identity => self.identity.clone(),
@@ -96,7 +112,7 @@ impl ServedDoc {
             header::CONTENT_TYPE,
             HeaderValue::from_static(self.media_type),
         );
-        set_common(h, etag, cache_control, true);
+        set_common_value(h, etag, cache_control, true);
         match coding {
             Coding::Gzip => {
                 h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
@@ -114,6 +130,15 @@ fn set_common(h: &mut HeaderMap, etag: &str, cache_control: &'static str, vary: 
     if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, v);
     }
+    set_cache_headers(h, cache_control, vary);
+}
+
+fn set_common_value(h: &mut HeaderMap, etag: HeaderValue, cache_control: &'static str, vary: bool) {
+    h.insert(header::ETAG, etag);
+    set_cache_headers(h, cache_control, vary);
+}
+
+fn set_cache_headers(h: &mut HeaderMap, cache_control: &'static str, vary: bool) {
     h.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(cache_control),
