@@ -621,7 +621,14 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         .findings
         .iter()
         .find(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out"))
-        .map(|f| f.at.clone());
+        .map(|f| (f.at.clone(), f.message.clone()));
+    // Recursion or call-depth limits, at the function that hit them.
+    let depth: Vec<(Location, String)> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("nest deeper"))
+        .map(|f| (f.at.clone(), f.message.clone()))
+        .collect();
     let computed_imports: Vec<Location> = inv
         .findings
         .iter()
@@ -732,7 +739,15 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             } else if let Some(f) = listed {
                 ("unmounted-router", Some(f.at.clone()))
             } else {
-                let why = explain(run, file, item, event, budget.as_ref(), &computed_imports);
+                let why = explain(
+                    run,
+                    file,
+                    item,
+                    event,
+                    budget.as_ref(),
+                    &depth,
+                    &computed_imports,
+                );
                 let key = (rel.clone(), event, why.cause, why.reason);
                 groups
                     .entry(key.clone())
@@ -806,7 +821,8 @@ fn explain(
     file: FileId,
     item: &CensusItem,
     event: bool,
-    budget: Option<&Location>,
+    budget: Option<&(Location, String)>,
+    depth: &[(Location, String)],
     computed_imports: &[Location],
 ) -> Why {
     let project = run.project;
@@ -958,10 +974,21 @@ fn explain(
         .enclosing
         .iter()
         .find(|(id, _, _)| !rec.entered.contains(&(file, *id)));
-    if let (Some(b), true) = (budget, blocker.is_some() || seen.is_none()) {
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
+    if let (Some((b, msg)), true) = (budget, blocker.is_some() || seen.is_none()) {
+        let inside = msg
+            .split('`')
+            .nth(1)
+            .map(|n| format!(" entering `{n}`"))
+            .unwrap_or_default();
         return Why {
             cause: "budget",
-            reason: format!("the analysis budget ran out at {}:{}", b.file, b.line),
+            reason: format!(
+                "the analysis budget ran out{inside} ({}:{}); calls past that point were not followed",
+                b.file, b.line
+            ),
         };
     }
     if let Some((id, name, line)) = blocker {
@@ -1000,6 +1027,9 @@ fn explain(
             }
         };
     }
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
     Why {
         cause: "skipped",
         reason: match &item.condition {
@@ -1010,6 +1040,32 @@ fn explain(
             None => "the code around it runs, but this call is not reached (an early return, or a condition the analysis decided)".into(),
         },
     }
+}
+
+/// An item inside a function whose calls hit the recursion or call-depth
+/// limit: the registration may only run deeper than the analysis followed.
+fn recursion_limit(
+    project: &Project,
+    item: &CensusItem,
+    file: FileId,
+    depth: &[(Location, String)],
+) -> Option<Why> {
+    let rel = project.rel(file);
+    item.enclosing.iter().rev().find_map(|(_, name, line)| {
+        let (at, msg) = depth.iter().find(|(l, _)| l.file == rel && l.line == *line)?;
+        let limit = msg
+            .split("deeper than ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .unwrap_or("the limit of");
+        Some(Why {
+            cause: "budget",
+            reason: format!(
+                "the recursion of `{name}` ({}:{}) was cut at {limit} levels (the analysis budget); this call may only run deeper than that",
+                at.file, at.line
+            ),
+        })
+    })
 }
 
 /// Whether a file imports Socket.IO (server or client), statically, at its
