@@ -23,7 +23,11 @@
 //! Each item keeps the functions that enclose it (outermost first), so the
 //! accounting can name the function that was never called.
 //!
-//! Deliberately not captured: decorators (Nest), `app[verb]` computed calls
+//! - route decorators (`@Get('x')`, `@Post()`, routing-controllers'
+//!   `@Method('get', 'x')`) on the methods of a class decorated
+//!   `@Controller`/`@JsonController`, at the decorator's line.
+//!
+//! Deliberately not captured: other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`.
 
 use crate::eval::Interp;
@@ -71,11 +75,18 @@ pub(crate) struct CensusItem {
     /// The innermost `if` around it inside its function: (test text, line).
     #[serde(default)]
     pub(crate) condition: Option<(String, u32)>,
+    /// For a route decorator (`@Get('x')` on a method of a `@Controller` /
+    /// `@JsonController` class): the line of the class's controller decorator.
+    #[serde(default)]
+    pub(crate) controller: Option<u32>,
 }
 
 impl CensusItem {
     /// A short description: `router.get('/users')`.
     pub(crate) fn describe(&self) -> String {
+        if let Some(on) = self.receiver.strip_prefix('@') {
+            return format!("`@{}({})` on `{on}`", self.method, self.first);
+        }
         format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
     }
 }
@@ -221,6 +232,49 @@ impl Walker {
         for (n, f) in c.methods.iter().chain(&c.getters).chain(&c.static_methods) {
             self.func(f, Some(n), d);
         }
+        self.decorated_routes(c);
+    }
+
+    /// NestJS / routing-controllers route decorators on the methods of a
+    /// controller class: one item per verb decorator, at the decorator's line
+    /// (the line both models record for the operation).
+    fn decorated_routes(&mut self, c: &Class) {
+        let last = |e: &Expr| {
+            let t = crate::eval::expr_text(e);
+            t.rsplit('.').next().unwrap_or("").to_string()
+        };
+        let Some(ctl) = c
+            .decorators
+            .iter()
+            .find(|d| matches!(last(&d.callee).as_str(), "Controller" | "JsonController"))
+        else {
+            return;
+        };
+        let class = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
+        for (member, decs) in &c.member_decorators {
+            for d in decs {
+                let name = last(&d.callee);
+                let first = match name.as_str() {
+                    "Get" | "Post" | "Put" | "Patch" | "Delete" | "Head" | "Options" | "All" => {
+                        d.args.first()
+                    }
+                    // routing-controllers' `@Method('get', path)`.
+                    "Method" => d.args.get(1),
+                    _ => continue,
+                };
+                self.out.push(CensusItem {
+                    kind: CensusKind::Route,
+                    line: d.line,
+                    method: name,
+                    first: first.map(short_text).unwrap_or_default(),
+                    receiver: format!("@{class}.{member}"),
+                    enclosing: self.stack.clone(),
+                    receiver_package: None,
+                    condition: None,
+                    controller: Some(ctl.line),
+                });
+            }
+        }
     }
 
     fn expr(&mut self, e: &Expr, name: Option<&str>, d: u32) {
@@ -315,6 +369,7 @@ impl Walker {
             enclosing: Vec::new(),
             receiver_package: None,
             condition: None,
+            controller: None,
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {
@@ -621,7 +676,14 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         .findings
         .iter()
         .find(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out"))
-        .map(|f| f.at.clone());
+        .map(|f| (f.at.clone(), f.message.clone()));
+    // Recursion or call-depth limits, at the function that hit them.
+    let depth: Vec<(Location, String)> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("nest deeper"))
+        .map(|f| (f.at.clone(), f.message.clone()))
+        .collect();
     let computed_imports: Vec<Location> = inv
         .findings
         .iter()
@@ -722,9 +784,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                         .get(&(l.file.clone(), l.line))
                         .is_some_and(|v| v.iter().any(|(c, _)| *c == FindingCode::DynamicLoop))
                 });
-            let listed = unmounted
-                .iter()
-                .find(|f| f.message.contains(&format!("({rel}:{})", item.line)));
+            let listed = unmounted.iter().find(|f| {
+                f.message.contains(&format!("({rel}:{})", item.line))
+                    || item
+                        .controller
+                        .is_some_and(|l| f.at.file == rel && f.at.line == l)
+            });
             let (cause, finding_at) = if let Some((code, _)) = own {
                 (code.as_str(), Some(loc(file, item.line)))
             } else if let Some(l) = in_loop {
@@ -732,7 +797,15 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             } else if let Some(f) = listed {
                 ("unmounted-router", Some(f.at.clone()))
             } else {
-                let why = explain(run, file, item, event, budget.as_ref(), &computed_imports);
+                let why = explain(
+                    run,
+                    file,
+                    item,
+                    event,
+                    budget.as_ref(),
+                    &depth,
+                    &computed_imports,
+                );
                 let key = (rel.clone(), event, why.cause, why.reason);
                 groups
                     .entry(key.clone())
@@ -806,7 +879,8 @@ fn explain(
     file: FileId,
     item: &CensusItem,
     event: bool,
-    budget: Option<&Location>,
+    budget: Option<&(Location, String)>,
+    depth: &[(Location, String)],
     computed_imports: &[Location],
 ) -> Why {
     let project = run.project;
@@ -853,6 +927,15 @@ fn explain(
                 cause: "unreached-file",
                 reason: "no entry reaches this file (pass it with --entry if it is a program of its own)".into(),
             },
+        };
+    }
+    if let Some(l) = item.controller {
+        return Why {
+            cause: "unmounted-router",
+            reason: format!(
+                "the controller class at {} is not among the controllers the analysis found an application serving",
+                here(file, l)
+            ),
         };
     }
     if let Some(s) = seen {
@@ -958,10 +1041,21 @@ fn explain(
         .enclosing
         .iter()
         .find(|(id, _, _)| !rec.entered.contains(&(file, *id)));
-    if let (Some(b), true) = (budget, blocker.is_some() || seen.is_none()) {
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
+    if let (Some((b, msg)), true) = (budget, blocker.is_some() || seen.is_none()) {
+        let inside = msg
+            .split('`')
+            .nth(1)
+            .map(|n| format!(" entering `{n}`"))
+            .unwrap_or_default();
         return Why {
             cause: "budget",
-            reason: format!("the analysis budget ran out at {}:{}", b.file, b.line),
+            reason: format!(
+                "the analysis budget ran out{inside} ({}:{}); calls past that point were not followed",
+                b.file, b.line
+            ),
         };
     }
     if let Some((id, name, line)) = blocker {
@@ -1000,6 +1094,9 @@ fn explain(
             }
         };
     }
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
     Why {
         cause: "skipped",
         reason: match &item.condition {
@@ -1010,6 +1107,32 @@ fn explain(
             None => "the code around it runs, but this call is not reached (an early return, or a condition the analysis decided)".into(),
         },
     }
+}
+
+/// An item inside a function whose calls hit the recursion or call-depth
+/// limit: the registration may only run deeper than the analysis followed.
+fn recursion_limit(
+    project: &Project,
+    item: &CensusItem,
+    file: FileId,
+    depth: &[(Location, String)],
+) -> Option<Why> {
+    let rel = project.rel(file);
+    item.enclosing.iter().rev().find_map(|(_, name, line)| {
+        let (at, msg) = depth.iter().find(|(l, _)| l.file == rel && l.line == *line)?;
+        let limit = msg
+            .split("deeper than ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .unwrap_or("the limit of");
+        Some(Why {
+            cause: "budget",
+            reason: format!(
+                "the recursion of `{name}` ({}:{}) was cut at {limit} levels (the analysis budget); this call may only run deeper than that",
+                at.file, at.line
+            ),
+        })
+    })
 }
 
 /// Whether a file imports Socket.IO (server or client), statically, at its

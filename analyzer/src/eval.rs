@@ -2549,7 +2549,10 @@ impl Interp {
                     FindingCode::AnalysisBudget,
                     c.file,
                     c.func.line,
-                    "the analysis budget ran out; calls past this point were not followed".into(),
+                    format!(
+                        "the analysis budget ran out entering `{}`; calls past this point were not followed",
+                        c.func.name.as_deref().unwrap_or("<anonymous>")
+                    ),
                 );
             }
             return Value::dynamic();

@@ -18,6 +18,7 @@ mod paths;
 mod project;
 mod salvaged;
 mod syntax;
+mod unread_client;
 mod value;
 
 pub use inventory::{
@@ -1327,6 +1328,20 @@ fn build_events(
             ack,
             rooms,
         });
+    }
+    // "No client emits it" may be the client code the analysis did not read.
+    if findings
+        .iter()
+        .any(|f| f.code == FindingCode::UnemittedEvent)
+        && let Some(note) =
+            unread_client::note(&project.root, &|rel| project.file_id(rel).is_some())
+    {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.code == FindingCode::UnemittedEvent)
+        {
+            f.message.push_str(&note);
+        }
     }
     stats.source_files = files.len();
     (servers, events, stats)

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 24;
+pub(crate) const FACTS_VERSION: u32 = 25;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -72,7 +72,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("socket") || has("io.") || has("io?.") || has("$root.") || has("$parent.") {
         flags |= needle::SOCKET;
     }
-    if census_shaped(bytes, flags & needle::SOCKET != 0) {
+    if flags & needle::CONTROLLER != 0 || census_shaped(bytes, flags & needle::SOCKET != 0) {
         flags |= needle::CENSUS;
     }
     flags
