@@ -2431,6 +2431,8 @@ impl Interp {
         // runs once on its own anyway.
         let tracked =
             argv.iter().any(|a| a.is_tracked(0)) || this.as_ref().is_some_and(|t| t.is_tracked(0));
+        // An emitting callback passed down (`runTurn({ emit })`) is as good as a socket.
+        let tracked = tracked || argv.iter().any(|a| self.carries_emitter(a, 0));
         let follow = if self.event_mode {
             let names = argv
                 .iter()

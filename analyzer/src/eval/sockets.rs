@@ -905,6 +905,26 @@ impl Interp {
         });
     }
 
+    /// Whether `v` is, or holds one level down (`{ emit }`, `[emit]`), a function
+    /// whose body emits: a callback such as `(event, data) => socket.emit(event, data)`
+    /// handed to a helper, which must be followed so the names it is called with are
+    /// sited where the helper calls it.
+    pub(super) fn carries_emitter(&self, v: &Value, depth: u32) -> bool {
+        match v {
+            Value::Func(c) => self.emits.get(&(c.file, c.func.id)) == Some(&true),
+            Value::Arr(a) if depth < 1 => a
+                .borrow()
+                .iter()
+                .any(|x| self.carries_emitter(x, depth + 1)),
+            Value::Obj(o) if depth < 1 => o
+                .props
+                .borrow()
+                .values()
+                .any(|x| self.carries_emitter(x, depth + 1)),
+            _ => false,
+        }
+    }
+
     /// Both names of `emit(cond ? 'a' : 'b', ...)` when each branch is a known name.
     fn alternative_names(&mut self, ctx: &Ctx, call: &Call) -> Option<Vec<(String, bool)>> {
         let Some(Expr::Cond(_, _, a, b)) = call.args.first() else {
