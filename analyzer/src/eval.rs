@@ -630,19 +630,8 @@ impl Interp {
                 .collect();
             for (i, f) in funcs.iter().enumerate() {
                 if let Value::Func(c) = &f {
-                    let argv = vec![
-                        Value::Http(HttpVal::Req),
-                        Value::Http(HttpVal::Res(200)),
-                        Value::Builtin(Builtin::NextFn),
-                    ];
-                    let ctx = Ctx {
-                        file: c.file,
-                        scope: Scope::new(Some(self.globals.clone())),
-                        this: Value::Undef,
-                        home: None,
-                    };
                     let before = contract.borrow().responses.len();
-                    self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
+                    self.run_as_handler(f, c);
                     // A middleware (not the final handler) that answers 401/403.
                     if record && i + 1 < funcs.len() {
                         guards::note_route_guard(&contract, c, before);
@@ -2514,6 +2503,23 @@ impl Interp {
             Value::Class(_) => Value::dynamic(),
             _ => Value::dynamic(),
         }
+    }
+
+    /// Runs a route handler or middleware once with a request, a response
+    /// and `next`, in a fresh scope under the program's globals.
+    pub(crate) fn run_as_handler(&mut self, f: &Value, c: &Closure) {
+        let argv = vec![
+            Value::Http(HttpVal::Req),
+            Value::Http(HttpVal::Res(200)),
+            Value::Builtin(Builtin::NextFn),
+        ];
+        let ctx = Ctx {
+            file: c.file,
+            scope: Scope::new(Some(self.globals.clone())),
+            this: Value::Undef,
+            home: None,
+        };
+        self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
     }
 
     fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {

@@ -78,18 +78,7 @@ impl Interp {
             };
             let contract = Rc::new(RefCell::new(RawContract::default()));
             let saved = self.route_contract.replace(contract.clone());
-            let argv = vec![
-                Value::Http(HttpVal::Req),
-                Value::Http(HttpVal::Res(200)),
-                Value::Builtin(Builtin::NextFn),
-            ];
-            let ctx = Ctx {
-                file: c.file,
-                scope: Scope::new(Some(self.globals.clone())),
-                this: Value::Undef,
-                home: None,
-            };
-            self.call_value_now(&ctx, &f, argv, &[], c.func.line, None);
+            self.run_as_handler(&f, c);
             self.route_contract = saved;
             let c = contract.borrow();
             let deny = c

@@ -102,7 +102,49 @@ pub(super) fn guard_name(e: &Expr) -> String {
     }
 }
 
+/// One route of a decorated controller method, before it is registered.
+pub(super) struct ControllerRoute {
+    pub(super) method: String,
+    pub(super) paths: Vec<PathArg>,
+    pub(super) middleware: Vec<String>,
+    /// `Class.method`.
+    pub(super) handler: String,
+    pub(super) contract: Rc<RefCell<RawContract>>,
+    /// The verb decorator's line.
+    pub(super) line: u32,
+}
+
 impl Interp {
+    /// Registers one route of a decorated controller method (NestJS,
+    /// routing-controllers), sited at its verb decorator.
+    pub(super) fn push_controller_route(
+        &mut self,
+        router: u32,
+        cv: &Rc<ClassVal>,
+        f: &crate::ir::Func,
+        route: ControllerRoute,
+    ) {
+        let reg = Reg {
+            kind: RegKind::Route {
+                method: route.method,
+                paths: route.paths,
+                middleware: route.middleware,
+                handler: Some(HandlerRef {
+                    name: route.handler,
+                    at: Some((cv.file, f.line)),
+                }),
+                contract: route.contract,
+                funcs: Vec::new(),
+            },
+            file: cv.file,
+            line: route.line,
+            cond: None,
+            doc: f.doc.clone(),
+            via: None,
+        };
+        self.routers[router as usize].regs.push(reg);
+    }
+
     /// Runs, as unreached code, every non-test file that declares a decorated
     /// controller class (NestJS, routing-controllers) and no module loaded, so
     /// the classes a framework was not told about can be named in findings.
@@ -744,25 +786,15 @@ impl Interp {
                         None => {}
                     }
                 }
-                let reg = Reg {
-                    kind: RegKind::Route {
-                        method: verb.to_string(),
-                        paths: full.into_iter().map(PathArg::Str).collect(),
-                        middleware: guards.clone(),
-                        handler: Some(HandlerRef {
-                            name: format!("{class_name}.{name}"),
-                            at: Some((cv.file, f.line)),
-                        }),
-                        contract,
-                        funcs: Vec::new(),
-                    },
-                    file: cv.file,
+                let route = ControllerRoute {
+                    method: verb.to_string(),
+                    paths: full.into_iter().map(PathArg::Str).collect(),
+                    middleware: guards.clone(),
+                    handler: format!("{class_name}.{name}"),
+                    contract,
                     line,
-                    cond: None,
-                    doc: f.doc.clone(),
-                    via: None,
                 };
-                self.routers[router as usize].regs.push(reg);
+                self.push_controller_route(router, cv, f, route);
             }
         }
     }
@@ -1028,46 +1060,24 @@ fn apply_validator(schema: &mut J, name: &str, argv: &[Value]) {
             .collect();
         (!out.is_empty()).then_some(out)
     };
+    // Numeric bounds: the decorator's arguments, by position, and the keyword each sets.
+    let bounds: &[(usize, &str)] = match name {
+        "Min" => &[(0, "minimum")],
+        "Max" => &[(0, "maximum")],
+        "MinLength" => &[(0, "minLength")],
+        "MaxLength" => &[(0, "maxLength")],
+        "Length" => &[(0, "minLength"), (1, "maxLength")],
+        "ArrayMinSize" => &[(0, "minItems")],
+        "ArrayMaxSize" => &[(0, "maxItems")],
+        _ => &[],
+    };
+    for &(i, keyword) in bounds {
+        if let Some(n) = num(i) {
+            set(keyword, n);
+        }
+    }
     match name {
-        "Min" => {
-            if let Some(n) = num(0) {
-                set("minimum", n);
-            }
-        }
-        "Max" => {
-            if let Some(n) = num(0) {
-                set("maximum", n);
-            }
-        }
         "IsPositive" => set("exclusiveMinimum", json!(0)),
-        "MinLength" => {
-            if let Some(n) = num(0) {
-                set("minLength", n);
-            }
-        }
-        "MaxLength" => {
-            if let Some(n) = num(0) {
-                set("maxLength", n);
-            }
-        }
-        "Length" => {
-            if let Some(n) = num(0) {
-                set("minLength", n);
-            }
-            if let Some(n) = num(1) {
-                set("maxLength", n);
-            }
-        }
-        "ArrayMinSize" => {
-            if let Some(n) = num(0) {
-                set("minItems", n);
-            }
-        }
-        "ArrayMaxSize" => {
-            if let Some(n) = num(0) {
-                set("maxItems", n);
-            }
-        }
         "Matches" => {
             if let Some(Value::Regex(r)) = argv.first() {
                 let body = r.trim_start_matches('/');

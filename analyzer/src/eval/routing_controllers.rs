@@ -298,25 +298,15 @@ impl Interp {
                         .responses
                         .push((*s, None, cv.file, *l));
                 }
-                let reg = Reg {
-                    kind: RegKind::Route {
-                        method: verb.clone(),
-                        paths,
-                        middleware: mw.clone(),
-                        handler: Some(HandlerRef {
-                            name: format!("{class_name}.{name}"),
-                            at: Some((cv.file, f.line)),
-                        }),
-                        contract,
-                        funcs: Vec::new(),
-                    },
-                    file: cv.file,
+                let route = super::nest_http::ControllerRoute {
+                    method: verb.clone(),
+                    paths,
+                    middleware: mw.clone(),
+                    handler: format!("{class_name}.{name}"),
+                    contract,
                     line,
-                    cond: None,
-                    doc: f.doc.clone(),
-                    via: None,
                 };
-                self.routers[router as usize].regs.push(reg);
+                self.push_controller_route(router, cv, f, route);
             }
         }
     }
