@@ -253,7 +253,11 @@ async function main() {
       check(await countOf('findings') === findingsTotal, `Findings shows ${await countOf('findings')}, the documents hold ${findingsTotal}`);
       const f = arr(catalog.findings)[0] || arr(eventsDoc && eventsDoc.findings)[0];
       const where = f.file ? (f.line != null ? `${f.file}:${f.line}` : f.file) : String(f.at || '');
-      check((await page.locator('#list-findings').innerText()).includes(where), `finding location ${where} is not shown`);
+      // The list renders after the tab switch: wait (up to 5 s) for the row rather than reading at once.
+      const shown = await page.waitForFunction(
+        (w) => (document.getElementById('list-findings') || {}).innerText?.includes(w), where, { timeout: 5000 },
+      ).then(() => true, () => false);
+      check(shown, `finding location ${where} is not shown`);
     } else {
       check(/no findings/i.test(await page.locator('#list-findings').innerText()), 'no "none found" state on the Findings tab');
     }
