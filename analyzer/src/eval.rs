@@ -1446,7 +1446,9 @@ impl Interp {
                         }
                     }
                 }
-                if known {
+                if !self.charge(ctx.file, out.len()) {
+                    Value::dynamic()
+                } else if known {
                     Value::str(&out)
                 } else if simple {
                     Value::Pattern(Rc::from(out.as_str()))
@@ -1555,10 +1557,17 @@ impl Interp {
                             Value::Pattern(p) | Value::Str(p) => p.to_string(),
                             _ => String::new(),
                         };
-                        Value::Pattern(Rc::from(format!("{}{}", t(&a), t(&b)).as_str()))
+                        let text = format!("{}{}", t(&a), t(&b));
+                        if self.charge(ctx.file, text.len()) {
+                            Value::Pattern(Rc::from(text.as_str()))
+                        } else {
+                            Value::dynamic()
+                        }
                     }
                     _ => match (a.as_text(), b.as_text()) {
-                        (Some(x), Some(y)) => Value::str(&(x + &y)),
+                        (Some(x), Some(y)) if self.charge(ctx.file, x.len() + y.len()) => {
+                            Value::str(&(x + &y))
+                        }
                         _ => Value::dynamic(),
                     },
                 }
@@ -2110,7 +2119,12 @@ impl Interp {
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
                 let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
-                string_method(s, name, &argv)
+                match string_method(s, name, &argv) {
+                    Value::Str(t) if t.len() > s.len() && !self.charge(ctx.file, t.len()) => {
+                        Value::dynamic()
+                    }
+                    v => v,
+                }
             }
             Value::Regex(r) => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -2340,19 +2354,21 @@ impl Interp {
                 }
                 acc
             }
-            "concat" => {
-                let mut out = items;
-                for v in argv {
-                    match v {
-                        Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
-                        v => out.push(v),
-                    }
+            "concat" | "flat" => {
+                let (mut out, parts) = if name == "concat" {
+                    (items, argv)
+                } else {
+                    (Vec::new(), items)
+                };
+                let len = |v: &Value| match v {
+                    Value::Arr(x) => x.borrow().len(),
+                    _ => 1,
+                };
+                let grown = out.len() + parts.iter().map(len).sum::<usize>();
+                if !self.charge(ctx.file, grown * budget::SLOT_BYTES) {
+                    return Value::dynamic();
                 }
-                Value::array(out)
-            }
-            "flat" => {
-                let mut out = Vec::new();
-                for v in items {
+                for v in parts {
                     match v {
                         Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
                         v => out.push(v),
@@ -2367,9 +2383,17 @@ impl Interp {
                     .and_then(|v| v.as_text())
                     .unwrap_or_else(|| ",".into());
                 let parts: Option<Vec<String>> = items.iter().map(|v| v.as_text()).collect();
-                parts
-                    .map(|p| Value::str(&p.join(&sep)))
-                    .unwrap_or(Value::dynamic())
+                match parts {
+                    Some(p) => {
+                        let text = p.join(&sep);
+                        if self.charge(ctx.file, text.len()) {
+                            Value::str(&text)
+                        } else {
+                            Value::dynamic()
+                        }
+                    }
+                    None => Value::dynamic(),
+                }
             }
             "entries" => Value::array(
                 items
@@ -2596,7 +2620,7 @@ impl Interp {
             }
             self.bind(&ctx, p, v, true);
         }
-        self.enter_frame(key, call_args);
+        self.enter_frame(key, call_args, &c.func);
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
         for s in &c.func.body {

@@ -11,14 +11,31 @@
 //! once, at the outer level. Example: pollers that re-arm each other with
 //! `setTimeout` ran in 66 s before; they now run each body a handful of times.
 //!
+//! Also the memory budget: values that grow without statements to count
+//! (`s = s + s` doubling in a short loop, `a = a.concat(a)`) are charged by
+//! their size; one string over [`MAX_TEXT`] is treated as unknown, and when
+//! the run's total passes [`MEMORY_BUDGET`] no further call is followed.
+//! Both are an `analysis-budget` finding naming the function that was
+//! running (once per function).
+//!
 //! Deliberately not: recursion with changing arguments (a walk over a
 //! constant tree of routes) still goes on, up to `MAX_RECURSION` levels,
 //! where the `analysis-budget` finding names the function.
 
-use super::Interp;
+use super::{Interp, STEP_BUDGET};
+use crate::inventory::FindingCode;
+use crate::ir::Func;
 use crate::project::FileId;
 use crate::value::Value;
 use std::rc::Rc;
+use std::sync::Arc;
+
+/// Longest string value the analysis keeps (bytes); a longer one is unknown.
+pub(super) const MAX_TEXT: usize = 1 << 20;
+/// Bytes of grown values (strings, array elements) one run may build.
+pub(super) const MEMORY_BUDGET: u64 = 256 << 20;
+/// What one array element or object property is charged.
+pub(super) const SLOT_BYTES: usize = 32;
 
 /// What identifies an argument for "the very same arguments".
 #[derive(PartialEq)]
@@ -64,6 +81,10 @@ pub(super) struct Reentry {
     args: Vec<CallArgs>,
     /// Stack depths at which a callback that runs later started.
     later: Vec<usize>,
+    /// Per running call: its file and function (to name it in a finding).
+    funcs: Vec<(FileId, Arc<Func>)>,
+    /// Bytes charged by [`Interp::charge`] so far in this run.
+    charged: u64,
 }
 
 impl Interp {
@@ -93,15 +114,57 @@ impl Interp {
     }
 
     /// Enter a call frame (beside `Interp::stack`).
-    pub(super) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs) {
+    pub(super) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs, func: &Arc<Func>) {
         self.stack.push(key);
         self.reentry.args.push(args);
+        self.reentry.funcs.push((key.0, func.clone()));
     }
 
     /// Leave the frame [`Interp::enter_frame`] entered.
     pub(super) fn leave_frame(&mut self) {
         self.stack.pop();
         self.reentry.args.pop();
+        self.reentry.funcs.pop();
+    }
+
+    /// Charge `bytes` of a value being built in `file`; false when the value
+    /// must not be built (it alone is over [`MAX_TEXT`], or the run's memory
+    /// budget is spent), and the caller gives an unknown value instead.
+    pub(super) fn charge(&mut self, file: FileId, bytes: usize) -> bool {
+        self.reentry.charged = self.reentry.charged.saturating_add(bytes as u64);
+        let over_budget = self.reentry.charged > MEMORY_BUDGET;
+        if bytes <= MAX_TEXT && !over_budget {
+            return true;
+        }
+        if over_budget {
+            // Stop following calls, as when the step budget is spent.
+            self.steps = self.steps.max(STEP_BUDGET + 1);
+        }
+        {
+            // One finding per function (findings are kept once per place).
+            let (file, line, name) = match self.reentry.funcs.last() {
+                Some((f, func)) => (
+                    *f,
+                    func.line,
+                    format!("`{}`", func.name.as_deref().unwrap_or("<anonymous>")),
+                ),
+                None => (file, 1, String::from("the top level of the module")),
+            };
+            let message = if over_budget {
+                format!(
+                    "the analysis memory budget ({} MiB of built values) ran out in {name}; \
+                     calls past this point were not followed",
+                    MEMORY_BUDGET >> 20
+                )
+            } else {
+                format!(
+                    "a value built in {name} grows past {} MiB; it is treated as unknown",
+                    MAX_TEXT >> 20
+                )
+            };
+            self.finding(FindingCode::AnalysisBudget, file, line, message);
+        }
+        false
     }
 
     /// Run `f` as a callback that the program runs later (timers, promises).
