@@ -9,9 +9,18 @@
 //! previous complete set, or nothing when there was none, and the error says
 //! which path failed and that nothing changed.
 //!
+//! A run that was killed part way leaves its staging folder behind. The
+//! next run into the same folder finds it (its process is gone) and puts
+//! the folder back as it was before that run: the journal written between
+//! staging and swapping lists the set, so every file moved aside is renamed
+//! back and every file that was new is removed. A staging folder without a
+//! journal never touched the documents and is simply removed. Each repair
+//! is said in one `info` line.
+//!
 //! Deliberately not done: removing files of the folder that are not part of
-//! the set (the folder may hold other things), and syncing to disk (a power
-//! loss is the file system's business).
+//! the set (the folder may hold other things), syncing to disk (a power
+//! loss is the file system's business), and repairing a staging folder whose
+//! process still runs (another build into the same folder).
 
 use anyhow::{Context, Result, anyhow};
 use std::path::{Path, PathBuf};
@@ -19,6 +28,9 @@ use std::path::{Path, PathBuf};
 /// Test hook: the set fails when it writes the file with this relative path
 /// (as a full disk would), so tests can check that nothing changes.
 const FAIL_ENV: &str = "PORTOLAN_TEST_FAIL_WRITE";
+/// Test hook: the process aborts (as when killed) after this many files of
+/// the set were swapped in, so tests can check the next run's repair.
+const ABORT_ENV: &str = "PORTOLAN_TEST_ABORT_AFTER";
 
 /// Write `files` (relative path with `/`, bytes) under `out` all or nothing.
 pub(crate) fn write_set(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
@@ -29,8 +41,13 @@ pub(crate) fn write_set(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
             out.display()
         )
     })?;
-    let staging = out.join(format!(".portolan-staging-{}", std::process::id()));
-    let result = stage(&staging, files).and_then(|()| swap_in(out, &staging, files));
+    for note in recover_stale(out) {
+        eprintln!("info: {note}");
+    }
+    let staging = out.join(format!("{STAGING_PREFIX}{}", std::process::id()));
+    let result = stage(&staging, files)
+        .and_then(|()| write_journal(&staging, files))
+        .and_then(|()| swap_in(out, &staging, files));
     let _ = std::fs::remove_dir_all(&staging);
     if result.is_err() && created {
         let _ = std::fs::remove_dir_all(out);
@@ -45,6 +62,93 @@ pub(crate) fn write_set(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
             )
         })
     })
+}
+
+/// Staging folders are named this plus the writing process's id.
+const STAGING_PREFIX: &str = ".portolan-staging-";
+/// The set's relative paths, one per line, written once staging is complete.
+const JOURNAL: &str = ".journal";
+
+/// Whether the process with this id still runs (Linux: `/proc/ID`; where
+/// there is no `/proc`, every other process counts as running).
+fn running(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+/// Put `out` back as it was before any killed run that staged into it; one
+/// note per repaired folder.
+pub(crate) fn recover_stale(out: &Path) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Ok(entries) = std::fs::read_dir(out) else {
+        return notes;
+    };
+    let mut stale: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .and_then(|n| n.strip_prefix(STAGING_PREFIX))
+                .and_then(|pid| pid.parse::<u32>().ok())
+                .is_some_and(|pid| !running(pid))
+        })
+        .map(|e| e.path())
+        .collect();
+    stale.sort();
+    for staging in stale {
+        let name = staging
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let journal = std::fs::read_to_string(staging.join(JOURNAL)).ok();
+        let (mut restored, mut removed) = (0, 0);
+        if let Some(journal) = &journal {
+            let aside = staging.join(".previous");
+            for (i, rel) in journal.lines().enumerate().filter(|(_, l)| !l.is_empty()) {
+                let target = out.join(rel);
+                let keep = aside.join(i.to_string());
+                if keep.exists() {
+                    if std::fs::rename(&keep, &target).is_ok() {
+                        restored += 1;
+                    }
+                } else if !staging.join(rel).exists() && target.exists() {
+                    // Moved in by the killed run, with nothing before it.
+                    if std::fs::remove_file(&target).is_ok() {
+                        removed += 1;
+                    }
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&staging);
+        notes.push(match (journal.is_some(), restored + removed) {
+            (true, n) if n > 0 => format!(
+                "{}: a build that was stopped part way had replaced {n} file(s); \
+                 restored {restored} previous version(s), removed {removed} new file(s), \
+                 and removed its staging folder {name}",
+                out.display()
+            ),
+            _ => format!(
+                "{}: removed the staging folder {name} of a build that was stopped \
+                 before it changed any document",
+                out.display()
+            ),
+        });
+    }
+    notes
+}
+
+/// Record the set before any file is moved, so a killed swap can be undone.
+fn write_journal(staging: &Path, files: &[(&str, &[u8])]) -> Result<()> {
+    let mut text = String::new();
+    for (rel, _) in files {
+        text.push_str(rel);
+        text.push('\n');
+    }
+    std::fs::write(staging.join(JOURNAL), text)
+        .with_context(|| format!("cannot write into {}", staging.display()))
 }
 
 fn fail_here(rel: &str) -> Result<()> {
@@ -108,7 +212,12 @@ fn swap_in(out: &Path, staging: &Path, files: &[(&str, &[u8])]) -> Result<()> {
             Ok(previous)
         })();
         match step {
-            Ok(previous) => done.push((target, previous)),
+            Ok(previous) => {
+                done.push((target, previous));
+                if std::env::var(ABORT_ENV).is_ok_and(|n| n == done.len().to_string()) {
+                    std::process::abort();
+                }
+            }
             Err(e) => {
                 result = Err(e);
                 break;

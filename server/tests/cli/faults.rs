@@ -519,6 +519,57 @@ fn failed_build_keeps_the_previous_set() {
 }
 
 #[test]
+fn killed_build_is_repaired_by_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = tmp.path().join("docs");
+    let o = out.to_str().unwrap();
+    let first = portolan(&["build", "tests/projects/ts-tasks", "--out", o], &cache);
+    assert_eq!(first.code, 0, "{first}");
+    let before = snapshot_of(&out);
+
+    // Killed after three of the seven documents were swapped in: the folder
+    // holds a mix and the staging folder is left behind.
+    let killed = portolan_with(
+        &["build", "tests/projects/harbor", "--out", o],
+        &cache,
+        &[("PORTOLAN_TEST_ABORT_AFTER", "3")],
+    );
+    assert_ne!(killed.code, 0, "{killed}");
+    let staged: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".portolan-staging-"))
+        .collect();
+    assert_eq!(staged.len(), 1, "{staged:?}");
+    assert_ne!(snapshot_of(&out), before, "the abort came before any swap");
+
+    // The next run repairs first: here it then fails to write, so the
+    // folder must hold exactly the set from before the killed run.
+    let next = portolan_with(
+        &["build", "tests/projects/harbor", "--out", o, "--no-cache"],
+        &cache,
+        &[("PORTOLAN_TEST_FAIL_WRITE", "events.json")],
+    );
+    assert_ne!(next.code, 0, "{next}");
+    assert!(
+        next.stderr.contains("stopped part way") && next.stderr.contains("restored 3"),
+        "{next}"
+    );
+    assert_eq!(snapshot_of(&out), before, "the killed run was not undone");
+
+    // A staging folder of a killed run that never swapped is just removed.
+    std::fs::create_dir_all(out.join(".portolan-staging-4000000000/internal")).unwrap();
+    std::fs::write(out.join(".portolan-staging-4000000000/catalog.json"), b"{").unwrap();
+    let ok = portolan(&["build", "tests/projects/harbor", "--out", o], &cache);
+    assert_eq!(ok.code, 0, "{ok}");
+    assert!(ok.stderr.contains("before it changed any document"), "{ok}");
+    assert!(!out.join(".portolan-staging-4000000000").exists());
+    assert_eq!(snapshot_of(&out).len(), 7);
+}
+
+#[test]
 fn exit_codes_are_consistent() {
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");
