@@ -527,6 +527,7 @@
     },
     events: {
       noun: 'events', items: evItems, row: eventRow, detail: eventDetail,
+      aside: (it) => it.o.lifecycle === true, asideNoun: 'lifecycle events',
       missing: eventsDoc ? 'events.json lists no Socket.IO events: none were found in the code.' : 'No events.json was produced for this project, so no Socket.IO events are shown.',
       facets: [
         { key: 'direction', label: 'Direction', text: (v) => ARROW[v] || v },
@@ -672,6 +673,8 @@
   function detailHtml(v, it, i) {
     return '<div class="rd" id="d-' + v.name + '-' + i + '" role="region" aria-labelledby="h-' + v.name + '-' + i + '">' + v.detail(it) + '</div>';
   }
+  // The rows of `list` that count as the view's items (not set aside).
+  function main(v, list) { return v.aside ? list.filter((it) => !v.aside(it)).length : list.length; }
   function render(v) {
     renderFacets(v);
     const n = v.matches.length;
@@ -679,8 +682,9 @@
     const shown = Math.min(n, v.limit);
     v.count.dataset.count = n;
     v.count.dataset.shown = shown;
-    v.count.textContent = total === 0 ? '' : n === total ? fmt(total) + ' ' + v.noun + (shown < n ? ', showing ' + fmt(shown) : '')
-      : fmt(n) + ' of ' + fmt(total) + ' ' + v.noun + ' match' + (shown < n ? ', showing ' + fmt(shown) : '');
+    const aside = v.aside ? total - main(v, v.items) : 0;
+    v.count.textContent = total === 0 ? '' : n === total ? fmt(total - aside) + ' ' + v.noun + (aside ? ' and ' + fmt(aside) + ' ' + v.asideNoun : '') + (shown < n ? ', showing ' + fmt(shown) : '')
+      : fmt(n) + ' of ' + fmt(total) + ' ' + (aside ? 'rows' : v.noun) + ' match' + (shown < n ? ', showing ' + fmt(shown) : '');
     if (total === 0) {
       v.list.innerHTML = '<li class="empty">' + esc(v.missing) + '</li>';
     } else if (n === 0) {
@@ -701,7 +705,10 @@
     for (const name of TABS) {
       const v = views[name];
       compute(v, t);
-      v.badge.textContent = v.items.length ? (v.matches.length === v.items.length ? fmt(v.items.length) : fmt(v.matches.length) + '/' + fmt(v.items.length)) : '0';
+      // Rows set aside (lifecycle events) are not counted in the badge, so it
+      // shows the number the summary card and events.json's stats show.
+      const [m, all] = [main(v, v.matches), main(v, v.items)];
+      v.badge.textContent = all ? (v.matches.length === v.items.length ? fmt(all) : fmt(m) + '/' + fmt(all)) : '0';
     }
   }
   function refresh() {

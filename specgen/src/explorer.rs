@@ -161,11 +161,20 @@ fn cards(catalog: &Value, events: &Value, tools: &Value) -> Vec<Card> {
                 stat(events, "clientToServer"),
                 stat(events, "serverToClient"),
             ) {
-                (Some(c), Some(s)) => format!(
-                    "{} client→server · {} server→client",
-                    thousands(c),
-                    thousands(s)
-                ),
+                (Some(c), Some(s)) => match stat(events, "lifecycle").filter(|n| *n > 0) {
+                    // Listed in the Events tab too, counted apart (as in the summary).
+                    Some(l) => format!(
+                        "{} client→server · {} server→client · {} lifecycle apart",
+                        thousands(c),
+                        thousands(s),
+                        thousands(l)
+                    ),
+                    None => format!(
+                        "{} client→server · {} server→client",
+                        thousands(c),
+                        thousands(s)
+                    ),
+                },
                 _ => String::from("from events.json"),
             },
         },
@@ -461,8 +470,14 @@ mod tests {
             html.contains(">1,234<"),
             "event count from events.json stats"
         );
-        assert!(html.contains("7 client→server · 9 server→client"));
+        assert!(html.contains("7 client→server · 9 server→client<"));
         assert!(html.contains("2 read · 1 write"));
+        // Lifecycle events are named in the hint, not added to the count.
+        let with_lifecycle = json!({ "schemaVersion": 2, "events": [],
+            "stats": { "events": 12, "clientToServer": 7, "serverToClient": 5, "lifecycle": 2 } });
+        let html2 = page(&sample_catalog(), &with_lifecycle, &tools).unwrap();
+        assert!(html2.contains(">12<"), "the card counts API events only");
+        assert!(html2.contains("7 client→server · 5 server→client · 2 lifecycle apart"));
         assert!(html.contains("catalog v2 · events v2 · tools v1 (OpenAPI 3.0.3)"));
         assert!(html.contains("2 declarations in 2 files"));
         assert!(html.contains("3 mounts"));

@@ -227,6 +227,18 @@ async function main() {
     check(await page.isVisible('#panel-events') && !(await page.isVisible('#panel-operations')), 'the Events panel is not the one shown');
     if (events.length) {
       check(await countOf('events') === events.length, `Events shows ${await countOf('events')}, events.json has ${events.length}`);
+      // The tab's badge, the summary card and events.json's stats agree on the
+      // number of events (lifecycle events are listed, and counted apart).
+      const apiEvents = arr(eventsDoc.events).length;
+      const badge = (await page.innerText('#n-events')).replace(/[^\d]/g, '');
+      const card = await page.evaluate(() => [...document.querySelectorAll('.card')]
+        .filter((c) => c.querySelector('.card-l').textContent === 'Socket.IO events')
+        .map((c) => c.querySelector('.card-v').textContent.replace(/[^\d]/g, ''))[0]);
+      check(badge === String(apiEvents) && card === String(apiEvents),
+        `the Events badge (${badge}) and the Socket.IO card (${card}) do not both show events.json's ${apiEvents} events`);
+      if (eventsDoc.stats && typeof eventsDoc.stats.events === 'number') {
+        check(eventsDoc.stats.events === apiEvents, `events.json stats say ${eventsDoc.stats.events} events, it lists ${apiEvents}`);
+      }
       await page.locator('#list-events .rh').first().click();
       const ev = await page.locator('#list-events li.open .rd').innerText();
       check(/sites/i.test(ev), 'the event detail lists no sites');
