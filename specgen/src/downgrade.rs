@@ -142,8 +142,44 @@ fn down(v: &Value) -> Value {
         Value::Bool(true) => json!({}),
         Value::Bool(false) => json!({ "not": {} }),
         Value::Object(m) => down_object(m),
-        // Not a schema; keep it visible rather than guess.
-        other => other.clone(),
+        // Not a schema: an open one, the value kept visible beside it.
+        other => json!({ "x-portolan-not-a-schema": other }),
+    }
+}
+
+/// Whether `v` is a value the OpenAPI 3.0.3 Schema Object allows for
+/// keyword `key` (keywords holding schemas are checked by [`down`]): source
+/// schemas can be damaged or hand-written wrongly, and a keyword with a
+/// wrong value is dropped (a looser schema) rather than emitted invalid.
+fn valid_value(key: &str, v: &Value) -> bool {
+    let non_negative_int =
+        || v.as_u64().is_some() || v.as_f64().is_some_and(|n| n >= 0.0 && n.fract() == 0.0);
+    match key {
+        "type" => matches!(
+            v.as_str(),
+            Some("array" | "boolean" | "integer" | "number" | "object" | "string")
+        ),
+        "title" | "description" | "format" => v.is_string(),
+        "pattern" => v
+            .as_str()
+            .is_some_and(jsonschema_regex::is_valid_ecma_regex),
+        "multipleOf" => v.as_f64().is_some_and(|n| n > 0.0),
+        "maximum" | "minimum" => v.is_number(),
+        "exclusiveMaximum" | "exclusiveMinimum" | "uniqueItems" | "nullable" | "readOnly"
+        | "writeOnly" | "deprecated" => v.is_boolean(),
+        "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties" => {
+            non_negative_int()
+        }
+        "required" => v.as_array().is_some_and(|a| {
+            let mut seen = std::collections::BTreeSet::new();
+            !a.is_empty() && a.iter().all(|x| x.as_str().is_some_and(|s| seen.insert(s)))
+        }),
+        "enum" => v.as_array().is_some_and(|a| !a.is_empty()),
+        "discriminator" => v.get("propertyName").is_some_and(Value::is_string),
+        "xml" => v.is_object(),
+        "externalDocs" => v.get("url").is_some_and(Value::is_string),
+        "items" | "not" | "additionalProperties" => v.is_object() || v.is_boolean(),
+        _ => true,
     }
 }
 
@@ -212,7 +248,9 @@ fn down_object(m: &Map<String, Value>) -> Value {
                     }
                 }
                 other => {
-                    out.insert("type".into(), other.clone());
+                    if valid_value("type", other) {
+                        out.insert("type".into(), other.clone());
+                    }
                 }
             },
             "exclusiveMinimum" | "exclusiveMaximum" => {
@@ -247,18 +285,19 @@ fn down_object(m: &Map<String, Value>) -> Value {
                 }
                 out.insert("enum".into(), json!([v]));
             }
-            "enum" => {
+            "enum" if valid_value("enum", v) => {
                 if v.as_array().is_some_and(|a| a.iter().any(Value::is_null)) {
                     nullable = true;
                 }
                 out.insert(k.clone(), v.clone());
             }
+            "enum" => {}
             "examples" => {
                 if let Some(first) = v.as_array().and_then(|a| a.first()) {
                     out.entry("example").or_insert_with(|| first.clone());
                 }
             }
-            "required" if v.as_array().is_some_and(|a| !a.is_empty()) => {
+            "required" if valid_value("required", v) => {
                 out.insert(k.clone(), v.clone());
             }
             "required" => {}
@@ -266,7 +305,7 @@ fn down_object(m: &Map<String, Value>) -> Value {
             key if key.starts_with("x-") => {
                 out.insert(k.clone(), v.clone());
             }
-            key if OAS30_KEYWORDS.contains(&key) => {
+            key if OAS30_KEYWORDS.contains(&key) && valid_value(key, v) => {
                 out.insert(k.clone(), v.clone());
             }
             _ => {} // $schema, $id, propertyNames, if/then/else, …: no 3.0.3 equivalent.
@@ -599,5 +638,35 @@ mod tests {
             to_openapi30(&json!({"type": "array"})),
             json!({"type": "array", "items": {}})
         );
+    }
+
+    #[test]
+    fn keywords_with_wrong_values_are_dropped() {
+        // As a damaged or hand-written source schema can have them (seen in
+        // the fuzz run: `type` holding the properties, a broken `pattern`).
+        let damaged = json!({
+            "type": {"sku": {"type": "string"}},
+            "properties": {
+                "color": {"type": "string", "pattern": "^#[0-9a-[[f]{6}$", "minLength": -1},
+                "tag": {"type": "strin", "enum": [], "required": ["a", "a"]},
+                "note": "string"
+            },
+            "required": ["color"]
+        });
+        assert_eq!(
+            to_openapi30(&damaged),
+            json!({
+                "properties": {
+                    "color": {"type": "string"},
+                    "tag": {},
+                    "note": {"x-portolan-not-a-schema": "string"}
+                },
+                "required": ["color"]
+            })
+        );
+        // Valid values stay, lookarounds included (ECMAScript allows them).
+        let fine =
+            json!({"type": "string", "pattern": "^(?!x)[a-z]+$", "minLength": 2, "enum": ["ab"]});
+        assert_eq!(to_openapi30(&fine), fine);
     }
 }
