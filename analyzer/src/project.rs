@@ -844,8 +844,52 @@ pub(crate) fn strip_json_comments(text: &str) -> String {
     String::from_utf8(cleaned.chars().map(|c| c as u8).collect()).unwrap_or(cleaned)
 }
 
+/// Whether a path (relative, with `/`) is a test file or lies in a test folder.
+pub(crate) fn is_test_path(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || rel.split('/').any(|seg| {
+            matches!(
+                seg,
+                "__tests__"
+                    | "__mocks__"
+                    | "test"
+                    | "tests"
+                    | "spec"
+                    | "specs"
+                    | "__fixtures__"
+                    | "fixtures"
+                    | "e2e"
+                    | "cypress"
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn test_paths_are_told_by_name_and_folder() {
+        for t in [
+            "spec/helper.js",
+            "server/specs/app.js",
+            "src/__tests__/routes.js",
+            "src/app.test.ts",
+            "src/app.spec.js",
+            "test/server.js",
+        ] {
+            assert!(super::is_test_path(t), "{t} is a test path");
+        }
+        for t in [
+            "src/specification.js",
+            "src/routes/inspect.js",
+            "spec.js",
+            "src/testing-tools/app.js",
+        ] {
+            assert!(!super::is_test_path(t), "{t} is not a test path");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -10,8 +10,13 @@
 //! Deliberately not captured: where an unmounted router would really be
 //! mounted (its prefix stays `{?}`; the `unmounted-router` finding stays too).
 
-use super::*;
 use crate::eval::Salvage;
+use crate::eval::{self, Interp, RegKind};
+use crate::inventory::*;
+use crate::mounts::{WalkOut, loc, walk};
+use crate::paths::{PathParam, PathPattern};
+use crate::project::{FileId, Project};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One salvaged operation.
 pub(crate) struct SalvagedOp {

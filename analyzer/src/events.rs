@@ -1,0 +1,435 @@
+//! The Socket.IO inventory from the recorded sites: events grouped by
+//! namespace and name, payload schemas merged across sites, and the
+//! cross-checks between server and client sides.
+//!
+//! Deliberately not here: finding the sites (`eval::sockets`).
+
+use crate::eval::{self, Interp};
+use crate::inventory::*;
+use crate::mounts::loc;
+use crate::project::{FileId, Project};
+use crate::{AnalyzeOptions, unread_client};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Group event sites into events per (namespace, name), with cross-checks.
+pub(crate) fn build_events(
+    project: &Project,
+    interp: &Interp,
+    have_entries: bool,
+    reached: &BTreeSet<FileId>,
+    opts: &AnalyzeOptions,
+    findings: &mut Vec<Finding>,
+) -> (Vec<SocketServer>, Vec<Event>, EventStats) {
+    // Sides named in the configuration win over what the values say.
+    let under = |dirs: &[String], file: &str| {
+        dirs.iter().any(|d| {
+            let d = d.trim_matches('/');
+            d.is_empty() || file == d || file.starts_with(&format!("{d}/"))
+        })
+    };
+    let flip = |d: Direction| match d {
+        Direction::ClientToServer => Direction::ServerToClient,
+        Direction::ServerToClient => Direction::ClientToServer,
+    };
+    let sites: Vec<eval::RawSite> = interp
+        .sites
+        .iter()
+        .map(|s| {
+            let file = project.rel(s.file);
+            let mut s = s.clone();
+            let want = if under(&opts.client_dirs, file) {
+                Some(Side::Client)
+            } else if under(&opts.server_dirs, file) {
+                Some(Side::Server)
+            } else {
+                None
+            };
+            if let Some(side) = want
+                && side != s.side
+            {
+                s.side = side;
+                s.direction = flip(s.direction);
+            }
+            s
+        })
+        .collect();
+    // A server that only the event pass reached (a separate program, such as a
+    // worker started with fork()) is reported, and its events left out, when the
+    // entries reach a server of their own.
+    let any_reached = interp.sio_servers.iter().any(|s| s.reached);
+    let separate: BTreeSet<u32> = interp
+        .sio_servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.reached && s.separate && (any_reached || have_entries))
+        .map(|(i, _)| i as u32)
+        .collect();
+    for &i in &separate {
+        let s = &interp.sio_servers[i as usize];
+        findings.push(Finding {
+            code: FindingCode::SeparateServer,
+            at: loc(project, s.file, s.line),
+            message: "a Socket.IO server in a file no entry reaches (a separate program?); its events are not listed; name it with --entry to include it".into(),
+            cause: None,
+        });
+    }
+    let servers: Vec<SocketServer> = interp
+        .sio_servers
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !separate.contains(&(*i as u32)))
+        .map(|(_, s)| SocketServer {
+            at: loc(project, s.file, s.line),
+            path: s.path.clone(),
+            namespaces: s.namespaces.iter().cloned().collect(),
+        })
+        .collect();
+    let mut groups: BTreeMap<(String, String), Vec<&eval::RawSite>> = BTreeMap::new();
+    for site in sites.iter().filter(|s| !separate.contains(&s.server)) {
+        groups
+            .entry((site.ns.clone(), site.name.clone()))
+            .or_default()
+            .push(site);
+    }
+    let mut events = Vec::new();
+    let mut stats = EventStats::default();
+    let mut files: BTreeSet<FileId> = BTreeSet::new();
+    let kept = || sites.iter().filter(|s| !separate.contains(&s.server));
+    let has_client = kept().any(|s| s.side == Side::Client);
+    let has_server = kept().any(|s| s.side == Side::Server);
+    // A server-side `onAny` (in a file with server sites) may receive any name
+    // a client emits: no `unhandled-event` then (NodeBB looks its handlers up by name).
+    let server_files: BTreeSet<FileId> = kept()
+        .filter(|s| s.side == Side::Server)
+        .map(|s| s.file)
+        .collect();
+    let catch_all = interp
+        .findings
+        .iter()
+        .any(|f| f.code == FindingCode::CatchAllListener && server_files.contains(&f.file));
+    for ((ns, name), raw) in &groups {
+        let mut sites: Vec<EventSite> = raw
+            .iter()
+            .map(|r| {
+                files.insert(r.file);
+                EventSite {
+                    at: loc(project, r.file, r.line),
+                    side: r.side,
+                    direction: r.direction,
+                    kind: r.kind.to_string(),
+                    via: r.via.clone(),
+                    rooms: r.rooms.clone(),
+                    args: r.args.clone(),
+                    ack: r.ack,
+                }
+            })
+            .collect();
+        sites.sort();
+        sites.dedup();
+        let directions: Vec<Direction> = sites
+            .iter()
+            .map(|s| s.direction)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let lifecycle =
+            eval::RESERVED_EVENTS.contains(&name.as_str()) || eval::client_lifecycle(name, raw);
+        let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
+        rooms.sort();
+        rooms.dedup();
+        let mut payload = BTreeMap::new();
+        let mut ack = BTreeMap::new();
+        // Per direction, the payload the code states best: a validator's or a
+        // type's over literals; literals from every site merged (see `merge_literals`).
+        // Sites in file order, so the result does not depend on evaluation order.
+        let mut stated: Vec<&&eval::RawSite> = raw.iter().filter(|r| r.payload.is_some()).collect();
+        stated.sort_by(|a, b| (project.rel(a.file), a.line).cmp(&(project.rel(b.file), b.line)));
+        for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+            let source = |r: &eval::RawSite| -> &'static str {
+                match r.payload_source {
+                    Some(src) => src,
+                    None if r.kind == "on" || r.kind == "once" => "typescript",
+                    None => "literal",
+                }
+            };
+            let here: Vec<&&eval::RawSite> = stated
+                .iter()
+                .copied()
+                .filter(|r| r.direction == dir)
+                .collect();
+            let Some(best) = here
+                .iter()
+                .copied()
+                .find(|r| source(r) != "literal")
+                .or(here.first().copied())
+            else {
+                continue;
+            };
+            let schema = if source(best) == "literal" {
+                let all: Vec<&serde_json::Value> =
+                    here.iter().filter_map(|r| r.payload.as_ref()).collect();
+                merge_literals(&all)
+            } else {
+                best.payload.clone().unwrap_or_default()
+            };
+            payload.insert(
+                dir,
+                SchemaInfo {
+                    schema,
+                    source: source(best).into(),
+                    name: None,
+                    at: loc(project, best.file, best.line),
+                },
+            );
+        }
+        for r in raw.iter() {
+            if let Some(a) = &r.ack_schema {
+                ack.insert(
+                    r.direction,
+                    SchemaInfo {
+                        schema: a.clone(),
+                        source: "typescript".into(),
+                        name: None,
+                        at: loc(project, r.file, r.line),
+                    },
+                );
+            } else if r.ack {
+                ack.entry(r.direction).or_insert_with(|| SchemaInfo {
+                    schema: serde_json::json!({}),
+                    source: "literal".into(),
+                    name: None,
+                    at: loc(project, r.file, r.line),
+                });
+            }
+        }
+        if lifecycle {
+            stats.lifecycle += 1;
+        } else {
+            stats.events += 1;
+            let c2s = directions.contains(&Direction::ClientToServer);
+            let s2c = directions.contains(&Direction::ServerToClient);
+            stats.client_to_server += usize::from(c2s);
+            stats.server_to_client += usize::from(s2c);
+            stats.bidirectional += usize::from(c2s && s2c);
+            if has_client && has_server {
+                cross_check(
+                    project, ns, name, raw, &groups, reached, catch_all, findings,
+                );
+            }
+        }
+        events.push(Event {
+            name: name.clone(),
+            pattern: raw.iter().any(|r| r.pattern),
+            namespace: ns.clone(),
+            directions,
+            lifecycle,
+            sites,
+            payload,
+            ack,
+            rooms,
+        });
+    }
+    // "No client emits it" may be the client code the analysis did not read.
+    if findings
+        .iter()
+        .any(|f| f.code == FindingCode::UnemittedEvent)
+        && let Some(note) =
+            unread_client::note(&project.root, &|rel| project.file_id(rel).is_some())
+    {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.code == FindingCode::UnemittedEvent)
+        {
+            f.message.push_str(&note);
+        }
+    }
+    stats.source_files = files.len();
+    (servers, events, stats)
+}
+
+/// Whether two event names can be the same event (`{x}` matches anything).
+fn names_match(a: &str, b: &str) -> bool {
+    fn to_parts(p: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut rest = p;
+        while let Some(i) = rest.find('{') {
+            out.push((false, &rest[..i]));
+            match rest[i..].find('}') {
+                Some(j) => {
+                    out.push((true, ""));
+                    rest = &rest[i + j + 1..];
+                }
+                None => {
+                    out.push((false, &rest[i..]));
+                    rest = "";
+                }
+            }
+        }
+        out.push((false, rest));
+        out
+    }
+    if a == b {
+        return true;
+    }
+    if !a.contains('{') && !b.contains('{') {
+        return false;
+    }
+    // A literal against a pattern: the pattern's fixed parts in order.
+    let (pat, lit) = if a.contains('{') { (a, b) } else { (b, a) };
+    let parts = to_parts(pat);
+    let mut pos = 0usize;
+    let mut wild = false;
+    for (is_wild, text) in parts {
+        if is_wild {
+            wild = true;
+            continue;
+        }
+        if text.is_empty() {
+            continue;
+        }
+        if wild {
+            match lit[pos..].find(text) {
+                Some(i) => pos += i + text.len(),
+                None => return false,
+            }
+        } else if lit[pos..].starts_with(text) {
+            pos += text.len();
+        } else {
+            return false;
+        }
+        wild = false;
+    }
+    wild || pos == lit.len()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cross_check(
+    project: &Project,
+    ns: &str,
+    name: &str,
+    raw: &[&eval::RawSite],
+    groups: &BTreeMap<(String, String), Vec<&eval::RawSite>>,
+    reached: &BTreeSet<FileId>,
+    catch_all: bool,
+    findings: &mut Vec<Finding>,
+) {
+    let any = |side: Side, dir: Direction| -> bool {
+        groups.iter().any(|((n2, e2), sites)| {
+            (n2 == ns || n2.starts_with('{') || n2.starts_with('/') && n2.contains(['^', '(']))
+                && names_match(e2, name)
+                && sites.iter().any(|s| s.side == side && s.direction == dir)
+        })
+    };
+    let first =
+        |side: Side, dir: Direction| raw.iter().find(|s| s.side == side && s.direction == dir);
+    if let Some(s) = first(Side::Client, Direction::ClientToServer)
+        && !catch_all
+        && !any(Side::Server, Direction::ClientToServer)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnhandledEvent,
+            at: loc(project, s.file, s.line),
+            message: format!(
+                "the client emits `{name}` on `{ns}`, but no server handler receives it"
+            ),
+            cause: None,
+        });
+    }
+    if let Some(s) = first(Side::Server, Direction::ClientToServer)
+        && !any(Side::Client, Direction::ClientToServer)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnemittedEvent,
+            at: loc(project, s.file, s.line),
+            message: format!("the server listens for `{name}` on `{ns}`, but no client emits it"),
+            cause: None,
+        });
+    }
+    if let Some(s) = first(Side::Server, Direction::ServerToClient)
+        && !any(Side::Client, Direction::ServerToClient)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnheardEvent,
+            at: loc(project, s.file, s.line),
+            message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
+            cause: None,
+        });
+    }
+    // A client in the server's own code (what the entries run) talks to
+    // another service: what it listens for is that service's API.
+    if let Some(s) = raw.iter().find(|s| {
+        s.side == Side::Client
+            && s.direction == Direction::ServerToClient
+            && !reached.contains(&s.file)
+    }) && !any(Side::Server, Direction::ServerToClient)
+    {
+        findings.push(Finding {
+            code: FindingCode::UnsentEvent,
+            at: loc(project, s.file, s.line),
+            message: format!(
+                "the client listens for `{name}` on `{ns}`, but the analysis found no server site that emits it"
+            ),
+            cause: None,
+        });
+    }
+}
+
+/// One schema for what several sites send as literals: objects merge (every
+/// property any site sends; required what every site sends); otherwise the
+/// first site's.
+fn merge_literals(all: &[&serde_json::Value]) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let Some(first) = all.first() else {
+        return Value::Object(Map::new());
+    };
+    let is_object = |v: &Value| v.get("type").and_then(Value::as_str) == Some("object");
+    if all.len() > 1 && all.iter().all(|v| is_object(v)) {
+        let mut props = Map::new();
+        for v in all {
+            if let Some(Value::Object(p)) = v.get("properties") {
+                for (k, s) in p {
+                    props.entry(k.clone()).or_insert_with(|| s.clone());
+                }
+            }
+        }
+        let required: Vec<Value> = props
+            .keys()
+            .filter(|k| {
+                all.iter().all(|v| {
+                    v.get("required")
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(k.as_str())))
+                })
+            })
+            .map(|k| Value::String(k.clone()))
+            .collect();
+        let mut out = Map::new();
+        out.insert("type".into(), Value::String("object".into()));
+        out.insert("properties".into(), Value::Object(props));
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
+        return Value::Object(out);
+    }
+    (*first).clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_literals;
+    use serde_json::json;
+
+    #[test]
+    fn literal_payloads_from_several_sites_merge() {
+        let a = json!({"type": "object", "properties": {"event": {"type": "string"}, "message": {"type": "string"}}, "required": ["event", "message"]});
+        let b = json!({"type": "object", "properties": {"event": {"type": "string"}}, "required": ["event"]});
+        assert_eq!(
+            merge_literals(&[&b, &a]),
+            json!({"type": "object", "properties": {"event": {"type": "string"}, "message": {"type": "string"}}, "required": ["event"]})
+        );
+        // Not all objects: the first site's schema.
+        let s = json!({"type": "string"});
+        assert_eq!(merge_literals(&[&s, &a]), s);
+        assert_eq!(merge_literals(&[&a]), a);
+    }
+}

@@ -1,0 +1,557 @@
+//! The HTTP inventory from the evaluated routers: a walk of the mount graph
+//! from every root app (full paths, middleware chains, conditions), the
+//! operations grouped from their declarations, and each one's contract.
+//!
+//! Deliberately not here: evaluating the code (`eval`) and the events.
+
+use crate::eval::{self, Interp, PathArg, RegKind, RouterData, UseHandler};
+use crate::events::build_events;
+use crate::inventory::*;
+use crate::loader::Loader;
+use crate::paths::PathPattern;
+use crate::project::{FileId, Project};
+use crate::salvaged::{salvage_unmounted, salvage_walk, salvaged_pattern};
+use crate::{AnalyzeOptions, census, paths};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
+
+pub(crate) struct WalkOut {
+    /// (app, method, full path, regex) → declarations
+    pub(crate) ops: BTreeMap<(u32, String, String, bool), Vec<Declaration>>,
+    pub(crate) mount_paths: BTreeMap<(u32, String, String, bool), String>,
+    pub(crate) reached_routers: HashSet<u32>,
+    pub(crate) decl_keys: BTreeSet<(FileId, u32, String, String)>,
+    pub(crate) app_mounts: BTreeSet<String>,
+}
+
+#[derive(Clone)]
+pub(crate) struct ScopedMw {
+    pub(crate) name: String,
+    /// Applies only under this full prefix.
+    pub(crate) scope: Option<String>,
+}
+
+pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
+    Location {
+        file: project.rel(file).to_string(),
+        line,
+    }
+}
+
+pub(crate) fn walk(
+    project: &Project,
+    interp: &Interp,
+    app: u32,
+    router: u32,
+    prefix: &str,
+    inherited: &[ScopedMw],
+    mounts: &[MountStep],
+    cond: Option<&str>,
+    stack: &mut Vec<u32>,
+    out: &mut WalkOut,
+) {
+    if stack.contains(&router) || stack.len() > 64 {
+        return;
+    }
+    stack.push(router);
+    out.reached_routers.insert(router);
+    let data = &interp.routers[router as usize];
+    let mut chain: Vec<ScopedMw> = inherited.to_vec();
+    for reg in &data.regs {
+        let cond_here = match (cond, reg.cond.as_deref()) {
+            (Some(a), Some(b)) => Some(format!("{a} && {b}")),
+            (Some(a), None) => Some(a.to_string()),
+            (None, Some(b)) => Some(b.to_string()),
+            (None, None) => None,
+        };
+        match &reg.kind {
+            RegKind::Use { paths, handlers } => {
+                let mut local_mw: Vec<ScopedMw> = Vec::new();
+                for h in handlers {
+                    match h {
+                        UseHandler::Router(child) => {
+                            for p in paths {
+                                let PathArg::Str(p) = p else { continue };
+                                let full = paths::join(prefix, p);
+                                if stack.len() == 1 {
+                                    out.app_mounts.insert(paths::join("", p));
+                                }
+                                let mut next_chain = chain.clone();
+                                next_chain.extend(param_callbacks(data, p));
+                                next_chain.extend(local_mw.iter().cloned());
+                                let mut next_mounts = mounts.to_vec();
+                                next_mounts.push(MountStep {
+                                    prefix: p.clone(),
+                                    at: loc(project, reg.file, reg.line),
+                                });
+                                walk(
+                                    project,
+                                    interp,
+                                    app,
+                                    *child,
+                                    &full,
+                                    &next_chain,
+                                    &next_mounts,
+                                    cond_here.as_deref(),
+                                    stack,
+                                    out,
+                                );
+                            }
+                        }
+                        UseHandler::Middleware(name) => local_mw.push(ScopedMw {
+                            name: name.clone(),
+                            scope: None,
+                        }),
+                    }
+                }
+                // Middleware in a use() without routers applies to what follows.
+                if !handlers.iter().any(|h| matches!(h, UseHandler::Router(_))) {
+                    for p in paths {
+                        let scope = match p {
+                            PathArg::Str(s) if paths::join("", s) != "/" => {
+                                Some(paths::join(prefix, s))
+                            }
+                            PathArg::Str(_) => None,
+                            PathArg::Regex(_) => continue,
+                        };
+                        for m in &local_mw {
+                            chain.push(ScopedMw {
+                                name: m.name.clone(),
+                                scope: scope.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            RegKind::Route {
+                method,
+                paths: route_paths,
+                middleware,
+                handler,
+                contract,
+                ..
+            } => {
+                let raw_guard = contract.borrow().guard.clone();
+                let contract = public_contract(project, &contract.borrow());
+                for p in route_paths {
+                    let (full, regex, own) = match p {
+                        PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
+                        PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
+                    };
+                    let mut mw: Vec<String> = chain
+                        .iter()
+                        .filter(|m| match &m.scope {
+                            None => true,
+                            Some(s) => {
+                                full == *s
+                                    || full.starts_with(&format!("{}/", s.trim_end_matches('/')))
+                                    || s == "/"
+                            }
+                        })
+                        .map(|m| m.name.clone())
+                        .collect();
+                    if !regex {
+                        mw.extend(param_callbacks(data, &own).map(|m| m.name));
+                    }
+                    mw.extend(middleware.iter().cloned());
+                    let guard = mw
+                        .iter()
+                        .find_map(|n| {
+                            interp.guards.get(n).map(|g| Guard {
+                                name: n.clone(),
+                                status: g.status,
+                                at: loc(project, g.file, g.line),
+                                credential: g.credential.clone(),
+                            })
+                        })
+                        .or_else(|| {
+                            // A route middleware the chain cannot name, seen answering 401/403.
+                            raw_guard.as_ref().map(|(name, status, f, l)| Guard {
+                                name: name.clone(),
+                                status: *status,
+                                at: loc(project, *f, *l),
+                                credential: contract
+                                    .headers_read
+                                    .iter()
+                                    .find(|h| {
+                                        *h == "authorization"
+                                            || h.contains("key")
+                                            || h.contains("token")
+                                    })
+                                    .cloned(),
+                            })
+                        });
+                    let decl = Declaration {
+                        at: loc(project, reg.file, reg.line),
+                        via: reg.via.map(|(f, l)| loc(project, f, l)),
+                        route_path: own.clone(),
+                        router: loc(project, data.file, data.line),
+                        mounts: mounts.to_vec(),
+                        middleware: mw,
+                        handler: handler.as_ref().map(|h| Handler {
+                            name: h.name.clone(),
+                            at: h.at.map(|(f, l)| loc(project, f, l)),
+                        }),
+                        conditional: cond_here.clone(),
+                        doc: reg.doc.clone(),
+                        contract: contract.clone(),
+                        guard,
+                    };
+                    let key = (app, method.clone(), full.clone(), regex);
+                    out.mount_paths.entry(key.clone()).or_insert_with(|| {
+                        mounts
+                            .first()
+                            .map(|m| paths::join("", &m.prefix))
+                            .unwrap_or_default()
+                    });
+                    let list = out.ops.entry(key).or_default();
+                    if !list.iter().any(|d| d.at == decl.at && d.via == decl.via) {
+                        list.push(decl);
+                    }
+                    let expanded: Vec<&str> = if method == "all" {
+                        vec!["delete", "get", "head", "options", "patch", "post", "put"]
+                    } else {
+                        vec![method.as_str()]
+                    };
+                    for m in expanded {
+                        out.decl_keys
+                            .insert((reg.file, reg.line, m.to_string(), own.clone()));
+                    }
+                }
+            }
+        }
+    }
+    stack.pop();
+}
+
+/// The `router.param(name, fn)` callbacks Express runs for a layer whose own
+/// path is `own`: those of the router, for the parameters that path names.
+fn param_callbacks<'a>(data: &'a RouterData, own: &str) -> impl Iterator<Item = ScopedMw> + 'a {
+    let names: Vec<String> = if data.param_callbacks.is_empty() {
+        Vec::new()
+    } else {
+        PathPattern::parse(own, false)
+            .params
+            .into_iter()
+            .map(|p| p.name)
+            .collect()
+    };
+    data.param_callbacks
+        .iter()
+        .filter(move |(n, _, _)| names.contains(n))
+        .map(|(_, f, _)| ScopedMw {
+            name: f.clone(),
+            scope: None,
+        })
+}
+
+pub(crate) fn build_inventory(
+    project: &Project,
+    loader: &Arc<Loader>,
+    interp: &Interp,
+    entries: &[FileId],
+    reached: &BTreeSet<FileId>,
+    http_files: &BTreeSet<FileId>,
+    opts: &AnalyzeOptions,
+    census_files: &[FileId],
+) -> Inventory {
+    let mut findings: Vec<Finding> = interp
+        .findings
+        .iter()
+        .map(|f| Finding {
+            code: f.code,
+            at: loc(project, f.file, f.line),
+            message: f.message.clone(),
+            cause: None,
+        })
+        .collect();
+    let mut out = WalkOut {
+        ops: BTreeMap::new(),
+        mount_paths: BTreeMap::new(),
+        reached_routers: HashSet::new(),
+        decl_keys: BTreeSet::new(),
+        app_mounts: BTreeSet::new(),
+    };
+    let roots: Vec<u32> = interp
+        .routers
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_app && !r.mounted && !r.unreached && r.salvage.is_none())
+        .map(|(i, _)| i as u32)
+        .collect();
+    // An app factory that runs twice (two entries calling `createApp()`)
+    // makes one app: what each instance serves is merged under the first.
+    let canonical = |i: u32| -> u32 {
+        let r = &interp.routers[i as usize];
+        roots
+            .iter()
+            .copied()
+            .find(|&j| {
+                let o = &interp.routers[j as usize];
+                o.file == r.file && o.line == r.line
+            })
+            .unwrap_or(i)
+    };
+    for &root in &roots {
+        let app = canonical(root);
+        walk(
+            project,
+            interp,
+            app,
+            root,
+            "",
+            &[],
+            &[],
+            None,
+            &mut Vec::new(),
+            &mut out,
+        );
+    }
+    let salvaged = salvage_walk(project, interp, &roots, &mut out);
+    // Routers with routes that no root reaches.
+    for (i, r) in interp.routers.iter().enumerate() {
+        if out.reached_routers.contains(&(i as u32)) {
+            continue;
+        }
+        let routes: Vec<String> = r
+            .regs
+            .iter()
+            .filter_map(|reg| match &reg.kind {
+                RegKind::Route { method, paths, .. } => Some(format!(
+                    "{} {} ({}:{})",
+                    method.to_uppercase(),
+                    paths
+                        .iter()
+                        .map(|p| match p {
+                            PathArg::Str(s) | PathArg::Regex(s) => s.as_str(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    project.rel(reg.file),
+                    reg.line
+                )),
+                _ => None,
+            })
+            .collect();
+        if r.is_app && r.unreached && !r.mounted && !r.in_event_pass && r.salvage.is_none() {
+            findings.push(Finding {
+                code: FindingCode::UnreachedApp,
+                at: loc(project, r.file, r.line),
+                message: format!(
+                    "an Express app in a file no entry reaches ({} route declarations); name it with --entry to include it",
+                    routes.len()
+                ),
+                cause: None,
+            });
+            continue;
+        }
+        if routes.is_empty() || r.mounted || (r.is_app && r.salvage.is_some()) {
+            continue;
+        }
+        let message = match &r.salvage {
+            Some(s) if s.kind == eval::SalvageKind::Unregistered => format!(
+                "`{}` registers routes on its parameter but nothing calls it (or only code known at run time does); they are charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unregistered, left out of the public OpenAPI: {}",
+                s.func,
+                routes.join("; ")
+            ),
+            _ => format!(
+                "router declares routes but is never mounted (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
+                routes.join("; ")
+            ),
+        };
+        findings.push(Finding {
+            code: FindingCode::UnmountedRouter,
+            at: loc(project, r.file, r.line),
+            message,
+            cause: None,
+        });
+    }
+    let salvaged = salvage_unmounted(project, interp, &out, salvaged);
+    if entries.is_empty() && interp.sio_servers.is_empty() && interp.sites.is_empty() {
+        findings.push(Finding {
+            code: FindingCode::NoEntry,
+            at: Location {
+                file: String::new(),
+                line: 0,
+            },
+            message: "no entry found: no package.json main/start script and no file calls express(); pass --entry FILE".into(),
+            cause: None,
+        });
+    }
+    let (socket_servers, events, event_stats) =
+        // The entries are a program (not, say, a process-manager config) when they build an app.
+        build_events(project, interp, !roots.is_empty(), reached, opts, &mut findings);
+    findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
+
+    let mut app_counts: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut operations: Vec<Operation> = Vec::new();
+    let mut salvaged_ops: BTreeSet<(String, String, bool)> = BTreeSet::new();
+    for op in salvaged.ops {
+        let mut decls = op.decls;
+        decls.sort_by(|a, b| a.at.cmp(&b.at));
+        *app_counts.entry(op.app).or_default() += 1;
+        salvaged_ops.insert((op.method.clone(), op.full.clone(), op.regex));
+        let r = &interp.routers[op.app as usize];
+        operations.push(Operation {
+            method: op.method,
+            path: salvaged_pattern(&op.full, op.regex),
+            app: loc(project, r.file, r.line),
+            mount_path: op.mount_path,
+            declarations: decls,
+            reached: Some(op.reached),
+        });
+    }
+    for ((app, method, full, regex), mut decls) in out.ops {
+        decls.sort_by(|a, b| a.at.cmp(&b.at));
+        *app_counts.entry(app).or_default() += 1;
+        let r = &interp.routers[app as usize];
+        let mount_path = out
+            .mount_paths
+            .get(&(app, method.clone(), full.clone(), regex))
+            .cloned()
+            .unwrap_or_default();
+        operations.push(Operation {
+            method,
+            path: PathPattern::parse(&full, regex),
+            app: loc(project, r.file, r.line),
+            mount_path,
+            declarations: decls,
+            reached: None,
+        });
+    }
+    operations.sort_by(|a, b| {
+        (a.path.express.as_bytes(), &a.method, &a.app).cmp(&(
+            b.path.express.as_bytes(),
+            &b.method,
+            &b.app,
+        ))
+    });
+    let apps: Vec<App> = roots
+        .iter()
+        .filter(|&&a| canonical(a) == a)
+        .map(|&a| {
+            let r = &interp.routers[a as usize];
+            App {
+                at: loc(project, r.file, r.line),
+                operations: app_counts.get(&a).copied().unwrap_or(0),
+                reached: None,
+            }
+        })
+        .chain(salvaged.apps.iter().map(|(a, reached)| {
+            let a = *a;
+            let r = &interp.routers[a as usize];
+            App {
+                at: loc(project, r.file, r.line),
+                operations: app_counts.get(&a).copied().unwrap_or(0),
+                reached: Some(reached.clone()),
+            }
+        }))
+        .collect();
+    let entry_set: HashSet<FileId> = entries.iter().copied().collect();
+    let source_files: Vec<SourceFile> = interp
+        .touched
+        .iter()
+        .map(|&f| SourceFile {
+            file: project.rel(f).to_string(),
+            hash: loader.get(f).hash.clone(),
+            http: http_files.contains(&f),
+        })
+        .collect();
+    // Operations under the unknown prefix are counted in `salvaged` only.
+    let unique_ops: BTreeSet<(String, String, bool)> = operations
+        .iter()
+        .filter(|o| !o.path.express.starts_with(UNKNOWN_PREFIX))
+        .map(|o| (o.method.clone(), o.path.express.clone(), o.path.regex))
+        .collect();
+    let stats = Stats {
+        mounts: out.app_mounts.len(),
+        operations: unique_ops.len(),
+        declarations: out.decl_keys.len(),
+        source_files: reached.iter().filter(|f| !entry_set.contains(f)).count(),
+        salvaged: salvaged_ops.len(),
+    };
+    let mut inv = Inventory {
+        entries: entries
+            .iter()
+            .map(|&e| project.rel(e).to_string())
+            .collect(),
+        entry_reasons: BTreeMap::new(),
+        apps,
+        operations,
+        mounts: out.app_mounts.into_iter().collect(),
+        findings,
+        source_files,
+        stats,
+        socket_servers,
+        events,
+        event_stats,
+        coverage: Coverage::default(),
+        census: Vec::new(),
+        timings: Timings::default(),
+        input_key: None,
+    };
+    let run = census::RunView {
+        project,
+        loader,
+        interp,
+        reached,
+        walked: &out.reached_routers,
+        imported: census::imported_by(project, loader, reached),
+        events: !opts.skip_events,
+    };
+    census::account(&run, census_files, &mut inv);
+    inv
+}
+
+fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
+    let info = |_: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
+        x.as_ref().map(|(schema, name, f, l)| {
+            let n = name.as_deref().unwrap_or("");
+            let (source, name) = if let Some(rest) = n.strip_prefix("joi:") {
+                ("joi", rest)
+            } else if let Some(rest) = n.strip_prefix("jsdoc:") {
+                ("jsdoc", rest)
+            } else if let Some(rest) = n.strip_prefix("class-validator:") {
+                ("class-validator", rest)
+            } else if let Some(rest) = n.strip_prefix("typescript:") {
+                ("typescript", rest)
+            } else if n == "express-validator" || n == "celebrate" {
+                (n, "")
+            } else if n.starts_with("Request<") {
+                ("typescript", "")
+            } else {
+                ("zod", n)
+            };
+            SchemaInfo {
+                schema: schema.clone(),
+                source: source.into(),
+                name: (!name.is_empty()).then(|| name.to_string()),
+                at: loc(project, *f, *l),
+            }
+        })
+    };
+    let mut responses: Vec<ResponseInfo> = c
+        .responses
+        .iter()
+        .map(|(status, schema, f, l)| ResponseInfo {
+            status: *status,
+            schema: schema.as_ref().map(|s| SchemaInfo {
+                schema: s.clone(),
+                source: "literal".into(),
+                name: None,
+                at: loc(project, *f, *l),
+            }),
+            at: loc(project, *f, *l),
+        })
+        .collect();
+    responses.sort_by(|a, b| (a.status, &a.at).cmp(&(b.status, &b.at)));
+    Contract {
+        body: info("zod", &c.body),
+        query: info("zod", &c.query),
+        params: info("zod", &c.params),
+        query_read: c.query_read.iter().cloned().collect(),
+        headers_read: c.headers_read.iter().cloned().collect(),
+        body_read: c.body_read.iter().cloned().collect(),
+        responses,
+    }
+}

@@ -1,0 +1,407 @@
+//! The run of one analysis: discover the project, prefilter and load the
+//! facts, evaluate from the entries (HTTP, then the events), and assemble the
+//! inventory with its timings and input key.
+//!
+//! Deliberately not here: the mount-graph walk (`mounts`) and the event
+//! grouping (`events`), which this calls.
+
+use crate::eval::Interp;
+use crate::inventory::*;
+use crate::loader::{Cache, Loader, needle};
+use crate::mounts::build_inventory;
+use crate::project::{FileId, Project};
+use crate::{AnalyzeError, AnalyzeOptions, census, entries, loader, project};
+use crate::{default_cache_dir, is_test_path, syntax};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A key over every input of an analysis: each source file's content hash,
+/// the manifests, the options and the analyzer's version. Equal keys give
+/// equal inventories.
+fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> String {
+    loader.scan_needles();
+    let mut h = blake3::Hasher::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(&loader::FACTS_VERSION.to_le_bytes());
+    h.update(if opts.skip_events { b"http" } else { b"full" });
+    for d in opts.server_dirs.iter().chain(&opts.client_dirs) {
+        h.update(d.as_bytes());
+        h.update(b"\0");
+    }
+    h.update(format!("{}/{}", opts.server_dirs.len(), opts.client_dirs.len()).as_bytes());
+    for e in &opts.entries {
+        h.update(e.as_bytes());
+        h.update(b"\0");
+    }
+    h.update(b"\x01");
+    for (i, f) in project.files.iter().enumerate() {
+        h.update(f.rel.as_bytes());
+        h.update(
+            loader
+                .hash_of(i as FileId)
+                .as_ref()
+                .map(|x| &x[..])
+                .unwrap_or(b"-"),
+        );
+    }
+    h.update(project.config_fingerprint().as_bytes());
+    h.finalize().to_hex().to_string()
+}
+
+/// Deeply nested sources recurse deeply: the worker pool gets generous
+/// stacks. Done before any use of the global pool (the walk cache uses it too).
+pub(crate) fn configure_pool() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .stack_size(64 << 20)
+            .build_global();
+    });
+}
+
+/// [`fingerprint`], with the cache records it found damaged and discarded
+/// (one line each, as in [`Timings::cache_notes`]).
+pub(crate) fn fingerprint_noting(
+    opts: &AnalyzeOptions,
+) -> Result<(Option<String>, Vec<String>), AnalyzeError> {
+    if opts.no_cache {
+        return Ok((None, Vec::new()));
+    }
+    configure_pool();
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(&opts.root));
+    if !cache_dir.join("index.bin").is_file() {
+        return Ok((None, Vec::new()));
+    }
+    std::fs::create_dir_all(&cache_dir)
+        .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
+    let project = Arc::new(Project::discover(&opts.root, &cache_dir, true)?);
+    let cache = Arc::new(Cache::open(cache_dir, &project.root));
+    let loader = Loader::new(project.clone(), Some(cache.clone()));
+    let key = input_key(opts, &project, &loader);
+    cache.save();
+    let notes = project
+        .cache_note
+        .iter()
+        .cloned()
+        .chain(cache.notes())
+        .collect();
+    Ok((Some(key), notes))
+}
+
+pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
+    let t0 = Instant::now();
+    let cache_dir = opts
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| default_cache_dir(&opts.root));
+    let scratch = if opts.no_cache {
+        std::env::temp_dir().join("portolan-scratch")
+    } else {
+        cache_dir.clone()
+    };
+    let project = Arc::new(Project::discover(&opts.root, &scratch, !opts.no_cache)?);
+    let cache = if opts.no_cache {
+        None
+    } else {
+        std::fs::create_dir_all(&cache_dir)
+            .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
+        Some(Arc::new(Cache::open(cache_dir, &project.root)))
+    };
+    let loader = Loader::new(project.clone(), cache.clone());
+    let mut timings = Timings {
+        discover_ms: ms(t0),
+        files_discovered: project.files.len(),
+        ..Timings::default()
+    };
+
+    // A whole earlier result, when no input changed (every file's content
+    // hash, the manifests, the options and the analyzer's version).
+    // (An empty cache holds no result: the key is then computed at the end,
+    // once the analysis has read the files it needs, so it does not wait on
+    // reading every file first.)
+    let result_key = cache
+        .as_ref()
+        .filter(|c| !c.is_empty())
+        .map(|_| input_key(opts, &project, &loader));
+    if let (Some(c), Some(key)) = (&cache, &result_key)
+        && let Some(bytes) = c.read_result(key)
+        && let Ok(mut inv) = serde_json::from_slice::<Inventory>(&bytes)
+    {
+        timings.prefilter_ms = ms(t0) - timings.discover_ms;
+        timings.files_cached = project.files.len();
+        timings.result_cached = true;
+        c.save();
+        timings.cache_notes = project
+            .cache_note
+            .iter()
+            .cloned()
+            .chain(c.notes())
+            .collect();
+        inv.timings = timings;
+        inv.input_key = Some(key.clone());
+        return Ok(inv);
+    }
+
+    // Entries: named, else package.json main/start, else files calling express().
+    let t1 = Instant::now();
+    let mut entries: Vec<FileId> = Vec::new();
+    let mut missing_entries: Vec<(String, String)> = Vec::new();
+    // Why each automatically chosen entry was chosen (for the summary).
+    let mut reasons: BTreeMap<FileId, String> = BTreeMap::new();
+    if !opts.entries.is_empty() {
+        for e in &opts.entries {
+            let rel = project::normalize(&e.replace('\\', "/"));
+            match project.file_id(&rel).or_else(|| project.resolve_path(&rel)) {
+                Some(id) => entries.push(id),
+                None => return Err(AnalyzeError::Entry(e.clone())),
+            }
+        }
+    } else {
+        loader.scan_needles();
+        let mut set = BTreeSet::new();
+        // The root package's `main`/start script, and those of packages in
+        // sub-folders that depend on Express or Socket.IO (a `server/` app
+        // whose entry calls an app factory another file defines).
+        for p in &project.packages {
+            if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
+                continue;
+            }
+            let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
+            let manifest = in_package("package.json");
+            for hint in entries::package_hints(&p.json) {
+                let rel = in_package(&hint.path);
+                match project.resolve_path(&rel) {
+                    Some(id) => {
+                        set.insert(id);
+                        reasons
+                            .entry(id)
+                            .or_insert(format!("{manifest} {}", hint.reason));
+                    }
+                    None => {
+                        // Built output not checked in: start from its source.
+                        let source = entries::source_of_built(&hint.path)
+                            .into_iter()
+                            .find_map(|s| project.resolve_path(&in_package(&s)));
+                        if let Some(id) = source {
+                            set.insert(id);
+                            reasons.entry(id).or_insert(format!(
+                                "{manifest} {} names build output; this is its source",
+                                hint.reason
+                            ));
+                        }
+                        // `main: lib/index.js` of a package whose build output is
+                        // not checked in: say so rather than start elsewhere silently.
+                        if hint.firm && !opts.root.join(&rel).exists() {
+                            missing_entries.push((manifest.clone(), rel))
+                        }
+                    }
+                }
+            }
+        }
+        for (i, f) in project.files.iter().enumerate() {
+            if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
+                set.insert(i as FileId);
+                reasons.entry(i as FileId).or_insert_with(|| {
+                    "creates an app (express(), NestFactory.create, createExpressServer)".into()
+                });
+            }
+        }
+        entries = set.into_iter().collect();
+    }
+    timings.prefilter_ms = ms(t1);
+
+    let t2 = Instant::now();
+    let mut interp = Interp::new(loader.clone());
+    loader.prefetch(entries.iter().copied());
+    // Entries that create or receive nothing a server is made of (an app, a
+    // router, a Socket.IO server) are not reported as entries when others do.
+    let mut productive: BTreeSet<FileId> = BTreeSet::new();
+    for &e in &entries {
+        let before = (interp.routers.len(), interp.sio_servers.len());
+        interp.run_module(e);
+        if (interp.routers.len(), interp.sio_servers.len()) != before {
+            productive.insert(e);
+        }
+    }
+    // Modules the entries start with `child_process.fork` are programs of their own.
+    if opts.entries.is_empty() {
+        let mut i = 0;
+        while let Some(&(target, file, line)) = interp.forked().get(i) {
+            i += 1;
+            if entries.contains(&target) {
+                continue;
+            }
+            let before = (interp.routers.len(), interp.sio_servers.len());
+            interp.run_module(target);
+            if (interp.routers.len(), interp.sio_servers.len()) != before {
+                productive.insert(target);
+            }
+            entries.push(target);
+            reasons.entry(target).or_insert(format!(
+                "started with child_process.fork at {}:{line}",
+                project.rel(file)
+            ));
+        }
+    }
+    interp.finish_nest_apps();
+    let reached: BTreeSet<FileId> = interp.touched.clone();
+    // Files that declare Express routers but that no entry reaches.
+    if opts.entries.is_empty() {
+        // (needles already scanned)
+    } else {
+        loader.scan_needles();
+    }
+    interp.set_unreached_mode(true);
+    let extra: Vec<FileId> = (0..project.files.len() as FileId)
+        .filter(|&i| {
+            let n = loader.needles_of(i);
+            n & needle::ROUTER != 0
+                && n & needle::EXPRESS != 0
+                && !interp.is_loaded(i)
+                && !is_test_path(project.rel(i))
+        })
+        .collect();
+    loader.prefetch(extra.iter().copied());
+    for i in extra {
+        interp.run_module(i);
+    }
+    // Apps and routers built by code no entry runs (see `eval/salvage.rs`).
+    interp.salvage_uncalled();
+    timings.resolve_ms = ms(t2);
+
+    // Events: modules that mention sockets and nobody loaded (client code,
+    // handlers' helpers), then every function nobody called.
+    let t4 = Instant::now();
+    interp.set_event_mode(true);
+    // Route handlers run once with a request and a response: the contracts.
+    interp.mark_route_handlers_called();
+    interp.run_route_handlers(true);
+    interp.probe_guards();
+    let http_files = interp.touched.clone();
+    let sock: Vec<FileId> = (0..project.files.len() as FileId)
+        .filter(|&i| {
+            !opts.skip_events
+                && loader.needles_of(i) & needle::SOCKET != 0
+                && !interp.is_loaded(i)
+                && !is_test_path(project.rel(i))
+        })
+        .collect();
+    loader.prefetch(sock.iter().copied());
+    interp.loading_unreached = true;
+    for i in sock {
+        interp.run_module(i);
+    }
+    interp.loading_unreached = false;
+    if !opts.skip_events {
+        interp.run_uncalled(24);
+        // Again after start-up code, for the events handlers emit.
+        interp.run_route_handlers(false);
+    }
+    if opts.skip_events {
+        interp.sites.clear();
+        interp.sio_servers.clear();
+    } else {
+        interp.replay_emitters();
+        interp.run_uncalled(12);
+    }
+    interp.set_event_mode(false);
+    timings.events_ms = ms(t4);
+
+    let t3 = Instant::now();
+    // The census: every file the analysis read, and the others that hold
+    // registration-shaped calls.
+    let census_files = census::files(&project, &loader, &interp.touched, !opts.skip_events);
+    loader.prefetch(census_files.iter().copied());
+    let mut inv = build_inventory(
+        &project,
+        &loader,
+        &interp,
+        &entries,
+        &reached,
+        &http_files,
+        opts,
+        &census_files,
+    );
+    if opts.entries.is_empty() && !productive.is_empty() {
+        let keep: BTreeSet<String> = productive
+            .iter()
+            .map(|&e| project.rel(e).to_string())
+            .collect();
+        inv.entries.retain(|e| keep.contains(e));
+    }
+    inv.entry_reasons = reasons
+        .into_iter()
+        .filter(|(id, _)| inv.entries.iter().any(|e| e == project.rel(*id)))
+        .map(|(id, why)| (project.rel(id).to_string(), why))
+        .collect();
+    missing_entries.sort();
+    missing_entries.dedup();
+    for (manifest, rel) in missing_entries {
+        // The line that names it (`"main": "lib/index.js"`).
+        let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+        let line = std::fs::read_to_string(opts.root.join(&manifest))
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .position(|l| l.contains(&name))
+                    .map(|i| i as u32 + 1)
+            })
+            .unwrap_or(1);
+        inv.findings.push(Finding {
+            code: FindingCode::NoEntry,
+            at: Location {
+                file: manifest,
+                line,
+            },
+            message: format!(
+                "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from the other entries; pass --entry FILE to choose"
+            ),
+            cause: None,
+        });
+    }
+    inv.findings
+        .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
+    timings.inventory_ms = ms(t3);
+    timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
+    timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
+    timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    let result_key = match (result_key, loader.cache()) {
+        (None, Some(_)) => Some(input_key(opts, &project, &loader)),
+        (k, _) => k,
+    };
+    if let Some(c) = loader.cache() {
+        c.save();
+        if let Some(key) = &result_key
+            && let Ok(bytes) = serde_json::to_vec(&inv)
+        {
+            c.write_result(key, &bytes);
+        }
+        timings.cache_notes = project
+            .cache_note
+            .iter()
+            .cloned()
+            .chain(c.notes())
+            .collect();
+    }
+    inv.timings = timings;
+    inv.input_key = result_key;
+    Ok(inv)
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Whether a package.json lists `express` or `socket.io` among its dependencies.
+fn depends_on_server_packages(json: &serde_json::Value) -> bool {
+    ["dependencies", "devDependencies"].iter().any(|k| {
+        json.get(k)
+            .and_then(|d| d.as_object())
+            .is_some_and(|d| d.contains_key("express") || d.contains_key("socket.io"))
+    })
+}
