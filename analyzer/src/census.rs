@@ -30,11 +30,11 @@
 //! Deliberately not captured: other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`.
 
-use crate::eval::Interp;
-use crate::eval::census_rec::Recv;
 use crate::inventory::{CensusEntry, Coverage, FindingCode, Inventory, Location};
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
 use crate::loader::{Loader, needle};
+use crate::machine::Interp;
+use crate::machine::census_rec::Recv;
 use crate::project::{FileId, Project};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -117,7 +117,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     w.out
 }
 
-/// The methods the evaluation records for the census (see `eval/census_rec.rs`).
+/// The methods the evaluation records for the census (see `machine/census_rec.rs`).
 pub(crate) fn is_census_method(name: &str) -> bool {
     VERBS.contains(&name) || matches!(name, "use" | "param" | "on" | "once" | "emit")
 }
@@ -240,7 +240,7 @@ impl Walker {
     /// (the line both models record for the operation).
     fn decorated_routes(&mut self, c: &Class) {
         let last = |e: &Expr| {
-            let t = crate::eval::expr_text(e);
+            let t = crate::machine::expr_text(e);
             t.rsplit('.').next().unwrap_or("").to_string()
         };
         let Some(ctl) = c
@@ -512,14 +512,14 @@ fn socket_name(n: &str) -> bool {
 }
 
 fn receiver_text(e: &Expr) -> String {
-    let t = crate::eval::expr_text(e);
+    let t = crate::machine::expr_text(e);
     shorten(&t, 40)
 }
 
 fn short_text(e: &Expr) -> String {
     let t = match e {
         Expr::Str(s) => format!("'{s}'"),
-        other => crate::eval::expr_text(other),
+        other => crate::machine::expr_text(other),
     };
     shorten(&t, 48)
 }

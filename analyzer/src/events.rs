@@ -2,10 +2,10 @@
 //! namespace and name, payload schemas merged across sites, and the
 //! cross-checks between server and client sides.
 //!
-//! Deliberately not here: finding the sites (`eval::sockets`).
+//! Deliberately not here: finding the sites (`machine::sockets`).
 
-use crate::eval::{self, Interp};
 use crate::inventory::*;
+use crate::machine::{self, Interp};
 use crate::mounts::loc;
 use crate::project::{FileId, Project};
 use crate::{AnalyzeOptions, unread_client};
@@ -31,7 +31,7 @@ pub(crate) fn build_events(
         Direction::ClientToServer => Direction::ServerToClient,
         Direction::ServerToClient => Direction::ClientToServer,
     };
-    let sites: Vec<eval::RawSite> = interp
+    let sites: Vec<machine::RawSite> = interp
         .sites
         .iter()
         .map(|s| {
@@ -84,7 +84,7 @@ pub(crate) fn build_events(
             namespaces: s.namespaces.iter().cloned().collect(),
         })
         .collect();
-    let mut groups: BTreeMap<(String, String), Vec<&eval::RawSite>> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String), Vec<&machine::RawSite>> = BTreeMap::new();
     for site in sites.iter().filter(|s| !separate.contains(&s.server)) {
         groups
             .entry((site.ns.clone(), site.name.clone()))
@@ -132,8 +132,8 @@ pub(crate) fn build_events(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let lifecycle =
-            eval::RESERVED_EVENTS.contains(&name.as_str()) || eval::client_lifecycle(name, raw);
+        let lifecycle = machine::RESERVED_EVENTS.contains(&name.as_str())
+            || machine::client_lifecycle(name, raw);
         let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
         rooms.sort();
         rooms.dedup();
@@ -142,17 +142,18 @@ pub(crate) fn build_events(
         // Per direction, the payload the code states best: a validator's or a
         // type's over literals; literals from every site merged (see `merge_literals`).
         // Sites in file order, so the result does not depend on evaluation order.
-        let mut stated: Vec<&&eval::RawSite> = raw.iter().filter(|r| r.payload.is_some()).collect();
+        let mut stated: Vec<&&machine::RawSite> =
+            raw.iter().filter(|r| r.payload.is_some()).collect();
         stated.sort_by(|a, b| (project.rel(a.file), a.line).cmp(&(project.rel(b.file), b.line)));
         for dir in [Direction::ClientToServer, Direction::ServerToClient] {
-            let source = |r: &eval::RawSite| -> &'static str {
+            let source = |r: &machine::RawSite| -> &'static str {
                 match r.payload_source {
                     Some(src) => src,
                     None if r.kind == "on" || r.kind == "once" => "typescript",
                     None => "literal",
                 }
             };
-            let here: Vec<&&eval::RawSite> = stated
+            let here: Vec<&&machine::RawSite> = stated
                 .iter()
                 .copied()
                 .filter(|r| r.direction == dir)
@@ -307,8 +308,8 @@ fn cross_check(
     project: &Project,
     ns: &str,
     name: &str,
-    raw: &[&eval::RawSite],
-    groups: &BTreeMap<(String, String), Vec<&eval::RawSite>>,
+    raw: &[&machine::RawSite],
+    groups: &BTreeMap<(String, String), Vec<&machine::RawSite>>,
     reached: &BTreeSet<FileId>,
     catch_all: bool,
     findings: &mut Vec<Finding>,

@@ -9,18 +9,19 @@
 //!
 //! This file is the façade: the options, the error, [`analyze`] and the
 //! input key. `pipeline` runs one analysis; `mounts` builds the HTTP
-//! inventory and `events` the Socket.IO one from what `eval` recorded;
+//! inventory and `events` the Socket.IO one from what `machine` recorded;
 //! `cachedir` says where the cache lives and checks it.
 
 mod cachedir;
 pub mod cachefile;
 mod census;
 mod entries;
-mod eval;
 mod events;
 mod inventory;
 mod ir;
+mod libs;
 mod loader;
+mod machine;
 mod mounts;
 mod paths;
 mod pipeline;

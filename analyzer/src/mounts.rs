@@ -2,12 +2,12 @@
 //! from every root app (full paths, middleware chains, conditions), the
 //! operations grouped from their declarations, and each one's contract.
 //!
-//! Deliberately not here: evaluating the code (`eval`) and the events.
+//! Deliberately not here: evaluating the code (`machine`, `libs`) and the events.
 
-use crate::eval::{self, Interp, PathArg, RegKind, RouterData, UseHandler};
 use crate::events::build_events;
 use crate::inventory::*;
 use crate::loader::Loader;
+use crate::machine::{self, Interp, PathArg, RegKind, RouterData, UseHandler};
 use crate::paths::PathPattern;
 use crate::project::{FileId, Project};
 use crate::salvaged::{salvage_unmounted, salvage_walk, salvaged_pattern};
@@ -349,7 +349,7 @@ pub(crate) fn build_inventory(
             continue;
         }
         let message = match &r.salvage {
-            Some(s) if s.kind == eval::SalvageKind::Unregistered => format!(
+            Some(s) if s.kind == machine::SalvageKind::Unregistered => format!(
                 "`{}` registers routes on its parameter but nothing calls it (or only code known at run time does); they are charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unregistered, left out of the public OpenAPI: {}",
                 s.func,
                 routes.join("; ")
@@ -503,7 +503,7 @@ pub(crate) fn build_inventory(
     inv
 }
 
-fn public_contract(project: &Project, c: &eval::RawContract) -> Contract {
+fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {
     let info = |_: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
         x.as_ref().map(|(schema, name, f, l)| {
             let n = name.as_deref().unwrap_or("");

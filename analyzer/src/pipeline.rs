@@ -5,9 +5,9 @@
 //! Deliberately not here: the mount-graph walk (`mounts`) and the event
 //! grouping (`events`), which this calls.
 
-use crate::eval::Interp;
 use crate::inventory::*;
 use crate::loader::{Cache, Loader, needle};
+use crate::machine::Interp;
 use crate::mounts::build_inventory;
 use crate::project::{FileId, Project};
 use crate::{AnalyzeError, AnalyzeOptions, census, entries, loader, project};
@@ -269,7 +269,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
     for i in extra {
         interp.run_module(i);
     }
-    // Apps and routers built by code no entry runs (see `eval/salvage.rs`).
+    // Apps and routers built by code no entry runs (see `machine/salvage.rs`).
     interp.salvage_uncalled();
     timings.resolve_ms = ms(t2);
 

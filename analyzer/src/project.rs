@@ -111,9 +111,9 @@ const KNOWN_PACKAGES: &[&str] = &[
 ];
 
 /// A package the resolver models: ours above, or one of the drop-in
-/// routers and GraphQL mounts of `eval/dropins.rs`.
+/// routers and GraphQL mounts of `libs/dropins.rs`.
 fn is_known_package(name: &str) -> bool {
-    KNOWN_PACKAGES.contains(&name) || crate::eval::DROPIN_PACKAGES.contains(&name)
+    KNOWN_PACKAGES.contains(&name) || crate::machine::DROPIN_PACKAGES.contains(&name)
 }
 
 const NODE_BUILTINS: &[&str] = &[

@@ -1,4 +1,4 @@
-//! Charting what the salvage pass reached (see `eval/salvage.rs`): apps built
+//! Charting what the salvage pass reached (see `machine/salvage.rs`): apps built
 //! by code nobody called, walked like the entries' apps, and routers with
 //! routes that nothing mounts, walked under the unknown prefix `{?}`.
 //!
@@ -10,9 +10,9 @@
 //! Deliberately not captured: where an unmounted router would really be
 //! mounted (its prefix stays `{?}`; the `unmounted-router` finding stays too).
 
-use crate::eval::Salvage;
-use crate::eval::{self, Interp, RegKind};
 use crate::inventory::*;
+use crate::machine::Salvage;
+use crate::machine::{self, Interp, RegKind};
 use crate::mounts::{WalkOut, loc, walk};
 use crate::paths::{PathParam, PathPattern};
 use crate::project::{FileId, Project};
@@ -196,8 +196,8 @@ pub(crate) fn salvage_unmounted(
             i,
             Reached {
                 how: match &r.salvage {
-                    Some(s) if s.kind == eval::SalvageKind::Unregistered => s.kind.as_str(),
-                    _ => eval::SalvageKind::Unmounted.as_str(),
+                    Some(s) if s.kind == machine::SalvageKind::Unregistered => s.kind.as_str(),
+                    _ => machine::SalvageKind::Unmounted.as_str(),
                 }
                 .to_string(),
                 via: r

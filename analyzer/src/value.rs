@@ -8,7 +8,7 @@
 //! Deliberately not captured: numbers beyond constant folding, getters/setters
 //! outside classes, Symbols, Promises (an awaited value is the value itself).
 //! Prototypes are followed for objects (`ObjData::proto`) and functions (see
-//! `eval/protos.rs`).
+//! `machine/protos.rs`).
 
 use crate::ir::{Class, Func};
 use crate::project::FileId;
@@ -160,7 +160,7 @@ pub(crate) enum Builtin {
     /// An array method read as a value (`[].slice`, `Array.prototype.join`),
     /// applied with `.call`/`.apply`.
     ArrayMethod(Rc<str>),
-    /// lodash/underscore (`""`) or one of its functions: see `eval/lodash.rs`.
+    /// lodash/underscore (`""`) or one of its functions: see `libs/lodash.rs`.
     Lodash(Rc<str>),
     /// The global `Promise` (`Promise.all`, `resolve`).
     PromiseNs,
@@ -193,7 +193,7 @@ pub(crate) enum Builtin {
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
     NestWs(Rc<str>),
     /// A function of a decorator framework the analyzer models: NestJS's
-    /// `NestFactory`, its `create`, `forwardRef` (see `eval/nest_http.rs`);
+    /// `NestFactory`, its `create`, `forwardRef` (see `libs/nest.rs`);
     /// routing-controllers' `createExpressServer`, `useExpressServer`.
     Framework(Rc<str>),
     /// The `Ajv` class (`ajv`, `ajv/dist/2020`).
@@ -227,8 +227,8 @@ pub(crate) enum Builtin {
     /// `Manager` from `socket.io-client`.
     SocketIoManager,
     /// A Node built-in over the repository (`fs.readdirSync`, `path.dirname`,
-    /// `process.cwd`, …): see `eval/node.rs`.
-    Node(crate::eval::NodeFn),
+    /// `process.cwd`, …): see `machine/node.rs`.
+    Node(crate::machine::NodeFn),
 }
 
 /// What a Socket.IO value is.

@@ -31,11 +31,11 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 /// Longest string value the analysis keeps (bytes); a longer one is unknown.
-pub(super) const MAX_TEXT: usize = 1 << 20;
+pub(crate) const MAX_TEXT: usize = 1 << 20;
 /// Bytes of grown values (strings, array elements) one run may build.
-pub(super) const MEMORY_BUDGET: u64 = 256 << 20;
+pub(crate) const MEMORY_BUDGET: u64 = 256 << 20;
 /// What one array element or object property is charged.
-pub(super) const SLOT_BYTES: usize = 32;
+pub(crate) const SLOT_BYTES: usize = 32;
 
 /// What identifies an argument for "the very same arguments".
 #[derive(PartialEq)]
@@ -72,11 +72,11 @@ fn ident(v: &Value) -> Ident {
 }
 
 /// The arguments of a call, as [`Interp::call_args`] identifies them.
-pub(super) struct CallArgs(Vec<Ident>);
+pub(crate) struct CallArgs(Vec<Ident>);
 
 /// The frames being run, beside the interpreter's call stack.
 #[derive(Default)]
-pub(super) struct Reentry {
+pub(crate) struct Reentry {
     /// Per running call (parallel to `Interp::stack`): its `this` and arguments.
     args: Vec<CallArgs>,
     /// Stack depths at which a callback that runs later started.
@@ -90,7 +90,7 @@ pub(super) struct Reentry {
 impl Interp {
     /// The arguments of a call of `key`, or `None` when the call would only
     /// repeat one already running (see the module doc).
-    pub(super) fn call_args(
+    pub(crate) fn call_args(
         &self,
         key: (FileId, u32),
         argv: &[Value],
@@ -114,14 +114,14 @@ impl Interp {
     }
 
     /// Enter a call frame (beside `Interp::stack`).
-    pub(super) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs, func: &Arc<Func>) {
+    pub(crate) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs, func: &Arc<Func>) {
         self.stack.push(key);
         self.reentry.args.push(args);
         self.reentry.funcs.push((key.0, func.clone()));
     }
 
     /// Leave the frame [`Interp::enter_frame`] entered.
-    pub(super) fn leave_frame(&mut self) {
+    pub(crate) fn leave_frame(&mut self) {
         self.stack.pop();
         self.reentry.args.pop();
         self.reentry.funcs.pop();
@@ -130,7 +130,7 @@ impl Interp {
     /// Charge `bytes` of a value being built in `file`; false when the value
     /// must not be built (it alone is over [`MAX_TEXT`], or the run's memory
     /// budget is spent), and the caller gives an unknown value instead.
-    pub(super) fn charge(&mut self, file: FileId, bytes: usize) -> bool {
+    pub(crate) fn charge(&mut self, file: FileId, bytes: usize) -> bool {
         self.reentry.charged = self.reentry.charged.saturating_add(bytes as u64);
         let over_budget = self.reentry.charged > MEMORY_BUDGET;
         if bytes <= MAX_TEXT && !over_budget {
@@ -168,7 +168,7 @@ impl Interp {
     }
 
     /// Run `f` as a callback that the program runs later (timers, promises).
-    pub(super) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
+    pub(crate) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
         self.reentry.later.push(self.stack.len());
         let r = f(self);
         self.reentry.later.pop();
@@ -178,7 +178,7 @@ impl Interp {
 
 /// Whether a call hands its callbacks to code that runs them later: timers,
 /// `setImmediate`, `process.nextTick`, `queueMicrotask`, a promise's `then`.
-pub(super) fn runs_later(callee: &crate::ir::Expr) -> bool {
+pub(crate) fn runs_later(callee: &crate::ir::Expr) -> bool {
     use crate::ir::Expr;
     let name = match callee {
         Expr::Ident(n) => n.as_str(),

@@ -16,7 +16,7 @@
 //! Deliberately not captured: Joi, express-validator and TypeScript request
 //! types (not yet); schemas built at run time.
 
-use super::*;
+use crate::machine::*;
 use serde_json::{Map, Value as J, json};
 
 /// What one route's handlers state about the request and responses.
@@ -51,7 +51,7 @@ impl RawContract {
     }
 }
 
-pub(super) fn zod(schema: J) -> Value {
+pub(crate) fn zod(schema: J) -> Value {
     Value::Zod(Rc::new(ZodVal {
         schema,
         optional: false,
@@ -86,7 +86,7 @@ fn type_of(s: &J) -> &str {
 impl Interp {
     /// A value written as plain data (a JSON Schema object literal for Ajv) as
     /// JSON; parts that are not data become `{}`, `undefined` members are left out.
-    pub(super) fn plain_json(&mut self, v: &Value, depth: u32) -> J {
+    pub(crate) fn plain_json(&mut self, v: &Value, depth: u32) -> J {
         if depth > 32 {
             return json!({});
         }
@@ -131,7 +131,7 @@ impl Interp {
     }
 
     /// `z.<name>(args)`.
-    pub(super) fn zod_builder(&mut self, name: &str, argv: &[Value]) -> Value {
+    pub(crate) fn zod_builder(&mut self, name: &str, argv: &[Value]) -> Value {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         match name {
             "string" => zod(json!({"type": "string"})),
@@ -265,7 +265,7 @@ impl Interp {
     }
 
     /// The JSON Schema of a value when it is a Zod schema.
-    pub(super) fn zod_schema(&mut self, v: &Value) -> Option<J> {
+    pub(crate) fn zod_schema(&mut self, v: &Value) -> Option<J> {
         match self.force_deep(v.clone()) {
             Value::Zod(z) => Some(z.schema.clone()),
             _ => None,
@@ -273,7 +273,7 @@ impl Interp {
     }
 
     /// `<schema>.<name>(args)`.
-    pub(super) fn zod_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
+    pub(crate) fn zod_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         let num = |v: &Value| match v {
             Value::Num(n) => Some(*n),
@@ -508,7 +508,7 @@ impl Interp {
     }
 
     /// `Joi.<name>(args)`.
-    pub(super) fn joi_builder(
+    pub(crate) fn joi_builder(
         &mut self,
         ctx: &Ctx,
         name: &str,
@@ -551,7 +551,7 @@ impl Interp {
     }
 
     /// `<joi schema>.<name>(args)`.
-    pub(super) fn joi_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
+    pub(crate) fn joi_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         let set_opt = |z: &ZodVal, optional: bool| {
             Value::Zod(Rc::new(ZodVal {
@@ -623,7 +623,7 @@ impl Interp {
     }
 
     /// `celebrate({ [Segments.BODY]: Joi.object(...), ... })`.
-    pub(super) fn celebrate(&mut self, argv: &[Value]) -> Value {
+    pub(crate) fn celebrate(&mut self, argv: &[Value]) -> Value {
         let mut parts = Vec::new();
         if let Some(Value::Obj(o)) = argv.first().map(|a| self.force_deep(a.clone())) {
             let entries = o.entries();
@@ -704,7 +704,7 @@ impl Interp {
     }
 
     /// `body('email')` and the like: a one-field validator chain.
-    pub(super) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
+    pub(crate) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
         if part == "schema" {
             return self.check_schema(argv);
         }
@@ -716,7 +716,7 @@ impl Interp {
     }
 
     /// A method on an express-validator chain.
-    pub(super) fn validator_method(
+    pub(crate) fn validator_method(
         &mut self,
         v: &Rc<Vec<(&'static str, String, J, bool)>>,
         name: &str,
@@ -821,7 +821,7 @@ impl Interp {
 
     /// JSON Schema for a TypeScript type, resolving declared names in `env`
     /// (names inside a declared type resolve where it was declared).
-    pub(super) fn ts_schema(&mut self, env: &Rc<Scope>, t: &TypeExpr, depth: u32) -> J {
+    pub(crate) fn ts_schema(&mut self, env: &Rc<Scope>, t: &TypeExpr, depth: u32) -> J {
         if depth > 8 {
             return json!({});
         }
@@ -891,7 +891,7 @@ impl Interp {
 
     /// Schemas a handler's JSDoc states: `@param {string} req.body.url`,
     /// `@param {number} [req.query.page]` (brackets: optional).
-    pub(super) fn jsdoc_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
+    pub(crate) fn jsdoc_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
         let Some(doc) = c.func.doc.as_deref() else {
             return;
         };
@@ -971,7 +971,7 @@ impl Interp {
     }
 
     /// Schemas a typed handler states: `(req: Request<Params, ResBody, ReqBody, Query>)`.
-    pub(super) fn typed_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
+    pub(crate) fn typed_handler(&mut self, c: &Closure, contract: &Rc<RefCell<RawContract>>) {
         // The TypeScript annotation, else a JSDoc `@param {Request<...>} req`.
         let (declared, from_jsdoc) = match c.func.param_types.first() {
             Some(Some(t)) => (Some(t.clone()), false),
@@ -1026,7 +1026,7 @@ impl Interp {
     /// an instance whose `status`/`statusCode` is set (`new HttpError(404)`,
     /// `new ServerError('x', { status: 404 })`), or a call or `new` whose first
     /// argument is a status (`createError(403)`).
-    pub(super) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr) {
+    pub(crate) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr) {
         fn status_of(v: &Value) -> Option<u16> {
             match v {
                 Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
@@ -1049,7 +1049,7 @@ impl Interp {
             if status.is_some() {
                 break;
             }
-            let runs_code = sockets::any_expr(&[Stmt::Expr(a.clone())], &|x| {
+            let runs_code = crate::libs::socketio::any_expr(&[Stmt::Expr(a.clone())], &|x| {
                 matches!(
                     x,
                     Expr::Call(_) | Expr::New(..) | Expr::Func(_) | Expr::Assign(..)
@@ -1069,7 +1069,7 @@ impl Interp {
     }
 
     /// A call that applies a schema to part of the request, or reads from it.
-    pub(super) fn note_validation(&mut self, ctx: &Ctx, line: u32, argv: &[Value], callee: &str) {
+    pub(crate) fn note_validation(&mut self, ctx: &Ctx, line: u32, argv: &[Value], callee: &str) {
         let zod = argv.iter().find_map(|a| match a {
             Value::Zod(z) => Some(z.clone()),
             _ => None,
@@ -1109,7 +1109,7 @@ impl Interp {
 }
 
 /// Add one validator field (or a whole part schema when `field` is empty).
-pub(super) fn merge_validator(
+pub(crate) fn merge_validator(
     c: &mut RawContract,
     part: &str,
     field: &str,
@@ -1154,7 +1154,7 @@ fn z_same(z: &Rc<ZodVal>) -> Value {
 }
 
 /// The schemas of express-json-validator-middleware's `validate({body, ...})`.
-pub(super) fn set_json_schema_parts(
+pub(crate) fn set_json_schema_parts(
     c: &mut RawContract,
     parts: &[(&'static str, J)],
     file: FileId,
@@ -1165,7 +1165,7 @@ pub(super) fn set_json_schema_parts(
     }
 }
 
-pub(super) fn set_part(
+pub(crate) fn set_part(
     c: &mut RawContract,
     part: &str,
     schema: J,
@@ -1328,7 +1328,7 @@ fn jsdoc_type(t: &str) -> J {
 }
 
 /// `schema.shape`: the object of member schemas (with their optionality).
-pub(super) fn shape_of(z: &ZodVal) -> Value {
+pub(crate) fn shape_of(z: &ZodVal) -> Value {
     let obj = ObjData::new();
     let required: Vec<&str> = match z.schema.get("required") {
         Some(J::Array(r)) => r.iter().filter_map(|k| k.as_str()).collect(),

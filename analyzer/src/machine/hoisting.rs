@@ -19,7 +19,7 @@ use super::*;
 
 impl Interp {
     /// Pre-bind `const f = () => …` / `let f = function () {}` to its closure.
-    pub(super) fn hoist_function_binding(&mut self, ctx: &Ctx, s: &Stmt) {
+    pub(crate) fn hoist_function_binding(&mut self, ctx: &Ctx, s: &Stmt) {
         let Stmt::Var(decls) = s else {
             return;
         };
@@ -34,7 +34,7 @@ impl Interp {
     }
 
     /// Run the module a binding-less `import './x'` names (ESM runs it first).
-    pub(super) fn run_bare_import(&mut self, from: FileId, imp: &Import) {
+    pub(crate) fn run_bare_import(&mut self, from: FileId, imp: &Import) {
         if imp.default.is_some() || imp.namespace.is_some() || !imp.named.is_empty() {
             return;
         }

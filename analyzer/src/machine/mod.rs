@@ -19,46 +19,37 @@
 //! the project, network) — registrations that depend on them become findings;
 //! recursion beyond a fixed depth; code in functions nobody calls (except
 //! routers found by the unmounted-router pass, and what the salvage pass runs:
-//! `eval/salvage.rs`).
+//! `machine/salvage.rs`).
 
-mod budget;
+pub(crate) mod budget;
 pub(crate) mod census_rec;
-mod clients;
-mod dropins;
-mod flow;
-mod forks;
-mod guards;
-mod hoisting;
-mod loaders;
-mod lodash;
-mod nest_http;
-mod node;
-mod protos;
-mod routing_controllers;
-mod salvage;
-mod schemas;
-mod sockets;
-mod strings;
+pub(crate) mod flow;
+pub(crate) mod forks;
+pub(crate) mod hoisting;
+pub(crate) mod node;
+pub(crate) mod protos;
+pub(crate) mod salvage;
+pub(crate) mod strings;
 
-pub(crate) use dropins::PACKAGES as DROPIN_PACKAGES;
-pub(crate) use guards::GuardInfo;
+pub(crate) use crate::libs::dropins::PACKAGES as DROPIN_PACKAGES;
+pub(crate) use crate::libs::guards::GuardInfo;
+pub(crate) use crate::libs::schemas::RawContract;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
-pub(crate) use schemas::RawContract;
 
-pub(crate) use clients::client_lifecycle;
-use sockets::Frame;
-pub(crate) use sockets::{RESERVED_EVENTS, RawSite, SioServer};
+pub(crate) use crate::libs::socketio::Frame;
+pub(crate) use crate::libs::socketio::{RESERVED_EVENTS, RawSite, SioServer};
+pub(crate) use crate::libs::socketio_client::client_lifecycle;
 
-use crate::inventory::FindingCode;
-use crate::ir::*;
-use crate::loader::{Loader, needle};
-use crate::project::{FileId, Resolved};
-use crate::value::*;
-use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::rc::Rc;
-use std::sync::Arc;
+pub(crate) use crate::inventory::FindingCode;
+pub(crate) use crate::ir::*;
+pub(crate) use crate::loader::{Loader, needle};
+pub(crate) use crate::project::{FileId, Resolved};
+pub(crate) use crate::value::*;
+pub(crate) use std::cell::{Cell, RefCell};
+pub(crate) use std::collections::{BTreeSet, HashMap, HashSet};
+pub(crate) use std::rc::Rc;
+pub(crate) use std::sync::Arc;
 
 /// One path argument of a registration.
 #[derive(Clone, Debug)]
@@ -129,7 +120,7 @@ pub(crate) struct RouterData {
     pub(crate) in_event_pass: bool,
     /// `router.param(name, fn)`: parameter name, callback name and value, in order.
     pub(crate) param_callbacks: Vec<(String, String, Value)>,
-    /// Built by code the salvage pass ran (see `eval/salvage.rs`).
+    /// Built by code the salvage pass ran (see `machine/salvage.rs`).
     pub(crate) salvage: Option<Rc<Salvage>>,
 }
 
@@ -143,28 +134,28 @@ pub(crate) struct RawFinding {
 }
 
 /// A module's scope and its exported name -> local name map.
-type LiveBindings = (Rc<Scope>, HashMap<String, String>);
+pub(crate) type LiveBindings = (Rc<Scope>, HashMap<String, String>);
 
-struct ModuleRec {
-    exports: Rc<ObjData>,
+pub(crate) struct ModuleRec {
+    pub(crate) exports: Rc<ObjData>,
     /// Module scope and exported-name -> local-name, for ESM live bindings.
-    live: RefCell<Option<LiveBindings>>,
-    module_obj: Rc<ObjData>,
-    esm: Cell<bool>,
-    stars: RefCell<Vec<FileId>>,
-    done: Cell<bool>,
+    pub(crate) live: RefCell<Option<LiveBindings>>,
+    pub(crate) module_obj: Rc<ObjData>,
+    pub(crate) esm: Cell<bool>,
+    pub(crate) stars: RefCell<Vec<FileId>>,
+    pub(crate) done: Cell<bool>,
 }
 
 #[derive(Clone)]
-struct Ctx {
-    file: FileId,
-    scope: Rc<Scope>,
-    this: Value,
-    home: Option<Rc<ClassVal>>,
+pub(crate) struct Ctx {
+    pub(crate) file: FileId,
+    pub(crate) scope: Rc<Scope>,
+    pub(crate) this: Value,
+    pub(crate) home: Option<Rc<ClassVal>>,
 }
 
 /// How a statement ends.
-enum Flow {
+pub(crate) enum Flow {
     Normal,
     Return(Value),
     /// `break`, with its label.
@@ -176,7 +167,7 @@ enum Flow {
     Throw(Value),
 }
 
-const HTTP_VERBS: &[&str] = &[
+pub(crate) const HTTP_VERBS: &[&str] = &[
     "get",
     "post",
     "put",
@@ -209,37 +200,37 @@ const HTTP_VERBS: &[&str] = &[
 ];
 
 /// Array methods that are values of their own (`[].slice.call(arguments)`).
-const ARRAY_METHODS: &[&str] = &[
+pub(crate) const ARRAY_METHODS: &[&str] = &[
     "slice", "join", "concat", "map", "forEach", "filter", "reduce", "flat", "flatMap", "some",
     "every", "find", "push", "entries", "keys", "values",
 ];
 
 /// Times one function may be on the stack at once (recursion over constant trees).
-const MAX_RECURSION: usize = 8;
+pub(crate) const MAX_RECURSION: usize = 8;
 /// Call depth beyond which calls are not followed.
-const MAX_CALL_DEPTH: usize = 48;
+pub(crate) const MAX_CALL_DEPTH: usize = 48;
 /// Total statements executed before the analysis stops following calls.
-const STEP_BUDGET: u64 = 20_000_000;
+pub(crate) const STEP_BUDGET: u64 = 20_000_000;
 /// Iterations of one constant loop before it is cut.
-const MAX_ITERATIONS: usize = 10_000;
+pub(crate) const MAX_ITERATIONS: usize = 10_000;
 
 /// The interpreter.
 pub(crate) struct Interp {
-    loader: Arc<Loader>,
+    pub(crate) loader: Arc<Loader>,
     pub(crate) routers: Vec<RouterData>,
     pub(crate) findings: Vec<RawFinding>,
-    finding_keys: HashSet<(FindingCode, FileId, u32)>,
-    modules: HashMap<FileId, Rc<ModuleRec>>,
+    pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
+    pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// Every file whose facts were used.
     pub(crate) touched: BTreeSet<FileId>,
-    stack: Vec<(FileId, u32)>,
-    steps: u64,
-    budget_reported: bool,
-    cond: Vec<String>,
+    pub(crate) stack: Vec<(FileId, u32)>,
+    pub(crate) steps: u64,
+    pub(crate) budget_reported: bool,
+    pub(crate) cond: Vec<String>,
     /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
-    dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
-    globals: Rc<Scope>,
-    unreached_mode: bool,
+    pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
+    pub(crate) globals: Rc<Scope>,
+    pub(crate) unreached_mode: bool,
     /// Socket.IO servers created.
     pub(crate) sio_servers: Vec<SioServer>,
     /// Event sites, in evaluation order.
@@ -247,76 +238,76 @@ pub(crate) struct Interp {
     /// Rooms joined or left.
     pub(crate) rooms_joined: BTreeSet<String>,
     /// Calls being followed, with their call sites (for helper attribution).
-    frames: Vec<Frame>,
+    pub(crate) frames: Vec<Frame>,
     /// Do not record event sites (while re-running code for other reasons).
-    sio_quiet: bool,
+    pub(crate) sio_quiet: bool,
     /// Functions created but never called, by (file, function id).
-    uncalled: HashMap<(FileId, u32), Rc<Closure>>,
+    pub(crate) uncalled: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions called at least once.
-    called: HashSet<(FileId, u32)>,
+    pub(crate) called: HashSet<(FileId, u32)>,
     /// Running code nobody calls to find event sites: registrations are not recorded.
-    event_mode: bool,
+    pub(crate) event_mode: bool,
     /// Whether a module is near sockets (see [`Interp::near_sockets`]), by file.
-    near: HashMap<FileId, bool>,
+    pub(crate) near: HashMap<FileId, bool>,
     /// The contract of the route whose handlers are running.
-    route_contract: Option<Rc<RefCell<RawContract>>>,
+    pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
     /// Classes seen, with an instance when one was constructed.
-    classes: Vec<(Rc<ClassVal>, Option<Value>)>,
+    pub(crate) classes: Vec<(Rc<ClassVal>, Option<Value>)>,
     /// Functions that emit, by (file, function id), with whether they do.
-    emits: HashMap<(FileId, u32), bool>,
+    pub(crate) emits: HashMap<(FileId, u32), bool>,
     /// Functions that emit, kept so they can run once more while looking for events.
-    emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
+    pub(crate) emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions run while looking for events.
-    event_called: HashSet<(FileId, u32)>,
+    pub(crate) event_called: HashSet<(FileId, u32)>,
     /// Loading modules no entry reached, looking for events.
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
-    listener_site: Option<usize>,
+    pub(crate) listener_site: Option<usize>,
     /// NestJS gateways seen, by (file, class line).
-    nest_gateways: HashSet<(FileId, u32)>,
+    pub(crate) nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
-    nest_servers: HashMap<Option<i64>, u32>,
+    pub(crate) nest_servers: HashMap<Option<i64>, u32>,
     /// The instances Nest's dependency injection made, by (file, class line).
-    nest_instances: HashMap<(FileId, u32), Value>,
+    pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
-    loop_imports: Vec<(usize, FileId, u32)>,
+    pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// Calls running and callbacks that run later, to avoid re-entering them.
-    reentry: budget::Reentry,
+    pub(crate) reentry: budget::Reentry,
     /// Properties of functions (`F.prototype`, statics), see `protos`.
-    fn_objects: protos::FnObjects,
+    pub(crate) fn_objects: protos::FnObjects,
     /// The global object (`global`, `globalThis`): what a program stores
     /// there is read back by name anywhere.
-    global_obj: Rc<ObjData>,
+    pub(crate) global_obj: Rc<ObjData>,
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
-    pending_guesses: Vec<PendingGuess>,
+    pub(crate) pending_guesses: Vec<PendingGuess>,
     /// NestJS applications and the controllers they serve (see `nest_http`).
-    nest: nest_http::NestState,
+    pub(crate) nest: crate::libs::nest::NestState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
-    middleware_seen: Vec<(String, Value)>,
+    pub(crate) middleware_seen: Vec<(String, Value)>,
     /// Keys of `middleware_seen`: (name, file, function id or export name).
-    middleware_keys: HashSet<(String, FileId, String)>,
+    pub(crate) middleware_keys: HashSet<(String, FileId, String)>,
     /// Middleware that can answer 401 or 403, by chain name (see `guards`).
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
     /// Modules started with `child_process.fork`: (module, calling file, line) (see `forks`).
-    forked: Vec<(FileId, FileId, u32)>,
+    pub(crate) forked: Vec<(FileId, FileId, u32)>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
-    /// The salvage pass (see `eval/salvage.rs`).
-    salvage: salvage::SalvageState,
+    /// The salvage pass (see `machine/salvage.rs`).
+    pub(crate) salvage: salvage::SalvageState,
     /// Sockets stored in plain objects under keys only known at run time.
-    socket_slots: Vec<(Rc<ObjData>, Value)>,
+    pub(crate) socket_slots: Vec<(Rc<ObjData>, Value)>,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
-    component_methods: HashMap<String, Rc<Closure>>,
+    pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
-    named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
+    pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
 }
 
 /// See [`Interp::pending_guesses`].
-type PendingGuess = (Rc<RefCell<RawContract>>, Ctx, String, Vec<Value>, u32);
+pub(crate) type PendingGuess = (Rc<RefCell<RawContract>>, Ctx, String, Vec<Value>, u32);
 
 impl Interp {
     pub(crate) fn new(loader: Arc<Loader>) -> Interp {
@@ -390,7 +381,7 @@ impl Interp {
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
-            nest: nest_http::NestState::default(),
+            nest: crate::libs::nest::NestState::default(),
             middleware_seen: Vec::new(),
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
@@ -503,7 +494,7 @@ impl Interp {
     }
 
     /// A module that mentions sockets, or imports one that does (once per file).
-    fn near_sockets(&mut self, file: FileId) -> bool {
+    pub(crate) fn near_sockets(&mut self, file: FileId) -> bool {
         if let Some(&near) = self.near.get(&file) {
             return near;
         }
@@ -520,7 +511,7 @@ impl Interp {
 
     /// Run functions with a placeholder for every argument, in (file, id)
     /// order, skipping those `done` says already ran, while the budget lasts.
-    fn run_with_placeholders(
+    pub(crate) fn run_with_placeholders(
         &mut self,
         mut todo: Vec<((FileId, u32), Rc<Closure>)>,
         done: impl Fn(&Self, &(FileId, u32)) -> bool,
@@ -634,7 +625,7 @@ impl Interp {
                     self.run_as_handler(f, c);
                     // A middleware (not the final handler) that answers 401/403.
                     if record && i + 1 < funcs.len() {
-                        guards::note_route_guard(&contract, c, before);
+                        crate::libs::guards::note_route_guard(&contract, c, before);
                     }
                 }
             }
@@ -696,7 +687,7 @@ impl Interp {
         self.modules.contains_key(&id)
     }
 
-    fn finding(&mut self, code: FindingCode, file: FileId, line: u32, message: String) {
+    pub(crate) fn finding(&mut self, code: FindingCode, file: FileId, line: u32, message: String) {
         // A loop that is a finding covers the computed imports in it (and in
         // the loops around it): see `pop_dyn_loop`.
         if code == FindingCode::DynamicLoop {
@@ -721,7 +712,7 @@ impl Interp {
         self.load_module(id);
     }
 
-    fn load_module(&mut self, id: FileId) -> Rc<ModuleRec> {
+    pub(crate) fn load_module(&mut self, id: FileId) -> Rc<ModuleRec> {
         if let Some(rec) = self.modules.get(&id) {
             return rec.clone();
         }
@@ -878,7 +869,7 @@ impl Interp {
         rec
     }
 
-    fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
+    pub(crate) fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
         let r = self.loader.project.resolve(from, spec);
         // Assets handled by a bundler (`./App.css`, `./logo.svg`, `./x.md?raw`) are not modules.
         let path = spec.split(['?', '#']).next().unwrap_or(spec);
@@ -944,7 +935,7 @@ impl Interp {
         Some(r)
     }
 
-    fn bind_import(&mut self, ctx: &Ctx, imp: &Import) {
+    pub(crate) fn bind_import(&mut self, ctx: &Ctx, imp: &Import) {
         let r = self.resolve_spec(ctx.file, &imp.source, imp.line);
         match r {
             Some(Resolved::File(t)) => {
@@ -977,7 +968,7 @@ impl Interp {
     }
 
     /// The value of a modelled package import (`name` None = default/namespace).
-    fn known_import(&self, r: Option<&Resolved>, name: Option<&str>) -> Value {
+    pub(crate) fn known_import(&self, r: Option<&Resolved>, name: Option<&str>) -> Value {
         match r {
             Some(Resolved::Known(pkg)) => {
                 let base = known_module(pkg);
@@ -996,7 +987,7 @@ impl Interp {
                 _ => Value::external(),
             },
             Some(Resolved::External(pkg)) => {
-                match node::package(pkg).or_else(|| lodash::package(pkg)) {
+                match node::package(pkg).or_else(|| crate::libs::lodash::package(pkg)) {
                     Some(v) if matches!(name, None | Some("default")) => v,
                     Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
                     None => Value::external(),
@@ -1007,7 +998,7 @@ impl Interp {
     }
 
     /// `require(x)` / `import(x)` result for a project file.
-    fn module_value(&mut self, id: FileId) -> Value {
+    pub(crate) fn module_value(&mut self, id: FileId) -> Value {
         let rec = self.load_module(id);
         if rec.esm.get() {
             Value::Module(id)
@@ -1016,7 +1007,7 @@ impl Interp {
         }
     }
 
-    fn export_of(&mut self, id: FileId, name: &str, depth: u32) -> Value {
+    pub(crate) fn export_of(&mut self, id: FileId, name: &str, depth: u32) -> Value {
         if depth > 16 {
             return Value::dynamic();
         }
@@ -1066,7 +1057,7 @@ impl Interp {
         Value::Undef
     }
 
-    fn force(&mut self, v: Value, depth: u32) -> Value {
+    pub(crate) fn force(&mut self, v: Value, depth: u32) -> Value {
         match v {
             Value::Lazy(f, name) => self.export_of(f, &name, depth),
             v => v,
@@ -1074,7 +1065,7 @@ impl Interp {
     }
 
     /// Resolve lazy imports and deferred calls: the value is needed for routing.
-    fn force_deep(&mut self, v: Value) -> Value {
+    pub(crate) fn force_deep(&mut self, v: Value) -> Value {
         let mut v = v;
         for _ in 0..32 {
             v = match v {
@@ -1122,7 +1113,7 @@ impl Interp {
 
     // ----- statements -----
 
-    fn hoist(&mut self, ctx: &Ctx, stmts: &[Stmt]) {
+    pub(crate) fn hoist(&mut self, ctx: &Ctx, stmts: &[Stmt]) {
         for s in stmts {
             let s = match s {
                 Stmt::ExportDecl(inner, _) => inner.as_ref(),
@@ -1136,7 +1127,7 @@ impl Interp {
         }
     }
 
-    fn exec_block(&mut self, ctx: &Ctx, stmts: &[Stmt]) -> Flow {
+    pub(crate) fn exec_block(&mut self, ctx: &Ctx, stmts: &[Stmt]) -> Flow {
         let inner = Ctx {
             scope: Scope::new(Some(ctx.scope.clone())),
             ..ctx.clone()
@@ -1151,7 +1142,7 @@ impl Interp {
         Flow::Normal
     }
 
-    fn exec_stmt(&mut self, ctx: &Ctx, stmt: &Stmt) -> Flow {
+    pub(crate) fn exec_stmt(&mut self, ctx: &Ctx, stmt: &Stmt) -> Flow {
         self.steps += 1;
         match stmt {
             Stmt::Expr(e) => {
@@ -1301,7 +1292,7 @@ impl Interp {
         Flow::Normal
     }
 
-    fn bind(&mut self, ctx: &Ctx, pat: &Pattern, v: Value, define: bool) {
+    pub(crate) fn bind(&mut self, ctx: &Ctx, pat: &Pattern, v: Value, define: bool) {
         match pat {
             Pattern::Ident(name) => {
                 if define {
@@ -1377,7 +1368,7 @@ impl Interp {
         }
     }
 
-    fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
+    pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
         match o {
             Value::Obj(data) => data.set(prop, v),
             Value::Class(c) => c.statics.set(prop, v),
@@ -1406,13 +1397,13 @@ impl Interp {
     // ----- expressions -----
 
     /// Evaluate and resolve lazy imports.
-    fn eval(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+    pub(crate) fn eval(&mut self, ctx: &Ctx, e: &Expr) -> Value {
         let v = self.eval_raw(ctx, e);
         self.force(v, 0)
     }
 
     /// Evaluate, leaving a bare imported name unresolved (`Value::Lazy`).
-    fn eval_raw(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+    pub(crate) fn eval_raw(&mut self, ctx: &Ctx, e: &Expr) -> Value {
         match e {
             Expr::Str(s) => Value::str(s),
             Expr::Num(n) => Value::Num(*n),
@@ -1684,7 +1675,7 @@ impl Interp {
                 {
                     let schema = self.ts_schema(&ctx.scope, t, 0);
                     if schema.get("type").is_some() {
-                        schemas::set_part(
+                        crate::libs::schemas::set_part(
                             &mut c.borrow_mut(),
                             part,
                             schema,
@@ -1700,7 +1691,7 @@ impl Interp {
         }
     }
 
-    fn eval_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Vec<Value> {
+    pub(crate) fn eval_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Vec<Value> {
         let mut out = Vec::with_capacity(args.len());
         for a in args {
             match a {
@@ -1714,7 +1705,7 @@ impl Interp {
         out
     }
 
-    fn closure(&mut self, ctx: &Ctx, f: &Arc<Func>) -> Value {
+    pub(crate) fn closure(&mut self, ctx: &Ctx, f: &Arc<Func>) -> Value {
         let c = Rc::new(Closure {
             file: ctx.file,
             func: f.clone(),
@@ -1735,14 +1726,14 @@ impl Interp {
         let emits = *self
             .emits
             .entry(key)
-            .or_insert_with(|| sockets::mentions_emit(f));
+            .or_insert_with(|| crate::libs::socketio::mentions_emit(f));
         if emits {
             self.emit_funcs.entry(key).or_insert_with(|| c.clone());
         }
         Value::Func(c)
     }
 
-    fn class_value(&mut self, ctx: &Ctx, c: &Arc<Class>) -> Value {
+    pub(crate) fn class_value(&mut self, ctx: &Ctx, c: &Arc<Class>) -> Value {
         let superclass = c.superclass.as_ref().map(|s| self.eval(ctx, s));
         let cv = Rc::new(ClassVal {
             file: ctx.file,
@@ -1775,7 +1766,7 @@ impl Interp {
     }
 
     /// Property read.
-    fn member(&mut self, o: &Value, prop: &str) -> Value {
+    pub(crate) fn member(&mut self, o: &Value, prop: &str) -> Value {
         match o {
             Value::Lazy(..) => {
                 let v = self.force(o.clone(), 0);
@@ -1845,7 +1836,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Value::Http(h) => self.http_member(*h, prop),
-            Value::Zod(z) if prop == "shape" => schemas::shape_of(z),
+            Value::Zod(z) if prop == "shape" => crate::libs::schemas::shape_of(z),
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)
@@ -1859,7 +1850,12 @@ impl Interp {
     }
 
     /// A getter of the class or its superclasses, bound to `this`.
-    fn find_getter(&self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Option<Rc<Closure>> {
+    pub(crate) fn find_getter(
+        &self,
+        c: &Rc<ClassVal>,
+        prop: &str,
+        this: &Value,
+    ) -> Option<Rc<Closure>> {
         let mut cur = Some(c.clone());
         for _ in 0..16 {
             let cv = cur?;
@@ -1874,7 +1870,12 @@ impl Interp {
         None
     }
 
-    fn find_method(&mut self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Option<Value> {
+    pub(crate) fn find_method(
+        &mut self,
+        c: &Rc<ClassVal>,
+        prop: &str,
+        this: &Value,
+    ) -> Option<Value> {
         let mut cur = Some(c.clone());
         let mut guard = 0;
         while let Some(cv) = cur {
@@ -1903,14 +1904,14 @@ impl Interp {
 
     // ----- calls -----
 
-    fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+    pub(crate) fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
         if budget::runs_later(&call.callee) {
             return self.later(|me| me.call_now(ctx, call));
         }
         self.call_now(ctx, call)
     }
 
-    fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
+    pub(crate) fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
         if let Some(v) = self.router_call_apply(ctx, call) {
             return v;
         }
@@ -2003,7 +2004,13 @@ impl Interp {
         }
     }
 
-    fn require(&mut self, ctx: &Ctx, spec: Option<&Value>, line: u32, is_import: bool) -> Value {
+    pub(crate) fn require(
+        &mut self,
+        ctx: &Ctx,
+        spec: Option<&Value>,
+        line: u32,
+        is_import: bool,
+    ) -> Value {
         let spec = spec.cloned().map(|v| self.force(v, 0));
         match spec.as_ref().and_then(|s| s.as_text()) {
             Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
@@ -2038,7 +2045,7 @@ impl Interp {
         }
     }
 
-    fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+    pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
         self.census_call(ctx.file, call.line, name, o);
         if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
             let forced = self.force_deep(o.clone());
@@ -2219,7 +2226,13 @@ impl Interp {
     }
 
     /// `Set`/`Map` methods.
-    fn coll_method(&mut self, ctx: &Ctx, c: &Rc<Coll>, name: &str, call: &Call) -> Value {
+    pub(crate) fn coll_method(
+        &mut self,
+        ctx: &Ctx,
+        c: &Rc<Coll>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         match name {
@@ -2283,7 +2296,7 @@ impl Interp {
     }
 
     /// Invoke inline function arguments of a call the analyzer cannot follow.
-    fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+    pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
         self.census_handed(ctx.file, line, argv);
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
@@ -2293,7 +2306,7 @@ impl Interp {
         }
     }
 
-    fn array_method(
+    pub(crate) fn array_method(
         &mut self,
         ctx: &Ctx,
         a: &Rc<RefCell<Vec<Value>>>,
@@ -2407,7 +2420,7 @@ impl Interp {
         }
     }
 
-    fn call_value(
+    pub(crate) fn call_value(
         &mut self,
         ctx: &Ctx,
         f: &Value,
@@ -2479,7 +2492,7 @@ impl Interp {
         }
     }
 
-    fn call_value_now(
+    pub(crate) fn call_value_now(
         &mut self,
         ctx: &Ctx,
         f: &Value,
@@ -2546,7 +2559,12 @@ impl Interp {
         self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
     }
 
-    fn invoke(&mut self, c: &Rc<Closure>, argv: Vec<Value>, this: Option<Value>) -> Value {
+    pub(crate) fn invoke(
+        &mut self,
+        c: &Rc<Closure>,
+        argv: Vec<Value>,
+        this: Option<Value>,
+    ) -> Value {
         let key = (c.file, c.func.id);
         if self.called.insert(key) {
             let was = self.uncalled.remove(&key);
@@ -2641,7 +2659,7 @@ impl Interp {
         result
     }
 
-    fn construct(
+    pub(crate) fn construct(
         &mut self,
         ctx: &Ctx,
         c: &Value,
@@ -2733,7 +2751,7 @@ impl Interp {
         }
     }
 
-    fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
+    pub(crate) fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
         match c {
             Value::Class(cv) => {
                 let cctx = Ctx {
@@ -2769,7 +2787,7 @@ impl Interp {
         }
     }
 
-    fn call_builtin(
+    pub(crate) fn call_builtin(
         &mut self,
         ctx: &Ctx,
         b: &Builtin,
@@ -2952,13 +2970,16 @@ impl Interp {
             }
             Builtin::Celebrate => self.celebrate(&argv),
             Builtin::AjvMethod("compile") => match argv.first() {
-                Some(v) => schemas::zod(self.plain_json(v, 0)),
+                Some(v) => crate::libs::schemas::zod(self.plain_json(v, 0)),
                 None => Value::dynamic(),
             },
             Builtin::AjvMethod("validate") => {
                 // `ajv.validate(schema, req.body)`.
                 if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
-                    let all = vec![schemas::zod(self.plain_json(schema, 0)), data.clone()];
+                    let all = vec![
+                        crate::libs::schemas::zod(self.plain_json(schema, 0)),
+                        data.clone(),
+                    ];
                     self.note_validation(ctx, line, &all, "ajv.validate");
                 }
                 Value::dynamic()
@@ -2981,7 +3002,12 @@ impl Interp {
             }
             Builtin::JsonSchemaMiddleware(parts) => {
                 if let Some(rc) = self.route_contract.clone() {
-                    schemas::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
+                    crate::libs::schemas::set_json_schema_parts(
+                        &mut rc.borrow_mut(),
+                        parts,
+                        ctx.file,
+                        line,
+                    );
                 }
                 Value::dynamic()
             }
@@ -3019,7 +3045,7 @@ impl Interp {
 
     // ----- Express -----
 
-    fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
+    pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
         self.routers.push(RouterData {
             is_app,
             file,
@@ -3036,13 +3062,13 @@ impl Interp {
         Value::Router(self.routers.len() as u32 - 1)
     }
 
-    fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
+    pub(crate) fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
         if self.nest.is_app(id)
             && let Some(v) = self.nest_app_method(ctx, id, name, call)
         {
             return v;
         }
-        let name = dropins::verb_alias(name).unwrap_or(name);
+        let name = crate::libs::dropins::verb_alias(name).unwrap_or(name);
         if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
             let argv = self.eval_args(ctx, &call.args);
@@ -3203,7 +3229,7 @@ impl Interp {
 
     /// `app[method].call(app, path, handler)` / `router.get.apply(router, [path, h])`:
     /// the verb (or `use`) called on the router with the arguments after `this`.
-    fn router_call_apply(&mut self, ctx: &Ctx, call: &Call) -> Option<Value> {
+    pub(crate) fn router_call_apply(&mut self, ctx: &Ctx, call: &Call) -> Option<Value> {
         let Expr::Member(target, how) = &call.callee else {
             return None;
         };
@@ -3253,7 +3279,13 @@ impl Interp {
     /// `on`/`once`/`addListener` and `emit` on a program's `EventEmitter`:
     /// listeners run with what is emitted, also with emits that carried a
     /// tracked value before they were added (start-up order is not run order).
-    fn emitter_method(&mut self, ctx: &Ctx, em: &Rc<Emitter>, name: &str, call: &Call) -> Value {
+    pub(crate) fn emitter_method(
+        &mut self,
+        ctx: &Ctx,
+        em: &Rc<Emitter>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         let event = argv
             .first()
@@ -3304,7 +3336,7 @@ impl Interp {
 
     /// Leave a loop over something only known at run time: the computed
     /// imports in it are findings of their own unless the loop was one.
-    fn pop_dyn_loop(&mut self) {
+    pub(crate) fn pop_dyn_loop(&mut self) {
         let depth = self.dyn_loops.len();
         let Some((_, _, _, seen)) = self.dyn_loops.pop() else {
             return;
@@ -3329,7 +3361,7 @@ impl Interp {
     }
 
     /// An app or router handed to a function only known at run time.
-    fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
+    pub(crate) fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
         if self.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
             return;
         }
@@ -3344,7 +3376,7 @@ impl Interp {
         );
     }
 
-    fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
+    pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
         if let Some((f, l, t, seen)) = self.dyn_loops.last() {
             seen.set(true);
             let (f, l, t) = (*f, *l, t.clone());
@@ -3367,7 +3399,7 @@ impl Interp {
         );
     }
 
-    fn register_route(
+    pub(crate) fn register_route(
         &mut self,
         ctx: &Ctx,
         id: u32,
@@ -3480,7 +3512,12 @@ impl Interp {
     /// path (directly, or as a property or element of an argument), as the
     /// events' `via` does for names. `None` when the verb call writes the path
     /// literally or no caller carries it.
-    fn path_supplier(&self, ctx: &Ctx, call: &Call, paths: &[PathArg]) -> Option<(FileId, u32)> {
+    pub(crate) fn path_supplier(
+        &self,
+        ctx: &Ctx,
+        call: &Call,
+        paths: &[PathArg],
+    ) -> Option<(FileId, u32)> {
         if matches!(
             call.args.first(),
             Some(Expr::Str(_) | Expr::Regex(_)) | None
@@ -3534,7 +3571,7 @@ impl Interp {
 
     /// The functions behind a route argument (unwrapping `asyncHandler(fn)`),
     /// and schemas given to middleware factories (`validate(schema)`).
-    fn route_funcs(
+    pub(crate) fn route_funcs(
         &mut self,
         ctx: &Ctx,
         v: &Value,
@@ -3559,11 +3596,16 @@ impl Interp {
             },
             // express-json-validator-middleware's `validate({body, ...})`.
             Value::Builtin(Builtin::JsonSchemaMiddleware(parts)) => {
-                schemas::set_json_schema_parts(&mut contract.borrow_mut(), parts, ctx.file, line);
+                crate::libs::schemas::set_json_schema_parts(
+                    &mut contract.borrow_mut(),
+                    parts,
+                    ctx.file,
+                    line,
+                );
             }
             Value::Validator(parts) => {
                 for (part, field, schema, required) in parts.iter() {
-                    schemas::merge_validator(
+                    crate::libs::schemas::merge_validator(
                         &mut contract.borrow_mut(),
                         part,
                         field,
@@ -3603,7 +3645,7 @@ impl Interp {
     /// `validate({ body: schema })`, `validate(schema, 'query')`): schemas for
     /// the request parts, kept as guesses (used when running the middleware
     /// states nothing). Returns the arguments that are not schemas.
-    fn factory_guesses(
+    pub(crate) fn factory_guesses(
         &mut self,
         ctx: &Ctx,
         callee_name: &str,
@@ -3663,7 +3705,7 @@ impl Interp {
         rest
     }
 
-    fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
+    pub(crate) fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
         match (h, prop) {
             (HttpVal::Req, "body") => Value::Http(HttpVal::Part("body")),
             (HttpVal::Req, "query") => Value::Http(HttpVal::Part("query")),
@@ -3690,7 +3732,7 @@ impl Interp {
         }
     }
 
-    fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
+    pub(crate) fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         match (h, name) {
             (HttpVal::Req, "get" | "header") => {
@@ -3718,11 +3760,11 @@ impl Interp {
                     "json" | "jsonp" => call
                         .args
                         .first()
-                        .and_then(|e| sockets::literal_schema(e, 0))
+                        .and_then(|e| crate::libs::socketio::literal_schema(e, 0))
                         // A value built elsewhere (a constant, a helper's argument).
                         .or_else(|| {
                             let v = self.force(argv.first()?.clone(), 0);
-                            schemas::value_schema(&v, 0)
+                            crate::libs::schemas::value_schema(&v, 0)
                         }),
                     _ => None,
                 };
@@ -3752,7 +3794,7 @@ impl Interp {
         }
     }
 
-    fn cond_text(&self) -> Option<String> {
+    pub(crate) fn cond_text(&self) -> Option<String> {
         if self.cond.is_empty() {
             None
         } else {
@@ -3760,7 +3802,7 @@ impl Interp {
         }
     }
 
-    fn handler_names(
+    pub(crate) fn handler_names(
         &mut self,
         e: &Expr,
         v: &Value,
@@ -3804,7 +3846,7 @@ impl Interp {
         }
     }
 
-    fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+    pub(crate) fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
         if self.event_mode || self.salvage_blocks(id) {
             self.eval_args(ctx, &call.args);
             return;
@@ -3867,7 +3909,13 @@ impl Interp {
         self.routers[id as usize].regs.push(reg);
     }
 
-    fn use_handlers(&mut self, e: &Expr, v: &Value, out: &mut Vec<UseHandler>, depth: u32) {
+    pub(crate) fn use_handlers(
+        &mut self,
+        e: &Expr,
+        v: &Value,
+        out: &mut Vec<UseHandler>,
+        depth: u32,
+    ) {
         if depth > 4 {
             return;
         }
@@ -3902,7 +3950,7 @@ impl Interp {
 /// `x == null`) for a property `x` that the branch assigns.
 /// A fallback of nothing (`null`, `[]`, `{}`): as a join with an unknown value
 /// it says nothing (a loop over it would run zero times), so the unknown is kept.
-pub(super) fn says_nothing(v: &Value) -> bool {
+pub(crate) fn says_nothing(v: &Value) -> bool {
     match v {
         Value::Null | Value::Undef => true,
         Value::Arr(items) => items.borrow().is_empty(),
@@ -3911,7 +3959,7 @@ pub(super) fn says_nothing(v: &Value) -> bool {
     }
 }
 
-fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
+pub(crate) fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
     let target = match test {
         Expr::Unary(op, e) if op == "!" => e.as_ref(),
         Expr::Compare(op, e, n)
@@ -3936,8 +3984,8 @@ fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
 
 /// Paths from a registration's first argument.
 /// Names assigned (`x = ...`) directly in these statements, not inside nested functions.
-pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
-    fn expr(e: &Expr, out: &mut Vec<String>) {
+pub(crate) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    pub(crate) fn expr(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Assign(p, v) => {
                 if let Pattern::Ident(n) = p.as_ref() {
@@ -3962,7 +4010,7 @@ pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
     }
 }
 
-fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
+pub(crate) fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
     match v {
         Value::Str(s) => Ok(vec![PathArg::Str(s.to_string())]),
         Value::Regex(r) => Ok(vec![PathArg::Regex(r.to_string())]),
@@ -3977,21 +4025,21 @@ fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
     }
 }
 
-fn value_name(v: &Value) -> Option<String> {
+pub(crate) fn value_name(v: &Value) -> Option<String> {
     match v {
         Value::Func(c) => c.func.name.clone(),
         _ => None,
     }
 }
 
-fn value_at(v: &Value) -> Option<(FileId, u32)> {
+pub(crate) fn value_at(v: &Value) -> Option<(FileId, u32)> {
     match v {
         Value::Func(c) => Some((c.file, c.func.line)),
         _ => None,
     }
 }
 
-fn callee_object(e: &Expr) -> &Expr {
+pub(crate) fn callee_object(e: &Expr) -> &Expr {
     match e {
         Expr::Member(o, _) => o,
         e => e,
@@ -4000,7 +4048,7 @@ fn callee_object(e: &Expr) -> &Expr {
 
 /// A short source-like rendering of an expression (middleware names, messages).
 pub(crate) fn expr_text(e: &Expr) -> String {
-    fn go(e: &Expr, out: &mut String, depth: u32) {
+    pub(crate) fn go(e: &Expr, out: &mut String, depth: u32) {
         if depth > 6 || out.len() > 120 {
             out.push_str("...");
             return;
@@ -4057,7 +4105,7 @@ pub(crate) fn expr_text(e: &Expr) -> String {
 }
 
 /// Method names that make a deferred receiver worth resolving (it may be a socket).
-const SOCKET_METHODS: &[&str] = &[
+pub(crate) const SOCKET_METHODS: &[&str] = &[
     "emit",
     "on",
     "once",
@@ -4070,7 +4118,7 @@ const SOCKET_METHODS: &[&str] = &[
 ];
 
 /// The `{name}` placeholder for a run-time part of a template (`${kind}`, `${opts.kind}`).
-fn placeholder(e: &Expr) -> Option<String> {
+pub(crate) fn placeholder(e: &Expr) -> Option<String> {
     match e {
         Expr::Ident(n) => Some(n.clone()),
         Expr::Member(_, p) => Some(p.clone()),
@@ -4078,7 +4126,7 @@ fn placeholder(e: &Expr) -> Option<String> {
     }
 }
 
-fn known_module(pkg: &str) -> Value {
+pub(crate) fn known_module(pkg: &str) -> Value {
     match pkg {
         "express" => Value::Builtin(Builtin::Express),
         "socket.io" => Value::Builtin(Builtin::SocketIo),
@@ -4094,14 +4142,14 @@ fn known_module(pkg: &str) -> Value {
         "events" | "node:events" => Value::Builtin(Builtin::EventEmitterCtor),
         "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
         "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
-        other => dropins::default_export(other)
+        other => crate::libs::dropins::default_export(other)
             .or_else(|| node::module(other))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(other)))),
     }
 }
 
 /// The name a guessed schema is linked under (`joi:` marks Joi's).
-fn guess_label(z: &ZodVal, callee: &str) -> String {
+pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> String {
     if z.joi {
         format!("joi:{callee}")
     } else {
@@ -4111,7 +4159,7 @@ fn guess_label(z: &ZodVal, callee: &str) -> String {
 
 /// The code of a status constant as the status-code packages name it
 /// (`CREATED`, `NOT_FOUND`, `UNPROCESSABLE_ENTITY`; also `200`-style keys).
-fn status_code_named(name: &str) -> Option<u16> {
+pub(crate) fn status_code_named(name: &str) -> Option<u16> {
     if let Ok(n) = name.parse::<u16>() {
         return (100..600).contains(&n).then_some(n);
     }
@@ -4175,7 +4223,7 @@ fn status_code_named(name: &str) -> Option<u16> {
     })
 }
 
-fn member_of_builtin(base: &Value, prop: &str) -> Value {
+pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
     let Value::Builtin(b) = base else {
         return Value::dynamic();
     };
@@ -4278,8 +4326,8 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         {
             Value::Builtin(Builtin::Framework(Rc::from(p)))
         }
-        (Builtin::OpaqueModule(m), p) if dropins::member(m, p).is_some() => {
-            dropins::member(m, p).unwrap_or_else(Value::external)
+        (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
+            crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
         }
         (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
             Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
@@ -4295,7 +4343,7 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::FsModule, p) => node::fs_member(p),
         (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
         (Builtin::Node(n), p) => node::member(n, p),
-        (Builtin::Lodash(m), p) => lodash::member(m, p),
+        (Builtin::Lodash(m), p) => crate::libs::lodash::member(m, p),
         (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
             Value::Builtin(Builtin::NestWs(Rc::from(p)))
         }
@@ -4306,7 +4354,7 @@ fn member_of_builtin(base: &Value, prop: &str) -> Value {
     }
 }
 
-fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
+pub(crate) fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
     let arg = |i: usize| argv.get(i).and_then(|v| v.as_text());
     match name {
         "toLowerCase" => Value::str(&s.to_lowercase()),
@@ -4344,7 +4392,7 @@ fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
 }
 
 /// `path.posix.join` semantics.
-fn posix_join(parts: &[String]) -> String {
+pub(crate) fn posix_join(parts: &[String]) -> String {
     let joined = parts
         .iter()
         .filter(|p| !p.is_empty())
@@ -4381,7 +4429,7 @@ fn posix_join(parts: &[String]) -> String {
 }
 
 /// `url-join` semantics: one slash between parts.
-fn url_join(parts: &[String]) -> String {
+pub(crate) fn url_join(parts: &[String]) -> String {
     let mut out = String::new();
     for (i, p) in parts.iter().enumerate() {
         if p.is_empty() {
@@ -4407,7 +4455,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn posix_join_matches_node() {
+    pub(crate) fn posix_join_matches_node() {
         assert_eq!(posix_join(&["/api".into(), "users".into()]), "/api/users");
         assert_eq!(posix_join(&["/a/".into(), "../b".into()]), "/b");
         assert_eq!(
@@ -4417,7 +4465,7 @@ mod tests {
     }
 
     #[test]
-    fn url_join_collapses_slashes() {
+    pub(crate) fn url_join_collapses_slashes() {
         assert_eq!(url_join(&["/api/".into(), "/users".into()]), "/api/users");
         assert_eq!(
             url_join(&["/api".into(), "v1".into(), "x".into()]),

@@ -6,13 +6,13 @@
 //! not API, unless server code in the project emits (or listens for) that
 //! name, so it is never cross-checked and never server inventory. (The names
 //! both sides know — `connect`, `disconnect`, `connect_error`,
-//! `reconnect*` — are in [`super::RESERVED_EVENTS`].)
+//! `reconnect*` — are in [`crate::machine::RESERVED_EVENTS`].)
 //!
 //! Deliberately not captured: which socket.io-client version is installed
 //! (the names are lifecycle under any of them when no server sends them).
 
-use super::RawSite;
 use crate::inventory::Side;
+use crate::machine::RawSite;
 
 /// Names the client library fires on a socket by itself (see the module doc).
 const CLIENT_ONLY: &[&str] = &["connect_timeout", "reconnecting", "ping", "pong", "message"];
@@ -29,10 +29,10 @@ pub(crate) fn client_lifecycle(name: &str, sites: &[&RawSite]) -> bool {
 /// The names the global object goes by in browsers and Node.
 const GLOBAL_OBJECT: &[&str] = &["window", "globalThis", "global", "self"];
 
-impl super::Interp {
+impl crate::machine::Interp {
     /// Whether `name` is the global object here (not a local of that name,
     /// such as agar.io-clone's `const global = require('./global')`).
-    fn is_global_object(&self, ctx: &super::Ctx, name: &str) -> bool {
+    fn is_global_object(&self, ctx: &crate::machine::Ctx, name: &str) -> bool {
         if !GLOBAL_OBJECT.contains(&name) {
             return false;
         }
@@ -52,12 +52,12 @@ impl super::Interp {
     /// `window.socket = io()` (or `globalThis.x`, `global.x`, `self.x`): the
     /// property is a global every module reads as a bare name (NodeBB's AMD
     /// modules call `socket.emit(…)` on it).
-    pub(super) fn global_object_write(
+    pub(crate) fn global_object_write(
         &mut self,
-        ctx: &super::Ctx,
+        ctx: &crate::machine::Ctx,
         obj: &crate::ir::Expr,
         prop: &str,
-        v: &super::Value,
+        v: &crate::machine::Value,
     ) {
         if let crate::ir::Expr::Ident(g) = obj
             && self.is_global_object(ctx, g)
@@ -67,12 +67,12 @@ impl super::Interp {
     }
 
     /// `window.socket` read back: the global of that name, when one was set.
-    pub(super) fn global_object_read(
+    pub(crate) fn global_object_read(
         &self,
-        ctx: &super::Ctx,
+        ctx: &crate::machine::Ctx,
         obj: &crate::ir::Expr,
         prop: &str,
-    ) -> Option<super::Value> {
+    ) -> Option<crate::machine::Value> {
         match obj {
             crate::ir::Expr::Ident(g) if self.is_global_object(ctx, g) => {
                 self.globals.vars.borrow().get(prop).cloned()
@@ -82,10 +82,10 @@ impl super::Interp {
     }
 }
 
-impl super::Interp {
+impl crate::machine::Interp {
     /// Remember a named function whose body is one `return`: a Vue root or
     /// mixin method such as `getSocket() { return socket }`.
-    pub(super) fn note_component_method(&mut self, c: &std::rc::Rc<super::Closure>) {
+    pub(crate) fn note_component_method(&mut self, c: &std::rc::Rc<crate::machine::Closure>) {
         if c.func.name.is_some() && self.near_sockets(c.file) {
             let fns = self.named_fns.entry(c.file).or_default();
             if !fns.iter().any(|f| f.func.id == c.func.id) {
@@ -104,13 +104,13 @@ impl super::Interp {
     /// one-`return` method of that name returns a Socket.IO client now, the
     /// call gives that socket (uptime-kuma's components). Anything else is
     /// left to the ordinary call.
-    pub(super) fn vue_root_method(
+    pub(crate) fn vue_root_method(
         &mut self,
-        ctx: &super::Ctx,
+        ctx: &crate::machine::Ctx,
         obj: &crate::ir::Expr,
         name: &str,
         call: &crate::ir::Call,
-    ) -> Option<super::Value> {
+    ) -> Option<crate::machine::Value> {
         let crate::ir::Expr::Member(_, via) = obj else {
             return None;
         };
@@ -119,7 +119,7 @@ impl super::Interp {
         }
         let c = self.component_methods.get(name)?.clone();
         let mut v = self.invoke(&c, Vec::new(), None);
-        if !matches!(v, super::Value::Sio(_)) {
+        if !matches!(v, crate::machine::Value::Sio(_)) {
             // The root's own hooks (`created() { socket = io() }`) have not run
             // yet: run what nobody called in the getter's file, then ask again.
             let todo: Vec<_> = self
@@ -132,12 +132,12 @@ impl super::Interp {
                 .collect();
             for f in todo {
                 let n = f.func.params.len();
-                self.invoke(&f, vec![super::Value::dynamic(); n], None);
+                self.invoke(&f, vec![crate::machine::Value::dynamic(); n], None);
             }
             v = self.invoke(&c, Vec::new(), None);
         }
         match v {
-            super::Value::Sio(_) => {
+            crate::machine::Value::Sio(_) => {
                 self.eval_args(ctx, &call.args);
                 Some(v)
             }

@@ -77,7 +77,7 @@ fn classify(v: &Value) -> Recv {
 
 impl Interp {
     /// Hook: a method call `o.name(...)` at `line` is about to run.
-    pub(super) fn census_call(&mut self, file: FileId, line: u32, name: &str, o: &Value) {
+    pub(crate) fn census_call(&mut self, file: FileId, line: u32, name: &str, o: &Value) {
         if !crate::census::is_census_method(name) {
             return;
         }
@@ -99,7 +99,7 @@ impl Interp {
     }
 
     /// Hook: a function is entered.
-    pub(super) fn census_enter(&mut self, key: (FileId, u32)) {
+    pub(crate) fn census_enter(&mut self, key: (FileId, u32)) {
         if !self.event_mode {
             self.census.entered.insert(key);
         }
@@ -108,7 +108,7 @@ impl Interp {
     /// Hook: arguments handed to a function of a package, which is not followed.
     /// Functions directly among the arguments, or one level down in an array
     /// or object literal (`bootstrap({ loaders: [a, b] })`), count.
-    pub(super) fn census_handed(&mut self, file: FileId, line: u32, argv: &[Value]) {
+    pub(crate) fn census_handed(&mut self, file: FileId, line: u32, argv: &[Value]) {
         fn funcs(
             v: &Value,
             depth: u32,

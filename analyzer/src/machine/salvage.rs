@@ -60,29 +60,29 @@ type FirstCall = ((FileId, u32), Option<Rc<Closure>>);
 #[derive(Default)]
 pub(crate) struct SalvageState {
     /// Its tag (routers created meanwhile carry it).
-    pub(super) current: Option<Rc<Salvage>>,
+    pub(crate) current: Option<Rc<Salvage>>,
     /// Routers below this index existed before the run: registrations on them are not recorded.
-    pub(super) floor: usize,
+    pub(crate) floor: usize,
     /// Functions first called during the run, with their closure when it waited as uncalled.
-    pub(super) log: Vec<FirstCall>,
+    pub(crate) log: Vec<FirstCall>,
     /// Functions some salvage run already ran (not tried again on their own).
-    pub(super) ran: HashSet<(FileId, u32)>,
+    pub(crate) ran: HashSet<(FileId, u32)>,
 }
 
 impl Interp {
     /// Whether a registration on router `id` is left out: the salvage pass
     /// records only what the code it runs builds.
-    pub(super) fn salvage_blocks(&self, id: u32) -> bool {
+    pub(crate) fn salvage_blocks(&self, id: u32) -> bool {
         self.salvage.current.is_some() && (id as usize) < self.salvage.floor
     }
 
     /// The tag of routers created now.
-    pub(super) fn salvage_tag(&self) -> Option<Rc<Salvage>> {
+    pub(crate) fn salvage_tag(&self) -> Option<Rc<Salvage>> {
         self.salvage.current.clone()
     }
 
     /// A function called for the first time (`closure`: it waited as uncalled).
-    pub(super) fn salvage_note_call(&mut self, key: (FileId, u32), closure: Option<Rc<Closure>>) {
+    pub(crate) fn salvage_note_call(&mut self, key: (FileId, u32), closure: Option<Rc<Closure>>) {
         if self.salvage.current.is_some() {
             self.salvage.log.push((key, closure));
         }
@@ -273,7 +273,7 @@ impl Interp {
         depth: u32,
     ) -> bool {
         let refs: RefCell<Vec<(String, Option<String>)>> = RefCell::new(Vec::new());
-        let direct = sockets::any_expr(body, &|e| {
+        let direct = crate::libs::socketio::any_expr(body, &|e| {
             let callee = match e {
                 Expr::Call(c) => &c.callee,
                 Expr::New(c, _, _) => c.as_ref(),
@@ -414,7 +414,7 @@ fn registers_on_param(f: &Func) -> Option<usize> {
         })
         .collect();
     let hit: RefCell<Option<usize>> = RefCell::new(None);
-    sockets::any_expr(&f.body, &|e| {
+    crate::libs::socketio::any_expr(&f.body, &|e| {
         let Expr::Call(c) = e else { return false };
         let Expr::Member(o, m) = &c.callee else {
             return false;

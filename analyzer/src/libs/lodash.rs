@@ -14,19 +14,19 @@
 //! time or empty when analyzed (the callback runs once with unknown values,
 //! inside a loop that is a `dynamic-loop` finding when it registers routes).
 
-use super::{Ctx, Interp, MAX_ITERATIONS};
+use crate::machine::{Ctx, Interp, MAX_ITERATIONS};
 use crate::value::{Builtin, ObjData, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
 /// The packages modelled here.
-pub(super) fn package(pkg: &str) -> Option<Value> {
+pub(crate) fn package(pkg: &str) -> Option<Value> {
     matches!(pkg, "lodash" | "underscore" | "lodash-es")
         .then(|| Value::Builtin(Builtin::Lodash(Rc::from(""))))
 }
 
 /// `_.name`.
-pub(super) fn member(module: &str, prop: &str) -> Value {
+pub(crate) fn member(module: &str, prop: &str) -> Value {
     if module.is_empty() && prop != "default" {
         Value::Builtin(Builtin::Lodash(Rc::from(prop)))
     } else {
@@ -51,7 +51,7 @@ fn path_of(v: &Value) -> Option<Vec<String>> {
 
 impl Interp {
     /// Call `_.name(argv)`.
-    pub(super) fn lodash_call(
+    pub(crate) fn lodash_call(
         &mut self,
         ctx: &Ctx,
         name: &str,
@@ -155,7 +155,7 @@ impl Interp {
         // An empty collection is often a starting state that fills up at run
         // time (`client.attachedClients = {}`): it says nothing about what the
         // callback sees, so it runs as over an unknown collection.
-        let coll = if super::says_nothing(&coll) {
+        let coll = if crate::machine::says_nothing(&coll) {
             Value::dynamic()
         } else {
             coll

@@ -23,7 +23,7 @@
 //! in the guard or a function it calls), and middleware from packages
 //! (their names are classified by specgen's access rules).
 
-use super::*;
+use crate::machine::*;
 
 /// A middleware that can deny a request.
 #[derive(Clone, Debug)]
@@ -49,7 +49,7 @@ fn credential_header(h: &str) -> bool {
 
 impl Interp {
     /// A middleware function seen in a chain, under the name the chain gives it.
-    pub(super) fn note_middleware(&mut self, name: &str, v: &Value) {
+    pub(crate) fn note_middleware(&mut self, name: &str, v: &Value) {
         if self.event_mode || name == "<anonymous>" {
             return;
         }
@@ -110,7 +110,7 @@ impl Interp {
 /// After a route's middleware `c` ran: when it added a 401/403 response,
 /// the route has a guard, even one the chain cannot name
 /// (`(req, res, next) => req.user ? next() : res.sendStatus(401)`).
-pub(super) fn note_route_guard(
+pub(crate) fn note_route_guard(
     contract: &Rc<RefCell<RawContract>>,
     c: &Rc<Closure>,
     before: usize,

@@ -17,8 +17,8 @@
 //! `EventEmitter`s) — only values that came from `socket.io` or
 //! `socket.io-client` count.
 
-use super::*;
 use crate::inventory::{Direction, Side};
+use crate::machine::*;
 
 /// Events Socket.IO itself uses; flagged as lifecycle, not API.
 pub(crate) const RESERVED_EVENTS: &[&str] = &[
@@ -157,7 +157,7 @@ fn namespace_of_url(url: &str) -> String {
 
 impl Interp {
     /// `new Server(http, opts)` / `require('socket.io')(http, opts)`.
-    pub(super) fn new_sio_server(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
+    pub(crate) fn new_sio_server(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
         let mut path = "/socket.io".to_string();
         for a in argv {
             if let Value::Obj(o) = self.force(a.clone(), 0)
@@ -209,7 +209,7 @@ impl Interp {
     }
 
     /// Which `@nestjs/websockets` decorator this is, if any.
-    pub(super) fn nest_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<str>> {
+    pub(crate) fn nest_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<str>> {
         let v = self.eval(ctx, &d.callee);
         match self.force(v, 0) {
             Value::Builtin(Builtin::NestWs(name)) => Some(name),
@@ -254,7 +254,7 @@ impl Interp {
     /// returned `{event, data}` an emit); `@WebSocketServer()` fields hold the
     /// server (or namespace); `@ConnectedSocket()` parameters, and the first
     /// parameter of `handleConnection`/`handleDisconnect`, hold the socket.
-    pub(super) fn nest_gateway(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>) {
+    pub(crate) fn nest_gateway(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>) {
         let c = cv.class.clone();
         let mut gateway = None;
         for d in &c.decorators {
@@ -451,7 +451,7 @@ impl Interp {
     }
 
     /// `io(url, opts)` / `io.connect(url)` / `new Manager(url).socket(ns)`.
-    pub(super) fn new_sio_client(&mut self, argv: &[Value], manager: bool) -> Value {
+    pub(crate) fn new_sio_client(&mut self, argv: &[Value], manager: bool) -> Value {
         let ns = match argv.first().map(|a| self.force_deep(a.clone())) {
             Some(Value::Str(s)) => namespace_of_url(&s),
             _ => "/".to_string(),
@@ -464,7 +464,7 @@ impl Interp {
         sio(kind, u32::MAX, if manager { "/" } else { &ns })
     }
 
-    pub(super) fn sio_member(&mut self, s: &Rc<Sio>, prop: &str) -> Value {
+    pub(crate) fn sio_member(&mut self, s: &Rc<Sio>, prop: &str) -> Value {
         match (s.kind, prop) {
             (SioKind::Server, "sockets") => s.derive(SioKind::Namespace),
             (SioKind::Namespace, "sockets") => s.derive(SioKind::SocketSet),
@@ -489,7 +489,7 @@ impl Interp {
     }
 
     /// A method call on a Socket.IO value.
-    pub(super) fn sio_method(&mut self, ctx: &Ctx, s: &Rc<Sio>, name: &str, call: &Call) -> Value {
+    pub(crate) fn sio_method(&mut self, ctx: &Ctx, s: &Rc<Sio>, name: &str, call: &Call) -> Value {
         let side = if s.kind == SioKind::Client || s.kind == SioKind::Manager {
             Side::Client
         } else {
@@ -909,7 +909,7 @@ impl Interp {
     /// whose body emits: a callback such as `(event, data) => socket.emit(event, data)`
     /// handed to a helper, which must be followed so the names it is called with are
     /// sited where the helper calls it.
-    pub(super) fn carries_emitter(&self, v: &Value, depth: u32) -> bool {
+    pub(crate) fn carries_emitter(&self, v: &Value, depth: u32) -> bool {
         match v {
             Value::Func(c) => self.emits.get(&(c.file, c.func.id)) == Some(&true),
             Value::Arr(a) if depth < 1 => a
@@ -1014,7 +1014,7 @@ impl Interp {
 
     /// A parameter declared `Socket<Listen, Emit>` / `Server<Listen, Emit>`
     /// (directly or through an alias) gives its Socket.IO value event maps.
-    pub(super) fn typed_sio(&mut self, env: &Rc<Scope>, t: &TypeExpr, v: &Value) -> Option<Value> {
+    pub(crate) fn typed_sio(&mut self, env: &Rc<Scope>, t: &TypeExpr, v: &Value) -> Option<Value> {
         let Value::Sio(s) = v else {
             return None;
         };
@@ -1439,7 +1439,7 @@ impl Interp {
     /// key only known at run time; readers with a run-time key
     /// (`sockets[id].emit(…)`) get that socket. Only Socket.IO values are
     /// kept this way (other values under run-time keys stay unknown).
-    pub(super) fn keep_socket_under_dynamic_key(&mut self, o: &Value, v: Value) {
+    pub(crate) fn keep_socket_under_dynamic_key(&mut self, o: &Value, v: Value) {
         if let (Value::Obj(data), Value::Sio(_)) = (o, &v) {
             match self
                 .socket_slots
@@ -1453,7 +1453,7 @@ impl Interp {
     }
 
     /// The socket kept under a run-time key of this object, if any.
-    pub(super) fn socket_under_dynamic_key(&self, o: &Value) -> Option<Value> {
+    pub(crate) fn socket_under_dynamic_key(&self, o: &Value) -> Option<Value> {
         let Value::Obj(data) = o else {
             return None;
         };

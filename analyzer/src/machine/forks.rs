@@ -14,7 +14,7 @@ use super::*;
 
 impl Interp {
     /// `child_process.fork(path, ...)`: remember the module it starts.
-    pub(super) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+    pub(crate) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
         let Some(path) = argv
             .first()
             .and_then(|v| self.force_deep(v.clone()).as_text())

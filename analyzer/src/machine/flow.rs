@@ -47,7 +47,7 @@ fn step(flow: Flow, label: Option<&str>) -> Step {
 
 impl Interp {
     /// `label: statement`: a `break label` inside ends it.
-    pub(super) fn exec_labeled(&mut self, ctx: &Ctx, label: &str, inner: &Stmt) -> Flow {
+    pub(crate) fn exec_labeled(&mut self, ctx: &Ctx, label: &str, inner: &Stmt) -> Flow {
         let flow = match inner {
             Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
                 self.exec_loop(ctx, inner, Some(label))
@@ -61,7 +61,7 @@ impl Interp {
     }
 
     /// A loop statement, with the label it carries.
-    pub(super) fn exec_loop(&mut self, ctx: &Ctx, stmt: &Stmt, label: Option<&str>) -> Flow {
+    pub(crate) fn exec_loop(&mut self, ctx: &Ctx, stmt: &Stmt, label: Option<&str>) -> Flow {
         match stmt {
             Stmt::ForOf(pat, iter, is_in, body, text, line) => {
                 let v = self.eval(ctx, iter);
@@ -183,7 +183,7 @@ impl Interp {
     /// `try`/`catch`/`finally`: a throw in the block runs the handler for sure
     /// (with the thrown value); otherwise the handler may still run (a call the
     /// analyzer does not follow may throw), so what it does is conditional.
-    pub(super) fn exec_try(
+    pub(crate) fn exec_try(
         &mut self,
         ctx: &Ctx,
         body: &[Stmt],
@@ -226,7 +226,7 @@ impl Interp {
 /// test is decided this way: elsewhere an ordering is unknown, since what is
 /// known of a count at analysis time is often a starting state (an empty list
 /// that fills up at run time).
-pub(super) fn relation(op: &str, a: &Value, b: &Value) -> Value {
+pub(crate) fn relation(op: &str, a: &Value, b: &Value) -> Value {
     let ord = match (a, b) {
         (Value::Num(x), Value::Num(y)) => x.partial_cmp(y),
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
@@ -248,7 +248,7 @@ impl Interp {
     /// An `if` whose test is only known at run time: both branches run, each
     /// from the state before the `if`, and a variable either branch assigns
     /// then holds the join of what the two paths leave in it (see [`join`]).
-    pub(super) fn exec_both(&mut self, ctx: &Ctx, text: &str, then: &[Stmt], els: &[Stmt]) -> Flow {
+    pub(crate) fn exec_both(&mut self, ctx: &Ctx, text: &str, then: &[Stmt], els: &[Stmt]) -> Flow {
         let mut names = Vec::new();
         super::assigned_names(then, &mut names);
         super::assigned_names(els, &mut names);
@@ -310,7 +310,7 @@ fn same(a: &Value, b: &Value) -> bool {
 ///   makes a later `if (need)` conditional, not false);
 /// - otherwise the last write in program order (a string path stays charted,
 ///   a number keeps its type for response schemas).
-pub(super) fn join(pre: &Value, x: Value, y: Value) -> Value {
+pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
     if same(&x, &y) {
         return x;
     }

@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 /// The own properties of the functions that have some, by closure.
 #[derive(Default)]
-pub(super) struct FnObjects(HashMap<usize, (Rc<Closure>, Rc<ObjData>)>);
+pub(crate) struct FnObjects(HashMap<usize, (Rc<Closure>, Rc<ObjData>)>);
 
 /// Prototype chains longer than this are cut (a cycle, or a bug in the program).
 const MAX_CHAIN: usize = 16;
@@ -29,7 +29,7 @@ const MAX_CHAIN: usize = 16;
 impl Interp {
     /// A function's own-property object, made when first needed, with its
     /// `prototype`.
-    pub(super) fn fn_object(&mut self, c: &Rc<Closure>) -> Rc<ObjData> {
+    pub(crate) fn fn_object(&mut self, c: &Rc<Closure>) -> Rc<ObjData> {
         // The closure is kept alive by the table, so its address stays its own.
         let key = Rc::as_ptr(c) as usize;
         if let Some((_, o)) = self.fn_objects.0.get(&key) {
@@ -42,7 +42,7 @@ impl Interp {
     }
 
     /// `F.prototype`, made when first needed.
-    pub(super) fn prototype_of(&mut self, c: &Rc<Closure>) -> Option<Rc<ObjData>> {
+    pub(crate) fn prototype_of(&mut self, c: &Rc<Closure>) -> Option<Rc<ObjData>> {
         match self.fn_object(c).get("prototype") {
             Some(Value::Obj(p)) => Some(p),
             _ => None,
@@ -50,7 +50,7 @@ impl Interp {
     }
 
     /// A property of a function value.
-    pub(super) fn fn_member(&mut self, c: &Rc<Closure>, prop: &str) -> Value {
+    pub(crate) fn fn_member(&mut self, c: &Rc<Closure>, prop: &str) -> Value {
         if prop == "prototype" {
             return self.fn_object(c).get("prototype").unwrap_or(Value::Undef);
         }
@@ -69,7 +69,7 @@ impl Interp {
     }
 
     /// A property found up an object's prototype chain.
-    pub(super) fn proto_lookup(&mut self, data: &Rc<ObjData>, prop: &str) -> Option<Value> {
+    pub(crate) fn proto_lookup(&mut self, data: &Rc<ObjData>, prop: &str) -> Option<Value> {
         let mut cur = data.proto.borrow().clone();
         for _ in 0..MAX_CHAIN {
             let p = cur?;
@@ -82,7 +82,7 @@ impl Interp {
     }
 
     /// `util.inherits(Child, Parent)`: `Child.prototype` gets `Parent.prototype`.
-    pub(super) fn inherits(&mut self, child: &Value, parent: &Value) {
+    pub(crate) fn inherits(&mut self, child: &Value, parent: &Value) {
         if let (Value::Func(c), Value::Func(p)) = (child, parent)
             && let (Some(cp), Some(pp)) = (self.prototype_of(c), self.prototype_of(p))
             && !Rc::ptr_eq(&cp, &pp)
@@ -92,7 +92,7 @@ impl Interp {
     }
 
     /// `f.bind(thisArg)`: the same function with `this` fixed.
-    pub(super) fn bind_this(&mut self, c: &Rc<Closure>, this: Option<Value>) -> Value {
+    pub(crate) fn bind_this(&mut self, c: &Rc<Closure>, this: Option<Value>) -> Value {
         if c.is_arrow || this.is_none() {
             return Value::Func(c.clone());
         }

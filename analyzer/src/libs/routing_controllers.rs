@@ -24,8 +24,8 @@
 //! Deliberately not captured: the Koa driver, `@UseAfter` and interceptors
 //! (they do not change who may call), routes inherited from a superclass.
 
-use super::nest_http::{guard_name, verb_of};
-use super::*;
+use crate::libs::nest::{guard_name, verb_of};
+use crate::machine::*;
 use crate::paths;
 
 const PKG: &str = "routing-controllers";
@@ -53,7 +53,7 @@ fn glob_match(pattern: &str, path: &str) -> bool {
 
 impl Interp {
     /// `createExpressServer(options)` / `useExpressServer(app, options)`.
-    pub(super) fn routing_controllers_server(
+    pub(crate) fn routing_controllers_server(
         &mut self,
         ctx: &Ctx,
         which: &str,
@@ -298,7 +298,7 @@ impl Interp {
                         .responses
                         .push((*s, None, cv.file, *l));
                 }
-                let route = super::nest_http::ControllerRoute {
+                let route = crate::libs::nest::ControllerRoute {
                     method: verb.clone(),
                     paths,
                     middleware: mw.clone(),

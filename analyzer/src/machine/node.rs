@@ -71,7 +71,7 @@ fn vpath(rel: &str) -> String {
 
 /// The root-relative folder or file a path names (relative paths are
 /// relative to the process's folder, the root); `None` outside the root.
-pub(super) fn to_rel(p: &str) -> Option<String> {
+pub(crate) fn to_rel(p: &str) -> Option<String> {
     let p = p.strip_prefix("file://").unwrap_or(p);
     let mut out: Vec<&str> = Vec::new();
     for seg in p.split('/') {
@@ -88,7 +88,7 @@ pub(super) fn to_rel(p: &str) -> Option<String> {
 }
 
 /// Define a module's path globals: `__dirname`, `__filename`, `import.meta`.
-pub(super) fn module_globals(scope: &Scope, rel: &str) {
+pub(crate) fn module_globals(scope: &Scope, rel: &str) {
     let dir = rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     scope.define("__dirname", Value::str(&vpath(dir)));
     scope.define("__filename", Value::str(&vpath(rel)));
@@ -100,12 +100,12 @@ pub(super) fn module_globals(scope: &Scope, rel: &str) {
 }
 
 /// A specifier for `require`/`import()`: a `file://` URL names its path.
-pub(super) fn specifier(spec: &str) -> &str {
+pub(crate) fn specifier(spec: &str) -> &str {
     spec.strip_prefix("file://").unwrap_or(spec)
 }
 
 /// The value of a Node module the machine models here, by its bare name.
-pub(super) fn module(pkg: &str) -> Option<Value> {
+pub(crate) fn module(pkg: &str) -> Option<Value> {
     let f = match pkg {
         "url" => NodeFn::UrlModule,
         "module" => NodeFn::ModuleModule,
@@ -116,7 +116,7 @@ pub(super) fn module(pkg: &str) -> Option<Value> {
 }
 
 /// The value of an installed package the machine models here.
-pub(super) fn package(pkg: &str) -> Option<Value> {
+pub(crate) fn package(pkg: &str) -> Option<Value> {
     let loader = match pkg {
         "inherits" => return Some(Value::Builtin(Builtin::Node(NodeFn::Inherits))),
         "require-tree" => Some("require-tree"),
@@ -136,7 +136,7 @@ pub(super) fn package(pkg: &str) -> Option<Value> {
 }
 
 /// `path.<prop>` for the members `Builtin::PathJoin` does not cover.
-pub(super) fn path_member(prop: &str) -> Option<Value> {
+pub(crate) fn path_member(prop: &str) -> Option<Value> {
     let f = match prop {
         "resolve" => "resolve",
         "dirname" => "dirname",
@@ -152,7 +152,7 @@ pub(super) fn path_member(prop: &str) -> Option<Value> {
 }
 
 /// `fs.<prop>`: the functions answered here; others stay opaque.
-pub(super) fn fs_member(prop: &str) -> Value {
+pub(crate) fn fs_member(prop: &str) -> Value {
     let f = match prop {
         "readdirSync" => "readdirSync",
         "readdir" => "readdir",
@@ -165,7 +165,7 @@ pub(super) fn fs_member(prop: &str) -> Value {
 }
 
 /// A member of a modelled Node value.
-pub(super) fn member(f: &NodeFn, prop: &str) -> Value {
+pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
     let node = |f| Value::Builtin(Builtin::Node(f));
     match (f, prop) {
         (NodeFn::Process, "cwd") => node(NodeFn::Cwd),
@@ -202,7 +202,7 @@ fn stats(name: Option<&str>, dir: bool) -> Value {
 
 impl Interp {
     /// Call a modelled Node built-in.
-    pub(super) fn node_call(
+    pub(crate) fn node_call(
         &mut self,
         ctx: &Ctx,
         f: &NodeFn,

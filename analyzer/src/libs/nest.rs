@@ -29,7 +29,7 @@
 //! media-type versioning (no path change, so nothing to do), and what the
 //! handlers return (Nest serialises it; no schema is read).
 
-use super::*;
+use crate::machine::*;
 use crate::paths;
 use serde_json::{Map, Value as J, json};
 
@@ -69,7 +69,7 @@ impl NestState {
 }
 
 /// Nest's verb decorators and the Express method they register.
-pub(super) fn verb_of(decorator: &str) -> Option<&'static str> {
+pub(crate) fn verb_of(decorator: &str) -> Option<&'static str> {
     Some(match decorator {
         "Get" | "Sse" => "get",
         "Post" => "post",
@@ -85,7 +85,7 @@ pub(super) fn verb_of(decorator: &str) -> Option<&'static str> {
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
-pub(super) fn callee_name(e: &Expr) -> Option<&str> {
+pub(crate) fn callee_name(e: &Expr) -> Option<&str> {
     match e {
         Expr::Ident(n) | Expr::Member(_, n) => Some(n),
         _ => None,
@@ -94,7 +94,7 @@ pub(super) fn callee_name(e: &Expr) -> Option<&str> {
 
 /// A guard as the middleware chain names it: `AuthGuard('jwt')` is
 /// `AuthGuard()`, `new RolesGuard()` and `RolesGuard` are `RolesGuard`.
-pub(super) fn guard_name(e: &Expr) -> String {
+pub(crate) fn guard_name(e: &Expr) -> String {
     match e {
         Expr::Call(c) => format!("{}()", expr_text(&c.callee)),
         Expr::New(c, _, _) => expr_text(c),
@@ -103,21 +103,21 @@ pub(super) fn guard_name(e: &Expr) -> String {
 }
 
 /// One route of a decorated controller method, before it is registered.
-pub(super) struct ControllerRoute {
-    pub(super) method: String,
-    pub(super) paths: Vec<PathArg>,
-    pub(super) middleware: Vec<String>,
+pub(crate) struct ControllerRoute {
+    pub(crate) method: String,
+    pub(crate) paths: Vec<PathArg>,
+    pub(crate) middleware: Vec<String>,
     /// `Class.method`.
-    pub(super) handler: String,
-    pub(super) contract: Rc<RefCell<RawContract>>,
+    pub(crate) handler: String,
+    pub(crate) contract: Rc<RefCell<RawContract>>,
     /// The verb decorator's line.
-    pub(super) line: u32,
+    pub(crate) line: u32,
 }
 
 impl Interp {
     /// Registers one route of a decorated controller method (NestJS,
     /// routing-controllers), sited at its verb decorator.
-    pub(super) fn push_controller_route(
+    pub(crate) fn push_controller_route(
         &mut self,
         router: u32,
         cv: &Rc<ClassVal>,
@@ -148,7 +148,7 @@ impl Interp {
     /// Runs, as unreached code, every non-test file that declares a decorated
     /// controller class (NestJS, routing-controllers) and no module loaded, so
     /// the classes a framework was not told about can be named in findings.
-    pub(super) fn load_controller_files(&mut self) {
+    pub(crate) fn load_controller_files(&mut self) {
         let pending: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
             .filter(|&f| {
                 self.loader.needles_of(f) & needle::CONTROLLER != 0
@@ -165,7 +165,7 @@ impl Interp {
     }
 
     /// The context a class's decorators are evaluated in.
-    pub(super) fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
+    pub(crate) fn class_ctx(&self, cv: &Rc<ClassVal>) -> Ctx {
         Ctx {
             file: cv.file,
             scope: cv.env.clone(),
@@ -177,7 +177,7 @@ impl Interp {
     /// The package and exported name a decorator comes from, when it comes
     /// from a modelled package (`@Get()` from `@nestjs/common` is
     /// `("@nestjs/common", "Get")`).
-    pub(super) fn decorator_origin(
+    pub(crate) fn decorator_origin(
         &mut self,
         ctx: &Ctx,
         d: &Decorator,
@@ -204,7 +204,7 @@ impl Interp {
     /// whose routes are the controllers of the modules the root reaches
     /// (registered by [`Interp::finish_nest_apps`], once the bootstrap code
     /// has set the prefix, versioning and global guards).
-    pub(super) fn nest_create(
+    pub(crate) fn nest_create(
         &mut self,
         ctx: &Ctx,
         argv: &[Value],
@@ -251,7 +251,7 @@ impl Interp {
 
     /// The Nest-only methods of an application (`setGlobalPrefix`,
     /// `enableVersioning`, `useGlobalGuards`); `None` for the Express ones.
-    pub(super) fn nest_app_method(
+    pub(crate) fn nest_app_method(
         &mut self,
         ctx: &Ctx,
         id: u32,
@@ -455,7 +455,7 @@ impl Interp {
     }
 
     /// The strings a path argument names (`'x'`, `['a', 'b']`; none: `""`).
-    pub(super) fn path_list(&mut self, ctx: &Ctx, e: Option<&Expr>) -> Option<Vec<String>> {
+    pub(crate) fn path_list(&mut self, ctx: &Ctx, e: Option<&Expr>) -> Option<Vec<String>> {
         let Some(e) = e else {
             return Some(vec![String::new()]);
         };
@@ -802,7 +802,7 @@ impl Interp {
     /// What a handler's decorated parameters state: `@Body() dto: Dto` is
     /// the body's schema, `@Param('id') id: string` one property of the
     /// parameters, `@Headers('x-id')` a header read.
-    pub(super) fn nest_request_contract(
+    pub(crate) fn nest_request_contract(
         &mut self,
         ctx: &Ctx,
         cv: &Rc<ClassVal>,
@@ -903,7 +903,7 @@ impl Interp {
     /// `@IsIn([...])`, `@IsEnum(E)`, `{each: true}` for array items, ...);
     /// `extends PartialType(X)` / `PickType` / `OmitType` and plain
     /// superclasses contribute their fields.
-    pub(super) fn dto_schema(&mut self, cv: &Rc<ClassVal>, depth: u32) -> J {
+    pub(crate) fn dto_schema(&mut self, cv: &Rc<ClassVal>, depth: u32) -> J {
         let mut props = Map::new();
         let mut required: Vec<J> = Vec::new();
         if depth > 6 {

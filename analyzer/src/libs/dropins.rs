@@ -18,7 +18,7 @@
 //! (one HTTP operation carries them all), the GET form of GraphQL and its
 //! playground, subscriptions over WebSocket.
 
-use super::*;
+use crate::machine::*;
 
 /// The packages this module gives meaning to (added to the resolver's known list).
 pub(crate) const PACKAGES: &[&str] = &[
@@ -35,7 +35,7 @@ pub(crate) const PACKAGES: &[&str] = &[
 ];
 
 /// The value of a modelled package's default export, if this module models it.
-pub(super) fn default_export(pkg: &str) -> Option<Value> {
+pub(crate) fn default_export(pkg: &str) -> Option<Value> {
     Some(match pkg {
         "express-promise-router" => Value::Builtin(Builtin::RouterCtor),
         "express-ws" => Value::Builtin(Builtin::Framework(Rc::from("express-ws"))),
@@ -44,7 +44,7 @@ pub(super) fn default_export(pkg: &str) -> Option<Value> {
 }
 
 /// A member of one of these packages (or of a value they made).
-pub(super) fn member(pkg: &str, prop: &str) -> Option<Value> {
+pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
     let framework = |n: &str| Some(Value::Builtin(Builtin::Framework(Rc::from(n))));
     match (pkg, prop) {
         ("express-async-router", "AsyncRouter") | ("@awaitjs/express", "Router") => {
@@ -65,7 +65,7 @@ pub(super) fn member(pkg: &str, prop: &str) -> Option<Value> {
 
 /// `getAsync` is `get`, `useAsync` is `use` (`@awaitjs/express`); `ws` is
 /// the upgrade request, a `GET` (`express-ws`).
-pub(super) fn verb_alias(name: &str) -> Option<&'static str> {
+pub(crate) fn verb_alias(name: &str) -> Option<&'static str> {
     if name == "ws" {
         return Some("get");
     }
@@ -79,7 +79,7 @@ pub(super) fn verb_alias(name: &str) -> Option<&'static str> {
 impl Interp {
     /// Calls of the functions above: `expressWs(app)`, `expressMiddleware(server)`,
     /// `apollo.applyMiddleware({app, path})`.
-    pub(super) fn dropin_call(
+    pub(crate) fn dropin_call(
         &mut self,
         ctx: &Ctx,
         name: &str,
@@ -122,7 +122,7 @@ impl Interp {
     }
 
     /// `use(path, graphqlHandler)`: the GraphQL endpoint at that path.
-    pub(super) fn graphql_mounts(
+    pub(crate) fn graphql_mounts(
         &mut self,
         ctx: &Ctx,
         id: u32,

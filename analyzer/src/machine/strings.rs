@@ -12,7 +12,7 @@
 use crate::value::Value;
 
 /// A JS regex literal (`/a+/gi`) as a Rust regex and whether it is global.
-pub(super) fn regex_of(literal: &str) -> Option<(regex::Regex, bool)> {
+pub(crate) fn regex_of(literal: &str) -> Option<(regex::Regex, bool)> {
     let body = literal.strip_prefix('/')?;
     let end = body.rfind('/')?;
     let (pattern, flags) = (&body[..end], &body[end + 1..]);
@@ -35,7 +35,7 @@ pub(super) fn regex_of(literal: &str) -> Option<(regex::Regex, bool)> {
 }
 
 /// `regex.<name>(argv)`.
-pub(super) fn regex_method(literal: &str, name: &str, argv: &[Value]) -> Value {
+pub(crate) fn regex_method(literal: &str, name: &str, argv: &[Value]) -> Value {
     let Some((re, _)) = regex_of(literal) else {
         return Value::dynamic();
     };
@@ -59,7 +59,7 @@ fn matched(re: &regex::Regex, s: &str) -> Value {
 
 /// String methods `string_method` leaves to this module; `None` when the
 /// method or its arguments are not known here.
-pub(super) fn string_method(s: &str, name: &str, argv: &[Value]) -> Option<Value> {
+pub(crate) fn string_method(s: &str, name: &str, argv: &[Value]) -> Option<Value> {
     let text = |i: usize| argv.get(i).and_then(Value::as_text);
     let num = |i: usize| match argv.get(i) {
         Some(Value::Num(n)) => Some(*n),

@@ -13,8 +13,8 @@
 //! `express-load` chains; folders the project does not contain (the call's
 //! value stays unknown).
 
-use super::node::to_rel;
-use super::{Ctx, Interp};
+use crate::machine::node::to_rel;
+use crate::machine::{Ctx, Interp};
 use crate::value::{ObjData, Value};
 
 /// Source extensions a loader requires (the `require` extensions of Node and
@@ -26,7 +26,7 @@ const MAX_DEPTH: u32 = 8;
 
 impl Interp {
     /// Call a directory loader package.
-    pub(super) fn dir_loader(&mut self, ctx: &Ctx, pkg: &str, argv: &[Value], line: u32) -> Value {
+    pub(crate) fn dir_loader(&mut self, ctx: &Ctx, pkg: &str, argv: &[Value], line: u32) -> Value {
         let text = |v: Option<&Value>| v.and_then(Value::as_text);
         let from_dir = || {
             let rel = self.loader.project.rel(ctx.file);
