@@ -10,6 +10,7 @@
 //! these modules directly (see ARCHITECTURE.md, "Not yet in shape").
 
 pub(crate) mod dropins;
+pub(crate) mod express;
 pub(crate) mod guards;
 pub(crate) mod loaders;
 pub(crate) mod lodash;

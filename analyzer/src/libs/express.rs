@@ -1,0 +1,910 @@
+//! Express: apps and routers, verbs, `route()` chains, `use()` mounts,
+//! `param`, settings, middleware names, and the contract a route's
+//! handlers state.
+//!
+//! Deliberately not here: the mount-graph walk that joins prefixes
+//! (`mounts.rs`).
+
+use crate::machine::*;
+
+impl Interp {
+    pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
+        self.routers.push(RouterData {
+            is_app,
+            file,
+            line,
+            regs: Vec::new(),
+            settings: HashMap::new(),
+            props: HashMap::new(),
+            mounted: false,
+            param_callbacks: Vec::new(),
+            unreached: self.unreached_mode,
+            in_event_pass: self.event_mode,
+            salvage: self.salvage_tag(),
+        });
+        Value::Router(self.routers.len() as u32 - 1)
+    }
+
+    pub(crate) fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
+        if self.nest.is_app(id)
+            && let Some(v) = self.nest_app_method(ctx, id, name, call)
+        {
+            return v;
+        }
+        let name = crate::libs::dropins::verb_alias(name).unwrap_or(name);
+        if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
+            // A method the program added to the instance (`app.map = function ...`).
+            let argv = self.eval_args(ctx, &call.args);
+            return self.call_value_now(
+                ctx,
+                &f,
+                argv,
+                &call.args,
+                call.line,
+                Some(Value::Router(id)),
+            );
+        }
+        if name == "get" && call.args.len() == 1 {
+            // `app.get('setting')` reads a setting; it is not a route.
+            let k = self.eval(ctx, &call.args[0]);
+            return match k.as_text() {
+                Some(k) => self.routers[id as usize]
+                    .settings
+                    .get(&k)
+                    .cloned()
+                    .unwrap_or(Value::dynamic()),
+                None => Value::dynamic(),
+            };
+        }
+        if HTTP_VERBS.contains(&name) {
+            let first = call.args.first().map(|a| {
+                let v = self.eval(ctx, a);
+                self.force_deep(v)
+            });
+            let paths = match first {
+                Some(v) => path_list(&v),
+                None => Err(()),
+            };
+            self.register_route(ctx, id, name, paths, &call.args, 1, call);
+            return Value::Router(id);
+        }
+        match name {
+            "route" => {
+                let v = call
+                    .args
+                    .first()
+                    .map(|a| self.eval(ctx, a))
+                    .unwrap_or(Value::Undef);
+                let v = self.force_deep(v);
+                match path_list(&v) {
+                    Ok(p) => Value::Chain(
+                        id,
+                        Rc::new(
+                            p.into_iter()
+                                .map(|p| match p {
+                                    PathArg::Str(s) => Value::str(&s),
+                                    PathArg::Regex(r) => Value::Regex(Rc::from(r.as_str())),
+                                })
+                                .collect(),
+                        ),
+                    ),
+                    Err(()) => {
+                        self.dynamic_path(ctx, call, "route");
+                        Value::dynamic()
+                    }
+                }
+            }
+            "use" => {
+                self.register_use(ctx, id, call);
+                Value::Router(id)
+            }
+            "set" => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let (Some(k), Some(v)) = (argv.first().and_then(|k| k.as_text()), argv.get(1)) {
+                    self.routers[id as usize].settings.insert(k, v.clone());
+                }
+                Value::Router(id)
+            }
+            // `express-group-routes`: `app.group([prefix], router => { ... })`
+            // builds a fresh router, hands it to the callback and mounts it.
+            "group" if call.args.last().is_some_and(|a| matches!(a, Expr::Func(_))) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let paths = match argv.first().map(|v| self.force_deep(v.clone())) {
+                    Some(v @ (Value::Str(_) | Value::Arr(_) | Value::Regex(_))) => {
+                        match path_list(&v) {
+                            Ok(p) => p,
+                            Err(()) => {
+                                self.dynamic_path(ctx, call, "group");
+                                return Value::Router(id);
+                            }
+                        }
+                    }
+                    Some(Value::Func(_)) => vec![PathArg::Str("/".into())],
+                    _ => {
+                        self.dynamic_path(ctx, call, "group");
+                        return Value::Router(id);
+                    }
+                };
+                let sub = self.new_router(ctx.file, call.line, false);
+                let Value::Router(sub_id) = sub else {
+                    return Value::Router(id);
+                };
+                // As the package does: the callback first, then `use(prefix, router)`.
+                if let Some(f) = argv.last() {
+                    self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
+                }
+                if !self.event_mode && !self.salvage_blocks(id) {
+                    self.routers[sub_id as usize].mounted = true;
+                    let reg = Reg {
+                        kind: RegKind::Use {
+                            paths,
+                            handlers: vec![UseHandler::Router(sub_id)],
+                        },
+                        file: ctx.file,
+                        line: call.line,
+                        cond: self.cond_text(),
+                        doc: call.doc.clone(),
+                        via: None,
+                    };
+                    self.routers[id as usize].regs.push(reg);
+                }
+                sub
+            }
+            // `router.param('id', load)`: runs before the handlers of this
+            // router's routes (and mounts) whose own path has `:id`.
+            "param" => {
+                let argv = self.eval_args(ctx, &call.args);
+                let names: Vec<String> = match argv.first().map(|v| self.force_deep(v.clone())) {
+                    Some(Value::Str(s)) => vec![s.to_string()],
+                    Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
+                    _ => Vec::new(),
+                };
+                if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
+                    && !self.event_mode
+                    && !self.salvage_blocks(id)
+                {
+                    let mut fns = Vec::new();
+                    self.handler_names(e, v, &mut fns, 0);
+                    for n in &names {
+                        for (f, _) in &fns {
+                            self.routers[id as usize].param_callbacks.push((
+                                n.clone(),
+                                f.clone(),
+                                v.clone(),
+                            ));
+                        }
+                    }
+                }
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Router(id)
+            }
+            "engine" | "enable" | "disable" | "disabled" | "enabled" => {
+                self.eval_args(ctx, &call.args);
+                Value::Router(id)
+            }
+            _ => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::external()
+            }
+        }
+    }
+
+    /// `app[method].call(app, path, handler)` / `router.get.apply(router, [path, h])`:
+    /// the verb (or `use`) called on the router with the arguments after `this`.
+    pub(crate) fn router_call_apply(&mut self, ctx: &Ctx, call: &Call) -> Option<Value> {
+        let Expr::Member(target, how) = &call.callee else {
+            return None;
+        };
+        if how != "call" && how != "apply" {
+            return None;
+        }
+        let (obj, verb) = match target.as_ref() {
+            Expr::Member(o, v) => (o, Some(v.clone())),
+            Expr::Index(o, _) => (o, None),
+            _ => return None,
+        };
+        if !matches!(obj.as_ref(), Expr::Ident(_) | Expr::This | Expr::Member(..)) {
+            return None;
+        }
+        let Value::Router(id) = self.eval(ctx, obj) else {
+            return None;
+        };
+        let verb = match (verb, target.as_ref()) {
+            (Some(v), _) => v,
+            (None, Expr::Index(_, k)) => {
+                let k = self.eval(ctx, k);
+                self.force_deep(k).as_text()?
+            }
+            _ => return None,
+        };
+        if !HTTP_VERBS.contains(&verb.as_str()) && verb != "use" {
+            return None;
+        }
+        let args: Vec<Expr> = if how == "call" {
+            call.args.iter().skip(1).cloned().collect()
+        } else {
+            match call.args.get(1) {
+                Some(Expr::Array(items)) => items.clone(),
+                _ => return None,
+            }
+        };
+        let inner = Call {
+            callee: Expr::Member(obj.clone(), verb.clone()),
+            args,
+            line: call.line,
+            type_args: Vec::new(),
+            doc: call.doc.clone(),
+        };
+        Some(self.router_method(ctx, id, &verb, &inner))
+    }
+
+    /// `on`/`once`/`addListener` and `emit` on a program's `EventEmitter`:
+    /// listeners run with what is emitted, also with emits that carried a
+    /// tracked value before they were added (start-up order is not run order).
+    pub(crate) fn emitter_method(
+        &mut self,
+        ctx: &Ctx,
+        em: &Rc<Emitter>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        let event = argv
+            .first()
+            .and_then(|a| self.force_deep(a.clone()).as_text());
+        match (name, event) {
+            (
+                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
+                Some(ev),
+            ) => {
+                let Some(f) = argv.get(1).cloned() else {
+                    return Value::Emitter(em.clone());
+                };
+                em.listeners.borrow_mut().push((ev.clone(), f.clone()));
+                for args in em.fired_with(&ev) {
+                    self.call_value_now(ctx, &f, args, &[], call.line, None);
+                }
+                if let (Some(Expr::Func(_)), true) =
+                    (call.args.get(1), em.fired.borrow().is_empty())
+                {
+                    // Nothing emitted yet: the listener runs later; run it once
+                    // now, with what it cannot know, as a callback.
+                    self.run_callbacks(ctx, &argv, &call.args, call.line);
+                }
+                Value::Emitter(em.clone())
+            }
+            ("emit", Some(ev)) => {
+                let args: Vec<Value> = argv.iter().skip(1).cloned().collect();
+                // Only what carries a socket or a router is relayed: plain data
+                // (`feed.emit('status', id)`) leaves the listeners as they ran,
+                // with what they cannot know (rooms stay patterns).
+                if !args.iter().any(|a| a.is_tracked(0)) {
+                    return Value::Bool(true);
+                }
+                if em.fired.borrow().len() < Emitter::LIMIT {
+                    em.fired.borrow_mut().push((ev.clone(), args.clone()));
+                }
+                for f in em.listeners_of(&ev) {
+                    self.call_value_now(ctx, &f, args.clone(), &[], call.line, None);
+                }
+                Value::Bool(true)
+            }
+            _ => {
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Emitter(em.clone())
+            }
+        }
+    }
+
+    /// Leave a loop over something only known at run time: the computed
+    /// imports in it are findings of their own unless the loop was one.
+    pub(crate) fn pop_dyn_loop(&mut self) {
+        let depth = self.dyn_loops.len();
+        let Some((_, _, _, seen)) = self.dyn_loops.pop() else {
+            return;
+        };
+        if self.loop_imports.is_empty() {
+            return;
+        }
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.loop_imports)
+            .into_iter()
+            .partition(|(d, _, _)| *d >= depth);
+        self.loop_imports = rest;
+        if !seen.get() {
+            for (_, file, line) in mine {
+                self.finding(
+                    FindingCode::DynamicImport,
+                    file,
+                    line,
+                    "a module is loaded from a path computed at run time".into(),
+                );
+            }
+        }
+    }
+
+    /// An app or router handed to a function only known at run time.
+    pub(crate) fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
+        if self.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
+            return;
+        }
+        self.finding(
+            FindingCode::DynamicCall,
+            ctx.file,
+            call.line,
+            format!(
+                "`{}(...)` hands an app or router to code only known at run time; routes it adds are not in the inventory",
+                expr_text(&call.callee)
+            ),
+        );
+    }
+
+    pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
+        if let Some((f, l, t, seen)) = self.dyn_loops.last() {
+            seen.set(true);
+            let (f, l, t) = (*f, *l, t.clone());
+            self.finding(
+                FindingCode::DynamicLoop,
+                f,
+                l,
+                format!(
+                    "routes are registered in a loop over `{t}`, which is only known at run time"
+                ),
+            );
+            return;
+        }
+        let text = call.args.first().map(expr_text).unwrap_or_default();
+        self.finding(
+            FindingCode::DynamicPath,
+            ctx.file,
+            call.line,
+            format!("the path of `{what}({text}, ...)` is only known at run time"),
+        );
+    }
+
+    pub(crate) fn register_route(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        method: &str,
+        paths: Result<Vec<PathArg>, ()>,
+        args: &[Expr],
+        skip: usize,
+        call: &Call,
+    ) {
+        if self.event_mode || self.salvage_blocks(id) {
+            return;
+        }
+        let method = if method == "del" { "delete" } else { method };
+        let paths = match paths {
+            Ok(p) => p,
+            Err(()) => {
+                self.dynamic_path(ctx, call, method);
+                return;
+            }
+        };
+        let mut names: Vec<(String, Option<(FileId, u32)>)> = Vec::new();
+        let contract = Rc::new(RefCell::new(RawContract::default()));
+        let mut funcs = Vec::new();
+        let mut named_values = Vec::new();
+        for a in args.iter().skip(skip) {
+            let v = self.eval_raw(ctx, a);
+            let before = names.len();
+            self.handler_names(a, &v, &mut names, 0);
+            if names.len() == before + 1 {
+                named_values.push((before, v.clone()));
+            }
+            self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
+            // A factory that was followed (`validate(schemas.create)` returning
+            // a closure): what it was handed, read again (plain reads only).
+            if let (Expr::Call(c), Value::Func(_)) = (a, &v)
+                && !c.args.is_empty()
+                && c.args
+                    .iter()
+                    .all(|x| matches!(x, Expr::Ident(_) | Expr::Member(..) | Expr::Str(_)))
+            {
+                let argv = self.eval_args(ctx, &c.args);
+                let name = match &c.callee {
+                    Expr::Ident(n) | Expr::Member(_, n) => n.clone(),
+                    _ => String::new(),
+                };
+                // Read when the handlers run (imported schemas stay lazy until then).
+                self.pending_guesses
+                    .push((contract.clone(), ctx.clone(), name, argv, call.line));
+            }
+        }
+        // The handlers run later, with a request: parse what they import meanwhile.
+        let mut ahead = Vec::new();
+        for f in &funcs {
+            if let Value::Func(c) = f {
+                let facts = self.loader.get(c.file).facts.clone();
+                if let Ok(i) = facts
+                    .fn_imports
+                    .binary_search_by_key(&c.func.id, |(id, _)| *id)
+                {
+                    for src in &facts.fn_imports[i].1 {
+                        if let Resolved::File(t) = self.loader.project.resolve(c.file, src)
+                            && !self.modules.contains_key(&t)
+                        {
+                            ahead.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        self.loader.prefetch(ahead);
+        // The middleware (not the final handler) may be guards.
+        for (i, v) in &named_values {
+            if *i + 1 < names.len() {
+                let name = names[*i].0.clone();
+                self.note_middleware(&name, v);
+            }
+        }
+        let handler = names.pop().map(|(name, at)| HandlerRef { name, at });
+        for p in &paths {
+            if let PathArg::Regex(r) = p {
+                self.finding(
+                    FindingCode::RegexPath,
+                    ctx.file,
+                    call.line,
+                    format!("route path is a regular expression `{r}`; OpenAPI cannot express it exactly"),
+                );
+            }
+        }
+        let via = self.path_supplier(ctx, call, &paths);
+        let reg = Reg {
+            kind: RegKind::Route {
+                method: method.to_string(),
+                paths,
+                middleware: names.into_iter().map(|(n, _)| n).collect(),
+                handler,
+                contract,
+                funcs,
+            },
+            file: ctx.file,
+            line: call.line,
+            cond: self.cond_text(),
+            doc: call.doc.clone(),
+            via,
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+
+    /// Where a route's path came from when the verb call does not write it
+    /// itself: the outermost call being followed whose arguments carry the
+    /// path (directly, or as a property or element of an argument), as the
+    /// events' `via` does for names. `None` when the verb call writes the path
+    /// literally or no caller carries it.
+    pub(crate) fn path_supplier(
+        &self,
+        ctx: &Ctx,
+        call: &Call,
+        paths: &[PathArg],
+    ) -> Option<(FileId, u32)> {
+        if matches!(
+            call.args.first(),
+            Some(Expr::Str(_) | Expr::Regex(_)) | None
+        ) {
+            return None;
+        }
+        let wanted: Vec<&str> = paths
+            .iter()
+            .filter_map(|p| match p {
+                PathArg::Str(s) => Some(s.as_str()),
+                PathArg::Regex(_) => None,
+            })
+            .collect();
+        if wanted.is_empty() {
+            return None;
+        }
+        // The whole path, or a prefix of it (`resource('/users')` adding
+        // `'/:id'`), or a key of a route map (`{ '/users': { get: h } }`).
+        fn part_of(x: &str, wanted: &[&str], prefix_only: bool) -> bool {
+            wanted.iter().any(|w| {
+                *w == x
+                    || (x.len() >= 2
+                        && x.starts_with('/')
+                        && if prefix_only {
+                            w.starts_with(x)
+                        } else {
+                            w.contains(x)
+                        })
+            })
+        }
+        fn carries(v: &Value, wanted: &[&str], depth: u32) -> bool {
+            match v {
+                Value::Str(x) => part_of(x, wanted, true),
+                Value::Obj(o) if depth > 0 => o
+                    .props
+                    .borrow()
+                    .iter()
+                    .any(|(k, p)| part_of(k, wanted, false) || carries(p, wanted, depth - 1)),
+                Value::Arr(a) if depth > 0 => {
+                    a.borrow().iter().any(|p| carries(p, wanted, depth - 1))
+                }
+                _ => false,
+            }
+        }
+        self.frames
+            .iter()
+            .find(|fr| fr.callee != "<anonymous>" && fr.args.iter().any(|a| carries(a, &wanted, 2)))
+            .map(|fr| (fr.file, fr.line))
+            .filter(|at| *at != (ctx.file, call.line))
+    }
+
+    /// The functions behind a route argument (unwrapping `asyncHandler(fn)`),
+    /// and schemas given to middleware factories (`validate(schema)`).
+    pub(crate) fn route_funcs(
+        &mut self,
+        ctx: &Ctx,
+        v: &Value,
+        contract: &Rc<RefCell<RawContract>>,
+        out: &mut Vec<Value>,
+        line: u32,
+        depth: u32,
+    ) {
+        if depth > 3 {
+            return;
+        }
+        match v {
+            Value::Func(_) => out.push(v.clone()),
+            // Imported middleware: a validator states its schemas now; a
+            // function is resolved when the handlers run.
+            Value::Lazy(..) => match self.force(v.clone(), 0) {
+                forced @ (Value::Validator(_)
+                | Value::Builtin(Builtin::JsonSchemaMiddleware(_))) => {
+                    self.route_funcs(ctx, &forced, contract, out, line, depth + 1)
+                }
+                _ => out.push(v.clone()),
+            },
+            // express-json-validator-middleware's `validate({body, ...})`.
+            Value::Builtin(Builtin::JsonSchemaMiddleware(parts)) => {
+                crate::libs::schemas::set_json_schema_parts(
+                    &mut contract.borrow_mut(),
+                    parts,
+                    ctx.file,
+                    line,
+                );
+            }
+            Value::Validator(parts) => {
+                for (part, field, schema, required) in parts.iter() {
+                    crate::libs::schemas::merge_validator(
+                        &mut contract.borrow_mut(),
+                        part,
+                        field,
+                        schema,
+                        *required,
+                        ctx.file,
+                        line,
+                    );
+                }
+            }
+            Value::Arr(items) => {
+                for it in items.borrow().clone() {
+                    self.route_funcs(ctx, &it, contract, out, line, depth + 1);
+                }
+            }
+            Value::Deferred(t) => {
+                // The middleware a factory returns (`validate(schema)`) runs too,
+                // once the handlers run (the factory is called then).
+                out.push(v.clone());
+                if let ThunkKind::Call(callee, argv, _, _) = &t.kind {
+                    let callee_name = match callee {
+                        Value::Lazy(_, n) => n.to_string(),
+                        Value::Func(c) => c.func.name.clone().unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    let rest = self.factory_guesses(ctx, &callee_name, argv, contract, line);
+                    for other in rest {
+                        self.route_funcs(ctx, &other, contract, out, line, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What a middleware factory was handed (`validate(schema)`,
+    /// `validate({ body: schema })`, `validate(schema, 'query')`): schemas for
+    /// the request parts, kept as guesses (used when running the middleware
+    /// states nothing). Returns the arguments that are not schemas.
+    pub(crate) fn factory_guesses(
+        &mut self,
+        ctx: &Ctx,
+        callee_name: &str,
+        argv: &[Value],
+        contract: &Rc<RefCell<RawContract>>,
+        line: u32,
+    ) -> Vec<Value> {
+        // The part: a string argument naming it, else the factory's name.
+        let named = argv.iter().find_map(|a| match a.as_text().as_deref() {
+            Some("query") => Some("query"),
+            Some("params") => Some("params"),
+            Some("body") => Some("body"),
+            _ => None,
+        });
+        let mut rest = Vec::new();
+        for a in argv {
+            let a = self.force(a.clone(), 0);
+            let guess = |part: &'static str, z: &ZodVal| {
+                contract.borrow_mut().guesses.push((
+                    part,
+                    z.schema.clone(),
+                    guess_label(z, callee_name),
+                    ctx.file,
+                    line,
+                ));
+            };
+            match &a {
+                Value::Zod(z) => {
+                    let lower = callee_name.to_ascii_lowercase();
+                    let part = named.unwrap_or(if lower.contains("query") {
+                        "query"
+                    } else if lower.contains("param") {
+                        "params"
+                    } else {
+                        "body"
+                    });
+                    guess(part, z);
+                }
+                // `validate({ body: schema, query: schema })`: one schema per part.
+                Value::Obj(o) => {
+                    let parts: Vec<(&'static str, Value)> = ["body", "query", "params", "headers"]
+                        .into_iter()
+                        .filter_map(|p| o.get(p).map(|v| (p, v)))
+                        .collect();
+                    if parts.is_empty() {
+                        rest.push(a.clone());
+                    }
+                    for (part, v) in parts {
+                        if let Value::Zod(z) = self.force(v, 0) {
+                            guess(part, &z);
+                        }
+                    }
+                }
+                other => rest.push(other.clone()),
+            }
+        }
+        rest
+    }
+
+    pub(crate) fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
+        match (h, prop) {
+            (HttpVal::Req, "body") => Value::Http(HttpVal::Part("body")),
+            (HttpVal::Req, "query") => Value::Http(HttpVal::Part("query")),
+            (HttpVal::Req, "params") => Value::Http(HttpVal::Part("params")),
+            (HttpVal::Req, "headers") => Value::Http(HttpVal::Part("headers")),
+            (HttpVal::Part(part @ ("query" | "headers" | "body")), p) => {
+                if let Some(c) = &self.route_contract {
+                    let mut c = c.borrow_mut();
+                    match part {
+                        "query" => {
+                            c.query_read.insert(p.to_string());
+                        }
+                        "body" => {
+                            c.body_read.insert(p.to_string());
+                        }
+                        _ => {
+                            c.headers_read.insert(p.to_ascii_lowercase());
+                        }
+                    }
+                }
+                Value::dynamic()
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    pub(crate) fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        match (h, name) {
+            (HttpVal::Req, "get" | "header") => {
+                if let (Some(c), Some(k)) =
+                    (&self.route_contract, argv.first().and_then(|k| k.as_text()))
+                {
+                    c.borrow_mut().headers_read.insert(k.to_ascii_lowercase());
+                }
+                Value::dynamic()
+            }
+            (HttpVal::Res(_), "status") => match argv.first().map(|v| self.force(v.clone(), 0)) {
+                Some(Value::Num(n)) if (100.0..600.0).contains(&n) => {
+                    Value::Http(HttpVal::Res(n as u16))
+                }
+                // A status only known at run time: 0 (the OpenAPI `default` response).
+                _ => Value::Http(HttpVal::Res(0)),
+            },
+            (HttpVal::Res(status), "json" | "send" | "jsonp" | "end" | "sendStatus") => {
+                let status = match (name, argv.first().map(|v| self.force(v.clone(), 0))) {
+                    ("sendStatus", Some(Value::Num(n))) if (100.0..600.0).contains(&n) => n as u16,
+                    ("sendStatus", _) => 0,
+                    _ => status,
+                };
+                let schema = match name {
+                    "json" | "jsonp" => call
+                        .args
+                        .first()
+                        .and_then(|e| crate::libs::socketio::literal_schema(e, 0))
+                        // A value built elsewhere (a constant, a helper's argument).
+                        .or_else(|| {
+                            let v = self.force(argv.first()?.clone(), 0);
+                            crate::libs::schemas::value_schema(&v, 0)
+                        }),
+                    _ => None,
+                };
+                if let Some(c) = &self.route_contract {
+                    let mut c = c.borrow_mut();
+                    if !c
+                        .responses
+                        .iter()
+                        .any(|(s, sch, _, _)| *s == status && (sch.is_some() || schema.is_none()))
+                    {
+                        c.responses
+                            .retain(|(s, sch, _, _)| !(*s == status && sch.is_none()));
+                        c.responses.push((status, schema, ctx.file, call.line));
+                    }
+                }
+                Value::Undef
+            }
+            (
+                HttpVal::Res(_),
+                "set" | "header" | "type" | "cookie" | "clearCookie" | "location" | "vary"
+                | "append",
+            ) => Value::Http(h),
+            _ => {
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
+        }
+    }
+
+    pub(crate) fn cond_text(&self) -> Option<String> {
+        if self.cond.is_empty() {
+            None
+        } else {
+            Some(self.cond.join(" && "))
+        }
+    }
+
+    pub(crate) fn handler_names(
+        &mut self,
+        e: &Expr,
+        v: &Value,
+        out: &mut Vec<(String, Option<(FileId, u32)>)>,
+        depth: u32,
+    ) {
+        if depth > 4 {
+            return;
+        }
+        match (e, v) {
+            (Expr::Array(items), Value::Arr(vals)) => {
+                let vals = vals.borrow().clone();
+                for (i, it) in items.iter().enumerate() {
+                    let vv = vals.get(i).cloned().unwrap_or(Value::Undef);
+                    self.handler_names(it, &vv, out, depth + 1);
+                }
+            }
+            (_, Value::Arr(vals)) => {
+                // Elements with a name of their own are listed by it; the others
+                // go under the array's name once (`signupRules`).
+                let vals = vals.borrow().clone();
+                let mut unnamed = false;
+                for vv in vals {
+                    match value_name(&vv) {
+                        Some(name) => out.push((name, value_at(&vv))),
+                        None if !unnamed => {
+                            unnamed = true;
+                            out.push((expr_text(e), value_at(&vv)));
+                        }
+                        None => {}
+                    }
+                }
+            }
+            _ => {
+                let name = match (e, v) {
+                    (Expr::Func(f), _) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    _ => expr_text(e),
+                };
+                out.push((name, value_at(v)));
+            }
+        }
+    }
+
+    pub(crate) fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+        if self.event_mode || self.salvage_blocks(id) {
+            self.eval_args(ctx, &call.args);
+            return;
+        }
+        let mut argv = Vec::new();
+        for a in &call.args {
+            let v = self.eval(ctx, a);
+            let v = self.force_deep(v);
+            argv.push((a, v));
+        }
+        let (paths, start) = match argv.first() {
+            Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
+                (path_list(v).unwrap_or_default(), 1)
+            }
+            Some((_, v @ Value::Arr(a)))
+                if a.borrow()
+                    .iter()
+                    .all(|x| matches!(x, Value::Str(_) | Value::Regex(_)))
+                    && !a.borrow().is_empty() =>
+            {
+                (path_list(v).unwrap_or_default(), 1)
+            }
+            Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
+                self.dynamic_path(ctx, call, "use");
+                return;
+            }
+            _ => (vec![PathArg::Str("/".into())], 0),
+        };
+        let mut handlers = Vec::new();
+        for (e, v) in argv.iter().skip(start) {
+            self.use_handlers(e, v, &mut handlers, 0);
+            // A router could hide behind it: say so rather than drop it.
+            if matches!(v, Value::Unknown(Unknown::Dynamic)) && !self.loading_unreached {
+                let text = expr_text(e);
+                self.finding(
+                    FindingCode::DynamicMount,
+                    ctx.file,
+                    call.line,
+                    format!(
+                        "`use(..., {text})` mounts a value only known at run time; routes it may add are not in the inventory"
+                    ),
+                );
+            }
+        }
+        for h in &handlers {
+            if let UseHandler::Router(r) = h {
+                self.routers[*r as usize].mounted = true;
+            }
+        }
+        let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
+        self.graphql_mounts(ctx, id, &paths, &values, call);
+        let reg = Reg {
+            kind: RegKind::Use { paths, handlers },
+            file: ctx.file,
+            line: call.line,
+            cond: self.cond_text(),
+            doc: call.doc.clone(),
+            via: None,
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+
+    pub(crate) fn use_handlers(
+        &mut self,
+        e: &Expr,
+        v: &Value,
+        out: &mut Vec<UseHandler>,
+        depth: u32,
+    ) {
+        if depth > 4 {
+            return;
+        }
+        match v {
+            Value::Router(r) => out.push(UseHandler::Router(*r)),
+            Value::Arr(items) => {
+                let items = items.borrow().clone();
+                let exprs: Option<&Vec<Expr>> = match e {
+                    Expr::Array(x) => Some(x),
+                    _ => None,
+                };
+                for (i, it) in items.iter().enumerate() {
+                    let ie = exprs.and_then(|x| x.get(i)).unwrap_or(e);
+                    let it = self.force_deep(it.clone());
+                    self.use_handlers(ie, &it, out, depth + 1);
+                }
+            }
+            _ => {
+                let name = match e {
+                    Expr::Func(f) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    Expr::Array(_) => value_name(v).unwrap_or_else(|| "<anonymous>".into()),
+                    _ => expr_text(e),
+                };
+                self.note_middleware(&name, v);
+                out.push(UseHandler::Middleware(name));
+            }
+        }
+    }
+}

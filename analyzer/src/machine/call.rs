@@ -1,0 +1,1148 @@
+//! Calls: callee resolution, `new`, running a closure with its arguments
+//! (within the budgets), methods of built-in values, callbacks run now or
+//! later.
+//!
+//! Deliberately not here: what a library's functions do (`libs/`).
+
+use super::*;
+
+impl Interp {
+    pub(crate) fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        if budget::runs_later(&call.callee) {
+            return self.later(|me| me.call_now(ctx, call));
+        }
+        self.call_now(ctx, call)
+    }
+
+    pub(crate) fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
+        if let Some(v) = self.router_call_apply(ctx, call) {
+            return v;
+        }
+        match &call.callee {
+            Expr::Member(obj, name) => {
+                if matches!(obj.as_ref(), Expr::Super) {
+                    let argv = self.eval_args(ctx, &call.args);
+                    if let Some(home) = ctx.home.clone()
+                        && let Some(Value::Class(sup)) = home.superclass.clone()
+                        && let Some(m) = self.find_method(&sup, name, &ctx.this)
+                    {
+                        return self.call_value(
+                            ctx,
+                            &m,
+                            argv,
+                            &call.args,
+                            call.line,
+                            Some(ctx.this.clone()),
+                        );
+                    }
+                    return Value::dynamic();
+                }
+                if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
+                    return v;
+                }
+                let o = self.eval(ctx, obj);
+                self.method_call(ctx, &o, name, call)
+            }
+            Expr::Index(obj, idx) => {
+                let o = self.eval(ctx, obj);
+                let k = self.eval(ctx, idx);
+                match k.as_text() {
+                    Some(name) => self.method_call(ctx, &o, &name, call),
+                    None => {
+                        if matches!(o, Value::Router(_)) {
+                            let in_loop = self
+                                .dyn_loops
+                                .last()
+                                .map(|(f, l, t, _)| (*f, *l, t.clone()));
+                            match in_loop {
+                                Some((f, l, t)) => {
+                                    self.finding(
+                                        FindingCode::DynamicLoop,
+                                        f,
+                                        l,
+                                        format!("routes are registered in a loop over `{t}`, which is only known at run time"),
+                                    )
+                                }
+                                None => self.finding(
+                                    FindingCode::DynamicMethod,
+                                    ctx.file,
+                                    call.line,
+                                    format!("the HTTP method `{}` is computed at run time", expr_text(idx)),
+                                ),
+                            }
+                        }
+                        self.eval_args(ctx, &call.args);
+                        Value::dynamic()
+                    }
+                }
+            }
+            Expr::Super => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some(home) = ctx.home.clone()
+                    && let Some(sup) = home.superclass.clone()
+                {
+                    self.init_instance(&sup, &ctx.this, argv);
+                }
+                Value::Undef
+            }
+            Expr::Ident(n) if n == "import" => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.require(ctx, argv.first(), call.line, true)
+            }
+            callee => {
+                let f = self.eval_raw(ctx, callee);
+                let argv = self.eval_args(ctx, &call.args);
+                if matches!(f, Value::Unknown(Unknown::Dynamic)) {
+                    self.dynamic_call(ctx, call, &argv);
+                }
+                // `memoize(load)` / `once(init)` from a package give back what they wrap.
+                if matches!(f, Value::Unknown(Unknown::External))
+                    && matches!(callee, Expr::Ident(n) if n == "memoize" || n == "once")
+                    && let Some(g @ Value::Func(_)) = argv.first()
+                {
+                    return g.clone();
+                }
+                self.call_value(ctx, &f, argv, &call.args, call.line, None)
+            }
+        }
+    }
+
+    pub(crate) fn require(
+        &mut self,
+        ctx: &Ctx,
+        spec: Option<&Value>,
+        line: u32,
+        is_import: bool,
+    ) -> Value {
+        let spec = spec.cloned().map(|v| self.force(v, 0));
+        match spec.as_ref().and_then(|s| s.as_text()) {
+            Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
+                Some(Resolved::File(t)) => {
+                    let v = self.module_value(t);
+                    if is_import && !matches!(v, Value::Module(_)) {
+                        // `import()` of CommonJS: a namespace whose default is module.exports.
+                        let ns = ObjData::new();
+                        ns.set("default", v);
+                        return Value::Obj(ns);
+                    }
+                    v
+                }
+                other => self.known_import(other.as_ref(), None),
+            },
+            None => {
+                if self.dyn_loops.is_empty() {
+                    self.finding(
+                        FindingCode::DynamicImport,
+                        ctx.file,
+                        line,
+                        "a module is loaded from a path computed at run time".into(),
+                    );
+                    Value::Unknown(Unknown::Reported)
+                } else {
+                    // The loop's finding covers it, if the loop registers routes.
+                    self.loop_imports
+                        .push((self.dyn_loops.len(), ctx.file, line));
+                    Value::Unknown(Unknown::Dynamic)
+                }
+            }
+        }
+    }
+
+    pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        self.census_call(ctx.file, call.line, name, o);
+        if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
+            let forced = self.force_deep(o.clone());
+            if !matches!(forced, Value::Deferred(_)) {
+                return self.method_call(ctx, &forced, name, call);
+            }
+        }
+        match o {
+            Value::Router(id) => return self.router_method(ctx, *id, name, call),
+            Value::Sio(s) => return self.sio_method(ctx, s, name, call),
+            Value::Coll(c) => return self.coll_method(ctx, c, name, call),
+            Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
+            Value::Zod(z) => {
+                let argv = self.eval_args(ctx, &call.args);
+                if matches!(
+                    name,
+                    "parse"
+                        | "safeParse"
+                        | "parseAsync"
+                        | "safeParseAsync"
+                        | "spa"
+                        | "validate"
+                        | "validateAsync"
+                ) {
+                    let mut all = vec![Value::Zod(z.clone())];
+                    all.extend(argv.iter().cloned());
+                    let label = match &call.callee {
+                        Expr::Member(o, _) => expr_text(o),
+                        _ => String::new(),
+                    };
+                    self.note_validation(ctx, call.line, &all, &label);
+                    return Value::dynamic();
+                }
+                if z.joi {
+                    return self.joi_method(z, name, &argv);
+                }
+                return self.zod_method(z, name, &argv);
+            }
+            Value::Validator(v) => {
+                let argv = self.eval_args(ctx, &call.args);
+                return self.validator_method(v, name, &argv);
+            }
+            Value::Http(h) => {
+                let h = *h;
+                return self.http_method(ctx, h, name, call);
+            }
+            Value::Chain(id, paths) => {
+                if HTTP_VERBS.contains(&name) {
+                    let paths: Vec<PathArg> = paths
+                        .iter()
+                        .flat_map(|v| path_list(v).unwrap_or_default())
+                        .collect();
+                    self.register_route(ctx, *id, name, Ok(paths), &call.args, 0, call);
+                    return o.clone();
+                }
+                self.eval_args(ctx, &call.args);
+                return Value::dynamic();
+            }
+            _ => {}
+        }
+        if name == "then" || name == "finally" {
+            let argv = self.eval_args(ctx, &call.args);
+            if let Some(cb) = argv.first() {
+                let arg = if o.is_unknown() {
+                    Value::dynamic()
+                } else {
+                    o.clone()
+                };
+                return self.call_value(ctx, cb, vec![arg], &[], call.line, None);
+            }
+            return o.clone();
+        }
+        match o {
+            Value::Arr(a) => {
+                let argv = self.eval_args(ctx, &call.args);
+                self.array_method(ctx, a, name, argv, call)
+            }
+            Value::Str(s) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+                match string_method(s, name, &argv) {
+                    Value::Str(t) if t.len() > s.len() && !self.charge(ctx.file, t.len()) => {
+                        Value::dynamic()
+                    }
+                    v => v,
+                }
+            }
+            Value::Regex(r) => {
+                let argv = self.eval_args(ctx, &call.args);
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+                strings::regex_method(r, name, &argv)
+            }
+            Value::Builtin(Builtin::ArrayMethod(m)) if matches!(name, "call" | "apply") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    _ => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                match argv.first().cloned().map(|v| self.force(v, 0)) {
+                    Some(Value::Arr(a)) => {
+                        let m = m.clone();
+                        self.array_method(ctx, &a, &m, rest, call)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Value::Func(f) if matches!(name, "call" | "apply" | "bind") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let this = argv.first().cloned();
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    "apply" => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                    _ => return self.bind_this(f, this),
+                };
+                let fv = Value::Func(f.clone());
+                self.call_value(ctx, &fv, rest, &[], call.line, this)
+            }
+            Value::Unknown(_) if name == "get" && call.args.len() == 1 => {
+                // `req.app.get('io')`: a setting stored with `app.set('io', io)`.
+                let k = self.eval(ctx, &call.args[0]);
+                if let Some(k) = k.as_text() {
+                    for r in &self.routers {
+                        if let Some(v @ Value::Sio(_)) = r.settings.get(&k) {
+                            return v.clone();
+                        }
+                    }
+                }
+                Value::dynamic()
+            }
+            Value::Unknown(kind) => {
+                // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
+                let looping = matches!(
+                    name,
+                    "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
+                );
+                if looping {
+                    self.dyn_loops.push((
+                        ctx.file,
+                        call.line,
+                        format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
+                        Cell::new(false),
+                    ));
+                }
+                let argv = self.eval_args(ctx, &call.args);
+                self.census_handed(ctx.file, call.line, &argv);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                if looping {
+                    self.pop_dyn_loop();
+                }
+                // `_.memoize(load)` / `once(init)` give back what they wrap.
+                if *kind == Unknown::External
+                    && matches!(name, "memoize" | "once")
+                    && let Some(f @ Value::Func(_)) = argv.first()
+                {
+                    return f.clone();
+                }
+                if *kind == Unknown::Dynamic {
+                    self.dynamic_call(ctx, call, &argv);
+                }
+                Value::Unknown(kind.clone())
+            }
+            _ => {
+                let f = self.member(o, name);
+                let argv = self.eval_args(ctx, &call.args);
+                let this = match o {
+                    Value::Obj(_) | Value::Class(_) => Some(o.clone()),
+                    _ => None,
+                };
+                self.call_value(ctx, &f, argv, &call.args, call.line, this)
+            }
+        }
+    }
+
+    /// `Set`/`Map` methods.
+    pub(crate) fn coll_method(
+        &mut self,
+        ctx: &Ctx,
+        c: &Rc<Coll>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        match name {
+            "add" | "set" => {
+                let entry = if c.map {
+                    (arg(0), arg(1))
+                } else {
+                    (Value::Undef, arg(0))
+                };
+                let mut items = c.items.borrow_mut();
+                let key = entry.0.as_text();
+                if let Some(k) = key.as_ref().filter(|_| c.map)
+                    && let Some(slot) = items
+                        .iter_mut()
+                        .find(|(k2, _)| k2.as_text().as_ref() == Some(k))
+                {
+                    *slot = entry;
+                } else if items.len() < Coll::LIMIT {
+                    items.push(entry);
+                }
+                Value::Coll(c.clone())
+            }
+            "get" => {
+                let items = c.items.borrow();
+                let key = arg(0).as_text();
+                if let Some(k) = key
+                    && let Some((_, v)) = items
+                        .iter()
+                        .find(|(k2, _)| k2.as_text().as_ref() == Some(&k))
+                {
+                    return v.clone();
+                }
+                // An unknown key: the entry that carries a socket or router, if any.
+                items
+                    .iter()
+                    .find(|(_, v)| v.is_tracked(0))
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(Value::dynamic())
+            }
+            "values" => Value::array(c.items.borrow().iter().map(|(_, v)| v.clone()).collect()),
+            "keys" => Value::array(c.items.borrow().iter().map(|(k, _)| k.clone()).collect()),
+            "entries" => Value::array(
+                c.items
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                    .collect(),
+            ),
+            "forEach" => {
+                let cb = arg(0);
+                let items: Vec<(Value, Value)> = c.items.borrow().clone();
+                for (k, v) in items {
+                    let k = if c.map { k } else { v.clone() };
+                    self.call_value_now(ctx, &cb, vec![v, k], &[], call.line, None);
+                }
+                Value::Undef
+            }
+            "has" => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// Invoke inline function arguments of a call the analyzer cannot follow.
+    pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+        self.census_handed(ctx.file, line, argv);
+        for (i, v) in argv.iter().enumerate() {
+            if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
+                let unknown_args = vec![Value::dynamic(); f.params.len()];
+                self.call_value(ctx, v, unknown_args, &[], line, None);
+            }
+        }
+    }
+
+    pub(crate) fn array_method(
+        &mut self,
+        ctx: &Ctx,
+        a: &Rc<RefCell<Vec<Value>>>,
+        name: &str,
+        argv: Vec<Value>,
+        call: &Call,
+    ) -> Value {
+        // Growing an array does not copy it (a counted loop pushes once per index).
+        if matches!(name, "push" | "unshift") {
+            let mut items = a.borrow_mut();
+            let room = MAX_ITERATIONS.saturating_sub(items.len());
+            items.extend(argv.into_iter().take(room));
+            return Value::Num(items.len() as f64);
+        }
+        let items: Vec<Value> = a.borrow().clone();
+        let cb = argv.first().cloned().unwrap_or(Value::Undef);
+        let arr = Value::Arr(a.clone());
+        match name {
+            "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find" => {
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    let r = self.call_value_now(
+                        ctx,
+                        &cb,
+                        vec![item.clone(), Value::Num(i as f64), arr.clone()],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                    match name {
+                        "map" => out.push(r),
+                        "flatMap" => match r {
+                            Value::Arr(inner) => out.extend(inner.borrow().iter().cloned()),
+                            r => out.push(r),
+                        },
+                        "filter" if r.truthy() != Some(false) => out.push(item.clone()),
+                        "find" if r.truthy() == Some(true) => return item.clone(),
+                        _ => {}
+                    }
+                }
+                match name {
+                    "forEach" => Value::Undef,
+                    "some" | "every" | "find" => Value::dynamic(),
+                    _ => Value::array(out),
+                }
+            }
+            "reduce" => {
+                let mut acc = argv.get(1).cloned().unwrap_or(Value::Undef);
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    acc = self.call_value_now(
+                        ctx,
+                        &cb,
+                        vec![acc, item.clone(), Value::Num(i as f64)],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                }
+                acc
+            }
+            "concat" | "flat" => {
+                let (mut out, parts) = if name == "concat" {
+                    (items, argv)
+                } else {
+                    (Vec::new(), items)
+                };
+                let len = |v: &Value| match v {
+                    Value::Arr(x) => x.borrow().len(),
+                    _ => 1,
+                };
+                let grown = out.len() + parts.iter().map(len).sum::<usize>();
+                if !self.charge(ctx.file, grown * budget::SLOT_BYTES) {
+                    return Value::dynamic();
+                }
+                for v in parts {
+                    match v {
+                        Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
+                        v => out.push(v),
+                    }
+                }
+                Value::array(out)
+            }
+            "slice" | "sort" | "reverse" | "values" => Value::array(items),
+            "join" => {
+                let sep = argv
+                    .first()
+                    .and_then(|v| v.as_text())
+                    .unwrap_or_else(|| ",".into());
+                let parts: Option<Vec<String>> = items.iter().map(|v| v.as_text()).collect();
+                match parts {
+                    Some(p) => {
+                        let text = p.join(&sep);
+                        if self.charge(ctx.file, text.len()) {
+                            Value::str(&text)
+                        } else {
+                            Value::dynamic()
+                        }
+                    }
+                    None => Value::dynamic(),
+                }
+            }
+            "entries" => Value::array(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::array(vec![Value::Num(i as f64), v]))
+                    .collect(),
+            ),
+            "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
+            _ => Value::dynamic(),
+        }
+    }
+
+    pub(crate) fn call_value(
+        &mut self,
+        ctx: &Ctx,
+        f: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+        this: Option<Value>,
+    ) -> Value {
+        if (self.route_contract.is_some() || self.listener_site.is_some())
+            && argv
+                .iter()
+                .any(|a| matches!(a, Value::Http(HttpVal::Part(_))))
+        {
+            // `validateRequest(schema, req.body)`: imported schemas are still lazy here.
+            let forced: Vec<Value> = argv.iter().map(|a| self.force(a.clone(), 0)).collect();
+            if let Some(i) = forced.iter().position(|a| matches!(a, Value::Zod(_))) {
+                // The schema's own name when it is passed by name, else the wrapper's.
+                let name = match args.get(i) {
+                    Some(Expr::Ident(n)) => n.clone(),
+                    Some(Expr::Member(_, n)) => n.clone(),
+                    _ => match f {
+                        Value::Func(c) => c.func.name.clone().unwrap_or_default(),
+                        Value::Lazy(_, n) => n.to_string(),
+                        _ => String::new(),
+                    },
+                };
+                self.note_validation(ctx, line, &forced, &name);
+            }
+        }
+        // Follow now when the call carries an app/router/socket or an inline
+        // callback, or its module can register routes; otherwise defer it.
+        // While looking for events in code nobody calls, a function is only
+        // followed when it gets a socket or a name to emit: every function
+        // runs once on its own anyway.
+        let tracked =
+            argv.iter().any(|a| a.is_tracked(0)) || this.as_ref().is_some_and(|t| t.is_tracked(0));
+        // An emitting callback passed down (`runTurn({ emit })`) is as good as a socket.
+        let tracked = tracked || argv.iter().any(|a| self.carries_emitter(a, 0));
+        let follow = if self.event_mode {
+            let names = argv
+                .iter()
+                .any(|a| matches!(a, Value::Str(_) | Value::Pattern(_)));
+            let file = match f {
+                Value::Lazy(file, _) => Some(*file),
+                Value::Func(c) => Some(c.file),
+                _ => None,
+            };
+            let request = self.route_contract.is_some()
+                && argv
+                    .iter()
+                    .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)));
+            tracked
+                || request
+                || match file {
+                    Some(file) => names && self.loader.needles_of(file) & needle::SOCKET != 0,
+                    None => !matches!(f, Value::Deferred(_)),
+                }
+        } else {
+            (match f {
+                Value::Lazy(file, _) => self.loader.needles_of(*file) & needle::ROUTING != 0,
+                Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
+                _ => true,
+            }) || tracked
+        };
+        if follow {
+            self.call_value_now(ctx, f, argv, args, line, this)
+        } else {
+            Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
+        }
+    }
+
+    pub(crate) fn call_value_now(
+        &mut self,
+        ctx: &Ctx,
+        f: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+        this: Option<Value>,
+    ) -> Value {
+        match f {
+            Value::Func(c) => {
+                self.frames.push(Frame {
+                    callee: c.func.name.clone().unwrap_or_else(|| {
+                        args.first()
+                            .map(|_| "<anonymous>".to_string())
+                            .unwrap_or_else(|| "<anonymous>".into())
+                    }),
+                    file: ctx.file,
+                    line,
+                    args: argv.clone(),
+                });
+                let r = self.invoke(c, argv, this);
+                self.frames.pop();
+                r
+            }
+            Value::Lazy(..) | Value::Deferred(_) => {
+                let v = self.force_deep(f.clone());
+                if matches!(v, Value::Lazy(..) | Value::Deferred(_)) {
+                    return Value::dynamic();
+                }
+                self.call_value_now(ctx, &v, argv, args, line, this)
+            }
+            Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
+            Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::Unknown(k.clone())
+            }
+            // A compiled validator (`ajv.compile(schema)`) applied to the request.
+            Value::Zod(z) => {
+                let mut all = vec![Value::Zod(z.clone())];
+                all.extend(argv);
+                self.note_validation(ctx, line, &all, "ajv");
+                Value::dynamic()
+            }
+            Value::Class(_) => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// Runs a route handler or middleware once with a request, a response
+    /// and `next`, in a fresh scope under the program's globals.
+    pub(crate) fn run_as_handler(&mut self, f: &Value, c: &Closure) {
+        let argv = vec![
+            Value::Http(HttpVal::Req),
+            Value::Http(HttpVal::Res(200)),
+            Value::Builtin(Builtin::NextFn),
+        ];
+        let ctx = Ctx {
+            file: c.file,
+            scope: Scope::new(Some(self.globals.clone())),
+            this: Value::Undef,
+            home: None,
+        };
+        self.call_value_now(&ctx, f, argv, &[], c.func.line, None);
+    }
+
+    pub(crate) fn invoke(
+        &mut self,
+        c: &Rc<Closure>,
+        argv: Vec<Value>,
+        this: Option<Value>,
+    ) -> Value {
+        let key = (c.file, c.func.id);
+        if self.called.insert(key) {
+            let was = self.uncalled.remove(&key);
+            self.salvage_note_call(key, was);
+        }
+        self.census_enter(key);
+        if self.event_mode {
+            self.event_called.insert(key);
+        }
+        let recursion = self.stack.iter().filter(|k| **k == key).count();
+        if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
+            if argv.iter().any(|a| a.is_tracked(0))
+                || this.as_ref().is_some_and(|t| t.is_tracked(0))
+            {
+                self.finding(
+                    FindingCode::AnalysisBudget,
+                    c.file,
+                    c.func.line,
+                    format!(
+                        "calls to `{}` nest deeper than {} levels; deeper registrations were not followed",
+                        c.func.name.as_deref().unwrap_or("<anonymous>"),
+                        if recursion >= MAX_RECURSION { MAX_RECURSION } else { MAX_CALL_DEPTH }
+                    ),
+                );
+            }
+            return Value::dynamic();
+        }
+        if self.steps > STEP_BUDGET {
+            if !self.budget_reported {
+                self.budget_reported = true;
+                self.finding(
+                    FindingCode::AnalysisBudget,
+                    c.file,
+                    c.func.line,
+                    format!(
+                        "the analysis budget ran out entering `{}`; calls past this point were not followed",
+                        c.func.name.as_deref().unwrap_or("<anonymous>")
+                    ),
+                );
+            }
+            return Value::dynamic();
+        }
+        let Some(call_args) = self.call_args(key, &argv, c.this.as_ref().or(this.as_ref())) else {
+            return Value::dynamic();
+        };
+        let scope = Scope::new(Some(c.env.clone()));
+        let this = if c.is_arrow {
+            c.this.clone().unwrap_or(Value::Undef)
+        } else {
+            c.this.clone().or(this).unwrap_or(Value::Undef)
+        };
+        let ctx = Ctx {
+            file: c.file,
+            scope,
+            this,
+            home: c.home.clone(),
+        };
+        ctx.scope.define("arguments", Value::array(argv.clone()));
+        let last = c.func.params.len().saturating_sub(1);
+        for (i, p) in c.func.params.iter().enumerate() {
+            if c.func.rest && i == last {
+                let rest = argv.get(i..).map(<[Value]>::to_vec).unwrap_or_default();
+                self.bind(&ctx, p, Value::array(rest), true);
+                continue;
+            }
+            let mut v = argv.get(i).cloned().unwrap_or(Value::Undef);
+            if let (Value::Sio(_), Some(Some(t))) = (&v, c.func.param_types.get(i))
+                && let Some(typed) = self.typed_sio(&c.env, t, &v)
+            {
+                v = typed;
+            }
+            self.bind(&ctx, p, v, true);
+        }
+        self.enter_frame(key, call_args, &c.func);
+        self.hoist(&ctx, &c.func.body);
+        let mut result = Value::Undef;
+        for s in &c.func.body {
+            match self.exec_stmt(&ctx, s) {
+                Flow::Normal => {}
+                Flow::Return(v) => {
+                    result = v;
+                    break;
+                }
+                // What a caller gets from a call that threw is not known here.
+                _ => {
+                    result = Value::dynamic();
+                    break;
+                }
+            }
+        }
+        self.leave_frame();
+        result
+    }
+
+    pub(crate) fn construct(
+        &mut self,
+        ctx: &Ctx,
+        c: &Value,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        match c {
+            Value::Builtin(Builtin::Express) => self.new_router(ctx.file, line, true),
+            Value::Builtin(Builtin::RouterCtor) => self.new_router(ctx.file, line, false),
+            Value::Builtin(Builtin::SocketIo | Builtin::SocketIoServer) => {
+                self.new_sio_server(ctx, &argv, line)
+            }
+            Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
+            Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
+            Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
+            Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
+                Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
+            }
+            // `new Promise((resolve, reject) => …)`: the executor runs at once.
+            Value::Builtin(Builtin::PromiseNs) => {
+                if let Some(f @ Value::Func(_)) = argv.first() {
+                    let settle = vec![Value::external(), Value::external()];
+                    self.call_value_now(ctx, f, settle, &[], line, None);
+                }
+                Value::dynamic()
+            }
+            Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
+            Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
+                let map = *b == Builtin::MapCtor;
+                let mut items = Vec::new();
+                if let Some(Value::Arr(init)) = argv.first().map(|a| self.force(a.clone(), 0)) {
+                    for it in init.borrow().iter().take(Coll::LIMIT) {
+                        if map {
+                            if let Value::Arr(pair) = it {
+                                let pair = pair.borrow();
+                                items.push((
+                                    pair.first().cloned().unwrap_or(Value::Undef),
+                                    pair.get(1).cloned().unwrap_or(Value::Undef),
+                                ));
+                            }
+                        } else {
+                            items.push((Value::Undef, it.clone()));
+                        }
+                    }
+                }
+                Value::Coll(Rc::new(Coll {
+                    map,
+                    items: RefCell::new(items),
+                }))
+            }
+            Value::Class(_) | Value::Func(_) => {
+                let obj = ObjData::new();
+                if let Value::Class(cv) = c {
+                    *obj.class.borrow_mut() = Some(cv.clone());
+                }
+                let this = Value::Obj(obj.clone());
+                if let Value::Class(cv) = c
+                    && let Some(slot) = self.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
+                    && slot.1.is_none()
+                {
+                    slot.1 = Some(this.clone());
+                }
+                // A function constructor that returns an object yields that object.
+                if let Value::Func(f) = c {
+                    *obj.proto.borrow_mut() = self.prototype_of(f);
+                    let r = self.invoke(f, argv, Some(this.clone()));
+                    return match r {
+                        Value::Obj(_)
+                        | Value::Arr(_)
+                        | Value::Func(_)
+                        | Value::Router(_)
+                        | Value::Sio(_)
+                        | Value::Coll(_)
+                        | Value::Emitter(_) => r,
+                        _ => this,
+                    };
+                }
+                self.init_instance(c, &this, argv);
+                this
+            }
+            Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::Unknown(k.clone())
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    pub(crate) fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
+        match c {
+            Value::Class(cv) => {
+                let cctx = Ctx {
+                    file: cv.file,
+                    scope: Scope::new(Some(cv.env.clone())),
+                    this: this.clone(),
+                    home: Some(cv.clone()),
+                };
+                if cv.class.constructor.is_none()
+                    && let Some(sup) = cv.superclass.clone()
+                {
+                    self.init_instance(&sup, this, argv.clone());
+                }
+                for (name, init) in &cv.class.fields {
+                    let v = match init {
+                        Some(e) => self.eval_raw(&cctx, e),
+                        None => Value::Undef,
+                    };
+                    self.set_member(this, name, v);
+                }
+                if let Some(ctor) = &cv.class.constructor {
+                    let clo = Closure::method(cv, ctor, this);
+                    self.invoke(&clo, argv, Some(this.clone()));
+                }
+            }
+            Value::Func(f) => {
+                self.invoke(f, argv, Some(this.clone()));
+            }
+            Value::Builtin(Builtin::RouterCtor) | Value::Builtin(Builtin::Express) => {
+                // `class Api extends Router` — the instance is a router; not modelled.
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn call_builtin(
+        &mut self,
+        ctx: &Ctx,
+        b: &Builtin,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        match b {
+            Builtin::Express => self.new_router(ctx.file, line, true),
+            Builtin::RouterCtor => self.new_router(ctx.file, line, false),
+            Builtin::Require => self.require(ctx, argv.first(), line, false),
+            Builtin::PathJoin => {
+                let parts: Option<Vec<String>> = argv
+                    .iter()
+                    .map(|v| self.force(v.clone(), 0).as_text())
+                    .collect();
+                match parts {
+                    Some(p) => Value::str(&posix_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::UrlJoin => {
+                let mut flat = Vec::new();
+                for v in argv {
+                    match self.force(v, 0) {
+                        Value::Arr(a) => flat.extend(a.borrow().iter().cloned()),
+                        v => flat.push(v),
+                    }
+                }
+                let parts: Option<Vec<String>> = flat.iter().map(|v| v.as_text()).collect();
+                match parts {
+                    Some(p) => Value::str(&url_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::ObjectFn(f) => {
+                let target = argv
+                    .first()
+                    .cloned()
+                    .map(|v| self.force(v, 0))
+                    .unwrap_or(Value::Undef);
+                match (*f, &target) {
+                    ("keys", Value::Obj(o)) => {
+                        Value::array(o.props.borrow().keys().map(|k| Value::str(k)).collect())
+                    }
+                    ("values", Value::Obj(o)) => {
+                        Value::array(o.props.borrow().values().cloned().collect())
+                    }
+                    ("entries", Value::Obj(o)) => Value::array(
+                        o.props
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| Value::array(vec![Value::str(k), v.clone()]))
+                            .collect(),
+                    ),
+                    ("freeze", _) => target,
+                    ("create", _) => {
+                        let o = ObjData::new();
+                        if let Value::Obj(p) = &target {
+                            *o.proto.borrow_mut() = Some(p.clone());
+                        }
+                        Value::Obj(o)
+                    }
+                    ("setPrototypeOf", Value::Obj(o)) => {
+                        if let Some(Value::Obj(p)) = argv.get(1).map(|p| self.force(p.clone(), 0))
+                            && !Rc::ptr_eq(o, &p)
+                        {
+                            *o.proto.borrow_mut() = Some(p);
+                        }
+                        target
+                    }
+                    ("getPrototypeOf", Value::Obj(o)) => o
+                        .proto
+                        .borrow()
+                        .clone()
+                        .map_or(Value::dynamic(), Value::Obj),
+                    ("assign", Value::Obj(o)) => {
+                        for src in argv.iter().skip(1) {
+                            if let Value::Obj(s) = self.force(src.clone(), 0) {
+                                for (k, v) in s.props.borrow().iter() {
+                                    o.set(k, v.clone());
+                                }
+                            }
+                        }
+                        target
+                    }
+                    ("fromEntries", Value::Arr(a)) => {
+                        let obj = ObjData::new();
+                        for e in a.borrow().iter() {
+                            if let Value::Arr(pair) = e {
+                                let pair = pair.borrow();
+                                if let (Some(k), Some(v)) =
+                                    (pair.first().and_then(|k| k.as_text()), pair.get(1))
+                                {
+                                    obj.set(&k, v.clone());
+                                }
+                            }
+                        }
+                        Value::Obj(obj)
+                    }
+                    ("defineProperty", Value::Obj(o)) => {
+                        if let (Some(k), Some(Value::Obj(desc))) =
+                            (argv.get(1).and_then(|k| k.as_text()), argv.get(2))
+                        {
+                            let v = desc.get("value").unwrap_or(Value::dynamic());
+                            let v = match desc.get("get") {
+                                Some(g @ Value::Func(_)) => {
+                                    self.call_value_now(ctx, &g, Vec::new(), &[], line, None)
+                                }
+                                _ => v,
+                            };
+                            o.set(&k, v);
+                        }
+                        target
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
+                Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
+                Some(Value::Coll(c)) => Value::array(c.iterated()),
+                _ => Value::dynamic(),
+            },
+            Builtin::ArrayMethod(_) => Value::dynamic(),
+            Builtin::ArrayIsArray => match argv.first().cloned().map(|v| self.force_deep(v)) {
+                Some(Value::Arr(_)) => Value::Bool(true),
+                Some(Value::Unknown(_) | Value::Lazy(..) | Value::Deferred(_)) => Value::dynamic(),
+                _ => Value::Bool(false),
+            },
+            Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::Framework(n) => match n.as_ref() {
+                "create" => self.nest_create(ctx, &argv, args, line),
+                w @ ("createExpressServer" | "useExpressServer") => {
+                    let w = w.to_string();
+                    self.routing_controllers_server(ctx, &w, &argv, line)
+                }
+                // `forwardRef(() => X)` is `X`.
+                "forwardRef" => match argv.into_iter().next() {
+                    Some(f @ Value::Func(_)) => {
+                        self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
+                    }
+                    _ => Value::dynamic(),
+                },
+                n => {
+                    let n = n.to_string();
+                    self.dropin_call(ctx, &n, &argv, line)
+                        .unwrap_or_else(Value::external)
+                }
+            },
+            Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
+                self.note_fork(ctx, &argv, line);
+                Value::external()
+            }
+            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::UseMemo => match argv.into_iter().next() {
+                Some(f @ Value::Func(_)) => {
+                    self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
+                }
+                _ => Value::external(),
+            },
+            Builtin::UseRef => {
+                let r = ObjData::new();
+                r.set("current", argv.into_iter().next().unwrap_or(Value::Undef));
+                Value::Obj(r)
+            }
+            Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor | Builtin::Zod => {
+                Value::dynamic()
+            }
+            Builtin::ZodBuilder(n) => {
+                let n = n.clone();
+                self.zod_builder(&n, &argv)
+            }
+            Builtin::Joi => Value::dynamic(),
+            Builtin::JoiBuilder(n) => {
+                let n = n.clone();
+                self.joi_builder(ctx, &n, &argv, line)
+            }
+            Builtin::Celebrate => self.celebrate(&argv),
+            Builtin::AjvMethod("compile") => match argv.first() {
+                Some(v) => crate::libs::schemas::zod(self.plain_json(v, 0)),
+                None => Value::dynamic(),
+            },
+            Builtin::AjvMethod("validate") => {
+                // `ajv.validate(schema, req.body)`.
+                if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
+                    let all = vec![
+                        crate::libs::schemas::zod(self.plain_json(schema, 0)),
+                        data.clone(),
+                    ];
+                    self.note_validation(ctx, line, &all, "ajv.validate");
+                }
+                Value::dynamic()
+            }
+            Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
+            Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
+            Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
+            Builtin::EventEmitterCtor => Value::Emitter(Rc::default()),
+            Builtin::JsonValidate => {
+                let mut parts = Vec::new();
+                if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
+                    for part in ["body", "query", "params"] {
+                        if let Some(v) = o.get(part) {
+                            let schema = self.plain_json(&v, 0);
+                            parts.push((part, schema));
+                        }
+                    }
+                }
+                Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
+            }
+            Builtin::JsonSchemaMiddleware(parts) => {
+                if let Some(rc) = self.route_contract.clone() {
+                    crate::libs::schemas::set_json_schema_parts(
+                        &mut rc.borrow_mut(),
+                        parts,
+                        ctx.file,
+                        line,
+                    );
+                }
+                Value::dynamic()
+            }
+            Builtin::NextFn => {
+                // `next(err)`: an error with a status is a response.
+                if let (Some(v), Some(e)) = (argv.first(), args.first())
+                    && self.route_contract.is_some()
+                {
+                    let v = v.clone();
+                    self.note_error_status(ctx, &v, e);
+                }
+                Value::Undef
+            }
+            Builtin::CheckField(part) => self.check_field(part, &argv),
+            Builtin::Node(f) => {
+                let f = f.clone();
+                self.node_call(ctx, &f, argv, args, line)
+            }
+            Builtin::Lodash(n) if n.is_empty() => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::Lodash(n) => {
+                let n = n.clone();
+                self.lodash_call(ctx, &n, argv, line)
+            }
+            Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
+            Builtin::SocketIoClient => self.new_sio_client(&argv, false),
+            Builtin::SocketIoManager => self.new_sio_client(&argv, true),
+            Builtin::PathModule | Builtin::ObjectNs | Builtin::ArrayNs | Builtin::PromiseNs => {
+                Value::dynamic()
+            }
+        }
+    }
+}

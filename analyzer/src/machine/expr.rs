@@ -1,0 +1,514 @@
+//! Expressions: values of literals, templates, operators, members, objects,
+//! functions and classes, assignment and destructuring.
+//!
+//! Deliberately not here: calls (`call.rs`).
+
+use super::*;
+
+impl Interp {
+    /// Evaluate and resolve lazy imports.
+    pub(crate) fn eval(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+        let v = self.eval_raw(ctx, e);
+        self.force(v, 0)
+    }
+
+    /// Evaluate, leaving a bare imported name unresolved (`Value::Lazy`).
+    pub(crate) fn eval_raw(&mut self, ctx: &Ctx, e: &Expr) -> Value {
+        match e {
+            Expr::Str(s) => Value::str(s),
+            Expr::Num(n) => Value::Num(*n),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Null => Value::Null,
+            Expr::Undefined => Value::Undef,
+            Expr::Regex(r) => Value::Regex(Rc::from(r.as_str())),
+            Expr::Template(quasis, exprs) => {
+                let mut out = String::new();
+                let mut known = true;
+                let mut simple = true;
+                for (i, q) in quasis.iter().enumerate() {
+                    out.push_str(q);
+                    if let Some(e) = exprs.get(i) {
+                        let v = self.eval(ctx, e);
+                        match self.force_deep(v) {
+                            Value::Pattern(p) => {
+                                known = false;
+                                out.push_str(&p);
+                            }
+                            v => match v.as_text() {
+                                Some(t) => out.push_str(&t),
+                                None => {
+                                    known = false;
+                                    match placeholder(e) {
+                                        Some(n) => out.push_str(&format!("{{{n}}}")),
+                                        None => simple = false,
+                                    }
+                                }
+                            },
+                        }
+                    }
+                }
+                if !self.charge(ctx.file, out.len()) {
+                    Value::dynamic()
+                } else if known {
+                    Value::str(&out)
+                } else if simple {
+                    Value::Pattern(Rc::from(out.as_str()))
+                } else {
+                    Value::dynamic()
+                }
+            }
+            Expr::Ident(name) => match ctx.scope.lookup(name) {
+                Some(v) => v,
+                None => self.global_obj.get(name).unwrap_or(Value::external()),
+            },
+            Expr::This => ctx.this.clone(),
+            Expr::Super => Value::dynamic(),
+            Expr::Member(obj, prop) => {
+                if let Some(v) = self.global_object_read(ctx, obj, prop) {
+                    return v;
+                }
+                let o = self.eval(ctx, obj);
+                self.member(&o, prop)
+            }
+            Expr::Index(obj, idx) => {
+                let o = self.eval(ctx, obj);
+                let k = self.eval(ctx, idx);
+                match k.as_text() {
+                    Some(k) => self.member(&o, &k),
+                    None => self
+                        .socket_under_dynamic_key(&o)
+                        .unwrap_or_else(Value::dynamic),
+                }
+            }
+            Expr::Call(call) => self.call(ctx, call),
+            Expr::New(callee, args, line) => {
+                let c = self.eval(ctx, callee);
+                let argv = self.eval_args(ctx, args);
+                self.construct(ctx, &c, argv, args, *line)
+            }
+            Expr::Array(items) => {
+                let mut out = Vec::new();
+                for it in items {
+                    match it {
+                        Expr::Spread(inner) => match self.eval(ctx, inner) {
+                            Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
+                            Value::Coll(c) => out.extend(c.iterated()),
+                            _ => out.push(Value::dynamic()),
+                        },
+                        e => out.push(self.eval_raw(ctx, e)),
+                    }
+                }
+                Value::array(out)
+            }
+            Expr::Object(props) => {
+                let obj = ObjData::new();
+                for p in props {
+                    match p {
+                        ObjProp::KeyValue(k, v) => {
+                            let key = match k {
+                                PropKey::Name(n) => Some(n.clone()),
+                                PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                            };
+                            let val = self.eval_raw(ctx, v);
+                            if let Some(key) = key {
+                                obj.set(&key, val);
+                            }
+                        }
+                        ObjProp::Spread(e) => {
+                            if let Value::Obj(src) = self.eval(ctx, e) {
+                                for (k, v) in src.props.borrow().iter() {
+                                    obj.set(k, v.clone());
+                                }
+                            }
+                        }
+                        ObjProp::Method(k, f) => {
+                            let key = match k {
+                                PropKey::Name(n) => Some(n.clone()),
+                                PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                            };
+                            let v = self.closure(ctx, f);
+                            if let Some(key) = key {
+                                obj.set(&key, v);
+                            }
+                        }
+                    }
+                }
+                Value::Obj(obj)
+            }
+            Expr::Func(f) => self.closure(ctx, f),
+            Expr::Class(c) => self.class_value(ctx, c),
+            Expr::Add(l, r) => {
+                let a = self.eval(ctx, l);
+                let a = self.force_deep(a);
+                let b = self.eval(ctx, r);
+                let b = self.force_deep(b);
+                match (&a, &b) {
+                    (Value::Num(x), Value::Num(y)) => Value::Num(x + y),
+                    (Value::Pattern(x), _) | (_, Value::Pattern(x))
+                        if matches!(
+                            (&a, &b),
+                            (
+                                Value::Pattern(_) | Value::Str(_),
+                                Value::Pattern(_) | Value::Str(_)
+                            )
+                        ) =>
+                    {
+                        let _ = x;
+                        let t = |v: &Value| match v {
+                            Value::Pattern(p) | Value::Str(p) => p.to_string(),
+                            _ => String::new(),
+                        };
+                        let text = format!("{}{}", t(&a), t(&b));
+                        if self.charge(ctx.file, text.len()) {
+                            Value::Pattern(Rc::from(text.as_str()))
+                        } else {
+                            Value::dynamic()
+                        }
+                    }
+                    _ => match (a.as_text(), b.as_text()) {
+                        (Some(x), Some(y)) if self.charge(ctx.file, x.len() + y.len()) => {
+                            Value::str(&(x + &y))
+                        }
+                        _ => Value::dynamic(),
+                    },
+                }
+            }
+            Expr::Logical(op, l, r) => {
+                let a = self.eval(ctx, l);
+                match (op, a.truthy()) {
+                    (LogicalOp::And, Some(false)) => a,
+                    (LogicalOp::And, Some(true)) => self.eval_raw(ctx, r),
+                    (LogicalOp::Or, Some(true)) => a,
+                    (LogicalOp::Or, Some(false)) => self.eval_raw(ctx, r),
+                    (LogicalOp::Nullish, _) if matches!(a, Value::Undef | Value::Null) => {
+                        self.eval_raw(ctx, r)
+                    }
+                    (LogicalOp::Nullish, Some(_)) => a,
+                    (_, None) => {
+                        self.cond.push(expr_text(l));
+                        let b = self.eval_raw(ctx, r);
+                        self.cond.pop();
+                        // `x || null`, `x || []`: a fallback of nothing says
+                        // nothing (a loop over it would run zero times); keep `x`.
+                        if says_nothing(&b) { a } else { b }
+                    }
+                }
+            }
+            Expr::Cond(test, text, a, b) => {
+                let t = self.eval(ctx, test);
+                match t.truthy() {
+                    Some(true) => self.eval_raw(ctx, a),
+                    Some(false) => self.eval_raw(ctx, b),
+                    None => {
+                        self.cond.push(text.clone());
+                        let x = self.eval_raw(ctx, a);
+                        self.cond.pop();
+                        self.cond.push(format!("!({text})"));
+                        let y = self.eval_raw(ctx, b);
+                        self.cond.pop();
+                        // Keep the branch that says something: a known value over
+                        // an unknown one, but not an empty fallback (`Array.isArray(x)
+                        // ? x : []`), which would make a loop over it run zero times.
+                        match (x.is_unknown(), y.is_unknown()) {
+                            (true, false) if !says_nothing(&y) => y,
+                            (false, true) if says_nothing(&x) => y,
+                            _ => x,
+                        }
+                    }
+                }
+            }
+            Expr::Assign(pat, v) => {
+                let val = self.eval_raw(ctx, v);
+                self.bind(ctx, pat, val.clone(), false);
+                val
+            }
+            Expr::Await(e) => self.eval_raw(ctx, e),
+            Expr::Unary(op, e) => {
+                let v = self.eval(ctx, e);
+                match op.as_str() {
+                    "!" => v
+                        .truthy()
+                        .map(|b| Value::Bool(!b))
+                        .unwrap_or(Value::dynamic()),
+                    "void" => Value::Undef,
+                    "typeof" => match v {
+                        Value::Undef => Value::str("undefined"),
+                        Value::Null | Value::Arr(_) | Value::Obj(_) | Value::Regex(_) => {
+                            Value::str("object")
+                        }
+                        Value::Bool(_) => Value::str("boolean"),
+                        Value::Num(_) => Value::str("number"),
+                        Value::Str(_) => Value::str("string"),
+                        Value::Func(_) | Value::Class(_) | Value::Router(_) => {
+                            Value::str("function")
+                        }
+                        _ => Value::dynamic(),
+                    },
+                    "-" => match v {
+                        Value::Num(n) => Value::Num(-n),
+                        _ => Value::dynamic(),
+                    },
+                    _ => Value::dynamic(),
+                }
+            }
+            Expr::Seq(items) => {
+                let mut last = Value::Undef;
+                for it in items {
+                    last = self.eval_raw(ctx, it);
+                }
+                last
+            }
+            Expr::Spread(e) => self.eval_raw(ctx, e),
+            Expr::Compare(op, l, r) => {
+                let a = self.eval(ctx, l);
+                let b = self.eval(ctx, r);
+                // An ordering decides a loop's test (see `flow`), not a branch:
+                // what is known of a count here is often a starting state.
+                if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
+                    return Value::dynamic();
+                }
+                let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+                match (a.as_text(), b.as_text()) {
+                    (Some(x), Some(y)) => {
+                        let eq = x == y && (same_kind || op.len() == 2);
+                        let neg = op.starts_with('!');
+                        Value::Bool(eq != neg)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Expr::Typed(inner, t) => {
+                let v = self.eval_raw(ctx, inner);
+                if let (Value::Http(HttpVal::Part(part)), Some(c)) =
+                    (&v, self.route_contract.clone())
+                    && matches!(*part, "body" | "query" | "params")
+                {
+                    let schema = self.ts_schema(&ctx.scope, t, 0);
+                    if schema.get("type").is_some() {
+                        crate::libs::schemas::set_part(
+                            &mut c.borrow_mut(),
+                            part,
+                            schema,
+                            "Request<typed>",
+                            ctx.file,
+                            self.frames.last().map_or(0, |f| f.line),
+                        );
+                    }
+                }
+                v
+            }
+            Expr::Opaque(_) => Value::dynamic(),
+        }
+    }
+
+    pub(crate) fn eval_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            match a {
+                Expr::Spread(inner) => match self.eval(ctx, inner) {
+                    Value::Arr(arr) => out.extend(arr.borrow().iter().cloned()),
+                    _ => out.push(Value::dynamic()),
+                },
+                e => out.push(self.eval_raw(ctx, e)),
+            }
+        }
+        out
+    }
+
+    pub(crate) fn closure(&mut self, ctx: &Ctx, f: &Arc<Func>) -> Value {
+        let c = Rc::new(Closure {
+            file: ctx.file,
+            func: f.clone(),
+            env: ctx.scope.clone(),
+            this: if f.arrow {
+                Some(ctx.this.clone())
+            } else {
+                None
+            },
+            is_arrow: f.arrow,
+            home: ctx.home.clone(),
+        });
+        let key = (ctx.file, f.id);
+        if !self.called.contains(&key) {
+            self.uncalled.entry(key).or_insert_with(|| c.clone());
+        }
+        self.note_component_method(&c);
+        let emits = *self
+            .emits
+            .entry(key)
+            .or_insert_with(|| crate::libs::socketio::mentions_emit(f));
+        if emits {
+            self.emit_funcs.entry(key).or_insert_with(|| c.clone());
+        }
+        Value::Func(c)
+    }
+
+    pub(crate) fn class_value(&mut self, ctx: &Ctx, c: &Arc<Class>) -> Value {
+        let superclass = c.superclass.as_ref().map(|s| self.eval(ctx, s));
+        let cv = Rc::new(ClassVal {
+            file: ctx.file,
+            class: c.clone(),
+            env: ctx.scope.clone(),
+            superclass,
+            statics: ObjData::new(),
+        });
+        let cctx = Ctx {
+            this: Value::Class(cv.clone()),
+            home: Some(cv.clone()),
+            ..ctx.clone()
+        };
+        for (name, f) in &c.static_methods {
+            let v = self.closure(&cctx, f);
+            cv.statics.set(name, v);
+        }
+        for (name, init) in &c.static_fields {
+            let v = match init {
+                Some(e) => self.eval_raw(&cctx, e),
+                None => Value::Undef,
+            };
+            cv.statics.set(name, v);
+        }
+        self.classes.push((cv.clone(), None));
+        if !c.decorators.is_empty() {
+            self.nest_gateway(ctx, &cv);
+        }
+        Value::Class(cv)
+    }
+
+    /// Property read.
+    pub(crate) fn member(&mut self, o: &Value, prop: &str) -> Value {
+        match o {
+            Value::Lazy(..) => {
+                let v = self.force(o.clone(), 0);
+                self.member(&v, prop)
+            }
+            Value::Obj(data) => {
+                if let Some(v) = data.get(prop) {
+                    return self.force(v, 0);
+                }
+                let class = data.class.borrow().clone();
+                if let Some(c) = class {
+                    if let Some(m) = self.find_method(&c, prop, o) {
+                        return m;
+                    }
+                    // A getter runs when the property is read.
+                    if let Some(g) = self.find_getter(&c, prop, o) {
+                        return self.invoke(&g, Vec::new(), Some(o.clone()));
+                    }
+                }
+                match self.proto_lookup(data, prop) {
+                    Some(v) => v,
+                    // What the runtime provides (`globalThis.fetch`).
+                    None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
+                    None => Value::dynamic(),
+                }
+            }
+            Value::Arr(a) => match prop {
+                "length" => Value::Num(a.borrow().len() as f64),
+                _ => match prop.parse::<usize>() {
+                    Ok(i) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                    Err(_) if ARRAY_METHODS.contains(&prop) => {
+                        Value::Builtin(Builtin::ArrayMethod(Rc::from(prop)))
+                    }
+                    Err(_) => Value::dynamic(),
+                },
+            },
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_member(&c, prop)
+            }
+            Value::Str(s) => match prop {
+                "length" => Value::Num(s.chars().count() as f64),
+                _ => Value::dynamic(),
+            },
+            // `ns.name` stays lazy, like a named import: resolving it may load
+            // modules (a barrel's `export *` targets) that nothing else needs.
+            Value::Module(id) => Value::Lazy(*id, Rc::from(prop)),
+            Value::Class(c) => {
+                if let Some(v) = c.statics.get(prop) {
+                    return v;
+                }
+                match &c.superclass {
+                    Some(s @ Value::Class(_)) => {
+                        let s = s.clone();
+                        self.member(&s, prop)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
+            Value::Sio(s) => {
+                let s = s.clone();
+                self.sio_member(&s, prop)
+            }
+            Value::Coll(c) => match prop {
+                "size" => Value::Num(c.items.borrow().len() as f64),
+                _ => Value::dynamic(),
+            },
+            Value::Http(h) => self.http_member(*h, prop),
+            Value::Zod(z) if prop == "shape" => crate::libs::schemas::shape_of(z),
+            Value::Router(id) => self.routers[*id as usize]
+                .props
+                .get(prop)
+                .cloned()
+                .unwrap_or(Value::dynamic()),
+            Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
+            Value::Unknown(k) => Value::Unknown(k.clone()),
+            Value::Undef | Value::Null => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// A getter of the class or its superclasses, bound to `this`.
+    pub(crate) fn find_getter(
+        &self,
+        c: &Rc<ClassVal>,
+        prop: &str,
+        this: &Value,
+    ) -> Option<Rc<Closure>> {
+        let mut cur = Some(c.clone());
+        for _ in 0..16 {
+            let cv = cur?;
+            if let Some((_, f)) = cv.class.getters.iter().find(|(n, _)| n == prop) {
+                return Some(Closure::method(&cv, f, this));
+            }
+            cur = match &cv.superclass {
+                Some(Value::Class(s)) => Some(s.clone()),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    pub(crate) fn find_method(
+        &mut self,
+        c: &Rc<ClassVal>,
+        prop: &str,
+        this: &Value,
+    ) -> Option<Value> {
+        let mut cur = Some(c.clone());
+        let mut guard = 0;
+        while let Some(cv) = cur {
+            guard += 1;
+            if guard > 16 {
+                break;
+            }
+            if let Some((_, f)) = cv.class.methods.iter().find(|(n, _)| n == prop) {
+                return Some(Value::Func(Closure::method(&cv, f, this)));
+            }
+            cur = match &cv.superclass {
+                Some(Value::Class(s)) => Some(s.clone()),
+                Some(Value::Func(f)) => {
+                    let f = f.clone();
+                    let proto = self.prototype_of(&f)?;
+                    return match proto.get(prop) {
+                        Some(Value::Func(m)) => Some(self.bind_this(&m, Some(this.clone()))),
+                        _ => None,
+                    };
+                }
+                _ => None,
+            };
+        }
+        None
+    }
+}

@@ -1,0 +1,413 @@
+//! Modules: loading a file's facts as a module (once), its exports, imports
+//! (ESM and CommonJS interop, barrels, `import()`), and what a package
+//! specifier gives.
+//!
+//! Deliberately not here: resolving specifiers to files (`project.rs`).
+
+use super::*;
+
+impl Interp {
+    /// Evaluate a module (once) and return its record.
+    pub(crate) fn run_module(&mut self, id: FileId) {
+        self.load_module(id);
+    }
+
+    pub(crate) fn load_module(&mut self, id: FileId) -> Rc<ModuleRec> {
+        if let Some(rec) = self.modules.get(&id) {
+            return rec.clone();
+        }
+        let module_obj = ObjData::new();
+        module_obj.is_module_obj.set(true);
+        let exports = ObjData::new();
+        module_obj.set("exports", Value::Obj(exports.clone()));
+        let rec = Rc::new(ModuleRec {
+            exports,
+            live: RefCell::new(None),
+            module_obj: module_obj.clone(),
+            esm: Cell::new(false),
+            stars: RefCell::new(Vec::new()),
+            done: Cell::new(false),
+        });
+        self.modules.insert(id, rec.clone());
+        self.touched.insert(id);
+        let loaded = self.loader.get(id);
+        if let Some((code, msg)) = &loaded.problem {
+            let code = if code == "invalid-utf8" {
+                FindingCode::InvalidUtf8
+            } else {
+                FindingCode::UnreadableFile
+            };
+            self.finding(code, id, 1, msg.clone());
+        }
+        let facts = loaded.facts.clone();
+        for (line, why) in &facts.parse_errors {
+            self.finding(
+                FindingCode::ParseError,
+                id,
+                *line,
+                format!("syntax error: {why}"),
+            );
+        }
+        for line in &facts.too_deep {
+            self.finding(
+                FindingCode::TooDeep,
+                id,
+                *line,
+                "code nested too deeply to analyze; this part was skipped".into(),
+            );
+        }
+        // Start parsing the modules this one imports while we interpret it.
+        let mut prefetch = Vec::new();
+        for src in facts.static_sources() {
+            if let Resolved::File(t) = self.loader.project.resolve(id, src)
+                && self.loader.needles_of(t) & needle::ROUTING != 0
+            {
+                prefetch.push(t);
+            }
+        }
+        // (What its top level uses at once was queued when its facts were made.)
+        self.loader.prefetch(prefetch);
+
+        let scope = Scope::new(Some(self.globals.clone()));
+        scope.define("module", Value::Obj(module_obj.clone()));
+        scope.define("exports", Value::Obj(rec.exports.clone()));
+        node::module_globals(&scope, self.loader.project.rel(id));
+        let ctx = Ctx {
+            file: id,
+            scope: scope.clone(),
+            this: Value::Undef,
+            home: None,
+        };
+        // Imports bind first (hoisted), lazily.
+        for stmt in &facts.body {
+            match stmt {
+                Stmt::Import(imp) => {
+                    rec.esm.set(true);
+                    self.bind_import(&ctx, imp);
+                    // `import './boot'` binds nothing: it is there to run the module.
+                    self.run_bare_import(ctx.file, imp);
+                }
+                Stmt::ExportNames(..)
+                | Stmt::ExportAll(..)
+                | Stmt::ExportDecl(..)
+                | Stmt::ExportDefault(_) => rec.esm.set(true),
+                _ => {}
+            }
+        }
+        let mut export_names: Vec<(String, String)> = Vec::new();
+        self.hoist(&ctx, &facts.body);
+        for stmt in &facts.body {
+            match stmt {
+                Stmt::ExportNames(names, None, _) => {
+                    for (local, exported) in names {
+                        let v = scope.lookup(local).unwrap_or(Value::Undef);
+                        rec.exports.set(exported, v);
+                        export_names.push((local.clone(), exported.clone()));
+                    }
+                }
+                Stmt::ExportNames(names, Some(src), line) => {
+                    match self.resolve_spec(id, src, *line) {
+                        Some(Resolved::File(t)) => {
+                            for (name, alias) in names {
+                                rec.exports
+                                    .set(alias, Value::Lazy(t, Rc::from(name.as_str())));
+                            }
+                        }
+                        other => {
+                            for (name, alias) in names {
+                                let v = self.known_import(other.as_ref(), Some(name));
+                                rec.exports.set(alias, v);
+                            }
+                        }
+                    }
+                }
+                Stmt::ExportAll(src, alias, line) => {
+                    if let Some(Resolved::File(t)) = self.resolve_spec(id, src, *line) {
+                        match alias {
+                            Some(a) => rec.exports.set(a, Value::Module(t)),
+                            None => rec.stars.borrow_mut().push(t),
+                        }
+                    }
+                }
+                Stmt::ExportDecl(inner, names) => {
+                    self.exec_stmt(&ctx, inner);
+                    for n in names {
+                        let v = scope.lookup(n).unwrap_or(Value::Undef);
+                        rec.exports.set(n, v);
+                        export_names.push((n.clone(), n.clone()));
+                    }
+                }
+                Stmt::ExportDefault(e) => {
+                    let v = self.eval(&ctx, e);
+                    if let (Expr::Func(f), Value::Func(_)) = (e, &v)
+                        && let Some(n) = &f.name
+                    {
+                        scope.define(n, v.clone());
+                    }
+                    rec.exports.set("default", v);
+                }
+                s => {
+                    if !matches!(self.exec_stmt(&ctx, s), Flow::Normal) {
+                        break;
+                    }
+                }
+            }
+        }
+        // ESM exports are live bindings: take the final values, and keep the
+        // scope so later assignments (`io = new Server()` in an init function) show.
+        let mut live = HashMap::new();
+        for (local, exported) in export_names {
+            if let Some(v) = scope.lookup(&local)
+                && !matches!(v, Value::Undef)
+            {
+                rec.exports.set(&exported, v);
+            }
+            live.insert(exported, local);
+        }
+        *rec.live.borrow_mut() = Some((scope.clone(), live));
+        rec.done.set(true);
+        rec
+    }
+
+    pub(crate) fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
+        let r = self.loader.project.resolve(from, spec);
+        // Assets handled by a bundler (`./App.css`, `./logo.svg`, `./x.md?raw`) are not modules.
+        let path = spec.split(['?', '#']).next().unwrap_or(spec);
+        let asset = spec.contains('?')
+            || path.rsplit_once('.').is_some_and(|(_, ext)| {
+                matches!(
+                    ext,
+                    "css"
+                        | "scss"
+                        | "sass"
+                        | "less"
+                        | "svg"
+                        | "png"
+                        | "jpg"
+                        | "jpeg"
+                        | "gif"
+                        | "webp"
+                        | "ico"
+                        | "avif"
+                        | "bmp"
+                        | "woff"
+                        | "woff2"
+                        | "ttf"
+                        | "eot"
+                        | "mp3"
+                        | "mp4"
+                        | "wav"
+                        | "webm"
+                        | "md"
+                        | "txt"
+                        | "html"
+                        | "vue"
+                        | "svelte"
+                        | "wasm"
+                        | "glsl"
+                        | "graphql"
+                        | "gql"
+                        | "yaml"
+                        | "yml"
+                )
+            });
+        // A JSON module (`import pkg from '../package.json'`) is data, when it
+        // exists (a path under the virtual root `/` is under ROOT: see `node`).
+        let json_module = path.ends_with(".json")
+            && match path.strip_prefix('/') {
+                Some(rel) => self.loader.project.root.join(rel).is_file(),
+                None => self
+                    .loader
+                    .project
+                    .abs(from)
+                    .parent()
+                    .is_some_and(|dir| dir.join(path).is_file()),
+            };
+        let asset = asset || json_module;
+        if r == Resolved::Missing && !asset {
+            self.finding(
+                FindingCode::UnresolvedImport,
+                from,
+                line,
+                format!("cannot resolve `{spec}`: no such file in the project"),
+            );
+        }
+        Some(r)
+    }
+
+    pub(crate) fn bind_import(&mut self, ctx: &Ctx, imp: &Import) {
+        let r = self.resolve_spec(ctx.file, &imp.source, imp.line);
+        match r {
+            Some(Resolved::File(t)) => {
+                if let Some(d) = &imp.default {
+                    ctx.scope.define(d, Value::Lazy(t, Rc::from("default")));
+                }
+                if let Some(ns) = &imp.namespace {
+                    ctx.scope.define(ns, Value::Module(t));
+                }
+                for (name, local) in &imp.named {
+                    ctx.scope
+                        .define(local, Value::Lazy(t, Rc::from(name.as_str())));
+                }
+            }
+            other => {
+                if let Some(d) = &imp.default {
+                    let v = self.known_import(other.as_ref(), None);
+                    ctx.scope.define(d, v);
+                }
+                if let Some(ns) = &imp.namespace {
+                    let v = self.known_import(other.as_ref(), None);
+                    ctx.scope.define(ns, v);
+                }
+                for (name, local) in &imp.named {
+                    let v = self.known_import(other.as_ref(), Some(name));
+                    ctx.scope.define(local, v);
+                }
+            }
+        }
+    }
+
+    /// The value of a modelled package import (`name` None = default/namespace).
+    pub(crate) fn known_import(&self, r: Option<&Resolved>, name: Option<&str>) -> Value {
+        match r {
+            Some(Resolved::Known(pkg)) => {
+                let base = known_module(pkg);
+                match name {
+                    None | Some("default") => base,
+                    Some(n) => member_of_builtin(&base, n),
+                }
+            }
+            // React hooks whose values matter here: client code keeps its
+            // socket in `ref.current` and wraps emitting helpers in hooks.
+            Some(Resolved::External(pkg)) if pkg == "react" => match name {
+                Some("useRef") => Value::Builtin(Builtin::UseRef),
+                // `useCallback(fn)` is `fn`: helpers that emit are often wrapped in it.
+                Some("useCallback") => Value::Builtin(Builtin::Identity),
+                Some("useMemo") => Value::Builtin(Builtin::UseMemo),
+                _ => Value::external(),
+            },
+            Some(Resolved::External(pkg)) => {
+                match node::package(pkg).or_else(|| crate::libs::lodash::package(pkg)) {
+                    Some(v) if matches!(name, None | Some("default")) => v,
+                    Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                    None => Value::external(),
+                }
+            }
+            _ => Value::Unknown(Unknown::Reported),
+        }
+    }
+
+    /// `require(x)` / `import(x)` result for a project file.
+    pub(crate) fn module_value(&mut self, id: FileId) -> Value {
+        let rec = self.load_module(id);
+        if rec.esm.get() {
+            Value::Module(id)
+        } else {
+            rec.module_obj.get("exports").unwrap_or(Value::Undef)
+        }
+    }
+
+    pub(crate) fn export_of(&mut self, id: FileId, name: &str, depth: u32) -> Value {
+        if depth > 16 {
+            return Value::dynamic();
+        }
+        let rec = self.load_module(id);
+        if !rec.esm.get() {
+            let exp = rec.module_obj.get("exports").unwrap_or(Value::Undef);
+            if name == "default" {
+                // `exports.default = x` (compiled ESM) wins over the object itself.
+                if let Value::Obj(o) = &exp
+                    && let Some(d) = o.get("default")
+                    && o.get("__esModule").is_some()
+                {
+                    return self.force(d, depth + 1);
+                }
+                return exp;
+            }
+            return self.member(&exp, name);
+        }
+        let current = rec
+            .live
+            .borrow()
+            .as_ref()
+            .and_then(|(sc, names)| names.get(name).and_then(|local| sc.lookup(local)));
+        if let Some(v) = current
+            && !matches!(v, Value::Undef)
+        {
+            return self.force(v, depth + 1);
+        }
+        if let Some(v) = rec.exports.get(name) {
+            return self.force(v, depth + 1);
+        }
+        let stars = rec.stars.borrow().clone();
+        for s in stars {
+            // A barrel's modules that cannot hold the name are not loaded.
+            if !self.is_loaded(s) && !self.loader.may_export(s, name) {
+                continue;
+            }
+            let v = self.export_of(s, name, depth + 1);
+            if !matches!(v, Value::Undef | Value::Unknown(_)) {
+                return v;
+            }
+        }
+        if !rec.done.get() {
+            // Import cycle: the binding is not initialised yet.
+            return Value::dynamic();
+        }
+        Value::Undef
+    }
+
+    pub(crate) fn force(&mut self, v: Value, depth: u32) -> Value {
+        match v {
+            Value::Lazy(f, name) => self.export_of(f, &name, depth),
+            v => v,
+        }
+    }
+
+    /// Resolve lazy imports and deferred calls: the value is needed for routing.
+    pub(crate) fn force_deep(&mut self, v: Value) -> Value {
+        let mut v = v;
+        for _ in 0..32 {
+            v = match v {
+                Value::Lazy(f, name) => self.export_of(f, &name, 0),
+                Value::Deferred(t) => {
+                    if let Some(r) = t.result.borrow().clone() {
+                        r
+                    } else if t.forcing.get() {
+                        return Value::dynamic();
+                    } else {
+                        t.forcing.set(true);
+                        let ctx = Ctx {
+                            file: t.file,
+                            scope: Scope::new(Some(self.globals.clone())),
+                            this: Value::Undef,
+                            home: None,
+                        };
+                        let r = match &t.kind {
+                            ThunkKind::Call(callee, argv, this, line) => {
+                                let callee = self.force_deep(callee.clone());
+                                self.call_value_now(
+                                    &ctx,
+                                    &callee,
+                                    argv.clone(),
+                                    &[],
+                                    *line,
+                                    this.clone(),
+                                )
+                            }
+                            ThunkKind::Member(base, prop) => {
+                                let base = self.force_deep(base.clone());
+                                self.member(&base, prop)
+                            }
+                        };
+                        t.forcing.set(false);
+                        *t.result.borrow_mut() = Some(r.clone());
+                        r
+                    }
+                }
+                other => return other,
+            };
+        }
+        Value::dynamic()
+    }
+}

@@ -1,0 +1,289 @@
+//! Statements: hoisting, blocks, declarations, `if`, `switch`, `try`, and
+//! the statement forms `flow.rs` does not take (loops are there).
+//!
+//! Deliberately not here: expressions (`expr.rs`).
+
+use super::*;
+
+impl Interp {
+    pub(crate) fn hoist(&mut self, ctx: &Ctx, stmts: &[Stmt]) {
+        for s in stmts {
+            let s = match s {
+                Stmt::ExportDecl(inner, _) => inner.as_ref(),
+                s => s,
+            };
+            if let Stmt::Function(name, f) = s {
+                let v = self.closure(ctx, f);
+                ctx.scope.define(name, v);
+            }
+            self.hoist_function_binding(ctx, s);
+        }
+    }
+
+    pub(crate) fn exec_block(&mut self, ctx: &Ctx, stmts: &[Stmt]) -> Flow {
+        let inner = Ctx {
+            scope: Scope::new(Some(ctx.scope.clone())),
+            ..ctx.clone()
+        };
+        self.hoist(&inner, stmts);
+        for s in stmts {
+            let flow = self.exec_stmt(&inner, s);
+            if !matches!(flow, Flow::Normal) {
+                return flow;
+            }
+        }
+        Flow::Normal
+    }
+
+    pub(crate) fn exec_stmt(&mut self, ctx: &Ctx, stmt: &Stmt) -> Flow {
+        self.steps += 1;
+        match stmt {
+            Stmt::Expr(e) => {
+                self.eval(ctx, e);
+            }
+            Stmt::Var(decls) => {
+                for (pat, init) in decls {
+                    let v = match init {
+                        Some(e) => self.eval_raw(ctx, e),
+                        None => Value::Undef,
+                    };
+                    self.bind(ctx, pat, v, true);
+                }
+            }
+            Stmt::Function(..) | Stmt::Import(_) => {}
+            Stmt::TypeDecl(name, t) => {
+                if !ctx.scope.vars.borrow().contains_key(name.as_str()) {
+                    ctx.scope
+                        .define(name, Value::Type(Arc::new(t.clone()), ctx.scope.clone()));
+                }
+            }
+            Stmt::Class(name, c) => {
+                let v = self.class_value(ctx, c);
+                ctx.scope.define(name, v);
+            }
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval_raw(ctx, e),
+                    None => Value::Undef,
+                };
+                return Flow::Return(v);
+            }
+            Stmt::Throw(e) => {
+                let v = self.eval(ctx, e);
+                if self.route_contract.is_some() {
+                    self.note_error_status(ctx, &v, e);
+                }
+                return Flow::Throw(v);
+            }
+            Stmt::If(test, text, then, els, _) => {
+                let t = self.eval(ctx, test);
+                // Looking for events, or running a Socket.IO handler (which runs
+                // later, once the server is up), a flag in program state
+                // (`if (realtime.maintenance) return;`) does not decide anything:
+                // every path may run at some point.
+                let state = (self.event_mode || self.socket_handlers > 0)
+                    && matches!(
+                        t,
+                        Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)
+                    )
+                    && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_));
+                let known = if state { None } else { t.truthy() };
+                // Lazy initialisation, `if (!this._app) this._app = build()`: the
+                // branch runs the first time, so what it builds is not conditional.
+                let known = match known {
+                    None if lazy_init(test, then) => Some(true),
+                    k => k,
+                };
+                match known {
+                    Some(true) => return self.exec_block(ctx, then),
+                    Some(false) => return self.exec_block(ctx, els),
+                    None => return self.exec_both(ctx, text, then, els),
+                }
+            }
+            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+                return self.exec_loop(ctx, stmt, None);
+            }
+            Stmt::Labeled(label, inner) => return self.exec_labeled(ctx, label, inner),
+            Stmt::Break(label) => return Flow::Break(label.clone()),
+            Stmt::Continue(label) => return Flow::Continue(label.clone()),
+            Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
+            Stmt::Try(body, param, handler, fin) => {
+                return self.exec_try(ctx, body, param.as_ref(), handler, fin);
+            }
+            Stmt::Switch(disc, cases) => {
+                let d = self.eval(ctx, disc);
+                let d = self.force_deep(d);
+                // A known discriminant with known case values: run the matching case
+                // and fall through until a case exits, as JavaScript does.
+                let mut start = None;
+                if let Some(dt) = d.as_text() {
+                    let mut all_known = true;
+                    for (i, c) in cases.iter().enumerate() {
+                        if let Some(t) = &c.test {
+                            let v = self.eval(ctx, t);
+                            match v.as_text() {
+                                Some(t) if start.is_none() && t == dt => start = Some(i),
+                                Some(_) => {}
+                                None => all_known = false,
+                            }
+                        }
+                    }
+                    if start.is_none() && all_known {
+                        start = cases.iter().position(|c| c.test.is_none());
+                        if start.is_none() {
+                            return Flow::Normal;
+                        }
+                    } else if !all_known {
+                        start = None;
+                    }
+                }
+                if let Some(i) = start {
+                    for c in &cases[i..] {
+                        match self.exec_block(ctx, &c.body) {
+                            Flow::Normal if !c.exits => {}
+                            Flow::Normal | Flow::Break(None) => break,
+                            other => return other,
+                        }
+                    }
+                    return Flow::Normal;
+                }
+                // Unknown: every case may run; names the cases assign become unknown after.
+                self.cond.push(format!("switch ({})", expr_text(disc)));
+                let mut assigned = Vec::new();
+                for c in cases {
+                    self.exec_block(ctx, &c.body);
+                    assigned_names(&c.body, &mut assigned);
+                }
+                self.cond.pop();
+                for n in assigned {
+                    if ctx.scope.lookup(&n).is_some() {
+                        ctx.scope.assign(&n, Value::dynamic());
+                    }
+                }
+            }
+            Stmt::ExportNames(..) | Stmt::ExportAll(..) => {}
+            Stmt::ExportDecl(inner, _) => return self.exec_stmt(ctx, inner),
+            Stmt::ExportDefault(e) => {
+                self.eval(ctx, e);
+            }
+            Stmt::Enum(name, members) => {
+                let obj = ObjData::new();
+                let mut next = 0.0;
+                for (k, v) in members {
+                    let val = match v {
+                        Some(e) => self.eval(ctx, e),
+                        None => Value::Num(next),
+                    };
+                    if let Value::Num(n) = val {
+                        next = n + 1.0;
+                    }
+                    obj.set(k, val);
+                }
+                ctx.scope.define(name, Value::Obj(obj));
+            }
+        }
+        Flow::Normal
+    }
+
+    pub(crate) fn bind(&mut self, ctx: &Ctx, pat: &Pattern, v: Value, define: bool) {
+        match pat {
+            Pattern::Ident(name) => {
+                if define {
+                    ctx.scope.define(name, v);
+                } else {
+                    ctx.scope.assign(name, v);
+                }
+            }
+            Pattern::Object(props, rest) => {
+                let v = self.force(v, 0);
+                for (key, p) in props {
+                    let k = match key {
+                        PropKey::Name(n) => Some(n.clone()),
+                        PropKey::Computed(e) => self.eval(ctx, e).as_text(),
+                    };
+                    let pv = match k {
+                        Some(k) => self.member(&v, &k),
+                        None => Value::dynamic(),
+                    };
+                    self.bind(ctx, p, pv, define);
+                }
+                if let Some(r) = rest {
+                    self.bind(ctx, r, Value::dynamic(), define);
+                }
+            }
+            Pattern::Array(items, rest) => {
+                let v = self.force(v, 0);
+                for (i, p) in items.iter().enumerate() {
+                    if let Some(p) = p {
+                        let pv = match &v {
+                            Value::Arr(a) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
+                            _ => Value::dynamic(),
+                        };
+                        self.bind(ctx, p, pv, define);
+                    }
+                }
+                if let Some(r) = rest {
+                    let pv = match &v {
+                        Value::Arr(a) => {
+                            Value::array(a.borrow().iter().skip(items.len()).cloned().collect())
+                        }
+                        _ => Value::dynamic(),
+                    };
+                    self.bind(ctx, r, pv, define);
+                }
+            }
+            Pattern::Default(p, def) => {
+                let v = if matches!(v, Value::Undef) {
+                    self.eval_raw(ctx, def)
+                } else {
+                    v
+                };
+                self.bind(ctx, p, v, define);
+            }
+            Pattern::Target(target) => match target.as_ref() {
+                Expr::Member(obj, prop) => {
+                    self.global_object_write(ctx, obj, prop, &v);
+                    let o = self.eval(ctx, obj);
+                    self.set_member(&o, prop, v);
+                }
+                Expr::Index(obj, idx) => {
+                    let o = self.eval(ctx, obj);
+                    let k = self.eval(ctx, idx);
+                    if let Some(k) = k.as_text() {
+                        self.set_member(&o, &k, v);
+                    } else {
+                        self.keep_socket_under_dynamic_key(&o, v);
+                    }
+                }
+                _ => {}
+            },
+            Pattern::Ignored => {}
+        }
+    }
+
+    pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
+        match o {
+            Value::Obj(data) => data.set(prop, v),
+            Value::Class(c) => c.statics.set(prop, v),
+            Value::Arr(a) => {
+                if let Ok(i) = prop.parse::<usize>() {
+                    let mut a = a.borrow_mut();
+                    if i < MAX_ITERATIONS {
+                        if a.len() <= i {
+                            a.resize(i + 1, Value::Undef);
+                        }
+                        a[i] = v;
+                    }
+                }
+            }
+            Value::Router(id) => {
+                self.routers[*id as usize].props.insert(prop.to_string(), v);
+            }
+            Value::Func(c) => {
+                let c = c.clone();
+                self.fn_object(&c).set(prop, v);
+            }
+            _ => {}
+        }
+    }
+}
