@@ -1,0 +1,233 @@
+//! Lowering a tree-sitter CST to the IR: the `Lowerer` (its state and the
+//! helpers every part uses), one file per part of the language.
+//!
+//! Deliberately not here: choosing the grammar and retrying a failed parse
+//! (`syntax/mod.rs`, `syntax/recover.rs`).
+
+mod class;
+mod expr;
+mod pattern;
+mod stmt;
+mod types;
+
+use super::*;
+
+pub(crate) struct Lowerer<'s> {
+    pub(crate) src: &'s [u8],
+    pub(crate) next_fn: u32,
+    pub(crate) depth: u32,
+    pub(crate) too_deep: Vec<u32>,
+    /// Identifiers read at the top level, outside any function.
+    pub(crate) top_idents: std::collections::HashSet<String>,
+    /// `require('literal')` specifiers called at the top level.
+    pub(crate) top_requires: Vec<String>,
+    /// Ids of the functions around the node being lowered (innermost last).
+    pub(crate) fn_stack: Vec<u32>,
+    /// The function each nested function is in, by id.
+    pub(crate) fn_parent: HashMap<u32, u32>,
+    /// Identifiers read inside functions, with the innermost functions reading them.
+    pub(crate) ident_fns: HashMap<String, Vec<u32>>,
+}
+
+impl<'s> Lowerer<'s> {
+    pub(crate) fn text(&self, node: Node) -> &'s str {
+        std::str::from_utf8(&self.src[node.byte_range()]).unwrap_or("")
+    }
+
+    pub(crate) fn short_text(&self, node: Node) -> String {
+        let t = self.text(node);
+        let t: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if t.chars().count() > 160 {
+            let mut s: String = t.chars().take(157).collect();
+            s.push_str("...");
+            s
+        } else {
+            t
+        }
+    }
+
+    pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+        let mut cur = node.walk();
+        node.named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect()
+    }
+
+    /// The JSDoc comment directly preceding `node` (skipping nothing else).
+    pub(crate) fn doc_before(&self, node: Node) -> Option<String> {
+        let prev = node.prev_sibling()?;
+        if prev.kind() != "comment" {
+            return None;
+        }
+        let t = self.text(prev);
+        if !t.starts_with("/**") {
+            return None;
+        }
+        // Only when the comment ends on the line just before (or the same line).
+        if prev.end_position().row + 1 < node.start_position().row {
+            return None;
+        }
+        Some(t.to_string())
+    }
+
+    pub(crate) fn stmts_of(&mut self, node: Node) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut cur = node.walk();
+        for child in node.named_children(&mut cur) {
+            if child.kind() == "comment" {
+                // `/** @typedef {object} Name  @property {T} field */` declares a type.
+                let text = self.text(child);
+                if text.starts_with("/**") && text.contains("@typedef") {
+                    out.extend(jsdoc_typedefs(text));
+                }
+                continue;
+            }
+            self.stmt_into(child, &mut out);
+        }
+        out
+    }
+
+    pub(crate) fn block(&mut self, node: Option<Node>) -> Vec<Stmt> {
+        match node {
+            None => Vec::new(),
+            Some(n) if n.kind() == "statement_block" => self.stmts_of(n),
+            Some(n) => {
+                let mut out = Vec::new();
+                self.stmt_into(n, &mut out);
+                out
+            }
+        }
+    }
+
+    pub(crate) fn enter(&mut self, node: Node) -> bool {
+        if self.depth >= MAX_DEPTH {
+            if self.too_deep.len() < 3 {
+                self.too_deep.push(line_of(node));
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(crate) fn stmt_into(&mut self, node: Node, out: &mut Vec<Stmt>) {
+        if !self.enter(node) {
+            return;
+        }
+        self.stmt_inner(node, out);
+        self.depth -= 1;
+    }
+}
+
+pub(crate) fn attach_doc(call: &mut Call, doc: String) {
+    if doc.is_empty() {
+        return;
+    }
+    call.doc = Some(doc.clone());
+    // A chain `router.get(...).post(...)`: the doc belongs to the first link too.
+    if let Expr::Member(obj, _) = &mut call.callee
+        && let Expr::Call(inner) = obj.as_mut()
+        && inner.doc.is_none()
+    {
+        attach_doc(inner, doc);
+    }
+}
+
+pub(crate) fn is_type_node(kind: &str) -> bool {
+    kind.ends_with("_type")
+        || matches!(
+            kind,
+            "type_identifier" | "predefined_type" | "type_arguments" | "generic_type"
+        )
+}
+
+/// Names a declaration statement binds (for `export <decl>`).
+pub(crate) fn bound_names(stmt: &Stmt) -> Vec<String> {
+    fn pat_names(p: &Pattern, out: &mut Vec<String>) {
+        match p {
+            Pattern::Ident(n) => out.push(n.clone()),
+            Pattern::Object(props, rest) => {
+                for (_, p) in props {
+                    pat_names(p, out);
+                }
+                if let Some(r) = rest {
+                    pat_names(r, out);
+                }
+            }
+            Pattern::Array(items, rest) => {
+                for p in items.iter().flatten() {
+                    pat_names(p, out);
+                }
+                if let Some(r) = rest {
+                    pat_names(r, out);
+                }
+            }
+            Pattern::Default(p, _) => pat_names(p, out),
+            Pattern::Target(_) | Pattern::Ignored => {}
+        }
+    }
+    let mut out = Vec::new();
+    match stmt {
+        Stmt::Var(decls) => {
+            for (p, _) in decls {
+                pat_names(p, &mut out);
+            }
+        }
+        Stmt::Function(n, _) | Stmt::Class(n, _) | Stmt::Enum(n, _) | Stmt::TypeDecl(n, _) => {
+            out.push(n.clone())
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Decode JS string escapes (`\n`, `\\`, `\'`, `\u{...}`, `\xNN`, line continuations).
+pub(crate) fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('v') => out.push('\u{b}'),
+            Some('0') => out.push('\0'),
+            Some('\n') => {}
+            Some('\r') if chars.peek() == Some(&'\n') => {
+                chars.next();
+            }
+            Some('\r') => {}
+            Some('x') => {
+                let h: String = chars.by_ref().take(2).collect();
+                if let Some(ch) = u32::from_str_radix(&h, 16).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some('u') => {
+                let code = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    let h: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                    u32::from_str_radix(&h, 16).ok()
+                } else {
+                    let h: String = chars.by_ref().take(4).collect();
+                    u32::from_str_radix(&h, 16).ok()
+                };
+                if let Some(ch) = code.and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
