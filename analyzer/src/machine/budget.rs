@@ -13,8 +13,9 @@
 //!
 //! Also the memory budget: values that grow without statements to count
 //! (`s = s + s` doubling in a short loop, `a = a.concat(a)`) are charged by
-//! their size; one string over [`MAX_TEXT`] is treated as unknown, and when
-//! the run's total passes [`MEMORY_BUDGET`] no further call is followed.
+//! their size when they are large ([`CHARGE_FROM`]); one string over
+//! [`MAX_TEXT`] is treated as unknown, and when the run's total passes
+//! [`MEMORY_BUDGET`] no further call is followed.
 //! Both are an `analysis-budget` finding naming the function that was
 //! running (once per function).
 //!
@@ -32,8 +33,13 @@ use std::sync::Arc;
 
 /// Longest string value the analysis keeps (bytes); a longer one is unknown.
 pub(crate) const MAX_TEXT: usize = 1 << 20;
-/// Bytes of grown values (strings, array elements) one run may build.
-pub(crate) const MEMORY_BUDGET: u64 = 256 << 20;
+/// Bytes of large values (strings, arrays) one run may build.
+pub(crate) const MEMORY_BUDGET: u64 = 4 << 30;
+/// Values smaller than this are not charged: loops are capped at
+/// `MAX_ITERATIONS`, so small strings built step by step (a tokenizer's
+/// `value += ch`) cannot grow memory much, and charging their churn would
+/// end the analysis of ordinary code.
+pub(crate) const CHARGE_FROM: usize = 64 << 10;
 /// What one array element or object property is charged.
 pub(crate) const SLOT_BYTES: usize = 32;
 
@@ -131,6 +137,9 @@ impl Interp {
     /// must not be built (it alone is over [`MAX_TEXT`], or the run's memory
     /// budget is spent), and the caller gives an unknown value instead.
     pub(crate) fn charge(&mut self, file: FileId, bytes: usize) -> bool {
+        if bytes < CHARGE_FROM {
+            return true;
+        }
         self.reentry.charged = self.reentry.charged.saturating_add(bytes as u64);
         let over_budget = self.reentry.charged > MEMORY_BUDGET;
         if bytes <= MAX_TEXT && !over_budget {
