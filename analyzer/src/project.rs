@@ -72,48 +72,9 @@ struct TsConfig {
     paths_base: String,
 }
 
-/// Packages the resolver models instead of reading.
-const KNOWN_PACKAGES: &[&str] = &[
-    "express",
-    "socket.io",
-    "socket.io-client",
-    "zod",
-    "joi",
-    "celebrate",
-    "express-validator",
-    "url-join",
-    "path",
-    "node:path",
-    "path/posix",
-    "node:path/posix",
-    "fs",
-    "node:fs",
-    "fs/promises",
-    "node:fs/promises",
-    "zod",
-    "joi",
-    "celebrate",
-    "express-validator",
-    "events",
-    "node:events",
-    "@nestjs/websockets",
-    "@nestjs/common",
-    "@nestjs/core",
-    "@nestjs/passport",
-    "class-validator",
-    "routing-controllers",
-    "ajv",
-    "ajv/dist/2019",
-    "ajv/dist/2020",
-    "express-json-validator-middleware",
-    "http-status",
-    "http-status-codes",
-];
-
-/// A package the resolver models: ours above, or one of the drop-in
-/// routers and GraphQL mounts of `libs/dropins.rs`.
+/// A package the resolver models instead of reading (see `libs::PACKAGES`).
 fn is_known_package(name: &str) -> bool {
-    KNOWN_PACKAGES.contains(&name) || crate::machine::DROPIN_PACKAGES.contains(&name)
+    crate::libs::is_modelled(name)
 }
 
 const NODE_BUILTINS: &[&str] = &[

@@ -20,20 +20,6 @@
 
 use crate::machine::*;
 
-/// The packages this module gives meaning to (added to the resolver's known list).
-pub(crate) const PACKAGES: &[&str] = &[
-    "express-promise-router",
-    "express-async-router",
-    "@awaitjs/express",
-    "express-ws",
-    "apollo-server-express",
-    "@apollo/server/express4",
-    "@as-integrations/express4",
-    "@as-integrations/express5",
-    "express-graphql",
-    "graphql-http/lib/use/express",
-];
-
 /// The value of a modelled package's default export, if this module models it.
 pub(crate) fn default_export(pkg: &str) -> Option<Value> {
     Some(match pkg {

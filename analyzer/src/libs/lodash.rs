@@ -19,12 +19,6 @@ use crate::value::{Builtin, ObjData, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
-/// The packages modelled here.
-pub(crate) fn package(pkg: &str) -> Option<Value> {
-    matches!(pkg, "lodash" | "underscore" | "lodash-es")
-        .then(|| Value::Builtin(Builtin::Lodash(Rc::from(""))))
-}
-
 /// `_.name`.
 pub(crate) fn member(module: &str, prop: &str) -> Value {
     if module.is_empty() && prop != "default" {

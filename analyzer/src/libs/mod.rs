@@ -1,13 +1,20 @@
 //! What the modelled packages mean: one module per package family, each
 //! holding the package's module value, members, calls and the hooks the
 //! machine asks about (a route guard, a schema library's parts, a socket's
-//! events).
+//! events), and [`PACKAGES`], the one table of the packages modelled.
+//!
+//! The table decides how the resolver treats a specifier (a modelled package
+//! is never read from `node_modules`; an installed one is resolved as usual
+//! and read through its family when imported) and what `require`/`import`
+//! gives. Adding a library: a module here with its members and calls, its
+//! rows in [`PACKAGES`], and the `Builtin` values it needs (`value.rs`).
 //!
 //! Deliberately not here: JavaScript itself (`machine`), and Node's own
-//! modules (`machine::node`).
+//! modules (`machine::node`, listed in the table as the family `node`).
 //!
 //! Where the code is not yet in its target shape: the machine still names
-//! these modules directly (see ARCHITECTURE.md, "Not yet in shape").
+//! these modules directly for members and calls (see ARCHITECTURE.md), and
+//! the byte prefilter (`loader.rs` needles) keeps its own words.
 
 pub(crate) mod dropins;
 pub(crate) mod express;
@@ -19,3 +26,234 @@ pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
+
+use crate::machine::NodeFn;
+use crate::value::{Builtin, Value};
+use std::rc::Rc;
+
+/// How the resolver treats a package's specifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resolve {
+    /// Never read from `node_modules`: importing it gives [`Package::module`].
+    Modelled,
+    /// Resolved like any installed package; importing it gives [`Package::module`].
+    Installed,
+}
+
+/// The value `require`/`import` of a package gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Module {
+    Express,
+    SocketIo,
+    SocketIoClient,
+    Zod,
+    Joi,
+    Celebrate,
+    ExpressValidator,
+    Ajv,
+    JsonValidator,
+    HttpStatus,
+    UrlJoin,
+    Path,
+    Fs,
+    EventEmitter,
+    Lodash,
+    Inherits,
+    Glob,
+    /// A directory loader package (`require-all`, …), by name.
+    Loader,
+    /// Decided by the family (drop-in routers' exports, `node:` names,
+    /// packages whose members carry the meaning, React's hooks).
+    Family,
+}
+
+/// One modelled package.
+#[derive(Debug)]
+pub(crate) struct Package {
+    /// The specifier as code writes it.
+    pub(crate) name: &'static str,
+    pub(crate) resolve: Resolve,
+    pub(crate) module: Module,
+}
+
+const fn modelled(name: &'static str, module: Module) -> Package {
+    Package {
+        name,
+        resolve: Resolve::Modelled,
+        module,
+    }
+}
+
+const fn installed(name: &'static str, module: Module) -> Package {
+    Package {
+        name,
+        resolve: Resolve::Installed,
+        module,
+    }
+}
+
+/// Every package Portolan models, one row each, grouped by the module that
+/// gives it meaning.
+pub(crate) const PACKAGES: &[Package] = &[
+    // express.rs
+    modelled("express", Module::Express),
+    modelled("http-status", Module::HttpStatus),
+    modelled("http-status-codes", Module::HttpStatus),
+    modelled("url-join", Module::UrlJoin),
+    // socketio.rs
+    modelled("socket.io", Module::SocketIo),
+    modelled("@nestjs/websockets", Module::Family),
+    // socketio_client.rs
+    modelled("socket.io-client", Module::SocketIoClient),
+    // schemas.rs
+    modelled("zod", Module::Zod),
+    modelled("joi", Module::Joi),
+    modelled("celebrate", Module::Celebrate),
+    modelled("express-validator", Module::ExpressValidator),
+    modelled("class-validator", Module::Family),
+    modelled("ajv", Module::Ajv),
+    modelled("ajv/dist/2019", Module::Ajv),
+    modelled("ajv/dist/2020", Module::Ajv),
+    modelled("express-json-validator-middleware", Module::JsonValidator),
+    // nest.rs
+    modelled("@nestjs/common", Module::Family),
+    modelled("@nestjs/core", Module::Family),
+    modelled("@nestjs/passport", Module::Family),
+    // routing_controllers.rs
+    modelled("routing-controllers", Module::Family),
+    // dropins.rs
+    modelled("express-promise-router", Module::Family),
+    modelled("express-async-router", Module::Family),
+    modelled("@awaitjs/express", Module::Family),
+    modelled("express-ws", Module::Family),
+    modelled("apollo-server-express", Module::Family),
+    modelled("@apollo/server/express4", Module::Family),
+    modelled("@as-integrations/express4", Module::Family),
+    modelled("@as-integrations/express5", Module::Family),
+    modelled("express-graphql", Module::Family),
+    modelled("graphql-http/lib/use/express", Module::Family),
+    // machine/node.rs (Node's own modules and helpers)
+    modelled("path", Module::Path),
+    modelled("path/posix", Module::Path),
+    modelled("node:path", Module::Family),
+    modelled("node:path/posix", Module::Family),
+    modelled("fs", Module::Fs),
+    modelled("fs/promises", Module::Fs),
+    modelled("node:fs", Module::Family),
+    modelled("node:fs/promises", Module::Family),
+    modelled("events", Module::EventEmitter),
+    modelled("node:events", Module::EventEmitter),
+    installed("inherits", Module::Inherits),
+    installed("glob", Module::Glob),
+    installed("fast-glob", Module::Glob),
+    installed("globby", Module::Glob),
+    installed("tiny-glob", Module::Glob),
+    installed("tiny-glob/sync", Module::Glob),
+    // loaders.rs
+    installed("require-tree", Module::Loader),
+    installed("require-all", Module::Loader),
+    installed("require-directory", Module::Loader),
+    installed("auto-load", Module::Loader),
+    // lodash.rs
+    installed("lodash", Module::Lodash),
+    installed("lodash-es", Module::Lodash),
+    installed("underscore", Module::Lodash),
+    // machine/modules.rs (React hooks)
+    installed("react", Module::Family),
+];
+
+fn row(name: &str) -> Option<&'static Package> {
+    PACKAGES.iter().find(|p| p.name == name)
+}
+
+/// Whether the resolver models `name` instead of reading it.
+pub(crate) fn is_modelled(name: &str) -> bool {
+    row(name).is_some_and(|p| p.resolve == Resolve::Modelled)
+}
+
+/// The value a modelled package's module gives (an opaque module for a
+/// specifier nobody models).
+pub(crate) fn modelled_module(pkg: &str) -> Value {
+    match row(pkg).map(|p| p.module) {
+        Some(m) if m != Module::Family => value_of(pkg, m),
+        _ => dropins::default_export(pkg)
+            .or_else(|| crate::machine::node::module(pkg))
+            .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
+    }
+}
+
+/// The value of an installed package this table models, if it gives one.
+pub(crate) fn installed_module(pkg: &str) -> Option<Value> {
+    let p = row(pkg).filter(|p| p.resolve == Resolve::Installed)?;
+    (p.module != Module::Family).then(|| value_of(pkg, p.module))
+}
+
+fn value_of(pkg: &str, m: Module) -> Value {
+    Value::Builtin(match m {
+        Module::Express => Builtin::Express,
+        Module::SocketIo => Builtin::SocketIo,
+        Module::SocketIoClient => Builtin::SocketIoClient,
+        Module::Zod => Builtin::Zod,
+        Module::Joi => Builtin::Joi,
+        Module::Celebrate => Builtin::Celebrate,
+        Module::ExpressValidator => Builtin::CheckField(""),
+        Module::Ajv => Builtin::Ajv,
+        Module::JsonValidator => Builtin::JsonValidator,
+        Module::HttpStatus => Builtin::HttpStatus,
+        Module::UrlJoin => Builtin::UrlJoin,
+        Module::Path => Builtin::PathModule,
+        Module::Fs => Builtin::FsModule,
+        Module::EventEmitter => Builtin::EventEmitterCtor,
+        Module::Lodash => Builtin::Lodash(Rc::from("")),
+        Module::Inherits => Builtin::Node(NodeFn::Inherits),
+        Module::Glob => Builtin::Node(NodeFn::Glob),
+        Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
+        Module::Family => Builtin::OpaqueModule(Rc::from(pkg)),
+    })
+}
+
+/// The `'static` name of a directory loader package (its row's name).
+fn loader_name(pkg: &str) -> &'static str {
+    row(pkg).map_or("", |p| p.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_row_per_package() {
+        let mut names: Vec<&str> = PACKAGES.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "a package is listed twice");
+    }
+
+    #[test]
+    fn the_table_decides_resolution_and_values() {
+        assert!(is_modelled("express") && is_modelled("express-promise-router"));
+        assert!(!is_modelled("lodash") && !is_modelled("left-pad"));
+        assert!(matches!(
+            modelled_module("zod"),
+            Value::Builtin(Builtin::Zod)
+        ));
+        assert!(matches!(
+            modelled_module("express-promise-router"),
+            Value::Builtin(Builtin::RouterCtor)
+        ));
+        assert!(matches!(
+            modelled_module("@nestjs/common"),
+            Value::Builtin(Builtin::OpaqueModule(_))
+        ));
+        assert!(matches!(
+            installed_module("require-all"),
+            Some(Value::Builtin(Builtin::Node(NodeFn::Loader("require-all"))))
+        ));
+        assert!(matches!(
+            installed_module("lodash-es"),
+            Some(Value::Builtin(Builtin::Lodash(_)))
+        ));
+        assert!(installed_module("react").is_none() && installed_module("express").is_none());
+    }
+}

@@ -35,7 +35,6 @@ pub(crate) mod salvage;
 pub(crate) mod stmt;
 pub(crate) mod strings;
 
-pub(crate) use crate::libs::dropins::PACKAGES as DROPIN_PACKAGES;
 pub(crate) use crate::libs::guards::GuardInfo;
 pub(crate) use crate::libs::schemas::RawContract;
 pub(crate) use node::NodeFn;
@@ -887,28 +886,6 @@ pub(crate) fn placeholder(e: &Expr) -> Option<String> {
         Expr::Ident(n) => Some(n.clone()),
         Expr::Member(_, p) => Some(p.clone()),
         _ => None,
-    }
-}
-
-pub(crate) fn known_module(pkg: &str) -> Value {
-    match pkg {
-        "express" => Value::Builtin(Builtin::Express),
-        "socket.io" => Value::Builtin(Builtin::SocketIo),
-        "zod" => Value::Builtin(Builtin::Zod),
-        "joi" => Value::Builtin(Builtin::Joi),
-        "celebrate" => Value::Builtin(Builtin::Celebrate),
-        "express-validator" => Value::Builtin(Builtin::CheckField("")),
-        "socket.io-client" => Value::Builtin(Builtin::SocketIoClient),
-        "path" | "path/posix" => Value::Builtin(Builtin::PathModule),
-        "url-join" => Value::Builtin(Builtin::UrlJoin),
-        "fs" | "fs/promises" => Value::Builtin(Builtin::FsModule),
-        "ajv" | "ajv/dist/2019" | "ajv/dist/2020" => Value::Builtin(Builtin::Ajv),
-        "events" | "node:events" => Value::Builtin(Builtin::EventEmitterCtor),
-        "express-json-validator-middleware" => Value::Builtin(Builtin::JsonValidator),
-        "http-status" | "http-status-codes" => Value::Builtin(Builtin::HttpStatus),
-        other => crate::libs::dropins::default_export(other)
-            .or_else(|| node::module(other))
-            .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(other)))),
     }
 }
 

@@ -271,7 +271,7 @@ impl Interp {
     pub(crate) fn known_import(&self, r: Option<&Resolved>, name: Option<&str>) -> Value {
         match r {
             Some(Resolved::Known(pkg)) => {
-                let base = known_module(pkg);
+                let base = crate::libs::modelled_module(pkg);
                 match name {
                     None | Some("default") => base,
                     Some(n) => member_of_builtin(&base, n),
@@ -286,13 +286,11 @@ impl Interp {
                 Some("useMemo") => Value::Builtin(Builtin::UseMemo),
                 _ => Value::external(),
             },
-            Some(Resolved::External(pkg)) => {
-                match node::package(pkg).or_else(|| crate::libs::lodash::package(pkg)) {
-                    Some(v) if matches!(name, None | Some("default")) => v,
-                    Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
-                    None => Value::external(),
-                }
-            }
+            Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
+                Some(v) if matches!(name, None | Some("default")) => v,
+                Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                None => Value::external(),
+            },
             _ => Value::Unknown(Unknown::Reported),
         }
     }

@@ -115,26 +115,6 @@ pub(crate) fn module(pkg: &str) -> Option<Value> {
     Some(Value::Builtin(Builtin::Node(f)))
 }
 
-/// The value of an installed package the machine models here.
-pub(crate) fn package(pkg: &str) -> Option<Value> {
-    let loader = match pkg {
-        "inherits" => return Some(Value::Builtin(Builtin::Node(NodeFn::Inherits))),
-        "require-tree" => Some("require-tree"),
-        "require-all" => Some("require-all"),
-        "require-directory" => Some("require-directory"),
-        "auto-load" => Some("auto-load"),
-        _ => None,
-    };
-    if let Some(l) = loader {
-        return Some(Value::Builtin(Builtin::Node(NodeFn::Loader(l))));
-    }
-    matches!(
-        pkg,
-        "glob" | "fast-glob" | "globby" | "tiny-glob" | "tiny-glob/sync"
-    )
-    .then_some(Value::Builtin(Builtin::Node(NodeFn::Glob)))
-}
-
 /// `path.<prop>` for the members `Builtin::PathJoin` does not cover.
 pub(crate) fn path_member(prop: &str) -> Option<Value> {
     let f = match prop {
