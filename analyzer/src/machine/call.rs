@@ -742,6 +742,7 @@ impl Interp {
             self.bind(&ctx, p, v, true);
         }
         self.enter_frame(key, call_args, &c.func);
+        self.maybe_returns.push(Vec::new());
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
         for s in &c.func.body {
@@ -758,8 +759,9 @@ impl Interp {
                 }
             }
         }
+        let maybe = self.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
-        result
+        flow::primitive_result(result, &maybe)
     }
 
     pub(crate) fn construct(

@@ -210,8 +210,9 @@ impl Interp {
                         self.bind(&inner, p, Value::dynamic(), true);
                     }
                     self.cond.push("an exception was caught".into());
-                    self.exec_block(&inner, handler);
+                    let f = self.exec_block(&inner, handler);
                     self.cond.pop();
+                    self.note_maybe_return(f);
                 }
             }
         }
@@ -275,12 +276,53 @@ impl Interp {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
             ctx.scope.assign(n, join(pre, x, y));
         }
-        // Only a way out that both branches take leaves for sure.
+        // Only a way out that both branches take leaves for sure; a return
+        // that one branch takes is what the call may give instead.
         if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
             return a;
         }
+        for f in [a, b] {
+            self.note_maybe_return(f);
+        }
         Flow::Normal
     }
+}
+
+impl Interp {
+    /// Keep what a path that may not run returns, for the running call.
+    fn note_maybe_return(&mut self, f: Flow) {
+        if let (Flow::Return(v), Some(list)) = (f, self.maybe_returns.last_mut()) {
+            list.push(v);
+        }
+    }
+}
+
+/// What a call gives, from the value its last path returned and what paths
+/// that may or may not run returned: a constant (`true`, `3`, `'x'`,
+/// `null`, `undefined`) that another path may replace with a different
+/// constant is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
+/// 'ENOENT') return false } return true` is neither `true` nor `false` here,
+/// so an `if (!exists(p))` that decides what the program runs keeps both
+/// branches. Objects, functions, apps and sockets are kept as they are (the
+/// last path's), as before.
+pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
+    let constant = |v: &Value| {
+        matches!(
+            v,
+            Value::Bool(_) | Value::Num(_) | Value::Str(_) | Value::Null | Value::Undef
+        )
+    };
+    let equal = |a: &Value, b: &Value| match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Num(x), Value::Num(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Null, Value::Null) | (Value::Undef, Value::Undef) => true,
+        _ => false,
+    };
+    if constant(&result) && maybe.iter().any(|m| constant(m) && !equal(m, &result)) {
+        return Value::dynamic();
+    }
+    result
 }
 
 /// Whether two values are the same one (same constant, same object).

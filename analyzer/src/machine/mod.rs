@@ -279,6 +279,10 @@ pub(crate) struct Interp {
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// Calls running and callbacks that run later, to avoid re-entering them.
     pub(crate) reentry: budget::Reentry,
+    /// Per running call: what paths that may or may not run returned (a
+    /// branch of an `if` with an unknown test, a handler that may catch);
+    /// see [`flow::primitive_result`].
+    pub(crate) maybe_returns: Vec<Vec<Value>>,
     /// Properties of functions (`F.prototype`, statics), see `protos`.
     pub(crate) fn_objects: protos::FnObjects,
     /// The global object (`global`, `globalThis`): what a program stores
@@ -397,6 +401,7 @@ impl Interp {
             census: Default::default(),
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
+            maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             global_obj,
         }
