@@ -1,14 +1,29 @@
 //! Fixture tests: each folder under `tests/fixtures/<family>/<case>/` is a tiny
 //! project with a hand-written `expected.txt` (see `tests/fixtures/README.md`).
-//! The analyzer's operations and findings must equal it exactly, and the
-//! readable table in `snapshots/analyzer/<family>/<case>.txt` must match.
-//! `UPDATE_SNAPSHOTS=1` rewrites the tables; stale tables fail. A case folder
-//! named `*.skip` is a known gap: it is listed, and it must still fail.
-//! A case's `_node_modules/` folder is installed as `node_modules/` in a
-//! temporary copy (so the repository tracks no `node_modules/`).
+//! The analyzer's operations and findings must equal it exactly, every census
+//! item must be charted or accounted for by a finding, and the readable table
+//! in `snapshots/analyzer/<family>/<case>.txt` must match.
+//! `UPDATE_SNAPSHOTS=1` rewrites the tables and removes stale ones; otherwise a
+//! stale table (one with no fixture) fails the `stale_snapshots` test. A case
+//! folder named `*.skip` is a known gap: it is listed after the run, and it
+//! must still fail. A case's `_node_modules/` folder is installed as
+//! `node_modules/` in a temporary copy (so the repository tracks no
+//! `node_modules/`).
+//!
+//! This target has its own harness (`harness = false`, `libtest-mimic`): every
+//! case folder is one test named `<family>/<case>`, with its own temporary copy
+//! and cache folder, and the tests run in parallel like `#[test]` functions do.
+//! The whole-project cache tests below are tests of the same list. Arguments
+//! are libtest's: `cargo test -p portolan-analyzer --test fixtures -- express/concat`
+//! runs the cases whose name contains `express/concat` (`--exact` for that one
+//! name), `-- sockets/` one family, `-- --list` lists them all.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use libtest_mimic::{Arguments, Failed, Trial};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -334,188 +349,214 @@ fn cases() -> Vec<PathBuf> {
     out
 }
 
-#[test]
-fn fixtures_match_expected_and_snapshots() {
+/// Whether `UPDATE_SNAPSHOTS` is set: tables are rewritten and stale ones removed.
+fn updating() -> bool {
+    std::env::var_os("UPDATE_SNAPSHOTS").is_some()
+}
+
+fn snap_root() -> PathBuf {
+    workspace().join("snapshots/analyzer")
+}
+
+/// `(family, case)` of a case folder, as its trial is named: `family/case`.
+fn family_and_name(case: &Path) -> (String, String) {
+    let name = case.file_name().unwrap().to_string_lossy().to_string();
+    let family = case
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    (family, name)
+}
+
+/// The readable table a case's analysis is pinned to.
+fn snapshot_of(family: &str, name: &str) -> PathBuf {
+    snap_root().join(family).join(format!("{name}.txt"))
+}
+
+/// Cases named `*.skip` that failed as they should (printed after the run).
+static KNOWN_GAPS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// One fixture case: its own temporary copy and cache, its `expected.txt`,
+/// the census accounting and its snapshot table.
+fn check_case(case: &Path) -> Result<(), Failed> {
+    let (family, name) = family_and_name(case);
+    let skip = name.ends_with(".skip");
+    let expected_text = std::fs::read_to_string(case.join("expected.txt"))
+        .unwrap_or_else(|_| panic!("{} has no expected.txt", case.display()));
     let cache = tempfile::tempdir().unwrap();
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
-    let snap_root = workspace().join("snapshots/analyzer");
-    let mut failures = Vec::new();
-    let mut known_gaps = Vec::new();
-    let mut wanted_snaps = BTreeSet::new();
-    let all = cases();
-    assert!(
-        all.len() >= 30,
-        "expected at least 30 fixture cases, found {}",
-        all.len()
-    );
-    for case in &all {
-        let name = case.file_name().unwrap().to_string_lossy().to_string();
-        let family = case
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
-        let skip = name.ends_with(".skip");
-        let expected_text = std::fs::read_to_string(case.join("expected.txt"))
-            .unwrap_or_else(|_| panic!("{} has no expected.txt", case.display()));
-        let actual = run(case, cache.path());
-        let mut expected = BTreeSet::new();
-        let mut expected_mw = Vec::new();
-        let mut expected_stats = None;
-        let mut expected_census = None;
-        let mut expected_contracts = BTreeSet::new();
-        let mut expected_payloads = BTreeSet::new();
-        let mut expected_guards = BTreeSet::new();
-        let mut expected_entries = BTreeSet::new();
-        for line in expected_text.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if line.starts_with("contract ") {
-                expected_contracts.insert(line.to_string());
-                continue;
-            }
-            if line.starts_with("entry ") {
-                expected_entries.insert(line.to_string());
-                continue;
-            }
-            if line.starts_with("guard ") {
-                expected_guards.insert(line.to_string());
-                continue;
-            }
-            if line.starts_with("payload ") || line.starts_with("ack ") {
-                expected_payloads.insert(line.to_string());
-                continue;
-            }
-            if line.starts_with("stats ") {
-                expected_stats = Some(line.to_string());
-                continue;
-            }
-            if line.starts_with("census ") {
-                expected_census = Some(line.to_string());
-                continue;
-            }
-            match line.split_once(" mw=") {
-                Some((base, _)) => {
-                    expected.insert(base.to_string());
-                    expected_mw.push(line.to_string());
-                }
-                None => {
-                    expected.insert(line.to_string());
-                }
-            }
-        }
-        let mut problems = Vec::new();
-        for missing in expected.difference(&actual.lines) {
-            problems.push(format!("  missing:    {missing}"));
-        }
-        for extra in actual.lines.difference(&expected) {
-            problems.push(format!("  unexpected: {extra}"));
-        }
-        if !expected_contracts.is_empty() {
-            for missing in expected_contracts.difference(&actual.contracts) {
-                problems.push(format!("  missing:    {missing}"));
-            }
-            for extra in actual.contracts.difference(&expected_contracts) {
-                problems.push(format!("  unexpected: {extra}"));
-            }
-        }
-        if !expected_entries.is_empty() {
-            for missing in expected_entries.difference(&actual.entries) {
-                problems.push(format!("  missing:    {missing}"));
-            }
-            for extra in actual.entries.difference(&expected_entries) {
-                problems.push(format!("  unexpected: {extra}"));
-            }
-        }
-        if !expected_guards.is_empty() {
-            for missing in expected_guards.difference(&actual.guards) {
-                problems.push(format!("  missing:    {missing}"));
-            }
-            for extra in actual.guards.difference(&expected_guards) {
-                problems.push(format!("  unexpected: {extra}"));
-            }
-        }
-        if !expected_payloads.is_empty() {
-            for missing in expected_payloads.difference(&actual.payloads) {
-                problems.push(format!("  missing:    {missing}"));
-            }
-            for extra in actual.payloads.difference(&expected_payloads) {
-                problems.push(format!("  unexpected: {extra}"));
-            }
-        }
-        for mw in &expected_mw {
-            if !actual.with_mw.contains(mw) {
-                let base = mw.split_once(" mw=").unwrap().0;
-                let got = actual
-                    .with_mw
-                    .iter()
-                    .find(|l| l.starts_with(&format!("{base} mw=")))
-                    .cloned()
-                    .unwrap_or_else(|| "(no such operation)".into());
-                problems.push(format!("  middleware: want {mw}\n              got  {got}"));
-            }
-        }
-        if let Some(s) = &expected_stats
-            && *s != actual.stats
-        {
-            problems.push(format!("  stats: want {s}\n         got  {}", actual.stats));
-        }
-        if let Some(s) = &expected_census
-            && *s != actual.census
-        {
-            problems.push(format!(
-                "  census: want {s}\n          got  {}",
-                actual.census
-            ));
-        }
-        for u in &actual.unaccounted {
-            problems.push(format!("  census item accounted for by nothing: {u}"));
-        }
-        if skip {
-            if problems.is_empty() {
-                failures.push(format!(
-                    "{family}/{name}: marked .skip but now passes; drop the suffix"
-                ));
-            } else {
-                known_gaps.push(format!("{family}/{name}"));
-            }
+    let actual = run(case, cache.path());
+    let mut expected = BTreeSet::new();
+    let mut expected_mw = Vec::new();
+    let mut expected_stats = None;
+    let mut expected_census = None;
+    let mut expected_contracts = BTreeSet::new();
+    let mut expected_payloads = BTreeSet::new();
+    let mut expected_guards = BTreeSet::new();
+    let mut expected_entries = BTreeSet::new();
+    for line in expected_text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if !problems.is_empty() {
-            failures.push(format!(
-                "{family}/{name}:\n{}\n--- analyzer table ---\n{}",
-                problems.join("\n"),
-                actual.table
-            ));
+        if line.starts_with("contract ") {
+            expected_contracts.insert(line.to_string());
+            continue;
         }
-        let snap = snap_root.join(&family).join(format!("{name}.txt"));
-        wanted_snaps.insert(snap.clone());
-        let current = std::fs::read_to_string(&snap).ok();
-        if current.as_deref() != Some(actual.table.as_str()) {
-            if update {
-                std::fs::create_dir_all(snap.parent().unwrap()).unwrap();
-                std::fs::write(&snap, &actual.table).unwrap();
-            } else {
-                failures.push(format!(
-                    "{family}/{name}: snapshot {} differs (run with UPDATE_SNAPSHOTS=1 after checking):\n--- want ---\n{}\n--- got ---\n{}",
-                    snap.display(),
-                    current.unwrap_or_default(),
-                    actual.table
-                ));
+        if line.starts_with("entry ") {
+            expected_entries.insert(line.to_string());
+            continue;
+        }
+        if line.starts_with("guard ") {
+            expected_guards.insert(line.to_string());
+            continue;
+        }
+        if line.starts_with("payload ") || line.starts_with("ack ") {
+            expected_payloads.insert(line.to_string());
+            continue;
+        }
+        if line.starts_with("stats ") {
+            expected_stats = Some(line.to_string());
+            continue;
+        }
+        if line.starts_with("census ") {
+            expected_census = Some(line.to_string());
+            continue;
+        }
+        match line.split_once(" mw=") {
+            Some((base, _)) => {
+                expected.insert(base.to_string());
+                expected_mw.push(line.to_string());
+            }
+            None => {
+                expected.insert(line.to_string());
             }
         }
     }
-    // Stale snapshots: a table with no fixture behind it.
+    let mut problems = Vec::new();
+    for missing in expected.difference(&actual.lines) {
+        problems.push(format!("  missing:    {missing}"));
+    }
+    for extra in actual.lines.difference(&expected) {
+        problems.push(format!("  unexpected: {extra}"));
+    }
+    if !expected_contracts.is_empty() {
+        for missing in expected_contracts.difference(&actual.contracts) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.contracts.difference(&expected_contracts) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+    }
+    if !expected_entries.is_empty() {
+        for missing in expected_entries.difference(&actual.entries) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.entries.difference(&expected_entries) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+    }
+    if !expected_guards.is_empty() {
+        for missing in expected_guards.difference(&actual.guards) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.guards.difference(&expected_guards) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+    }
+    if !expected_payloads.is_empty() {
+        for missing in expected_payloads.difference(&actual.payloads) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.payloads.difference(&expected_payloads) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+    }
+    for mw in &expected_mw {
+        if !actual.with_mw.contains(mw) {
+            let base = mw.split_once(" mw=").unwrap().0;
+            let got = actual
+                .with_mw
+                .iter()
+                .find(|l| l.starts_with(&format!("{base} mw=")))
+                .cloned()
+                .unwrap_or_else(|| "(no such operation)".into());
+            problems.push(format!("  middleware: want {mw}\n              got  {got}"));
+        }
+    }
+    if let Some(s) = &expected_stats
+        && *s != actual.stats
+    {
+        problems.push(format!("  stats: want {s}\n         got  {}", actual.stats));
+    }
+    if let Some(s) = &expected_census
+        && *s != actual.census
+    {
+        problems.push(format!(
+            "  census: want {s}\n          got  {}",
+            actual.census
+        ));
+    }
+    for u in &actual.unaccounted {
+        problems.push(format!("  census item accounted for by nothing: {u}"));
+    }
+    if skip {
+        if problems.is_empty() {
+            return Err(
+                format!("{family}/{name}: marked .skip but now passes; drop the suffix").into(),
+            );
+        }
+        KNOWN_GAPS.lock().unwrap().push(format!("{family}/{name}"));
+        return Ok(());
+    }
+    let mut failures = Vec::new();
+    if !problems.is_empty() {
+        failures.push(format!(
+            "{family}/{name}:\n{}\n--- analyzer table ---\n{}",
+            problems.join("\n"),
+            actual.table
+        ));
+    }
+    let snap = snapshot_of(&family, &name);
+    let current = std::fs::read_to_string(&snap).ok();
+    if current.as_deref() != Some(actual.table.as_str()) {
+        if updating() {
+            std::fs::create_dir_all(snap.parent().unwrap()).unwrap();
+            std::fs::write(&snap, &actual.table).unwrap();
+        } else {
+            failures.push(format!(
+                "{family}/{name}: snapshot {} differs (run with UPDATE_SNAPSHOTS=1 after checking):\n--- want ---\n{}\n--- got ---\n{}",
+                snap.display(),
+                current.unwrap_or_default(),
+                actual.table
+            ));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n\n").into())
+    }
+}
+
+/// Stale snapshots: a table with no fixture behind it (a `*.skip` case has no table).
+fn check_stale_snapshots(all: &[PathBuf]) -> Result<(), Failed> {
+    let wanted: BTreeSet<PathBuf> = all
+        .iter()
+        .map(|case| family_and_name(case))
+        .filter(|(_, name)| !name.ends_with(".skip"))
+        .map(|(family, name)| snapshot_of(&family, &name))
+        .collect();
+    let snap_root = snap_root();
+    let mut failures = Vec::new();
     if snap_root.exists() {
         for family in std::fs::read_dir(&snap_root).unwrap() {
             for f in std::fs::read_dir(family.unwrap().path()).unwrap() {
                 let f = f.unwrap().path();
-                if !wanted_snaps.contains(&f) {
-                    if update {
+                if !wanted.contains(&f) {
+                    if updating() {
                         std::fs::remove_file(&f).unwrap();
                     } else {
                         failures.push(format!("stale snapshot with no fixture: {}", f.display()));
@@ -524,15 +565,66 @@ fn fixtures_match_expected_and_snapshots() {
             }
         }
     }
-    if !known_gaps.is_empty() {
-        eprintln!("known gaps (.skip): {}", known_gaps.join(", "));
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        failures.sort();
+        Err(format!(
+            "{} stale snapshot(s):\n\n{}",
+            failures.len(),
+            failures.join("\n")
+        )
+        .into())
     }
+}
+
+/// Runs `f` as a trial: an assertion that panics fails the trial with its message.
+fn trial(name: &str, f: fn()) -> Trial {
+    Trial::test(name, move || {
+        f();
+        Ok(())
+    })
+}
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let all = cases();
     assert!(
-        failures.is_empty(),
-        "{} fixture(s) failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
+        all.len() >= 30,
+        "expected at least 30 fixture cases, found {}",
+        all.len()
     );
+    // The three whole-project tests take longest: they start first.
+    let mut trials = vec![
+        trial(
+            "analysis_is_deterministic_across_runs_and_cache_states",
+            analysis_is_deterministic_across_runs_and_cache_states,
+        ),
+        trial(
+            "warm_runs_reuse_the_result_until_a_file_changes",
+            warm_runs_reuse_the_result_until_a_file_changes,
+        ),
+        trial(
+            "a_damaged_facts_pack_is_a_cache_miss_not_wrong_facts",
+            a_damaged_facts_pack_is_a_cache_miss_not_wrong_facts,
+        ),
+    ];
+    let stale_cases = all.clone();
+    trials.push(Trial::test("stale_snapshots", move || {
+        check_stale_snapshots(&stale_cases)
+    }));
+    for case in all {
+        let (family, name) = family_and_name(&case);
+        trials.push(Trial::test(format!("{family}/{name}"), move || {
+            check_case(&case)
+        }));
+    }
+    let conclusion = libtest_mimic::run(&args, trials);
+    let gaps = KNOWN_GAPS.lock().unwrap();
+    if !gaps.is_empty() {
+        eprintln!("known gaps (.skip): {}", gaps.join(", "));
+    }
+    conclusion.exit_code()
 }
 
 /// A copy of harbor we can edit (kept while the first folder lives), and an empty cache folder.
@@ -555,7 +647,6 @@ fn options(root: &Path, cache: &Path, no_cache: bool) -> analyzer::AnalyzeOption
     }
 }
 
-#[test]
 fn analysis_is_deterministic_across_runs_and_cache_states() {
     let case = workspace().join("tests/projects/harbor");
     let cold = tempfile::tempdir().unwrap();
@@ -574,7 +665,6 @@ fn analysis_is_deterministic_across_runs_and_cache_states() {
     );
 }
 
-#[test]
 fn warm_runs_reuse_the_result_until_a_file_changes() {
     let (_tmp, root, cache) = editable_harbor();
     let opts = options(&root, cache.path(), false);
@@ -611,7 +701,6 @@ fn warm_runs_reuse_the_result_until_a_file_changes() {
     assert!(!paths.contains(&"/api/v1/reports/occupancy"));
 }
 
-#[test]
 fn a_damaged_facts_pack_is_a_cache_miss_not_wrong_facts() {
     let (_tmp, root, cache) = editable_harbor();
     let opts = |no_cache: bool| options(&root, cache.path(), no_cache);
