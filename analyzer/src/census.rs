@@ -104,12 +104,18 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     };
     w.stmts(&facts.body, 0);
     let packages = top_level_packages(facts);
+    let framework = other_framework(facts);
     for it in &mut w.out {
         let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
         it.receiver_package = packages
             .iter()
             .find(|(n, _)| n == root)
             .map(|(_, p)| p.clone());
+        // In a file that uses another HTTP framework and not Express, an
+        // HTTP registration on a name bound elsewhere is that framework's.
+        if it.receiver_package.is_none() && it.kind != CensusKind::Event {
+            it.receiver_package = framework.clone();
+        }
     }
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
@@ -902,9 +908,26 @@ fn explain(
     {
         return Why {
             cause: not_a,
+            reason: if OTHER_FRAMEWORKS.contains(&p) {
+                format!("`{receiver}` belongs to `{p}`, an HTTP framework other than Express")
+            } else {
+                format!(
+                    "`{receiver}` comes from the package `{p}`, not {}",
+                    if event { "Socket.IO" } else { "Express" }
+                )
+            },
+        };
+    }
+    if !event
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(client) = receiver
+            .split(['.', '(', '[', '?'])
+            .find(|seg| HTTP_CLIENTS.contains(seg))
+    {
+        return Why {
+            cause: not_a,
             reason: format!(
-                "`{receiver}` is the package `{p}`, not {}",
-                if event { "Socket.IO" } else { "Express" }
+                "`{receiver}` is an HTTP client (`{client}` sends requests; it does not serve them)"
             ),
         };
     }
@@ -1169,6 +1192,10 @@ fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
                         && package(spec)
                     {
                         out.push((n.clone(), spec.to_string()));
+                    } else if let Some(spec) = made_by(e, &out) {
+                        // `const app = fastify()`, `const app = new Koa()`:
+                        // an instance of what the package makes.
+                        out.push((n.clone(), spec));
                     }
                 }
             }
@@ -1176,6 +1203,50 @@ fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The package whose top-level name `e` calls or constructs (`fastify()`,
+/// `new Koa()`, `Fastify({ logger })`, `new Hono().basePath('/x')`).
+fn made_by(e: &Expr, bound: &[(String, String)]) -> Option<String> {
+    let root = |callee: &Expr| -> Option<String> {
+        let mut c = callee;
+        while let Expr::Member(o, _) = c {
+            c = o;
+        }
+        match c {
+            Expr::Ident(n) => bound.iter().find(|(b, _)| b == n).map(|(_, p)| p.clone()),
+            _ => None,
+        }
+    };
+    match e {
+        Expr::Call(c) => match &c.callee {
+            Expr::Member(o, _) if matches!(**o, Expr::Call(_) | Expr::New(..)) => made_by(o, bound),
+            callee => root(callee),
+        },
+        Expr::New(callee, _, _) => root(callee),
+        Expr::Await(o) => made_by(o, bound),
+        _ => None,
+    }
+}
+
+/// The HTTP framework other than Express a file imports, when it imports
+/// none that can make an Express app or router.
+fn other_framework(facts: &FileFacts) -> Option<String> {
+    let mut specs: Vec<&str> = facts.static_sources().collect();
+    specs.extend(facts.eager.iter().map(String::as_str));
+    specs.extend(
+        facts
+            .fn_imports
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(String::as_str)),
+    );
+    if specs.iter().any(|s| routing_package(s)) {
+        return None;
+    }
+    specs
+        .into_iter()
+        .find(|s| OTHER_FRAMEWORKS.contains(s))
+        .map(str::to_string)
 }
 
 /// `require('p')`, `require('p')(...)`, `require('p').x`: the specifier.
@@ -1190,8 +1261,43 @@ fn required(e: &Expr) -> Option<&str> {
     }
 }
 
+/// Names HTTP clients go by in a receiver (`this.axios.patch(...)`,
+/// `this.$http.get(...)`, `httpClient.post(...)`): a name rule, like the
+/// Socket.IO one, for calls whose receiver the evaluation did not see.
+const HTTP_CLIENTS: &[&str] = &[
+    "axios",
+    "$axios",
+    "$http",
+    "httpClient",
+    "HttpClient",
+    "superagent",
+    "got",
+    "ky",
+];
+
+/// HTTP frameworks other than Express: their apps and routers have verb and
+/// `use` methods too, but what they serve is not an Express app's.
+const OTHER_FRAMEWORKS: &[&str] = &[
+    "fastify",
+    "koa",
+    "@koa/router",
+    "koa-router",
+    "hono",
+    "h3",
+    "elysia",
+    "@hapi/hapi",
+    "hapi",
+    "restify",
+    "polka",
+    "@tinyhttp/app",
+    "find-my-way",
+];
+
 /// Packages whose values can be an app, a router or a Socket.IO object.
 fn routing_package(p: &str) -> bool {
+    if OTHER_FRAMEWORKS.contains(&p) {
+        return false;
+    }
     let base = p.split('/').next().unwrap_or(p);
     base.contains("express")
         || base.contains("router")
