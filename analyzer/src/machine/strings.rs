@@ -13,6 +13,28 @@ use crate::value::Value;
 
 /// A JS regex literal (`/a+/gi`) as a Rust regex and whether it is global.
 pub(crate) fn regex_of(literal: &str) -> Option<(regex::Regex, bool)> {
+    // Compiling is most of the cost (a loop over files runs the same
+    // `/\.js$/` thousands of times): each literal is compiled once per
+    // thread; a `Regex` clone shares the compiled program.
+    thread_local! {
+        static COMPILED: std::cell::RefCell<std::collections::HashMap<String, Option<(regex::Regex, bool)>>> =
+            Default::default();
+    }
+    if let Some(hit) = COMPILED.with(|c| c.borrow().get(literal).cloned()) {
+        return hit;
+    }
+    let compiled = compile(literal);
+    COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 4096 {
+            c.clear();
+        }
+        c.insert(literal.to_string(), compiled.clone());
+    });
+    compiled
+}
+
+fn compile(literal: &str) -> Option<(regex::Regex, bool)> {
     let body = literal.strip_prefix('/')?;
     let end = body.rfind('/')?;
     let (pattern, flags) = (&body[..end], &body[end + 1..]);
