@@ -13,6 +13,7 @@
 use crate::ir::{Class, Func};
 use crate::project::FileId;
 use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -20,14 +21,14 @@ use std::sync::Arc;
 
 /// A lexical scope.
 pub(crate) struct Scope {
-    pub(crate) vars: RefCell<HashMap<Rc<str>, Value>>,
+    pub(crate) vars: RefCell<HashMap<Rc<str>, Value, FxBuildHasher>>,
     pub(crate) parent: Option<Rc<Scope>>,
 }
 
 impl Scope {
     pub(crate) fn new(parent: Option<Rc<Scope>>) -> Rc<Scope> {
         Rc::new(Scope {
-            vars: RefCell::new(HashMap::new()),
+            vars: RefCell::new(HashMap::default()),
             parent,
         })
     }
@@ -59,7 +60,7 @@ impl Scope {
 
 /// An object's own data.
 pub(crate) struct ObjData {
-    pub(crate) props: RefCell<IndexMap<String, Value>>,
+    pub(crate) props: RefCell<IndexMap<String, Value, FxBuildHasher>>,
     /// The class it was constructed from (methods are looked up there).
     pub(crate) class: RefCell<Option<Rc<ClassVal>>>,
     /// The `module` object of a CommonJS module (`module.exports` lives here).
@@ -72,7 +73,7 @@ pub(crate) struct ObjData {
 impl ObjData {
     pub(crate) fn new() -> Rc<ObjData> {
         Rc::new(ObjData {
-            props: RefCell::new(IndexMap::new()),
+            props: RefCell::new(IndexMap::default()),
             class: RefCell::new(None),
             is_module_obj: Cell::new(false),
             proto: RefCell::new(None),
