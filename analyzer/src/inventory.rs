@@ -57,6 +57,87 @@ impl Reached {
     }
 }
 
+/// An HTTP method as an Express route names it, and `all()`.
+///
+/// Operations carry the method as text (`"get"`, `"all"`: the wire format);
+/// this is the one place that knows the names and what `all` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    /// `get`.
+    Get,
+    /// `post`.
+    Post,
+    /// `put`.
+    Put,
+    /// `patch`.
+    Patch,
+    /// `delete` (and Express's old alias `del`).
+    Delete,
+    /// `head`.
+    Head,
+    /// `options`.
+    Options,
+    /// `all()`: every method in [`Method::ALL_ANSWERS`].
+    All,
+}
+
+impl Method {
+    /// The methods an `all()` route answers, as PortOS expands them (in
+    /// byte order of their names).
+    pub const ALL_ANSWERS: [Method; 7] = [
+        Method::Delete,
+        Method::Get,
+        Method::Head,
+        Method::Options,
+        Method::Patch,
+        Method::Post,
+        Method::Put,
+    ];
+
+    /// The method an operation's text names (`del`, Express's old alias, is `delete`).
+    pub fn parse(name: &str) -> Option<Method> {
+        Some(match name {
+            "get" => Method::Get,
+            "post" => Method::Post,
+            "put" => Method::Put,
+            "patch" => Method::Patch,
+            "delete" | "del" => Method::Delete,
+            "head" => Method::Head,
+            "options" => Method::Options,
+            "all" => Method::All,
+            _ => return None,
+        })
+    }
+
+    /// The lower-case name, as operations carry it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Post => "post",
+            Method::Put => "put",
+            Method::Patch => "patch",
+            Method::Delete => "delete",
+            Method::Head => "head",
+            Method::Options => "options",
+            Method::All => "all",
+        }
+    }
+
+    /// The methods a route registered with this one answers.
+    pub fn answers(self) -> &'static [Method] {
+        match self {
+            Method::All => &Method::ALL_ANSWERS,
+            Method::Get => &[Method::Get],
+            Method::Post => &[Method::Post],
+            Method::Put => &[Method::Put],
+            Method::Patch => &[Method::Patch],
+            Method::Delete => &[Method::Delete],
+            Method::Head => &[Method::Head],
+            Method::Options => &[Method::Options],
+        }
+    }
+}
+
 /// The Express form of the unknown mount prefix of an unmounted router's routes.
 pub const UNKNOWN_PREFIX: &str = "{?}";
 /// The OpenAPI path parameter that stands for [`UNKNOWN_PREFIX`].
@@ -712,4 +793,24 @@ pub struct Inventory {
     /// The key of this analysis's inputs (see `fingerprint`), `None` without a cache.
     #[serde(skip)]
     pub input_key: Option<String>,
+}
+
+#[cfg(test)]
+mod method_tests {
+    use super::Method;
+
+    #[test]
+    fn method_names_round_trip_and_all_answers_seven_in_byte_order() {
+        for m in Method::ALL_ANSWERS.iter().chain([&Method::All]) {
+            assert_eq!(Method::parse(m.as_str()), Some(*m));
+        }
+        assert_eq!(Method::parse("del"), Some(Method::Delete));
+        assert_eq!(Method::parse("GET"), None);
+        let names: Vec<&str> = Method::All.answers().iter().map(|m| m.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+        assert_eq!(names.len(), 7);
+        assert_eq!(Method::Post.answers(), &[Method::Post]);
+    }
 }

@@ -34,8 +34,8 @@ mod value;
 pub use cachedir::{CacheReport, cache_base, default_cache_dir, verify_cache};
 pub use inventory::{
     App, CensusEntry, Contract, Coverage, Declaration, Direction, Event, EventSite, EventStats,
-    Finding, FindingCode, Guard, Handler, Inventory, Location, MountStep, Operation, Reached,
-    ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
+    Finding, FindingCode, Guard, Handler, Inventory, Location, Method, MountStep, Operation,
+    Reached, ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
     UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
 };
 pub use paths::{PathParam, PathPattern, join as join_paths};

@@ -208,10 +208,11 @@ pub(crate) fn walk(
                     if !list.iter().any(|d| d.at == decl.at && d.via == decl.via) {
                         list.push(decl);
                     }
-                    let expanded: Vec<&str> = if method == "all" {
-                        vec!["delete", "get", "head", "options", "patch", "post", "put"]
-                    } else {
-                        vec![method.as_str()]
+                    let expanded: Vec<&str> = match Method::parse(method) {
+                        Some(Method::All) => {
+                            Method::ALL_ANSWERS.iter().map(|m| m.as_str()).collect()
+                        }
+                        _ => vec![method.as_str()],
                     };
                     for m in expanded {
                         out.decl_keys

@@ -9,12 +9,8 @@ use crate::SpecError;
 use crate::classify;
 use crate::jsdoc::Doc;
 use crate::options::{SIDE_EFFECTS, SpecOptions};
-use analyzer::{Contract, Inventory, Operation, ResponseInfo};
+use analyzer::{Contract, Inventory, Method, Operation, ResponseInfo};
 use indexmap::IndexMap;
-
-/// The methods an Express `all()` route answers, as PortOS expands them.
-pub(crate) const ALL_METHODS: &[&str] =
-    &["delete", "get", "head", "options", "patch", "post", "put"];
 
 /// A tool annotation on a row.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,10 +117,12 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
         if op.declarations.is_empty() {
             continue;
         }
-        let methods: Vec<String> = if op.method == "all" {
-            ALL_METHODS.iter().map(|m| m.to_string()).collect()
-        } else {
-            vec![op.method.clone()]
+        let methods: Vec<String> = match Method::parse(&op.method) {
+            Some(Method::All) => Method::ALL_ANSWERS
+                .iter()
+                .map(|m| m.as_str().to_string())
+                .collect(),
+            _ => vec![op.method.clone()],
         };
         let doc = op
             .declarations
@@ -181,7 +179,7 @@ pub(crate) fn build<'a>(inv: &'a Inventory, opts: &SpecOptions) -> Result<Model<
             let tool = match doc.tag("tool").map(str::trim).filter(|s| !s.is_empty()) {
                 Some(_) if op.method == "all" => {
                     let at = &op.declarations[0].at;
-                    if method == ALL_METHODS[0] {
+                    if method == Method::ALL_ANSWERS[0].as_str() {
                         warnings.push(format!(
                             "{}:{}: `@tool` on an `all()` route is ignored (which method would it call?); bind it with [[tools]] and a method",
                             at.file, at.line
