@@ -110,7 +110,7 @@ const NODE_BUILTINS: &[&str] = &[
 ];
 
 /// Folders never analyzed unless a `.gitignore` negation re-includes them.
-const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\njspm_packages/\nflow-typed/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
+const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\nvendor/\njspm_packages/\nflow-typed/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
 
 impl Project {
     /// Everything besides source bytes that changes resolution: package
