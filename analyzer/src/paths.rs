@@ -127,6 +127,19 @@ impl PathPattern {
                         }
                         j += 1;
                     }
+                    // A name used twice (`/:a/x/:a`; Express keeps the last
+                    // value) gets a number, so the template's names and the
+                    // parameters stay unique, as OpenAPI requires.
+                    if params.iter().any(|p: &PathParam| p.name == name) {
+                        let mut n = 2;
+                        while params
+                            .iter()
+                            .any(|p: &PathParam| p.name == format!("{name}{n}"))
+                        {
+                            n += 1;
+                        }
+                        name = format!("{name}{n}");
+                    }
                     if wildcard && name.chars().all(|ch| ch.is_ascii_digit()) {
                         // A bare `*` stays as it is: OpenAPI has no wildcard.
                         openapi.push('*');
@@ -195,6 +208,16 @@ mod tests {
         assert_eq!(join("/", "/"), "/");
         assert_eq!(join("/api/", "/users/:id/"), "/api/users/:id");
         assert_eq!(join("", "x"), "/x");
+    }
+
+    #[test]
+    fn a_repeated_parameter_name_gets_a_number() {
+        // Seen in the fuzz run: OpenAPI rejects two parameters of one name.
+        let p = PathPattern::parse("/reports/:year:year/x/:year", false);
+        assert_eq!(p.openapi, "/reports/{year}{year2}/x/{year3}");
+        let names: Vec<&str> = p.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["year", "year2", "year3"]);
+        assert_eq!(p.express, "/reports/:year:year/x/:year");
     }
 
     #[test]
