@@ -795,6 +795,59 @@ pub struct Inventory {
     pub input_key: Option<String>,
 }
 
+/// Deepest JSON nesting a stated schema keeps: deeper levels become an open
+/// schema that says so. Documents wrap schemas in a few more levels, and
+/// JSON readers commonly stop at 128 (serde_json does), so a schema written
+/// 200 levels deep in the source must not make a document unreadable.
+pub(crate) const MAX_SCHEMA_DEPTH: usize = 48;
+
+/// `schema` with every value nested deeper than `MAX_SCHEMA_DEPTH` replaced.
+pub(crate) fn bounded_schema(schema: &mut serde_json::Value) {
+    fn walk(v: &mut serde_json::Value, depth: usize) {
+        use serde_json::Value as J;
+        match v {
+            J::Object(_) | J::Array(_) if depth >= MAX_SCHEMA_DEPTH => {
+                *v = serde_json::json!({
+                    "description": format!("nested deeper than {MAX_SCHEMA_DEPTH} levels; the rest is left out")
+                });
+            }
+            J::Object(m) => m.values_mut().for_each(|x| walk(x, depth + 1)),
+            J::Array(a) => a.iter_mut().for_each(|x| walk(x, depth + 1)),
+            _ => {}
+        }
+    }
+    walk(schema, 0);
+}
+
+impl Inventory {
+    /// Bound the depth of every schema the inventory states (see [`bounded_schema`]).
+    pub(crate) fn bound_schemas(&mut self) {
+        let contract = |c: &mut Contract| {
+            for s in [&mut c.body, &mut c.query, &mut c.params]
+                .into_iter()
+                .flatten()
+            {
+                bounded_schema(&mut s.schema);
+            }
+            for r in &mut c.responses {
+                if let Some(s) = &mut r.schema {
+                    bounded_schema(&mut s.schema);
+                }
+            }
+        };
+        for op in &mut self.operations {
+            for d in &mut op.declarations {
+                contract(&mut d.contract);
+            }
+        }
+        for e in &mut self.events {
+            for s in e.payload.values_mut().chain(e.ack.values_mut()) {
+                bounded_schema(&mut s.schema);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod method_tests {
     use super::Method;
@@ -812,5 +865,37 @@ mod method_tests {
         assert_eq!(names, sorted);
         assert_eq!(names.len(), 7);
         assert_eq!(Method::Post.answers(), &[Method::Post]);
+    }
+}
+
+#[cfg(test)]
+mod schema_depth_tests {
+    use super::{MAX_SCHEMA_DEPTH, bounded_schema};
+    use serde_json::{Value, json};
+
+    fn depth(v: &Value) -> usize {
+        match v {
+            Value::Object(m) => 1 + m.values().map(depth).max().unwrap_or(0),
+            Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn deep_schemas_are_cut_and_shallow_ones_kept() {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..200 {
+            deep = json!({"type": "object", "properties": {"a": deep}});
+        }
+        bounded_schema(&mut deep);
+        assert!(depth(&deep) <= MAX_SCHEMA_DEPTH + 1, "{}", depth(&deep));
+        assert!(deep.to_string().contains("left out"));
+        // Readable by a parser with the common 128-level limit.
+        let text = json!({"a": {"b": {"c": {"d": {"e": {"f": deep}}}}}}).to_string();
+        assert!(serde_json::from_str::<Value>(&text).is_ok());
+        let mut shallow = json!({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}}}});
+        let before = shallow.clone();
+        bounded_schema(&mut shallow);
+        assert_eq!(shallow, before);
     }
 }

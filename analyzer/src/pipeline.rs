@@ -326,6 +326,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         opts,
         &census_files,
     );
+    inv.bound_schemas();
     if opts.entries.is_empty() && !productive.is_empty() {
         let keep: BTreeSet<String> = productive
             .iter()

@@ -275,7 +275,7 @@ fn down_object(m: &Map<String, Value>) -> Value {
                 }
             }
             // A stricter exclusive bound written beside it replaces it (above).
-            "minimum" | "maximum" if !out.contains_key(k.as_str()) => {
+            "minimum" | "maximum" if !out.contains_key(k.as_str()) && valid_value(k, v) => {
                 out.insert(k.clone(), v.clone());
             }
             "minimum" | "maximum" => {}
@@ -648,7 +648,7 @@ mod tests {
             "type": {"sku": {"type": "string"}},
             "properties": {
                 "color": {"type": "string", "pattern": "^#[0-9a-[[f]{6}$", "minLength": -1},
-                "tag": {"type": "strin", "enum": [], "required": ["a", "a"]},
+                "tag": {"type": "strin", "enum": [], "required": ["a", "a"], "maximum": {}},
                 "note": "string"
             },
             "required": ["color"]
