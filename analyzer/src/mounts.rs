@@ -6,6 +6,7 @@
 
 use crate::events::build_events;
 use crate::inventory::*;
+use crate::libs::schemas::SchemaLabel;
 use crate::loader::Loader;
 use crate::machine::{self, Interp, PathArg, RegKind, RouterData, UseHandler};
 use crate::paths::PathPattern;
@@ -505,30 +506,12 @@ pub(crate) fn build_inventory(
 }
 
 fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {
-    let info = |_: &str, x: &Option<(serde_json::Value, Option<String>, FileId, u32)>| {
-        x.as_ref().map(|(schema, name, f, l)| {
-            let n = name.as_deref().unwrap_or("");
-            let (source, name) = if let Some(rest) = n.strip_prefix("joi:") {
-                ("joi", rest)
-            } else if let Some(rest) = n.strip_prefix("jsdoc:") {
-                ("jsdoc", rest)
-            } else if let Some(rest) = n.strip_prefix("class-validator:") {
-                ("class-validator", rest)
-            } else if let Some(rest) = n.strip_prefix("typescript:") {
-                ("typescript", rest)
-            } else if n == "express-validator" || n == "celebrate" {
-                (n, "")
-            } else if n.starts_with("Request<") {
-                ("typescript", "")
-            } else {
-                ("zod", n)
-            };
-            SchemaInfo {
-                schema: schema.clone(),
-                source: source.into(),
-                name: (!name.is_empty()).then(|| name.to_string()),
-                at: loc(project, *f, *l),
-            }
+    let info = |_: &str, x: &Option<(serde_json::Value, SchemaLabel, FileId, u32)>| {
+        x.as_ref().map(|(schema, label, f, l)| SchemaInfo {
+            schema: schema.clone(),
+            source: label.source.as_str().into(),
+            name: label.name.clone(),
+            at: loc(project, *f, *l),
         })
     };
     let mut responses: Vec<ResponseInfo> = c

@@ -29,6 +29,7 @@
 //! media-type versioning (no path change, so nothing to do), and what the
 //! handlers return (Nest serialises it; no schema is read).
 
+use crate::libs::schemas::{SchemaLabel, SchemaSource};
 use crate::machine::*;
 use crate::paths;
 use serde_json::{Map, Value as J, json};
@@ -848,10 +849,10 @@ impl Interp {
             // Where the schema comes from, for the contract's `source`.
             let label = match &ty {
                 Some(TypeExpr::Ref(n, _)) => match cv.env.lookup(n).map(|v| self.force(v, 0)) {
-                    Some(Value::Class(_)) => format!("class-validator:{n}"),
-                    _ => format!("typescript:{n}"),
+                    Some(Value::Class(_)) => SchemaLabel::new(SchemaSource::ClassValidator, n),
+                    _ => SchemaLabel::new(SchemaSource::TypeScript, n),
                 },
-                _ => "typescript:".to_string(),
+                _ => SchemaLabel::new(SchemaSource::TypeScript, ""),
             };
             let key = d.args.first().and_then(|a| {
                 let v = self.eval(ctx, a);
@@ -879,7 +880,7 @@ impl Interp {
                     }
                 }
                 None => {
-                    *contract.part_mut(part) = Some((schema, Some(label), cv.file, d.line));
+                    *contract.part_mut(part) = Some((schema, label, cv.file, d.line));
                 }
             }
         }
@@ -892,7 +893,8 @@ impl Interp {
                 if !required.is_empty() {
                     o.insert("required".into(), J::Array(required));
                 }
-                *slot = Some((J::Object(o), Some("typescript:".into()), cv.file, f.line));
+                let label = SchemaLabel::new(SchemaSource::TypeScript, "");
+                *slot = Some((J::Object(o), label, cv.file, f.line));
             }
         }
         contract

@@ -19,12 +19,62 @@
 use crate::machine::*;
 use serde_json::{Map, Value as J, json};
 
+/// Which library or notation stated a schema (a contract's `source`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SchemaSource {
+    Zod,
+    Joi,
+    Celebrate,
+    ExpressValidator,
+    ClassValidator,
+    TypeScript,
+    JsDoc,
+}
+
+impl SchemaSource {
+    /// The name the documents give it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            SchemaSource::Zod => "zod",
+            SchemaSource::Joi => "joi",
+            SchemaSource::Celebrate => "celebrate",
+            SchemaSource::ExpressValidator => "express-validator",
+            SchemaSource::ClassValidator => "class-validator",
+            SchemaSource::TypeScript => "typescript",
+            SchemaSource::JsDoc => "jsdoc",
+        }
+    }
+}
+
+/// Where a stated schema comes from: its source and the binding it was read
+/// from (`createTaskSchema`), when named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SchemaLabel {
+    pub(crate) source: SchemaSource,
+    pub(crate) name: Option<String>,
+}
+
+impl SchemaLabel {
+    /// A label; an empty name is no name.
+    pub(crate) fn new(source: SchemaSource, name: &str) -> SchemaLabel {
+        SchemaLabel {
+            source,
+            name: (!name.is_empty()).then(|| name.to_string()),
+        }
+    }
+
+    /// A Zod schema with no name: what a slot says when nothing names it.
+    pub(crate) fn says_nothing(&self) -> bool {
+        self.source == SchemaSource::Zod && self.name.is_none()
+    }
+}
+
 /// What one route's handlers state about the request and responses.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RawContract {
-    pub(crate) body: Option<(J, Option<String>, FileId, u32)>,
-    pub(crate) query: Option<(J, Option<String>, FileId, u32)>,
-    pub(crate) params: Option<(J, Option<String>, FileId, u32)>,
+    pub(crate) body: Option<(J, SchemaLabel, FileId, u32)>,
+    pub(crate) query: Option<(J, SchemaLabel, FileId, u32)>,
+    pub(crate) params: Option<(J, SchemaLabel, FileId, u32)>,
     pub(crate) query_read: BTreeSet<String>,
     pub(crate) headers_read: BTreeSet<String>,
     /// Top-level body properties the handlers read (`req.body.user`).
@@ -33,7 +83,7 @@ pub(crate) struct RawContract {
     /// A schema handed to a middleware factory that could not be run
     /// (`validate(schema)`), with the request part its name suggests; used
     /// only when running the middleware stated nothing for that part.
-    pub(crate) guesses: Vec<(&'static str, J, String, FileId, u32)>,
+    pub(crate) guesses: Vec<(&'static str, J, SchemaLabel, FileId, u32)>,
     /// A route middleware (anonymous ones too) that answered 401/403 when it
     /// ran: (its name, status, file, line).
     pub(crate) guard: Option<(String, u16, FileId, u32)>,
@@ -42,7 +92,7 @@ pub(crate) struct RawContract {
 impl RawContract {
     /// The schema slot of a request part (anything but query and params is the
     /// body; callers handle `headers`, which has no schema slot).
-    pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, Option<String>, FileId, u32)> {
+    pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, SchemaLabel, FileId, u32)> {
         match part {
             "query" => &mut self.query,
             "params" => &mut self.params,
@@ -963,7 +1013,7 @@ impl Interp {
                 &mut contract.borrow_mut(),
                 part,
                 o,
-                "jsdoc:",
+                SchemaLabel::new(SchemaSource::JsDoc, ""),
                 c.file,
                 c.func.line,
             );
@@ -1006,15 +1056,15 @@ impl Interp {
                     continue;
                 }
                 let label = if from_jsdoc {
-                    "jsdoc:".to_string()
+                    SchemaLabel::new(SchemaSource::JsDoc, "")
                 } else {
-                    format!("Request<{name}>")
+                    SchemaLabel::new(SchemaSource::TypeScript, "")
                 };
                 set_part(
                     &mut contract.borrow_mut(),
                     part,
                     schema,
-                    &label,
+                    label,
                     c.file,
                     c.func.line,
                 );
@@ -1092,15 +1142,15 @@ impl Interp {
         };
         if let (Some(z), Some(part)) = (zod, part) {
             let label = if z.joi {
-                format!("joi:{callee}")
+                SchemaLabel::new(SchemaSource::Joi, callee)
             } else {
-                callee.to_string()
+                SchemaLabel::new(SchemaSource::Zod, callee)
             };
             set_part(
                 &mut rc.borrow_mut(),
                 part,
                 z.schema.clone(),
-                &label,
+                label,
                 ctx.file,
                 line,
             );
@@ -1119,7 +1169,8 @@ pub(crate) fn merge_validator(
     line: u32,
 ) {
     if field.is_empty() {
-        set_part(c, part, schema.clone(), "celebrate", file, line);
+        let label = SchemaLabel::new(SchemaSource::Celebrate, "");
+        set_part(c, part, schema.clone(), label, file, line);
         return;
     }
     if part == "headers" {
@@ -1129,7 +1180,7 @@ pub(crate) fn merge_validator(
     let entry = c.part_mut(part).get_or_insert_with(|| {
         (
             json!({"type": "object", "properties": {}}),
-            Some("express-validator".into()),
+            SchemaLabel::new(SchemaSource::ExpressValidator, ""),
             file,
             line,
         )
@@ -1161,7 +1212,9 @@ pub(crate) fn set_json_schema_parts(
     line: u32,
 ) {
     for (part, schema) in parts {
-        set_part(c, part, schema.clone(), "validate", file, line);
+        // (Named as a Zod schema called `validate`, as the documents have it.)
+        let label = SchemaLabel::new(SchemaSource::Zod, "validate");
+        set_part(c, part, schema.clone(), label, file, line);
     }
 }
 
@@ -1169,7 +1222,7 @@ pub(crate) fn set_part(
     c: &mut RawContract,
     part: &str,
     schema: J,
-    name: &str,
+    label: SchemaLabel,
     file: FileId,
     line: u32,
 ) {
@@ -1181,10 +1234,9 @@ pub(crate) fn set_part(
         }
         return;
     }
-    let name = (!name.is_empty()).then(|| name.to_string());
     let slot = c.part_mut(part);
     if slot.is_none() {
-        *slot = Some((schema, name, file, line));
+        *slot = Some((schema, label, file, line));
     }
 }
 

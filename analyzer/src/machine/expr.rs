@@ -289,7 +289,10 @@ impl Interp {
                             &mut c.borrow_mut(),
                             part,
                             schema,
-                            "Request<typed>",
+                            crate::libs::schemas::SchemaLabel::new(
+                                crate::libs::schemas::SchemaSource::TypeScript,
+                                "",
+                            ),
                             ctx.file,
                             self.frames.last().map_or(0, |f| f.line),
                         );

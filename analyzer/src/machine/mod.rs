@@ -645,13 +645,11 @@ impl Interp {
                     match slot {
                         // The factory's schema, validated inside it: name the
                         // factory at the route, as the code reads.
-                        Some(got) if got.0 == schema && !name.is_empty() => {
-                            *got = (schema, Some(name), file, line);
+                        Some(got) if got.0 == schema && !name.says_nothing() => {
+                            *got = (schema, name, file, line);
                         }
                         Some(_) => {}
-                        None => {
-                            *slot = Some((schema, (!name.is_empty()).then_some(name), file, line))
-                        }
+                        None => *slot = Some((schema, name, file, line)),
                     }
                 }
             }
@@ -894,13 +892,17 @@ pub(crate) fn placeholder(e: &Expr) -> Option<String> {
     }
 }
 
-/// The name a guessed schema is linked under (`joi:` marks Joi's).
-pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> String {
-    if z.joi {
-        format!("joi:{callee}")
-    } else {
-        callee.to_string()
-    }
+/// The label a guessed schema is linked under: the factory that was handed it.
+pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::schemas::SchemaLabel {
+    use crate::libs::schemas::{SchemaLabel, SchemaSource};
+    SchemaLabel::new(
+        if z.joi {
+            SchemaSource::Joi
+        } else {
+            SchemaSource::Zod
+        },
+        callee,
+    )
 }
 
 /// The code of a status constant as the status-code packages name it
