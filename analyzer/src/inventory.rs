@@ -218,7 +218,8 @@ pub struct SchemaInfo {
     /// The schema, JSON Schema 2020-12.
     pub schema: serde_json::Value,
     /// Which library or notation stated it: `zod`, `joi`, `celebrate`,
-    /// `express-validator`, `typescript`, `jsdoc`, `literal`.
+    /// `express-validator`, `class-validator`, `json-schema` (Ajv,
+    /// express-json-validator-middleware), `typescript`, `jsdoc`, `literal`.
     pub source: String,
     /// The binding it was read from (`createTaskSchema`), when named.
     #[serde(default, skip_serializing_if = "Option::is_none")]

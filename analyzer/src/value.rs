@@ -363,6 +363,8 @@ pub(crate) struct ZodVal {
     pub(crate) optional: bool,
     /// Built with Joi (keys are optional until `.required()`).
     pub(crate) joi: bool,
+    /// A JSON Schema as written, handed to Ajv or a JSON Schema middleware.
+    pub(crate) json_schema: bool,
 }
 
 /// Request and response values in a route handler.

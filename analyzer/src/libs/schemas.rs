@@ -24,6 +24,8 @@ use serde_json::{Map, Value as J, json};
 pub(crate) enum SchemaSource {
     Zod,
     Joi,
+    /// A JSON Schema as written (Ajv, express-json-validator-middleware).
+    JsonSchema,
     Celebrate,
     ExpressValidator,
     ClassValidator,
@@ -37,6 +39,7 @@ impl SchemaSource {
         match self {
             SchemaSource::Zod => "zod",
             SchemaSource::Joi => "joi",
+            SchemaSource::JsonSchema => "json-schema",
             SchemaSource::Celebrate => "celebrate",
             SchemaSource::ExpressValidator => "express-validator",
             SchemaSource::ClassValidator => "class-validator",
@@ -106,6 +109,17 @@ pub(crate) fn zod(schema: J) -> Value {
         schema,
         optional: false,
         joi: false,
+        json_schema: false,
+    }))
+}
+
+/// A JSON Schema as written (handed to Ajv): stated as it is, labelled `json-schema`.
+pub(crate) fn json_schema(schema: J) -> Value {
+    Value::Zod(Rc::new(ZodVal {
+        schema,
+        optional: false,
+        joi: false,
+        json_schema: true,
     }))
 }
 
@@ -114,6 +128,7 @@ fn joi(schema: J) -> Value {
         schema,
         optional: true,
         joi: true,
+        json_schema: false,
     }))
 }
 
@@ -126,6 +141,7 @@ fn with(z: &ZodVal, f: impl FnOnce(&mut Map<String, J>)) -> Value {
         schema: s,
         optional: z.optional,
         joi: z.joi,
+        json_schema: z.json_schema,
     }))
 }
 
@@ -343,6 +359,7 @@ impl Interp {
                 schema: nullable(z.schema.clone()),
                 optional: z.optional,
                 joi: z.joi,
+                json_schema: z.json_schema,
             })),
             "default" | "catch" => {
                 let d = const_json(&self.force_deep(arg(0)));
@@ -1141,11 +1158,7 @@ impl Interp {
             return;
         };
         if let (Some(z), Some(part)) = (zod, part) {
-            let label = if z.joi {
-                SchemaLabel::new(SchemaSource::Joi, callee)
-            } else {
-                SchemaLabel::new(SchemaSource::Zod, callee)
-            };
+            let label = SchemaLabel::new(z.source(), callee);
             set_part(
                 &mut rc.borrow_mut(),
                 part,
@@ -1212,8 +1225,7 @@ pub(crate) fn set_json_schema_parts(
     line: u32,
 ) {
     for (part, schema) in parts {
-        // (Named as a Zod schema called `validate`, as the documents have it.)
-        let label = SchemaLabel::new(SchemaSource::Zod, "validate");
+        let label = SchemaLabel::new(SchemaSource::JsonSchema, "validate");
         set_part(c, part, schema.clone(), label, file, line);
     }
 }
@@ -1394,6 +1406,7 @@ pub(crate) fn shape_of(z: &ZodVal) -> Value {
                     schema: v.clone(),
                     optional: !required.contains(&k.as_str()),
                     joi: z.joi,
+                    json_schema: z.json_schema,
                 })),
             );
         }
@@ -1458,5 +1471,18 @@ pub(crate) fn const_json(v: &Value) -> Option<J> {
             Some(J::Object(m))
         }
         _ => None,
+    }
+}
+
+impl ZodVal {
+    /// The source a schema value was built with.
+    pub(crate) fn source(&self) -> SchemaSource {
+        if self.joi {
+            SchemaSource::Joi
+        } else if self.json_schema {
+            SchemaSource::JsonSchema
+        } else {
+            SchemaSource::Zod
+        }
     }
 }

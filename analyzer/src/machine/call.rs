@@ -1075,14 +1075,14 @@ impl Interp {
             }
             Builtin::Celebrate => self.celebrate(&argv),
             Builtin::AjvMethod("compile") => match argv.first() {
-                Some(v) => crate::libs::schemas::zod(self.plain_json(v, 0)),
+                Some(v) => crate::libs::schemas::json_schema(self.plain_json(v, 0)),
                 None => Value::dynamic(),
             },
             Builtin::AjvMethod("validate") => {
                 // `ajv.validate(schema, req.body)`.
                 if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
                     let all = vec![
-                        crate::libs::schemas::zod(self.plain_json(schema, 0)),
+                        crate::libs::schemas::json_schema(self.plain_json(schema, 0)),
                         data.clone(),
                     ];
                     self.note_validation(ctx, line, &all, "ajv.validate");

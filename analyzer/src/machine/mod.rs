@@ -894,15 +894,7 @@ pub(crate) fn placeholder(e: &Expr) -> Option<String> {
 
 /// The label a guessed schema is linked under: the factory that was handed it.
 pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::schemas::SchemaLabel {
-    use crate::libs::schemas::{SchemaLabel, SchemaSource};
-    SchemaLabel::new(
-        if z.joi {
-            SchemaSource::Joi
-        } else {
-            SchemaSource::Zod
-        },
-        callee,
-    )
+    crate::libs::schemas::SchemaLabel::new(z.source(), callee)
 }
 
 /// The code of a status constant as the status-code packages name it

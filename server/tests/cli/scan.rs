@@ -178,3 +178,41 @@ fn summary_agrees_with_the_documents() {
         );
     }
 }
+
+#[test]
+fn contracts_name_the_library_that_states_them() {
+    // JSON Schema handed to Ajv or express-json-validator-middleware is
+    // `json-schema`, a Zod schema `zod`, a Joi one `joi`.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for (fixture, want) in [
+        (
+            "analyzer/tests/fixtures/contracts/ajv-json-schema",
+            "json-schema",
+        ),
+        (
+            "analyzer/tests/fixtures/contracts/zod-middleware-esm-default",
+            "zod",
+        ),
+        ("analyzer/tests/fixtures/contracts/joi-validate", "joi"),
+    ] {
+        let run = portolan(&["scan", fixture, "--json"], tmp.path());
+        assert_eq!(run.code, 0, "{run}");
+        let catalog: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let sources: Vec<String> = catalog["operations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|o| {
+                ["body", "query", "params"]
+                    .into_iter()
+                    .filter_map(|p| o["contract"][p]["source"].as_str().map(str::to_string))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert!(!sources.is_empty(), "{fixture} states no request schema");
+        assert!(sources.iter().all(|s| s == want), "{fixture}: {sources:?}");
+        seen.insert(want);
+    }
+    assert_eq!(seen.len(), 3);
+}
