@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 27;
+pub(crate) const FACTS_VERSION: u32 = 28;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
