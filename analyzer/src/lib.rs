@@ -38,6 +38,7 @@ pub use inventory::{
     Reached, ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
     UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
 };
+pub use loader::INTERNAL_ERROR;
 pub use paths::{PathParam, PathPattern, join as join_paths};
 pub(crate) use project::is_test_path;
 

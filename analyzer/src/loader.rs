@@ -16,6 +16,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// How a file the lowering failed on is reported (a bug; see `load`).
+pub const INTERNAL_ERROR: &str =
+    "internal error while reading this file (a bug in portolan; please report it)";
+
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
 pub(crate) const FACTS_VERSION: u32 = 28;
 
@@ -913,15 +917,44 @@ impl Loader {
                 } else {
                     text
                 };
+                // A bug in the lowering must not take the run down (it may
+                // run on a pool thread, where a panic aborts the process): the
+                // file is reported as not read, and nothing is cached for it.
+                let mut failed = false;
                 let facts = Arc::new(SYNTAX.with(|s| {
                     let mut s = s.borrow_mut();
-                    s.get_or_insert_with(SyntaxContext::new)
-                        .lower(grammar, &text)
+                    let ctx = s.get_or_insert_with(SyntaxContext::new);
+                    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        // Test hook: the lowering fails on this file.
+                        if std::env::var_os("PORTOLAN_TEST_LOWER_PANIC")
+                            .is_some_and(|v| v == f.rel.as_str())
+                        {
+                            panic!("PORTOLAN_TEST_LOWER_PANIC names this file");
+                        }
+                        ctx.lower(grammar, &text)
+                    }));
+                    lowered.unwrap_or_else(|panic| {
+                        failed = true;
+                        *s = None;
+                        let why = panic
+                            .downcast_ref::<&str>()
+                            .map(|m| m.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        FileFacts {
+                            parse_errors: vec![(
+                                1,
+                                format!("{INTERNAL_ERROR} ({why}); no registration in it was read"),
+                            )],
+                            ..Default::default()
+                        }
+                    })
                 }));
                 self.parsed
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if let Some(c) = &self.cache
                     && problem.is_none()
+                    && !failed
                 {
                     c.write_facts(&hash, &facts);
                 }

@@ -307,6 +307,12 @@ fn check(root: &Path, schemas: Option<&SpecSchemas>) -> Option<String> {
         if !path.ends_with(".json") {
             continue;
         }
+        // A lowering bug is caught and reported, not hidden: it fails here.
+        if String::from_utf8_lossy(bytes).contains(analyzer::INTERNAL_ERROR) {
+            return Some(format!(
+                "{path} reports an internal error while reading a file"
+            ));
+        }
         let v: serde_json::Value = match serde_json::from_slice(bytes) {
             Ok(v) => v,
             Err(e) => return Some(format!("{path} is not JSON: {e}")),

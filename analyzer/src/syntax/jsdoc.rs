@@ -55,7 +55,9 @@ pub(crate) fn jsdoc_type_expr(t: &str) -> TypeExpr {
     if let Some(inner) = t.strip_suffix("[]") {
         return TypeExpr::Array(Box::new(jsdoc_type_expr(inner)));
     }
-    if (t.starts_with('\'') && t.ends_with('\'')) || (t.starts_with('"') && t.ends_with('"')) {
+    if t.len() >= 2
+        && ((t.starts_with('\'') && t.ends_with('\'')) || (t.starts_with('"') && t.ends_with('"')))
+    {
         return TypeExpr::StrLit(t[1..t.len() - 1].to_string());
     }
     if let Some(body) = t.strip_prefix('{').and_then(|b| b.strip_suffix('}')) {

@@ -567,6 +567,22 @@ mod tests {
     }
 
     #[test]
+    fn strings_cut_short_by_a_syntax_error_do_not_panic() {
+        // Found by the fuzz run: an unterminated string whose last character
+        // is several bytes long, and a JSDoc type that is a lone quote.
+        for src in [
+            "res.json({ ok: 1 }); x('Passwords\u{FFFD}",
+            "router.get('/a\u{20AC}",
+            "const s = 'abc\u{FFFD}\n",
+            "f(\"\u{00E9}",
+            "/** @type {'} */ let x = 1;",
+            "/** @param {\"} req */ function h(req) {}",
+        ] {
+            let _ = lower(src);
+        }
+    }
+
+    #[test]
     fn member_call_line_is_the_property_line() {
         let f = lower("router\n  .get('/x', h)\n");
         let Stmt::Expr(Expr::Call(c)) = &f.body[0] else {

@@ -570,6 +570,32 @@ fn killed_build_is_repaired_by_the_next_run() {
 }
 
 #[test]
+fn a_lowering_bug_is_a_finding_not_a_crash() {
+    // The lowering panics on one file (a test hook; it runs on a pool thread,
+    // where an uncaught panic aborts the process): the run goes on, the file is
+    // named in a finding, the other files' routes are charted.
+    let tmp = tempfile::tempdir().unwrap();
+    let run = portolan_with(
+        &["scan", "tests/projects/harbor", "--json", "--no-cache"],
+        tmp.path(),
+        &[("PORTOLAN_TEST_LOWER_PANIC", "src/routes/auth.js")],
+    );
+    assert_eq!(run.code, 0, "{run}");
+    let catalog: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let findings = catalog["findings"].as_array().unwrap();
+    assert!(
+        findings.iter().any(|f| f["file"] == "src/routes/auth.js"
+            && f["message"]
+                .as_str()
+                .unwrap()
+                .contains(analyzer::INTERNAL_ERROR)),
+        "{findings:?}"
+    );
+    let ops = catalog["operations"].as_array().unwrap().len();
+    assert!(ops > 40 && ops < 56, "{ops} operations");
+}
+
+#[test]
 fn exit_codes_are_consistent() {
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");

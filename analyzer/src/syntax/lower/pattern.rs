@@ -120,9 +120,11 @@ impl<'s> Lowerer<'s> {
     }
 
     pub(crate) fn string(&mut self, node: Node) -> String {
-        let t = self.text(node);
-        if t.len() >= 2 {
-            unescape(&t[1..t.len() - 1])
+        // Without its quotes. A string that error recovery cut short may end
+        // in any character, not a one-byte quote: drop whole characters.
+        let mut inner = self.text(node).chars();
+        if inner.next().is_some() && inner.next_back().is_some() {
+            unescape(inner.as_str())
         } else {
             String::new()
         }
