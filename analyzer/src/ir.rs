@@ -223,6 +223,17 @@ pub(crate) struct Class {
     pub(crate) field_types: Vec<(String, bool, TypeExpr)>,
 }
 
+impl Class {
+    /// The decorators on member `name` (every declaration of it, in order).
+    pub(crate) fn decorators_of(&self, name: &str) -> Vec<Decorator> {
+        self.member_decorators
+            .iter()
+            .filter(|(m, _)| m == name)
+            .flat_map(|(_, d)| d.clone())
+            .collect()
+    }
+}
+
 /// A decorator: `@name` or `@name(args)`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Decorator {

@@ -83,13 +83,7 @@ pub(crate) fn fingerprint_noting(
     let loader = Loader::new(project.clone(), Some(cache.clone()));
     let key = input_key(opts, &project, &loader);
     cache.save();
-    let notes = project
-        .cache_note
-        .iter()
-        .cloned()
-        .chain(cache.notes())
-        .collect();
-    Ok((Some(key), notes))
+    Ok((Some(key), cache_notes(&project, &cache)))
 }
 
 pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
@@ -135,12 +129,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         timings.files_cached = project.files.len();
         timings.result_cached = true;
         c.save();
-        timings.cache_notes = project
-            .cache_note
-            .iter()
-            .cloned()
-            .chain(c.notes())
-            .collect();
+        timings.cache_notes = cache_notes(&project, c);
         inv.timings = timings;
         inv.input_key = Some(key.clone());
         return Ok(inv);
@@ -382,16 +371,21 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         {
             c.write_result(key, &bytes);
         }
-        timings.cache_notes = project
-            .cache_note
-            .iter()
-            .cloned()
-            .chain(c.notes())
-            .collect();
+        timings.cache_notes = cache_notes(&project, c);
     }
     inv.timings = timings;
     inv.input_key = result_key;
     Ok(inv)
+}
+
+/// What the cache layers found damaged and discarded, one line each.
+fn cache_notes(project: &Project, cache: &Cache) -> Vec<String> {
+    project
+        .cache_note
+        .iter()
+        .cloned()
+        .chain(cache.notes())
+        .collect()
 }
 
 fn ms(t: Instant) -> f64 {

@@ -29,7 +29,7 @@
 //! media-type versioning (no path change, so nothing to do), and what the
 //! handlers return (Nest serialises it; no schema is read).
 
-use crate::libs::schemas::{SchemaLabel, SchemaSource};
+use crate::libs::schemas::{PartFields, SchemaLabel, SchemaSource};
 use crate::machine::*;
 use crate::paths;
 use serde_json::{Map, Value as J, json};
@@ -679,12 +679,7 @@ impl Interp {
         };
         let router = self.nest.apps[app].router;
         for (name, f) in &c.methods {
-            let decs: Vec<Decorator> = c
-                .member_decorators
-                .iter()
-                .filter(|(m, _)| m == name)
-                .flat_map(|(_, d)| d.clone())
-                .collect();
+            let decs: Vec<Decorator> = c.decorators_of(name);
             let mut verbs: Vec<(&'static str, u32, Vec<String>)> = Vec::new();
             let mut versions = None;
             let mut status = None;
@@ -812,7 +807,7 @@ impl Interp {
         pkg: &str,
     ) -> RawContract {
         let mut contract = RawContract::default();
-        let mut parts: Vec<(&'static str, Map<String, J>, Vec<J>)> = Vec::new();
+        let mut parts = PartFields::default();
         let decs: Vec<(usize, Decorator)> = cv
             .class
             .param_decorators
@@ -866,35 +861,18 @@ impl Interp {
                         let v = self.eval(ctx, o);
                         matches!(self.force_deep(v), Value::Obj(o) if matches!(o.get("required"), Some(Value::Bool(true))))
                     });
-                    let optional = !(part == "params" || required_opt);
-                    let slot = match parts.iter().position(|(p, _, _)| *p == part) {
-                        Some(s) => s,
-                        None => {
-                            parts.push((part, Map::new(), Vec::new()));
-                            parts.len() - 1
-                        }
-                    };
-                    parts[slot].1.insert(k.clone(), schema);
-                    if !optional {
-                        parts[slot].2.push(json!(k));
-                    }
+                    parts.add(part, &k, schema, part == "params" || required_opt);
                 }
                 None => {
                     *contract.part_mut(part) = Some((schema, label, cv.file, d.line));
                 }
             }
         }
-        for (part, props, required) in parts {
+        for (part, o) in parts.into_schemas() {
             let slot = contract.part_mut(part);
             if slot.is_none() {
-                let mut o = Map::new();
-                o.insert("type".into(), json!("object"));
-                o.insert("properties".into(), J::Object(props));
-                if !required.is_empty() {
-                    o.insert("required".into(), J::Array(required));
-                }
                 let label = SchemaLabel::new(SchemaSource::TypeScript, "");
-                *slot = Some((J::Object(o), label, cv.file, f.line));
+                *slot = Some((o, label, cv.file, f.line));
             }
         }
         contract
@@ -969,12 +947,7 @@ impl Interp {
                 None => json!({}),
             };
             let mut optional = typed.is_some_and(|(_, o, _)| *o) || init.is_some();
-            let decs: Vec<Decorator> = c
-                .member_decorators
-                .iter()
-                .filter(|(m, _)| m == name)
-                .flat_map(|(_, d)| d.clone())
-                .collect();
+            let decs: Vec<Decorator> = c.decorators_of(name);
             for d in &decs {
                 let name = match self.decorator_origin(&ctx, d) {
                     Some((pkg, n)) if pkg == "class-validator" => n,

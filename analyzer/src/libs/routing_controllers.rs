@@ -228,12 +228,7 @@ impl Interp {
         };
         let class_name = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         for (name, f) in &c.methods {
-            let decs: Vec<Decorator> = c
-                .member_decorators
-                .iter()
-                .filter(|(m, _)| m == name)
-                .flat_map(|(_, d)| d.clone())
-                .collect();
+            let decs: Vec<Decorator> = c.decorators_of(name);
             let mut verbs: Vec<(String, u32, Option<Expr>)> = Vec::new();
             let mut statuses: Vec<(u16, u32)> = Vec::new();
             let mut mw = class_mw.clone();

@@ -966,7 +966,7 @@ impl Interp {
             Some(Pattern::Ident(n)) => n.clone(),
             _ => return,
         };
-        let mut parts: Vec<(&'static str, Map<String, J>, Vec<J>)> = Vec::new();
+        let mut parts = PartFields::default();
         for line in doc.lines() {
             let line = line.trim().trim_start_matches('*').trim();
             let Some(rest) = line.strip_prefix("@param") else {
@@ -1012,20 +1012,9 @@ impl Interp {
             {
                 m.insert("description".into(), json!(desc));
             }
-            let slot = match parts.iter().position(|(p, _, _)| *p == part) {
-                Some(i) => i,
-                None => {
-                    parts.push((part, Map::new(), Vec::new()));
-                    parts.len() - 1
-                }
-            };
-            parts[slot].1.insert(field.to_string(), schema);
-            if !optional {
-                parts[slot].2.push(json!(field));
-            }
+            parts.add(part, field, schema, !optional);
         }
-        for (part, props, required) in parts {
-            let o = object_schema(props, required);
+        for (part, o) in parts.into_schemas() {
             set_part(
                 &mut contract.borrow_mut(),
                 part,
@@ -1313,6 +1302,35 @@ fn nullable(s: J) -> J {
 }
 
 /// `{"type": "object", "properties": ..., "required": [...]}` (no `required` when empty).
+/// Request-part schemas assembled one field at a time (`@param {T}
+/// req.body.x` lines, `@Body('x')` parameters), in the order parts appear.
+#[derive(Default)]
+pub(crate) struct PartFields(Vec<(&'static str, Map<String, J>, Vec<J>)>);
+
+impl PartFields {
+    /// Add field `name` of request part `part`.
+    pub(crate) fn add(&mut self, part: &'static str, name: &str, schema: J, required: bool) {
+        let slot = match self.0.iter().position(|(p, _, _)| *p == part) {
+            Some(i) => i,
+            None => {
+                self.0.push((part, Map::new(), Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        self.0[slot].1.insert(name.to_string(), schema);
+        if required {
+            self.0[slot].2.push(json!(name));
+        }
+    }
+
+    /// Each part with its object schema.
+    pub(crate) fn into_schemas(self) -> impl Iterator<Item = (&'static str, J)> {
+        self.0
+            .into_iter()
+            .map(|(part, props, required)| (part, object_schema(props, required)))
+    }
+}
+
 fn object_schema(props: Map<String, J>, required: Vec<J>) -> J {
     let mut o = Map::new();
     o.insert("type".into(), json!("object"));

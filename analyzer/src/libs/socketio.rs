@@ -326,12 +326,7 @@ impl Interp {
             }
         }
         for (name, f) in &c.methods {
-            let decs: Vec<Decorator> = c
-                .member_decorators
-                .iter()
-                .filter(|(m, _)| m == name)
-                .flat_map(|(_, d)| d.clone())
-                .collect();
+            let decs: Vec<Decorator> = c.decorators_of(name);
             let mut sub = None;
             for d in &decs {
                 if self.nest_decorator(ctx, d).as_deref() == Some("SubscribeMessage") {
