@@ -353,7 +353,7 @@
     const sites = arr(e.sites);
     const own = findingsByName.get(eventName(e)) || [];
     return '<span class="m">' + esc(e.namespace || '/') + '</span><span class="p">' + hlName(eventName(e)) + '</span><span class="s">' + mk(e.summary) + '</span>' +
-      '<span class="meta">' + (e.lifecycle ? pill('lifecycle', 'warn') : '') + [...new Set(own.map((f) => f.code))].map((c) => pill(c, 'bad')).join('') + arr(e.directions).map((d) => pill(ARROW[d] || d, 'dir')).join('') +
+      '<span class="meta">' + (e.lifecycle ? pill('lifecycle', 'warn') : '') + (e.namespaceAssumed ? pill('assumed namespace', 'warn') : '') + [...new Set(own.map((f) => f.code))].map((c) => pill(c, 'bad')).join('') + arr(e.directions).map((d) => pill(ARROW[d] || d, 'dir')).join('') +
       pill(e.domainLabel || e.domain, 'dom') + pill(e.contractStatus) + (sites.length ? '<span class="loc">' + esc(loc(sites[0])) + (sites.length > 1 ? ' +' + (sites.length - 1) : '') + '</span>' : '') + '</span>';
   }
   function eventDetail(it) {
@@ -363,6 +363,7 @@
       ['Directions', esc(arr(e.directions).map((d) => ARROW[d] || d).join(', '))],
       ['Lifecycle', e.lifecycle ? 'reserved Socket.IO event, not API' : ''],
       ['Pattern', e.pattern ? 'the name has placeholders known only at run time' : ''],
+      ['Reached', arr(e.sites).some((s) => s.reached) ? 'not from an entry: ' + (e.namespaceAssumed ? 'every site' : 'some sites') + ' charted from code nobody calls, with the namespace assumed (<code>' + esc(arr(e.sites).filter((s) => s.reached).map((s) => s.reached)[0]) + '</code>)' : ''],
       ['Rooms', arr(e.rooms).map((r) => '<code>' + esc(r) + '</code>').join(' ')],
       ['Domain', esc(e.domainLabel || e.domain)],
       ['Contract', esc(e.contractStatus)],
@@ -370,9 +371,9 @@
     ]);
     const sites = arr(e.sites);
     html += h3('Sites') + (sites.length
-      ? '<table><thead><tr><th>where</th><th>side</th><th>kind</th><th>via</th><th>rooms</th><th>args</th><th>ack</th></tr></thead><tbody>' +
+      ? '<table><thead><tr><th>where</th><th>side</th><th>kind</th><th>via</th><th>rooms</th><th>args</th><th>ack</th><th>reached</th></tr></thead><tbody>' +
         sites.map((s) => '<tr><td><code>' + esc(loc(s)) + '</code></td><td>' + esc(s.side) + '</td><td><code>' + esc(s.kind) + '</code></td><td>' +
-          (s.via ? '<code>' + esc(s.via) + '</code>' : '') + '</td><td>' + esc(arr(s.rooms).join(', ')) + '</td><td>' + esc(arr(s.args).join(', ')) + '</td><td>' + (s.ack ? 'yes' : '') + '</td></tr>').join('') +
+          (s.via ? '<code>' + esc(s.via) + '</code>' : '') + '</td><td>' + esc(arr(s.rooms).join(', ')) + '</td><td>' + esc(arr(s.args).join(', ')) + '</td><td>' + (s.ack ? 'yes' : '') + '</td><td>' + (s.reached ? '<code>' + esc(s.reached) + '</code>' : '') + '</td></tr>').join('') +
         '</tbody></table>'
       : '<div class="c">none recorded</div>');
     const payloads = isObj(e.payloadSchemas) ? e.payloadSchemas : isObj(e.payload) ? e.payload : {};

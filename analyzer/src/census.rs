@@ -347,7 +347,7 @@ impl Walker {
                             self.expr(v, n, d);
                         }
                         ObjProp::Spread(v) => self.expr(v, None, d),
-                        ObjProp::Method(k, f) => {
+                        ObjProp::Method(k, f) | ObjProp::Getter(k, f) => {
                             let n = match k {
                                 PropKey::Name(n) => Some(n.as_str()),
                                 PropKey::Computed(_) => None,
@@ -556,12 +556,31 @@ pub(crate) fn is_client_path(rel: &str) -> bool {
         })
 }
 
-/// Whether a file's imports name a browser framework or the Socket.IO client.
+/// Whether a file's imports name a browser framework, its router or state
+/// store, or the Socket.IO client.
 pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
     let client = |s: &str| {
         matches!(
             s,
-            "react" | "react-dom" | "react-dom/client" | "vue" | "svelte" | "preact" | "solid-js"
+            "react"
+                | "react-dom"
+                | "react-dom/client"
+                | "vue"
+                | "svelte"
+                | "svelte/store"
+                | "preact"
+                | "solid-js"
+                | "pinia"
+                | "vuex"
+                | "vue-router"
+                | "zustand"
+                | "redux"
+                | "react-redux"
+                | "@reduxjs/toolkit"
+                | "react-router"
+                | "react-router-dom"
+                | "next/router"
+                | "next/navigation"
         ) || s.starts_with("@angular/")
             || s.starts_with("socket.io-client")
     };

@@ -121,11 +121,39 @@ pub(crate) fn build_events(
                     rooms: r.rooms.clone(),
                     args: r.args.clone(),
                     ack: r.ack,
+                    reached: r.assumed.as_ref().map(|a| Reached {
+                        how: "assumed-namespace".into(),
+                        via: a.func.clone(),
+                        at: loc(project, a.file, a.line),
+                    }),
                 }
             })
             .collect();
         sites.sort();
-        sites.dedup();
+        // One site per place: a site reached from an entry wins over the same
+        // site charted with its namespace assumed (sorted first: `None`), and
+        // one assumption is enough (the first function, in source order).
+        sites.dedup_by(|b, a| {
+            (
+                &a.at,
+                a.side,
+                a.direction,
+                &a.kind,
+                &a.via,
+                &a.rooms,
+                &a.args,
+                a.ack,
+            ) == (
+                &b.at,
+                b.side,
+                b.direction,
+                &b.kind,
+                &b.via,
+                &b.rooms,
+                &b.args,
+                b.ack,
+            )
+        });
         let directions: Vec<Direction> = sites
             .iter()
             .map(|s| s.direction)
@@ -224,6 +252,7 @@ pub(crate) fn build_events(
             namespace: ns.clone(),
             directions,
             lifecycle,
+            namespace_assumed: sites.iter().all(|s| s.reached.is_some()),
             sites,
             payload,
             ack,

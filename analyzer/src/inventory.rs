@@ -697,6 +697,11 @@ pub struct EventSite {
     /// Whether an acknowledgement callback is taken (listener) or passed (emit).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ack: bool,
+    /// How the analysis reached a site no entry reaches: `assumed-namespace`
+    /// when its receiver is a socket-named parameter of a function nobody
+    /// called, run with a Socket.IO placeholder (`via` is that function).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
 }
 
 /// A Socket.IO event in one namespace.
@@ -714,6 +719,9 @@ pub struct Event {
     /// A reserved lifecycle event (`connect`, `disconnect`, …), not API.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lifecycle: bool,
+    /// Every site's namespace is assumed (see [`EventSite::reached`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub namespace_assumed: bool,
     /// Every site, sorted.
     pub sites: Vec<EventSite>,
     /// Payload schema per direction, when the code states it.

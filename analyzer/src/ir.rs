@@ -369,6 +369,9 @@ pub(crate) enum ObjProp {
     KeyValue(PropKey, Expr),
     /// `...expr`.
     Spread(Expr),
-    /// A method or accessor.
+    /// A method.
     Method(PropKey, Arc<Func>),
+    /// A getter (`get name() { … }`): runs when the property is read.
+    /// (Setters are not kept.)
+    Getter(PropKey, Arc<Func>),
 }

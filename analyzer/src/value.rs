@@ -68,6 +68,8 @@ pub(crate) struct ObjData {
     /// The prototype properties are looked up in when the object has none of
     /// its own (`new F()` gets `F.prototype`; `Object.create(p)` gets `p`).
     pub(crate) proto: RefCell<Option<Rc<ObjData>>>,
+    /// Accessor properties: their getters, run when the property is read.
+    pub(crate) getters: RefCell<Vec<(String, Rc<Closure>)>>,
 }
 
 impl ObjData {
@@ -77,7 +79,20 @@ impl ObjData {
             class: RefCell::new(None),
             is_module_obj: Cell::new(false),
             proto: RefCell::new(None),
+            getters: RefCell::new(Vec::new()),
         })
+    }
+
+    /// The getter of an accessor property.
+    pub(crate) fn getter(&self, k: &str) -> Option<Rc<Closure>> {
+        let g = self.getters.borrow();
+        g.iter().rev().find(|(n, _)| n == k).map(|(_, c)| c.clone())
+    }
+
+    /// Define an accessor property (replacing a data property of that name).
+    pub(crate) fn add_getter(&self, k: &str, g: Rc<Closure>) {
+        self.props.borrow_mut().shift_remove(k);
+        self.getters.borrow_mut().push((k.to_string(), g));
     }
 
     pub(crate) fn get(&self, k: &str) -> Option<Value> {
@@ -267,6 +282,20 @@ pub(crate) struct Sio {
     pub(crate) timeout: bool,
     /// TypeScript event maps (`Socket<ClientToServerEvents, ServerToClientEvents>`).
     pub(crate) maps: Option<Rc<EventMaps>>,
+    /// A placeholder for a socket-named parameter of a function nobody
+    /// called: its namespace is assumed (see [`Assumed`]).
+    pub(crate) assumed: Option<Rc<Assumed>>,
+}
+
+/// Where a Socket.IO value's namespace was assumed: the function nobody
+/// called whose socket-named parameter it stands for.
+#[derive(Clone, Debug)]
+pub(crate) struct Assumed {
+    /// The function's name (`default` for an anonymous export, `<anonymous>`).
+    pub(crate) func: String,
+    /// Where the function is.
+    pub(crate) file: crate::project::FileId,
+    pub(crate) line: u32,
 }
 
 /// The event-map types a Socket.IO value was declared with, and where to

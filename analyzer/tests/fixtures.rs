@@ -34,7 +34,7 @@ fn workspace() -> PathBuf {
 
 struct Actual {
     /// `METHOD PATH FILE:LINE [conditional]`, `finding CODE FILE:LINE`, and
-    /// `event NAME DIRECTION NAMESPACE FILE:LINE SIDE [via=H] [ack]`.
+    /// `event NAME DIRECTION NAMESPACE FILE:LINE SIDE [via=H] [ack] [assumed-namespace]`.
     lines: BTreeSet<String>,
     /// `contract METHOD PATH PART=...` lines (compared when expected.txt has any).
     contracts: BTreeSet<String>,
@@ -242,6 +242,9 @@ fn run(case: &Path, cache: &Path) -> Actual {
             }
             if site.ack {
                 l.push_str(" ack");
+            }
+            if let Some(r) = &site.reached {
+                l.push_str(&format!(" {}", r.how));
             }
             table.push_str(&format!(
                 "{l}  kind={}{}{}{}\n",

@@ -205,6 +205,9 @@ pub fn asyncapi(inv: &Inventory, opts: &SpecOptions) -> Value {
             json!(e.directions.iter().map(|d| d.as_str()).collect::<Vec<_>>()),
         );
         ch.insert("x-portos-namespace".into(), json!(e.namespace));
+        if e.namespace_assumed {
+            ch.insert("x-portos-namespace-assumed".into(), json!(true));
+        }
         if !e.rooms.is_empty() {
             ch.insert("x-portos-rooms".into(), json!(e.rooms));
         }

@@ -61,6 +61,9 @@ fn sites(e: &Event) -> Vec<Value> {
             if s.ack {
                 m.insert("ack".into(), json!(true));
             }
+            if let Some(r) = &s.reached {
+                m.insert("reached".into(), json!(r.label()));
+            }
             Value::Object(m)
         })
         .collect()
@@ -110,6 +113,9 @@ pub fn events(inv: &Inventory) -> Value {
             ),
         );
         m.insert("namespace".into(), json!(e.namespace));
+        if e.namespace_assumed {
+            m.insert("namespaceAssumed".into(), json!(true));
+        }
         if e.pattern {
             m.insert("pattern".into(), json!(true));
         }

@@ -99,6 +99,7 @@ fn site(
         rooms: Vec::new(),
         args: Vec::new(),
         ack,
+        reached: None,
     }
 }
 
@@ -220,6 +221,7 @@ fn sample() -> Inventory {
             namespace: "/".into(),
             directions: vec![Direction::ClientToServer],
             lifecycle: false,
+            namespace_assumed: false,
             sites: vec![site(
                 "src/sockets.js",
                 11,
@@ -238,6 +240,7 @@ fn sample() -> Inventory {
             namespace: "/".into(),
             directions: vec![Direction::ServerToClient],
             lifecycle: false,
+            namespace_assumed: false,
             sites: vec![site(
                 "src/sockets.js",
                 45,
@@ -256,6 +259,7 @@ fn sample() -> Inventory {
             namespace: "/ops".into(),
             directions: vec![Direction::ClientToServer, Direction::ServerToClient],
             lifecycle: false,
+            namespace_assumed: false,
             sites: vec![
                 EventSite {
                     args: vec!["level".into(), "text".into()],
@@ -287,6 +291,7 @@ fn sample() -> Inventory {
             namespace: "/".into(),
             directions: vec![Direction::ClientToServer],
             lifecycle: true,
+            namespace_assumed: false,
             sites: vec![site(
                 "src/sockets.js",
                 23,
@@ -639,6 +644,38 @@ fn asyncapi_channels_operations_replies() {
     );
     // Lifecycle events are not API.
     assert!(!a.to_string().contains("disconnect"));
+}
+
+#[test]
+fn assumed_namespaces_are_marked_in_events_and_asyncapi() {
+    let mut inv = sample();
+    let e = inv
+        .events
+        .iter_mut()
+        .find(|e| e.namespace == "/ops")
+        .expect("the sample has an /ops event");
+    e.namespace_assumed = true;
+    for s in &mut e.sites {
+        s.reached = Some(analyzer::Reached {
+            how: "assumed-namespace".into(),
+            via: "register".into(),
+            at: at("src/handlers/ops.js", 3),
+        });
+    }
+    let ev = events(&inv);
+    let row = &ev["events"][2];
+    assert_eq!(row["namespace"], "/ops");
+    assert_eq!(row["namespaceAssumed"], true);
+    assert_eq!(
+        row["sites"][0]["reached"],
+        "assumed-namespace:register (src/handlers/ops.js:3)"
+    );
+    assert!(ev["events"][0].get("namespaceAssumed").is_none());
+    let a = asyncapi(&inv, &SpecOptions::default());
+    let ch = &a["channels"][asyncapi_id("channel_/ops ops:alert")];
+    assert_eq!(ch["x-portos-namespace-assumed"], true);
+    let other = &a["channels"][asyncapi_id("channel_berth:subscribe")];
+    assert!(other.get("x-portos-namespace-assumed").is_none());
 }
 
 #[test]

@@ -73,6 +73,9 @@ pub(crate) struct RawSite {
     pub(crate) payload_source: Option<&'static str>,
     /// The JSON Schema of the payload, when the code states it.
     pub(crate) payload: Option<serde_json::Value>,
+    /// The receiver stood for a socket-named parameter of a function nobody
+    /// called: the namespace is assumed.
+    pub(crate) assumed: Option<Rc<crate::value::Assumed>>,
 }
 
 impl RawSite {
@@ -103,6 +106,7 @@ impl RawSite {
             ack_schema: None,
             payload_source: None,
             payload: None,
+            assumed: None,
         }
     }
 }
@@ -119,7 +123,11 @@ pub(crate) struct Frame {
 }
 
 fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
-    Value::Sio(Rc::new(Sio {
+    Value::Sio(Rc::new(sio_bare(kind, server, ns)))
+}
+
+fn sio_bare(kind: SioKind, server: u32, ns: &str) -> Sio {
+    Sio {
         kind,
         server,
         ns: Rc::from(ns),
@@ -127,7 +135,8 @@ fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
         from_socket: false,
         timeout: false,
         maps: None,
-    }))
+        assumed: None,
+    }
 }
 
 /// The namespace named by a client URL (`http://h:1/ops` → `/ops`, `/ops` → `/ops`).
@@ -897,6 +906,7 @@ impl Interp {
             ack_schema: None,
             payload_source: None,
             payload,
+            assumed: s.assumed.clone(),
         });
     }
 
@@ -1236,7 +1246,7 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             Expr::New(c, args, _) => e_any(c, p, d) || args.iter().any(|a| e_any(a, p, d)),
             Expr::Object(props) => props.iter().any(|pr| match pr {
                 ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => e_any(v, p, d),
-                ObjProp::Method(_, f) => s_any(&f.body, p, d),
+                ObjProp::Method(_, f) | ObjProp::Getter(_, f) => s_any(&f.body, p, d),
             }),
             Expr::Class(c) => c
                 .methods
@@ -1331,7 +1341,7 @@ fn expr_calls(e: &Expr, n: &str) -> bool {
         Expr::Template(_, items) => items.iter().any(|i| expr_calls(i, n)),
         Expr::Object(props) => props.iter().any(|p| match p {
             ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => expr_calls(v, n),
-            ObjProp::Method(_, f) => calls_name(&f.body, n),
+            ObjProp::Method(_, f) | ObjProp::Getter(_, f) => calls_name(&f.body, n),
         }),
         _ => false,
     }
@@ -1456,6 +1466,175 @@ impl Interp {
             .iter()
             .find(|(d, _)| Rc::ptr_eq(d, data))
             .map(|(_, v)| v.clone())
+    }
+}
+
+/// Packages whose sockets are not Socket.IO's: a module that imports one
+/// keeps its socket-named parameters unknown.
+const OTHER_SOCKET_PACKAGES: &[&str] = &[
+    "ws",
+    "net",
+    "tls",
+    "dgram",
+    "engine.io",
+    "engine.io-client",
+    "sockjs",
+    "sockjs-client",
+    "primus",
+    "websocket",
+    "faye-websocket",
+    "isomorphic-ws",
+    "uWebSockets.js",
+    "express-ws",
+    "@fastify/websocket",
+    "reconnecting-websocket",
+];
+
+/// What a parameter of a function nobody called stands for, judged by its
+/// name and declared type: a Socket.IO socket, server or namespace.
+fn socket_param(name: &str, ty: Option<&TypeExpr>) -> Option<SioKind> {
+    if let Some(TypeExpr::Ref(t, _)) = ty {
+        match t.rsplit('.').next() {
+            Some("Socket") => return Some(SioKind::Socket),
+            Some("Server") if name.to_ascii_lowercase().contains("io") => {
+                return Some(SioKind::Server);
+            }
+            Some("Namespace") => return Some(SioKind::Namespace),
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    let l = name.to_ascii_lowercase();
+    // Sockets of other kinds: `tlsSocket`, `rawSocket`, `webSocket`, `ws`.
+    let other = [
+        "tls", "tcp", "udp", "net", "raw", "web", "ws", "unix", "ipc", "dgram", "zmq", "mqtt",
+        "engine", "server",
+    ];
+    if other.iter().any(|p| l.starts_with(p)) {
+        return None;
+    }
+    if l == "socket" || l == "sock" || (l.ends_with("socket") && l.len() > 6) {
+        Some(SioKind::Socket)
+    } else if matches!(
+        l.as_str(),
+        "io" | "sio" | "ioserver" | "socketserver" | "socketio" | "socketioserver"
+    ) {
+        Some(SioKind::Server)
+    } else if matches!(l.as_str(), "nsp" | "namespace") {
+        Some(SioKind::Namespace)
+    } else {
+        None
+    }
+}
+
+impl Interp {
+    /// The arguments of a function run without a caller: placeholders, except
+    /// that in a program that uses Socket.IO a parameter named or typed like
+    /// a Socket.IO socket, server or namespace (`socket`, `io`, `nsp`,
+    /// `client: Socket`) stands for one, its namespace assumed: the one
+    /// namespace the program's servers serve, else `/`. Its sites are charted
+    /// and marked as assumed. A module that imports another socket library
+    /// (`ws`, `net`, …) keeps plain placeholders.
+    pub(crate) fn placeholder_args(&mut self, c: &Closure) -> Vec<Value> {
+        let n = c.func.params.len();
+        let mut argv = vec![Value::Unknown(Unknown::Param); n];
+        // A callback handed to a package gets its arguments from that package.
+        if self.census.handed.contains_key(&(c.file, c.func.id)) {
+            return argv;
+        }
+        let uses_sio =
+            !self.sio_servers.is_empty() || self.sites.iter().any(|s| s.side == Side::Client);
+        if !uses_sio || n == 0 {
+            return argv;
+        }
+        let kinds: Vec<Option<SioKind>> = c
+            .func
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match p {
+                Pattern::Ident(name) => {
+                    socket_param(name, c.func.param_types.get(i).and_then(|t| t.as_ref()))
+                }
+                _ => None,
+            })
+            .collect();
+        if kinds.iter().all(Option::is_none) || self.loader.needles_of(c.file) & needle::SOCKET == 0
+        {
+            return argv;
+        }
+        let facts = self.loader.get(c.file).facts.clone();
+        let other = |s: &str| {
+            let s = s.strip_prefix("node:").unwrap_or(s);
+            OTHER_SOCKET_PACKAGES.contains(&s)
+        };
+        if facts.static_sources().any(other)
+            || facts.eager.iter().any(|s| other(s))
+            || facts
+                .fn_imports
+                .iter()
+                .any(|(_, v)| v.iter().any(|s| other(s)))
+        {
+            return argv;
+        }
+        let rel = self.loader.project.rel(c.file).to_string();
+        let client =
+            crate::census::is_client_path(&rel) || crate::census::imports_client_framework(&facts);
+        let (server, ns) = if client {
+            (u32::MAX, "/".to_string())
+        } else {
+            // The namespaces sockets connect to (a `connection` listener),
+            // else every namespace the servers the entries reach use.
+            let mut served: BTreeSet<(String, u32)> = self
+                .sites
+                .iter()
+                .filter(|s| {
+                    s.side == Side::Server
+                        && s.name == "connection"
+                        && s.assumed.is_none()
+                        && self
+                            .sio_servers
+                            .get(s.server as usize)
+                            .is_some_and(|v| v.reached)
+                })
+                .map(|s| (s.ns.clone(), s.server))
+                .collect();
+            if served.is_empty() {
+                served = self
+                    .sio_servers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.reached)
+                    .flat_map(|(i, s)| s.namespaces.iter().map(move |n| (n.clone(), i as u32)))
+                    .collect();
+            }
+            let names: BTreeSet<&String> = served.iter().map(|(n, _)| n).collect();
+            let pick = if names.len() == 1 || !names.contains(&"/".to_string()) {
+                served.iter().next().cloned()
+            } else {
+                served.iter().find(|(n, _)| n == "/").cloned()
+            };
+            let (ns, server) = pick.unwrap_or_else(|| ("/".into(), 0));
+            (server, ns)
+        };
+        let assumed = Rc::new(crate::value::Assumed {
+            func: c.func.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+            file: c.file,
+            line: c.func.line,
+        });
+        for (i, k) in kinds.into_iter().enumerate() {
+            let Some(kind) = k else { continue };
+            let kind = match (kind, client) {
+                (SioKind::Socket, true) => SioKind::Client,
+                (_, true) => continue,
+                (k, false) => k,
+            };
+            argv[i] = Value::Sio(Rc::new(Sio {
+                assumed: Some(assumed.clone()),
+                ..sio_bare(kind, server, &ns)
+            }));
+        }
+        argv
     }
 }
 

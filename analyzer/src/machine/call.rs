@@ -997,14 +997,11 @@ impl Interp {
                         if let (Some(k), Some(Value::Obj(desc))) =
                             (argv.get(1).and_then(|k| k.as_text()), argv.get(2))
                         {
-                            let v = desc.get("value").unwrap_or(Value::dynamic());
-                            let v = match desc.get("get") {
-                                Some(g @ Value::Func(_)) => {
-                                    self.call_value_now(ctx, &g, Vec::new(), &[], line, None)
-                                }
-                                _ => v,
-                            };
-                            o.set(&k, v);
+                            match desc.get("get") {
+                                // An accessor: the getter runs when the property is read.
+                                Some(Value::Func(g)) => o.add_getter(&k, g),
+                                _ => o.set(&k, desc.get("value").unwrap_or(Value::dynamic())),
+                            }
                         }
                         target
                     }

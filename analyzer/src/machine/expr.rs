@@ -119,16 +119,28 @@ impl Interp {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
                                 }
+                                // Spreading reads each getter once.
+                                let getters = src.getters.borrow().clone();
+                                for (k, g) in getters {
+                                    let v =
+                                        self.invoke(&g, Vec::new(), Some(Value::Obj(src.clone())));
+                                    obj.set(&k, v);
+                                }
                             }
                         }
-                        ObjProp::Method(k, f) => {
+                        ObjProp::Method(k, f) | ObjProp::Getter(k, f) => {
                             let key = match k {
                                 PropKey::Name(n) => Some(n.clone()),
                                 PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                             };
                             let v = self.closure(ctx, f);
                             if let Some(key) = key {
-                                obj.set(&key, v);
+                                match (p, v) {
+                                    (ObjProp::Getter(..), Value::Func(g)) => {
+                                        obj.add_getter(&key, g)
+                                    }
+                                    (_, v) => obj.set(&key, v),
+                                }
                             }
                         }
                     }
@@ -388,6 +400,11 @@ impl Interp {
             Value::Obj(data) => {
                 if let Some(v) = data.get(prop) {
                     return self.force(v, 0);
+                }
+                // An accessor (`get name() {}`, `Object.defineProperty(o, k, { get })`)
+                // runs when the property is read.
+                if let Some(g) = data.getter(prop) {
+                    return self.invoke(&g, Vec::new(), Some(o.clone()));
                 }
                 let class = data.class.borrow().clone();
                 if let Some(c) = class {

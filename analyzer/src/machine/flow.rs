@@ -21,7 +21,7 @@
 //! throw there either).
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
-use crate::ir::{Expr, Pattern, Stmt};
+use crate::ir::{Expr, ForStmt, Pattern, Stmt};
 use crate::value::{Scope, Value};
 use std::cell::Cell;
 
@@ -84,17 +84,15 @@ impl Interp {
                 };
                 match items {
                     Some(items) => {
-                        for item in items.into_iter().take(MAX_ITERATIONS) {
-                            let inner = Ctx {
-                                scope: Scope::new(Some(ctx.scope.clone())),
-                                ..ctx.clone()
-                            };
-                            self.bind(&inner, pat, item, true);
-                            match step(self.exec_block(&inner, body), label) {
-                                Step::Next => {}
-                                Step::Stop => break,
-                                Step::Exit(f) => return f,
-                            }
+                        let mark = self.iteration_names.len();
+                        let depth = self.stack.len();
+                        for n in iteration_names(Some(pat), body) {
+                            self.iteration_names.push((n, depth));
+                        }
+                        let flow = self.known_iterations(ctx, pat, items, body, label);
+                        self.iteration_names.truncate(mark);
+                        if let Some(f) = flow {
+                            return f;
                         }
                     }
                     None => self.dynamic_iteration(ctx, Some(pat), body, text, *line),
@@ -114,48 +112,109 @@ impl Interp {
                 for s in &f.init {
                     self.exec_stmt(&lctx, s);
                 }
-                let mut n = 0;
-                loop {
-                    let known = match &f.test {
-                        Some(Expr::Compare(op, l, r))
-                            if matches!(op.as_str(), "<" | "<=" | ">" | ">=") =>
-                        {
-                            let a = self.eval(&lctx, l);
-                            let b = self.eval(&lctx, r);
-                            relation(op, &self.force_deep(a), &self.force_deep(b)).truthy()
-                        }
-                        Some(t) => {
-                            let v = self.eval(&lctx, t);
-                            self.force_deep(v).truthy()
-                        }
-                        None => None,
-                    };
-                    match known {
-                        Some(false) => break,
-                        Some(true) if n < MAX_ITERATIONS => {
-                            n += 1;
-                            match step(self.exec_block(&lctx, &f.body), label) {
-                                Step::Next => {}
-                                Step::Stop => break,
-                                Step::Exit(flow) => return flow,
-                            }
-                            if let Some(u) = &f.update {
-                                self.eval(&lctx, u);
-                            }
-                        }
-                        _ => {
-                            // Only known at run time: the body once, with what is known.
-                            if n == 0 {
-                                self.dynamic_iteration(&lctx, None, &f.body, &f.text, f.line);
-                            }
-                            break;
-                        }
+                let mark = self.iteration_names.len();
+                let depth = self.stack.len();
+                for s in &f.init {
+                    for n in crate::syntax::bound_names(s) {
+                        self.iteration_names.push((n, depth));
                     }
+                }
+                for n in iteration_names(None, &f.body) {
+                    self.iteration_names.push((n, depth));
+                }
+                let flow = self.for_iterations(&lctx, f, label);
+                self.iteration_names.truncate(mark);
+                if let Some(f) = flow {
+                    return f;
                 }
             }
             other => return self.exec_stmt(ctx, other),
         }
         Flow::Normal
+    }
+
+    /// Run the body of `for (init; test; update)` while its test is known;
+    /// `Some(flow)` when the body leaves the enclosing function or loop.
+    fn for_iterations(&mut self, lctx: &Ctx, f: &ForStmt, label: Option<&str>) -> Option<Flow> {
+        let mut n = 0;
+        loop {
+            let known = match &f.test {
+                Some(Expr::Compare(op, l, r)) if matches!(op.as_str(), "<" | "<=" | ">" | ">=") => {
+                    let a = self.eval(lctx, l);
+                    let b = self.eval(lctx, r);
+                    relation(op, &self.force_deep(a), &self.force_deep(b)).truthy()
+                }
+                Some(t) => {
+                    let v = self.eval(lctx, t);
+                    self.force_deep(v).truthy()
+                }
+                None => None,
+            };
+            match known {
+                Some(false) => break,
+                Some(true) if n < MAX_ITERATIONS => {
+                    n += 1;
+                    match step(self.exec_block(lctx, &f.body), label) {
+                        Step::Next => {}
+                        Step::Stop => break,
+                        Step::Exit(flow) => return Some(flow),
+                    }
+                    if let Some(u) = &f.update {
+                        self.eval(lctx, u);
+                    }
+                }
+                _ => {
+                    // Only known at run time: the body once, with what is known.
+                    if n == 0 {
+                        self.dynamic_iteration(lctx, None, &f.body, &f.text, f.line);
+                    }
+                    break;
+                }
+            }
+        }
+        None
+    }
+
+    /// The iterations of `for (pat of|in items)` over a known collection;
+    /// `Some(flow)` when the body leaves the enclosing function or loop.
+    fn known_iterations(
+        &mut self,
+        ctx: &Ctx,
+        pat: &Pattern,
+        items: Vec<Value>,
+        body: &[Stmt],
+        label: Option<&str>,
+    ) -> Option<Flow> {
+        for item in items.into_iter().take(MAX_ITERATIONS) {
+            let inner = Ctx {
+                scope: Scope::new(Some(ctx.scope.clone())),
+                ..ctx.clone()
+            };
+            self.bind(&inner, pat, item, true);
+            match step(self.exec_block(&inner, body), label) {
+                Step::Next => {}
+                Step::Stop => break,
+                Step::Exit(f) => return Some(f),
+            }
+        }
+        None
+    }
+
+    /// Whether an `if` test reads a name that one iteration of a loop over a
+    /// known collection binds, in the function that runs the loop: its value
+    /// is that iteration's, not program state.
+    pub(crate) fn per_iteration_test(&self, test: &Expr) -> bool {
+        if self.iteration_names.is_empty() {
+            return false;
+        }
+        let depth = self.stack.len();
+        let mut roots = Vec::new();
+        test_roots(test, &mut roots, 0);
+        roots.iter().any(|r| {
+            self.iteration_names
+                .iter()
+                .any(|(n, d)| *d == depth && n == r)
+        })
     }
 
     /// One run of a loop body over values only known at run time.
@@ -366,4 +425,41 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         return Value::dynamic();
     }
     if same(&y, pre) { x } else { y }
+}
+
+/// The names one iteration of a loop binds: its variable and the
+/// declarations at the top of its body (`const name = list[k]`).
+fn iteration_names(pat: Option<&Pattern>, body: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(p) = pat {
+        out.extend(crate::syntax::bound_names(&Stmt::Var(vec![(
+            p.clone(),
+            None,
+        )])));
+    }
+    for s in body {
+        if let Stmt::Var(_) = s {
+            out.extend(crate::syntax::bound_names(s));
+        }
+    }
+    out
+}
+
+/// The names an `if` test reads (through members, indexes, comparisons and
+/// logical operators).
+fn test_roots<'a>(e: &'a Expr, out: &mut Vec<&'a str>, depth: u32) {
+    if depth > 16 {
+        return;
+    }
+    match e {
+        Expr::Ident(n) => out.push(n),
+        Expr::Member(o, _) | Expr::Unary(_, o) | Expr::Typed(o, _) | Expr::Await(o) => {
+            test_roots(o, out, depth + 1)
+        }
+        Expr::Index(o, i) | Expr::Compare(_, o, i) | Expr::Logical(_, o, i) | Expr::Add(o, i) => {
+            test_roots(o, out, depth + 1);
+            test_roots(i, out, depth + 1);
+        }
+        _ => {}
+    }
 }

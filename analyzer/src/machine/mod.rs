@@ -227,6 +227,10 @@ pub(crate) struct Interp {
     /// Every file whose facts were used.
     pub(crate) touched: BTreeSet<FileId>,
     pub(crate) stack: Vec<(FileId, u32)>,
+    /// Names bound per iteration by the loops over known collections now
+    /// running, with the call depth (`stack.len()`) each loop runs at: a test
+    /// on them is decided per iteration, even while looking for events.
+    pub(crate) iteration_names: Vec<(String, usize)>,
     pub(crate) steps: u64,
     pub(crate) budget_reported: bool,
     pub(crate) cond: Vec<String>,
@@ -397,6 +401,7 @@ impl Interp {
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
+            iteration_names: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),
@@ -468,12 +473,8 @@ impl Interp {
                 };
                 for name in uncalled {
                     if let Some(Value::Func(m)) = self.find_method(&cv, &name, &this) {
-                        let n = m.func.params.len();
-                        self.invoke(
-                            &m,
-                            vec![Value::Unknown(Unknown::Param); n],
-                            Some(this.clone()),
-                        );
+                        let argv = self.placeholder_args(&m);
+                        self.invoke(&m, argv, Some(this.clone()));
                     } else if let Some(g) = self.find_getter(&cv, &name, &this) {
                         self.invoke(&g, Vec::new(), Some(this.clone()));
                     }
@@ -496,7 +497,7 @@ impl Interp {
                 }
                 pending = now;
             }
-            self.run_with_placeholders(pending, |me, k| me.called.contains(k));
+            self.run_with_placeholders(pending, true, |me, k| me.called.contains(k));
         }
         self.event_mode = false;
     }
@@ -519,9 +520,12 @@ impl Interp {
 
     /// Run functions with a placeholder for every argument, in (file, id)
     /// order, skipping those `done` says already ran, while the budget lasts.
+    /// With `assume_sockets` (functions nobody called), socket-named
+    /// parameters stand for Socket.IO objects (see `placeholder_args`).
     pub(crate) fn run_with_placeholders(
         &mut self,
         mut todo: Vec<((FileId, u32), Rc<Closure>)>,
+        assume_sockets: bool,
         done: impl Fn(&Self, &(FileId, u32)) -> bool,
     ) {
         todo.sort_by_key(|(k, _)| *k);
@@ -529,8 +533,12 @@ impl Interp {
             if done(self, &k) || self.steps > STEP_BUDGET {
                 continue;
             }
-            let n = c.func.params.len();
-            self.invoke(&c, vec![Value::Unknown(Unknown::Param); n], None);
+            let argv = if assume_sockets {
+                self.placeholder_args(&c)
+            } else {
+                vec![Value::Unknown(Unknown::Param); c.func.params.len()]
+            };
+            self.invoke(&c, argv, None);
         }
     }
 
@@ -680,7 +688,7 @@ impl Interp {
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
-        self.run_with_placeholders(todo, |me, k| me.event_called.contains(k));
+        self.run_with_placeholders(todo, false, |me, k| me.event_called.contains(k));
         self.event_mode = false;
     }
 

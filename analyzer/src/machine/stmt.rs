@@ -86,7 +86,8 @@ impl Interp {
                         t,
                         Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)
                     )
-                    && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_));
+                    && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_))
+                    && !self.per_iteration_test(test);
                 let known = if state { None } else { t.truthy() };
                 // Lazy initialisation, `if (!this._app) this._app = build()`: the
                 // branch runs the first time, so what it builds is not conditional.

@@ -176,7 +176,17 @@ impl<'s> Lowerer<'s> {
                                 PropKey::Computed(_) => None,
                             };
                             let f = self.func(c, name);
-                            props.push(ObjProp::Method(key, Arc::new(f)));
+                            let (mut getter, mut setter) = (false, false);
+                            let mut cur = c.walk();
+                            for t in c.children(&mut cur) {
+                                getter |= t.kind() == "get";
+                                setter |= t.kind() == "set";
+                            }
+                            if getter {
+                                props.push(ObjProp::Getter(key, Arc::new(f)));
+                            } else if !setter {
+                                props.push(ObjProp::Method(key, Arc::new(f)));
+                            }
                         }
                         _ => {}
                     }
