@@ -409,6 +409,8 @@ fn same(a: &Value, b: &Value) -> bool {
 ///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`);
 /// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
+/// - an app, router, socket, function or class against `null`/`undefined`:
+///   the one that can register (`else adminApp = null`);
 /// - otherwise the last write in program order (a string path stays charted,
 ///   a number keeps its type for response schemas).
 pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
@@ -423,6 +425,22 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
     let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
     if flag(&x) && flag(&y) && (matches!(x, Value::Bool(_)) || matches!(y, Value::Bool(_))) {
         return Value::dynamic();
+    }
+    // An app, router, socket or function against `null`/`undefined`
+    // (`if (enabled) app = express(); else app = null;`): what may register
+    // is the one that matters.
+    let carries = |v: &Value| {
+        matches!(
+            v,
+            Value::Router(_) | Value::Chain(..) | Value::Sio(_) | Value::Func(_) | Value::Class(_)
+        )
+    };
+    let nothing = |v: &Value| matches!(v, Value::Undef | Value::Null);
+    if carries(&x) && nothing(&y) {
+        return x;
+    }
+    if carries(&y) && nothing(&x) {
+        return y;
     }
     if same(&y, pre) { x } else { y }
 }
