@@ -134,7 +134,7 @@ pub struct JwtSettings {
 }
 
 /// Validated, defaulted settings.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServerSettings {
     /// Listen address.
     pub listen: String,

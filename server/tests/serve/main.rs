@@ -9,4 +9,5 @@ mod catalog;
 mod documents;
 mod failures;
 mod jwt;
+mod reload;
 mod upstream;
