@@ -12,7 +12,8 @@
 //!
 //! Module map: `docs` (ETag, encodings), `registry` (tools and catalog
 //! formats), `builtin` (built-in read tools), `calls` (call endpoint,
-//! idempotency, coalescing), `upstream` (HTTP adapters), `store` (SQLite),
+//! idempotency, coalescing), `mcp` (agents over MCP, trust rules),
+//! `upstream` (HTTP adapters), `store` (SQLite),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
 //! `error` (the one error type).
 
@@ -23,6 +24,7 @@ pub mod docs;
 pub mod error;
 pub mod explorer;
 pub mod limits;
+pub mod mcp;
 pub mod registry;
 pub mod settings;
 pub mod store;
@@ -378,7 +380,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/cos/tools", get(tool_catalog))
         .route("/api/cos/tools/call", axum::routing::post(calls::call))
         .route("/api/cos/tools/calls/{request_id}", get(calls::get_call))
-        .route("/api/cos/tools/audit", get(calls::get_audit));
+        .route("/api/cos/tools/audit", get(calls::get_audit))
+        .route(mcp::ENDPOINT, axum::routing::any(mcp::endpoint))
+        .route("/api/agent-context/manifest", get(mcp::manifest));
     for &p in DOCUMENT_PATHS {
         // The request by value, not a `HeaderMap` extractor: that one clones
         // every header on each request, the largest cost of the 304 path.
