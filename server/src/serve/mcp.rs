@@ -173,10 +173,7 @@ fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
     } else {
         rest.split(':').next().unwrap_or("")
     };
-    host == "localhost"
-        || host
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback() || is_loopback(ip))
+    host == "localhost" || host.parse::<IpAddr>().is_ok_and(is_loopback)
 }
 
 fn peer_of(req: &Request) -> Option<SocketAddr> {

@@ -1,5 +1,6 @@
 //! The `[server]` section of `portolan.toml`: listen address, data folder,
-//! upstream, auth mode and keys, claim names, rate limits and retention.
+//! upstream, auth mode and keys, claim names, rate limits, retention and the
+//! MCP endpoint's trust rules (`[server.mcp]`).
 //!
 //! Parsed strictly: an unknown key or an unusable value is a start-up error
 //! naming the key and the reason. Secrets can come from the environment
