@@ -113,7 +113,7 @@ struct AnalysisArgs {
 }
 
 /// An analysis ready to run, with the configuration it was given.
-struct Prepared {
+pub(crate) struct Prepared {
     options: analyzer::AnalyzeOptions,
     config: Config,
 }

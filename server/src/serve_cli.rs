@@ -62,8 +62,22 @@ fn find_example() -> Option<PathBuf> {
     ok(&built).then_some(built)
 }
 
-fn derive(analysis: &AnalysisArgs) -> Result<Derived> {
-    let prepared = analysis.prepare()?;
+/// The `[server]` settings of a prepared configuration, with the command
+/// line's `--listen` over the file's.
+fn server_settings(prepared: &crate::Prepared, listen: Option<&str>) -> Result<ServerSettings> {
+    let mut settings =
+        ServerSettings::from_toml(prepared.config.server.clone(), &|k| std::env::var(k).ok())
+            .map_err(|e| anyhow!(e))?;
+    if let Some(l) = listen {
+        if l.parse::<std::net::SocketAddr>().is_err() {
+            bail!("--listen: `{l}` is not an address like 127.0.0.1:5555");
+        }
+        settings.listen = l.to_string();
+    }
+    Ok(settings)
+}
+
+fn derive(prepared: &crate::Prepared) -> Result<Derived> {
     let opts = prepared.spec_options(false)?;
     let inv = analyzer::analyze(&prepared.options)?;
     let documents = specgen::documents(&inv, &opts)?;
@@ -98,22 +112,15 @@ pub(crate) fn run(mut args: ServeArgs) -> Result<i32> {
     }
     let prepared = args.analysis.prepare()?;
     let root = prepared.options.root.clone();
-    let mut settings =
-        ServerSettings::from_toml(prepared.config.server.clone(), &|k| std::env::var(k).ok())
-            .map_err(|e| anyhow!(e))?;
-    if let Some(l) = args.listen.take() {
-        if l.parse::<std::net::SocketAddr>().is_err() {
-            bail!("--listen: `{l}` is not an address like 127.0.0.1:5555");
-        }
-        settings.listen = l;
-    }
+    let listen = args.listen.take();
+    let settings = server_settings(&prepared, listen.as_deref())?;
     let data_dir = args
         .data_dir
         .clone()
         .or_else(|| settings.data_dir.clone())
         .unwrap_or_else(|| serve::default_data_dir(&root));
     let store = SqliteStore::open(&data_dir.join("portolan.db")).map_err(|e| anyhow!(e))?;
-    let derived = derive(&args.analysis)?;
+    let derived = derive(&prepared)?;
     let derived_ms = start.elapsed().as_secs_f64() * 1000.0;
     let state = serve::AppState::new(derived, settings.clone(), Arc::new(store))
         .map_err(|e| anyhow!("cannot serve: {e}"))?;
@@ -142,8 +149,13 @@ pub(crate) fn run(mut args: ServeArgs) -> Result<i32> {
         if args.watch {
             let config = args.analysis.config.clone();
             let a = Arc::new(args.analysis);
-            let derive_fn: Arc<dyn Fn() -> Result<Derived, String> + Send + Sync> =
-                Arc::new(move || derive(&a).map_err(|e| format!("{e:#}")));
+            let derive_fn: serve::Rederive = Arc::new(move || {
+                let prepared = a.prepare().map_err(|e| format!("{e:#}"))?;
+                let settings = server_settings(&prepared, listen.as_deref())
+                    .map_err(|e| format!("{e:#}"))?;
+                let derived = derive(&prepared).map_err(|e| format!("{e:#}"))?;
+                Ok((derived, settings))
+            });
             serve::watch(
                 state.clone(),
                 root.clone(),

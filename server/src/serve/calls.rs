@@ -50,14 +50,15 @@ pub type Inflight = std::sync::Mutex<
     std::collections::HashMap<(String, String), watch::Receiver<Option<Arc<Outcome>>>>,
 >;
 
-/// A validated envelope.
-struct Envelope {
-    request_id: String,
-    name: String,
-    arguments: Value,
+/// A validated call: what HTTP `POST /api/cos/tools/call` and MCP
+/// `tools/call` hand to [`call_tool`].
+pub(crate) struct Envelope {
+    pub(crate) request_id: String,
+    pub(crate) name: String,
+    pub(crate) arguments: Value,
 }
 
-fn valid_id(s: &str, max: usize, extra: &[char]) -> bool {
+pub(crate) fn valid_id(s: &str, max: usize, extra: &[char]) -> bool {
     !s.is_empty()
         && s.chars().count() <= max
         && s.chars()
@@ -346,39 +347,61 @@ async fn audit(s: &AppState, entry: AuditEntry) {
 
 /// `POST /api/cos/tools/call`.
 pub async fn call(State(s): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    let start = Instant::now();
-    let principal = match s.inner.auth.principal(&headers) {
+    let set = s.current();
+    let principal = match set.live.auth.principal(&headers) {
         Ok(p) => p,
         Err(e) => return e.into_response(),
     };
+    let key = headers
+        .get("idempotency-key")
+        .map(|k| k.to_str().map(str::trim).unwrap_or(""));
+    match call_tool(&s, set, principal, parse_envelope(&body), key).await {
+        Ok((status, body)) => json_answer(status, &body),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// One call through the registry, whichever surface it came from: resolve,
+/// authorize, rate-limit, validate, then idempotency and execution; every
+/// refusal is audited. Answers the HTTP status and the `portos_tool_result`,
+/// or the error envelope. `idempotency_key` is the `Idempotency-Key` header,
+/// which must equal the request id.
+pub(crate) async fn call_tool(
+    s: &AppState,
+    set: Arc<DocSet>,
+    principal: Principal,
+    envelope: Result<Envelope, ApiError>,
+    idempotency_key: Option<&str>,
+) -> Result<(u16, Value), ApiError> {
     let mut ctx = Ctx {
         principal,
         tool: String::new(),
         request_id: String::new(),
         shape: json!({}),
-        start,
+        start: Instant::now(),
     };
-    match call_inner(&s, &headers, &body, &mut ctx).await {
-        Ok(r) => r,
-        Err(e) => {
-            audit(&s, ctx.entry(&e.code, e.status.as_u16())).await;
-            e.into_response()
-        }
+    let answer = match envelope {
+        Ok(env) => dispatch(s, set, env, idempotency_key, &mut ctx).await,
+        Err(e) => Err(e),
+    };
+    if let Err(e) = &answer {
+        audit(s, ctx.entry(&e.code, e.status.as_u16())).await;
     }
+    answer
 }
 
-async fn call_inner(
+async fn dispatch(
     s: &AppState,
-    headers: &HeaderMap,
-    body: &[u8],
+    set: Arc<DocSet>,
+    env: Envelope,
+    idempotency_key: Option<&str>,
     ctx: &mut Ctx,
-) -> Result<Response, ApiError> {
-    let env = parse_envelope(body)?;
+) -> Result<(u16, Value), ApiError> {
     ctx.request_id = env.request_id.clone();
     ctx.tool = env.name.clone();
     ctx.shape = args_shape(&env.arguments);
-    if let Some(k) = headers.get("idempotency-key")
-        && k.to_str().ok().map(str::trim) != Some(env.request_id.as_str())
+    if let Some(k) = idempotency_key
+        && k != env.request_id
     {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -386,7 +409,7 @@ async fn call_inner(
             "The Idempotency-Key header must equal requestId.",
         ));
     }
-    let set = s.current();
+    let live = &set.live;
     let tool = set.registry.resolve(&env.name).cloned().ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -396,8 +419,8 @@ async fn call_inner(
     })?;
     ctx.tool = tool.name.clone();
     authorize(&ctx.principal, &tool)?;
-    s.inner.limits.check(&ctx.principal.id, tool.is_read())?;
-    validate_arguments(&tool, &env.arguments, &s.inner.settings.tenant_field)?;
+    live.limits.check(&ctx.principal.id, tool.is_read())?;
+    validate_arguments(&tool, &env.arguments, &live.settings.tenant_field)?;
     if let Some(reason) = &tool.unavailable {
         return Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -451,9 +474,9 @@ async fn call_inner(
         }
     };
     let wait = if leader {
-        s.inner.settings.upstream_timeout + std::time::Duration::from_secs(30)
+        live.settings.upstream_timeout + std::time::Duration::from_secs(30)
     } else {
-        s.inner.settings.pending_wait
+        live.settings.pending_wait
     };
     // The watch guard must not live across the awaits below (it is not Send).
     let got: Option<Arc<Outcome>> =
@@ -465,18 +488,15 @@ async fn call_inner(
         Some(o) => o,
         None => {
             audit(s, ctx.entry("pending", 202)).await;
-            return Ok(json_answer(
-                202,
-                &pending_body(&env.request_id, &tool.name, tool.version),
-            ));
+            return Ok((202, pending_body(&env.request_id, &tool.name, tool.version)));
         }
     };
     match &*outcome {
-        Outcome::Fresh(rec) if leader => Ok(json_answer(rec.status, &result_body(rec, false))),
+        Outcome::Fresh(rec) if leader => Ok((rec.status, result_body(rec, false))),
         Outcome::Fresh(rec) | Outcome::Existing(rec) => {
             let (status, body, what) = answer_existing(rec, &fingerprint)?;
             audit(s, ctx.entry(&what, status)).await;
-            Ok(json_answer(status, &body))
+            Ok((status, body))
         }
         Outcome::Error(e) => Err(e.clone()),
     }
@@ -544,7 +564,7 @@ async fn execute(
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let exec = match &tool.adapter {
                 Adapter::Builtin(b) => normalize(builtin::run(*b, &args, &set)),
-                Adapter::Http { method, path } => match &s.inner.upstream {
+                Adapter::Http { method, path } => match &set.live.upstream {
                     Some(u) => u.call(&tool, method, path, &args, &principal).await,
                     None => Exec::failed(503, "TOOL_UNAVAILABLE", "No upstream is configured."),
                 },
@@ -594,7 +614,7 @@ pub async fn get_call(
     Path(request_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let principal = s.inner.auth.principal(&headers)?;
+    let principal = s.current().live.auth.principal(&headers)?;
     let id = request_id.trim().to_string();
     if !valid_id(&id, 200, &['.', '_', ':', '-']) {
         return Err(ApiError::validation(
@@ -643,7 +663,8 @@ pub async fn get_audit(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let principal = s.inner.auth.principal(&headers)?;
+    let live = s.settings();
+    let principal = live.auth.principal(&headers)?;
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(q.as_deref().unwrap_or(""))
         .map_err(|e| ApiError::validation(format!("Invalid query string: {e}"), vec![]))?;
     let mut since = 0i64;
@@ -665,12 +686,12 @@ pub async fn get_audit(
     if !details.is_empty() {
         return Err(ApiError::validation("Invalid audit query.", details));
     }
-    if !principal.grants.contains(&s.inner.settings.admin_grant) {
+    if !principal.grants.contains(&live.settings.admin_grant) {
         return Err(ApiError::status(
             StatusCode::FORBIDDEN,
             format!(
                 "Reading the audit log needs the `{}` grant.",
-                s.inner.settings.admin_grant
+                live.settings.admin_grant
             ),
         ));
     }

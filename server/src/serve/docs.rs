@@ -39,8 +39,23 @@ pub struct ServedDoc {
     pub tag: String,
     /// The three ETags (identity, gzip, brotli), formatted once.
     etags: [String; 3],
-    /// The same as header values, so a response clones them instead of re-validating.
-    etag_values: [HeaderValue; 3],
+    /// The headers of a 304 per coding (ETag, Cache-Control, Vary), built
+    /// once: a conditional GET clones one map and copies no bytes.
+    not_modified: [HeaderMap; 3],
+    /// The headers of a 200 per coding (the same plus Content-Type and
+    /// Content-Encoding).
+    ok: [HeaderMap; 3],
+}
+
+/// `Cache-Control` of every served document: always revalidate (cheap: 304).
+const DOC_CACHE_CONTROL: &str = "no-cache";
+
+fn index(coding: Coding) -> usize {
+    match coding {
+        Coding::Identity => 0,
+        Coding::Gzip => 1,
+        Coding::Brotli => 2,
+    }
 }
 
 impl ServedDoc {
@@ -54,9 +69,29 @@ impl ServedDoc {
             format!("\"{tag}-gz\""),
             format!("\"{tag}-br\""),
         ];
-        let etag_values = etags.clone().map(|e| {
-            HeaderValue::from_maybe_shared(Bytes::from(e))
-                .unwrap_or_else(|_| HeaderValue::from_static("\"invalid\""))
+        let not_modified = etags.clone().map(|e| {
+            let mut h = HeaderMap::with_capacity(4);
+            h.insert(
+                header::ETAG,
+                HeaderValue::from_maybe_shared(Bytes::from(e))
+                    .unwrap_or_else(|_| HeaderValue::from_static("\"invalid\"")),
+            );
+            set_cache_headers(&mut h, DOC_CACHE_CONTROL, true);
+            h
+        });
+        let ok = [Coding::Identity, Coding::Gzip, Coding::Brotli].map(|c| {
+            let mut h = not_modified[index(c)].clone();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+            match c {
+                Coding::Gzip => {
+                    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                }
+                Coding::Brotli => {
+                    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
+                }
+                Coding::Identity => {}
+            }
+            h
         });
         ServedDoc {
             media_type,
@@ -64,7 +99,8 @@ impl ServedDoc {
             brotli: brotli.map(Bytes::from),
             identity: Bytes::from(bytes),
             etags,
-            etag_values,
+            not_modified,
+            ok,
             tag,
         }
     }
@@ -79,49 +115,41 @@ impl ServedDoc {
         }
     }
 
-    /// Answer a GET: 304 when `If-None-Match` matches, else the bytes in the
-    /// best acceptable coding.
-    pub fn respond(&self, headers: &HeaderMap, cache_control: &'static str) -> Response {
-        let coding = negotiate(
+    /// The coding a request gets (from its `Accept-Encoding`).
+    fn coding(&self, headers: &HeaderMap) -> Coding {
+        negotiate(
             headers.get(header::ACCEPT_ENCODING),
             self.gzip.is_some(),
             self.brotli.is_some(),
-        );
-        let etag = self.etag_values[match coding {
-            Coding::Identity => 0,
-            Coding::Gzip => 1,
-            Coding::Brotli => 2,
-        }]
-        .clone();
-        if let Some(inm) = headers.get(header::IF_NONE_MATCH)
-            && if_none_match_hits(inm.as_bytes(), &self.etags)
-        {
-            let mut r = Response::new(Body::empty());
-            *r.status_mut() = StatusCode::NOT_MODIFIED;
-            set_common_value(r.headers_mut(), etag, cache_control, true);
+        )
+    }
+
+    /// The 304 for a request whose `If-None-Match` matches, else None.
+    pub fn not_modified(&self, headers: &HeaderMap) -> Option<Response> {
+        let inm = headers.get(header::IF_NONE_MATCH)?;
+        if !if_none_match_hits(inm.as_bytes(), &self.etags) {
+            return None;
+        }
+        let mut r = Response::new(Body::empty());
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        *r.headers_mut() = self.not_modified[index(self.coding(headers))].clone();
+        Some(r)
+    }
+
+    /// Answer a GET: 304 when `If-None-Match` matches, else the bytes in the
+    /// best acceptable coding.
+    pub fn respond(&self, headers: &HeaderMap) -> Response {
+        if let Some(r) = self.not_modified(headers) {
             return r;
         }
+        let coding = self.coding(headers);
         let body = match coding {
             Coding::Identity => self.identity.clone(),
             Coding::Gzip => self.gzip.clone().unwrap_or_else(|| self.identity.clone()),
             Coding::Brotli => self.brotli.clone().unwrap_or_else(|| self.identity.clone()),
         };
         let mut r = Response::new(Body::from(body));
-        let h = r.headers_mut();
-        h.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(self.media_type),
-        );
-        set_common_value(h, etag, cache_control, true);
-        match coding {
-            Coding::Gzip => {
-                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            }
-            Coding::Brotli => {
-                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
-            }
-            Coding::Identity => {}
-        }
+        *r.headers_mut() = self.ok[index(coding)].clone();
         r
     }
 }
@@ -130,11 +158,6 @@ fn set_common(h: &mut HeaderMap, etag: &str, cache_control: &'static str, vary: 
     if let Ok(v) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, v);
     }
-    set_cache_headers(h, cache_control, vary);
-}
-
-fn set_common_value(h: &mut HeaderMap, etag: HeaderValue, cache_control: &'static str, vary: bool) {
-    h.insert(header::ETAG, etag);
     set_cache_headers(h, cache_control, vary);
 }
 

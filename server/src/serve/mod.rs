@@ -5,13 +5,15 @@
 //! [`app`] builds the whole HTTP application from an [`AppState`], so tests
 //! drive every route with `tower::ServiceExt::oneshot` and no socket;
 //! [`serve`] listens and shuts down gracefully; [`watch`] re-derives the
-//! documents when a source file changes and swaps the whole set atomically
-//! (a request holds one `Arc<DocSet>` from start to end, so it sees either
-//! the old set or the new one, never a mix).
+//! documents and re-reads `[server]` when a source file or the configuration
+//! changes and swaps the whole set atomically (a request holds one
+//! `Arc<DocSet>`, with its [`Live`] settings, from start to end, so it sees
+//! either the old set or the new one, never a mix).
 //!
 //! Module map: `docs` (ETag, encodings), `registry` (tools and catalog
 //! formats), `builtin` (built-in read tools), `calls` (call endpoint,
-//! idempotency, coalescing), `upstream` (HTTP adapters), `store` (SQLite),
+//! idempotency, coalescing), `mcp` (agents over MCP, trust rules),
+//! `upstream` (HTTP adapters), `store` (SQLite),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
 //! `error` (the one error type).
 
@@ -22,6 +24,7 @@ pub mod docs;
 pub mod error;
 pub mod explorer;
 pub mod limits;
+pub mod mcp;
 pub mod registry;
 pub mod settings;
 pub mod store;
@@ -80,12 +83,69 @@ pub struct DocSet {
     pub counts: (usize, usize, usize, usize),
     /// 1 for the start-up set, +1 per swap.
     pub generation: u64,
+    /// The `[server]` settings this set was built with, and what is built
+    /// from them (a reload swaps both together).
+    pub live: Arc<Live>,
+}
+
+/// The `[server]` settings in force and what is built from them: the token
+/// verifier, the rate-limit buckets and the upstream client. A `--watch`
+/// reload builds a new one and swaps it with the documents, so a request
+/// holds one set of documents, registry and settings from start to end.
+/// `listen` and `data_dir` are read at start-up only ([`RESTART_KEYS`]).
+pub struct Live {
+    /// The validated settings.
+    pub settings: ServerSettings,
+    pub(crate) auth: auth::Auth,
+    /// Shared with the previous `Live` while the limits are unchanged, so a
+    /// reload does not refill every bucket.
+    pub(crate) limits: Arc<limits::Limits>,
+    pub(crate) upstream: Option<upstream::Upstream>,
+}
+
+/// `[server]` keys a running server cannot apply: the socket is bound and
+/// the store opened at start-up. A reload that changes one says so.
+pub const RESTART_KEYS: &[&str] = &["listen", "data_dir"];
+
+impl Live {
+    /// Build from settings; `previous` lends its rate-limit buckets when the
+    /// limits are unchanged. A key that does not parse is an error naming it.
+    pub fn new(settings: ServerSettings, previous: Option<&Live>) -> Result<Live, String> {
+        let auth = auth::Auth::new(&settings)?;
+        let limits = match previous {
+            Some(p)
+                if p.settings.read_limit == settings.read_limit
+                    && p.settings.write_limit == settings.write_limit =>
+            {
+                p.limits.clone()
+            }
+            _ => Arc::new(limits::Limits::new(
+                settings.read_limit,
+                settings.write_limit,
+            )),
+        };
+        let upstream = settings.upstream.as_ref().map(|u| {
+            upstream::Upstream::new(
+                u,
+                settings.upstream_timeout,
+                &settings.principal_header,
+                &settings.tenant_header,
+            )
+        });
+        Ok(Live {
+            settings,
+            auth,
+            limits,
+            upstream,
+        })
+    }
 }
 
 impl DocSet {
     /// Compress every document once (in parallel), parse what the tools
     /// read, and build the registry. Errors are start-up errors.
-    pub fn build(d: Derived, settings: &ServerSettings, generation: u64) -> Result<DocSet, String> {
+    pub fn build(d: Derived, live: Arc<Live>, generation: u64) -> Result<DocSet, String> {
+        let settings = &live.settings;
         let parse = |p: &str| -> Result<Value, String> {
             match d.documents.get(p) {
                 Some(doc) => {
@@ -132,6 +192,7 @@ impl DocSet {
             counts: (d.operations, d.events, d.findings, registry.tools.len()),
             registry,
             generation,
+            live,
         })
     }
 
@@ -149,14 +210,23 @@ pub struct AppState {
 
 struct Inner {
     current: RwLock<Arc<DocSet>>,
-    settings: ServerSettings,
     store: Arc<dyn Store>,
-    auth: auth::Auth,
-    limits: limits::Limits,
     inflight: calls::Inflight,
-    upstream: Option<upstream::Upstream>,
     /// Adapter executions since start (tests check coalescing with it).
     executions: std::sync::atomic::AtomicU64,
+    /// What the last `--watch` reload said when it kept the previous set.
+    last_reload_error: std::sync::Mutex<Option<String>>,
+}
+
+/// What a reload applied, for the log.
+#[derive(Debug, Default, PartialEq)]
+pub struct Reloaded {
+    /// The new set's generation.
+    pub generation: u64,
+    /// `[server]` keys that changed but need a restart, with old and new values.
+    pub needs_restart: Vec<String>,
+    /// Whether the `[server]` settings changed at all.
+    pub settings_changed: bool,
 }
 
 impl AppState {
@@ -167,33 +237,21 @@ impl AppState {
         settings: ServerSettings,
         store: Arc<dyn Store>,
     ) -> Result<AppState, String> {
-        let set = DocSet::build(derived, &settings, 1)?;
-        let auth = auth::Auth::new(&settings)?;
-        let limits = limits::Limits::new(settings.read_limit, settings.write_limit);
+        let live = Arc::new(Live::new(settings, None)?);
+        let set = DocSet::build(derived, live, 1)?;
         let recovered = store.recover(error::now_ms())?;
         if recovered > 0 {
             eprintln!(
                 "store: {recovered} call(s) left running by a previous process are now failed (interrupted)"
             );
         }
-        let upstream = settings.upstream.as_ref().map(|u| {
-            upstream::Upstream::new(
-                u,
-                settings.upstream_timeout,
-                &settings.principal_header,
-                &settings.tenant_header,
-            )
-        });
         let state = AppState {
             inner: Arc::new(Inner {
                 current: RwLock::new(Arc::new(set)),
-                settings,
                 store,
-                auth,
-                limits,
                 inflight: Default::default(),
-                upstream,
                 executions: Default::default(),
+                last_reload_error: Default::default(),
             }),
         };
         state.prune()?;
@@ -209,21 +267,76 @@ impl AppState {
             .clone()
     }
 
-    /// Replace the whole set at once; on error the old set stays.
+    /// Replace the documents at once, keeping the settings; on error the
+    /// old set stays.
     pub fn swap(&self, derived: Derived) -> Result<u64, String> {
-        let generation = self.current().generation + 1;
-        let set = Arc::new(DocSet::build(derived, &self.inner.settings, generation)?);
+        let current = self.current();
+        let set = DocSet::build(derived, current.live.clone(), current.generation + 1)?;
+        Ok(self.install(set))
+    }
+
+    /// Replace the documents and the `[server]` settings together (what
+    /// `--watch` does after an edit). On any error (a key that does not
+    /// parse, a key file that cannot be read, a registry the new settings
+    /// refuse) nothing changes and the error names the key. Keys of
+    /// [`RESTART_KEYS`] that changed are reported, not applied.
+    pub fn reload(&self, derived: Derived, settings: ServerSettings) -> Result<Reloaded, String> {
+        let current = self.current();
+        let old = &current.live.settings;
+        let mut needs_restart = Vec::new();
+        if old.listen != settings.listen {
+            needs_restart.push(format!("listen ({} -> {})", old.listen, settings.listen));
+        }
+        if old.data_dir != settings.data_dir {
+            let show = |d: &Option<PathBuf>| {
+                d.as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "default".into())
+            };
+            needs_restart.push(format!(
+                "data_dir ({} -> {})",
+                show(&old.data_dir),
+                show(&settings.data_dir)
+            ));
+        }
+        let settings_changed = *old != settings;
+        let live = if settings_changed {
+            Arc::new(Live::new(settings, Some(&current.live))?)
+        } else {
+            current.live.clone()
+        };
+        let set = DocSet::build(derived, live, current.generation + 1)?;
+        let generation = self.install(set);
+        Ok(Reloaded {
+            generation,
+            needs_restart,
+            settings_changed,
+        })
+    }
+
+    fn install(&self, set: DocSet) -> u64 {
+        let generation = set.generation;
         *self
             .inner
             .current
             .write()
-            .unwrap_or_else(|p| p.into_inner()) = set;
-        Ok(generation)
+            .unwrap_or_else(|p| p.into_inner()) = Arc::new(set);
+        generation
     }
 
-    /// The settings.
-    pub fn settings(&self) -> &ServerSettings {
-        &self.inner.settings
+    /// The settings in force.
+    pub fn settings(&self) -> Arc<Live> {
+        self.current().live.clone()
+    }
+
+    /// Why the last `--watch` reload kept the previous set (None after a
+    /// reload that applied).
+    pub fn last_reload_error(&self) -> Option<String> {
+        self.inner
+            .last_reload_error
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// The store.
@@ -240,7 +353,8 @@ impl AppState {
 
     /// Apply result retention now (also run every five minutes by [`serve`]).
     pub fn prune(&self) -> Result<(usize, usize), String> {
-        let s = &self.inner.settings;
+        let live = self.settings();
+        let s = &live.settings;
         self.inner.store.prune(
             error::now_ms(),
             store::Retention {
@@ -266,7 +380,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/cos/tools", get(tool_catalog))
         .route("/api/cos/tools/call", axum::routing::post(calls::call))
         .route("/api/cos/tools/calls/{request_id}", get(calls::get_call))
-        .route("/api/cos/tools/audit", get(calls::get_audit));
+        .route("/api/cos/tools/audit", get(calls::get_audit))
+        .route(mcp::ENDPOINT, axum::routing::any(mcp::endpoint))
+        .route("/api/agent-context/manifest", get(mcp::manifest));
     for &p in DOCUMENT_PATHS {
         // The request by value, not a `HeaderMap` extractor: that one clones
         // every header on each request, the largest cost of the 304 path.
@@ -293,7 +409,7 @@ pub fn app(state: AppState) -> Router {
 fn document(s: &AppState, path: &str, h: &HeaderMap) -> Response {
     let set = s.current();
     match set.doc(path) {
-        Some(d) => d.respond(h, "no-cache"),
+        Some(d) => d.respond(h),
         None => ApiError::status(
             StatusCode::NOT_FOUND,
             format!("{path} was not produced for this project."),
@@ -344,8 +460,8 @@ async fn tool_catalog(
     h: HeaderMap,
 ) -> Result<Response, ApiError> {
     let q = CatalogQuery::parse(q.as_deref())?;
-    let principal = s.inner.auth.principal(&h)?;
     let set = s.current();
+    let principal = set.live.auth.principal(&h)?;
     let body = set.registry.catalog(&q, &principal.grants);
     Ok(docs::respond_json(
         serde_json::to_vec(&body).unwrap_or_default(),
@@ -354,14 +470,45 @@ async fn tool_catalog(
     ))
 }
 
-/// Listen on `addr` until SIGINT or SIGTERM; in-flight requests finish.
+/// The 304 of a conditional GET of a served document, answered before
+/// routing (the hot path of a client polling the documents), or None: the
+/// request goes to [`app`], which answers it the same way.
+pub fn fast_not_modified<B>(state: &AppState, req: &axum::http::Request<B>) -> Option<Response> {
+    if req.method() != axum::http::Method::GET || !req.headers().contains_key(header::IF_NONE_MATCH)
+    {
+        return None;
+    }
+    let path = req.uri().path().strip_prefix("/api/api-docs/")?;
+    if !DOCUMENT_PATHS.contains(&path) {
+        return None;
+    }
+    state.current().doc(path)?.not_modified(req.headers())
+}
+
+/// What a connection does with one request.
+enum Next {
+    /// Answered before routing.
+    Answer(Response),
+    /// Handed to the application.
+    Route(Router),
+}
+
+/// Listen until SIGINT or SIGTERM; in-flight requests finish.
+///
+/// Each connection is served by hyper's HTTP/1 connection directly rather
+/// than `axum::serve`: Nagle off (`TCP_NODELAY`), pipelined responses
+/// flushed together, conditional GETs of documents answered by
+/// [`fast_not_modified`] before routing, and the peer address handed to the
+/// handlers as `ConnectInfo` (the MCP trust rules read it).
 pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::Service;
     let pruner = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(300));
         loop {
             tick.tick().await;
-            pruner.inner.limits.retain_recent();
+            pruner.current().live.limits.retain_recent();
             let s = pruner.clone();
             match tokio::task::spawn_blocking(move || s.prune()).await {
                 Ok(Err(e)) => eprintln!("retention: {e}"),
@@ -370,9 +517,51 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::i
             }
         }
     });
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    let router = app(state.clone());
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).pipeline_flush(true);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = std::pin::pin!(shutdown_signal());
+    loop {
+        let (tcp, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, never spin.
+                    eprintln!("accept: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => break,
+        };
+        let _ = tcp.set_nodelay(true);
+        let (state, router) = (state.clone(), router.clone());
+        let service = hyper::service::service_fn(
+            move |mut req: axum::http::Request<hyper::body::Incoming>| {
+                let next = match fast_not_modified(&state, &req) {
+                    Some(answer) => Next::Answer(answer),
+                    None => Next::Route(router.clone()),
+                };
+                req.extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                async move {
+                    match next {
+                        Next::Answer(answer) => Ok(answer),
+                        // A Router is always ready (its poll_ready returns Ready).
+                        Next::Route(mut router) => router.call(req).await,
+                    }
+                }
+            },
+        );
+        let conn = graceful.watch(http.serve_connection(TokioIo::new(tcp), service));
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 async fn shutdown_signal() {
@@ -416,16 +605,23 @@ pub fn default_data_dir(root: &Path) -> PathBuf {
     base.join(format!("{name}-{}", &hash[..12]))
 }
 
+/// What `--watch` runs after an edit: a fresh derivation and the `[server]`
+/// section read again (an error names the file or the key).
+pub type Rederive = Arc<dyn Fn() -> Result<(Derived, ServerSettings), String> + Send + Sync>;
+
 /// Re-derive on changes under `root` (sources, `package.json`,
 /// `tsconfig.json`, `portolan.toml`) or to the `config` file, debounced
-/// 300 ms, and swap the set. `[server]` settings are read at start-up only.
+/// 300 ms, and [`AppState::reload`] the documents and the `[server]`
+/// settings together. A failure keeps the previous set and settings, logs
+/// the reason (naming the key) and is kept for [`AppState::last_reload_error`];
+/// a changed key of [`RESTART_KEYS`] is logged as needing a restart.
 /// Runs on its own thread for the life of the process.
 pub fn watch(
     state: AppState,
     root: PathBuf,
     config: Option<PathBuf>,
     ignore: Vec<PathBuf>,
-    derive: Arc<dyn Fn() -> Result<Derived, String> + Send + Sync>,
+    derive: Rederive,
 ) -> Result<(), String> {
     use notify::Watcher;
     let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
@@ -490,19 +686,40 @@ pub fn watch(
                 continue;
             }
             let start = std::time::Instant::now();
-            match derive().and_then(|d| state.swap(d)) {
-                Ok(g) => {
+            let outcome = derive().and_then(|(d, settings)| state.reload(d, settings));
+            let error = match outcome {
+                Ok(r) => {
                     let set = state.current();
                     eprintln!(
-                        "watch: re-derived in {:.0} ms (set {g}: {} operations, {} events, {} tools)",
+                        "watch: re-derived in {:.0} ms (set {}: {} operations, {} events, {} tools{})",
                         start.elapsed().as_secs_f64() * 1000.0,
+                        r.generation,
                         set.counts.0,
                         set.counts.1,
-                        set.counts.3
+                        set.counts.3,
+                        if r.settings_changed {
+                            "; [server] settings applied"
+                        } else {
+                            ""
+                        }
                     );
+                    for k in &r.needs_restart {
+                        eprintln!(
+                            "watch: [server] {k} changed; restart portolan serve to apply it"
+                        );
+                    }
+                    None
                 }
-                Err(e) => eprintln!("watch: kept the previous documents: {e}"),
-            }
+                Err(e) => {
+                    eprintln!("watch: kept the previous documents and settings: {e}");
+                    Some(e)
+                }
+            };
+            *state
+                .inner
+                .last_reload_error
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = error;
         }
     });
     Ok(())

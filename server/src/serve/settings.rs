@@ -1,5 +1,6 @@
 //! The `[server]` section of `portolan.toml`: listen address, data folder,
-//! upstream, auth mode and keys, claim names, rate limits and retention.
+//! upstream, auth mode and keys, claim names, rate limits, retention and the
+//! MCP endpoint's trust rules (`[server.mcp]`).
 //!
 //! Parsed strictly: an unknown key or an unusable value is a start-up error
 //! naming the key and the reason. Secrets can come from the environment
@@ -39,6 +40,47 @@ pub struct ServerSection {
     /// `[server.retention]`.
     #[serde(default)]
     pub retention: RetentionSection,
+    /// `[server.mcp]`.
+    #[serde(default)]
+    pub mcp: McpSection,
+}
+
+/// `[server.mcp]`: the agent endpoint and who may reach it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    /// Serve MCP at `/api/agent-context/mcp` (default true: loopback agents only).
+    pub enabled: Option<bool>,
+    /// Admit agents that are not on loopback (default false); they must
+    /// send a bearer token, so `[server.auth] mode = "jwt"` is required.
+    pub allow_remote: Option<bool>,
+    /// Browser origins allowed besides loopback ones (`http://localhost:*`,
+    /// `http://127.0.0.1:*`, `http://[::1]:*`), exactly `scheme://host[:port]`.
+    pub allowed_origins: Option<Vec<String>>,
+    /// Peer addresses of reverse proxies whose `X-Forwarded-For` names the
+    /// client (default none: forwarded headers are ignored).
+    pub trusted_proxies: Option<Vec<String>>,
+    /// Grants of an anonymous loopback agent in `local` mode (default `["readPortos"]`).
+    pub grants: Option<Vec<String>>,
+    /// Tools per `tools/list` page (default 50, 1 to 1000).
+    pub page_size: Option<u32>,
+}
+
+/// Validated `[server.mcp]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpSettings {
+    /// Whether the endpoint answers.
+    pub enabled: bool,
+    /// Whether non-loopback agents (with a token) are admitted.
+    pub allow_remote: bool,
+    /// Extra allowed origins, lower-cased, without a trailing slash.
+    pub allowed_origins: Vec<String>,
+    /// Trusted proxy addresses.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Grants of the anonymous loopback agent.
+    pub grants: Vec<String>,
+    /// `tools/list` page size.
+    pub page_size: usize,
 }
 
 /// `[server.auth]`.
@@ -134,7 +176,7 @@ pub struct JwtSettings {
 }
 
 /// Validated, defaulted settings.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServerSettings {
     /// Listen address.
     pub listen: String,
@@ -176,6 +218,8 @@ pub struct ServerSettings {
     pub max_results: u64,
     /// Tombstone retention.
     pub tombstone_age: Duration,
+    /// `[server.mcp]`.
+    pub mcp: McpSettings,
 }
 
 impl Default for ServerSettings {
@@ -349,6 +393,7 @@ impl ServerSettings {
         if r.max_results == Some(0) {
             return Err(bad("retention.max_results", "must be at least 1"));
         }
+        let mcp = mcp_settings(s.mcp, &auth)?;
         Ok(ServerSettings {
             listen,
             data_dir: s.data_dir,
@@ -380,6 +425,7 @@ impl ServerSettings {
             max_age: Duration::from_secs(3600 * r.max_age_hours.unwrap_or(168)),
             max_results: r.max_results.unwrap_or(100_000),
             tombstone_age: Duration::from_secs(3600 * r.tombstone_hours.unwrap_or(720)),
+            mcp,
         })
     }
 
@@ -403,6 +449,62 @@ impl ServerSettings {
                 .unwrap_or("(none: HTTP tools unavailable)")
         )
     }
+}
+
+/// An origin as browsers send it: `scheme://host[:port]`, lower-cased; None
+/// when it has a path, user info or another scheme.
+pub fn normalize_origin(o: &str) -> Option<String> {
+    let o = o.trim().trim_end_matches('/').to_ascii_lowercase();
+    let rest = o
+        .strip_prefix("http://")
+        .or_else(|| o.strip_prefix("https://"))?;
+    if rest.is_empty() || rest.contains(['/', '@', '?', '#', ' ']) {
+        return None;
+    }
+    Some(o)
+}
+
+fn mcp_settings(m: McpSection, auth: &AuthMode) -> Result<McpSettings, String> {
+    let allow_remote = m.allow_remote.unwrap_or(false);
+    if allow_remote && *auth == AuthMode::Local {
+        return Err(bad(
+            "mcp.allow_remote",
+            "agents off loopback must send a bearer token: set [server.auth] mode = \"jwt\"",
+        ));
+    }
+    let mut allowed_origins = Vec::new();
+    for o in m.allowed_origins.unwrap_or_default() {
+        allowed_origins.push(normalize_origin(&o).ok_or_else(|| {
+            bad(
+                "mcp.allowed_origins",
+                format!("`{o}` is not an origin like https://agent.example or http://host:8080"),
+            )
+        })?);
+    }
+    let mut trusted_proxies = Vec::new();
+    for p in m.trusted_proxies.unwrap_or_default() {
+        trusted_proxies.push(
+            p.trim()
+                .parse()
+                .map_err(|_| bad("mcp.trusted_proxies", format!("`{p}` is not an IP address")))?,
+        );
+    }
+    let grants = m.grants.unwrap_or_else(|| vec!["readPortos".into()]);
+    if let Some(g) = grants.iter().find(|g| g.trim().is_empty()) {
+        return Err(bad("mcp.grants", format!("`{g}` is not a grant name")));
+    }
+    let page_size = m.page_size.unwrap_or(50);
+    if !(1..=1000).contains(&page_size) {
+        return Err(bad("mcp.page_size", "must be from 1 to 1000"));
+    }
+    Ok(McpSettings {
+        enabled: m.enabled.unwrap_or(true),
+        allow_remote,
+        allowed_origins,
+        trusted_proxies,
+        grants,
+        page_size: page_size as usize,
+    })
 }
 
 #[cfg(test)]
@@ -435,6 +537,16 @@ mod tests {
         assert!(e.contains("upstream"), "{e}");
         let e = parse("[server.limits]\nread_burst = 0").unwrap_err();
         assert!(e.contains("limits.read_burst"), "{e}");
+        let e = parse("[server.mcp]\nallow_remote = true").unwrap_err();
+        assert!(e.contains("mcp.allow_remote"), "{e}");
+        let e = parse("[server.mcp]\nallowed_origins = [\"https://a.example/path\"]").unwrap_err();
+        assert!(e.contains("mcp.allowed_origins"), "{e}");
+        let e = parse("[server.mcp]\ntrusted_proxies = [\"proxy.local\"]").unwrap_err();
+        assert!(e.contains("mcp.trusted_proxies"), "{e}");
+        let e = parse("[server.mcp]\npage_size = 0").unwrap_err();
+        assert!(e.contains("mcp.page_size"), "{e}");
+        let e = parse("[server.mcp]\nenable = true").unwrap_err();
+        assert!(e.contains("enable"), "{e}");
     }
 
     #[test]

@@ -9,4 +9,6 @@ mod catalog;
 mod documents;
 mod failures;
 mod jwt;
+mod mcp;
+mod reload;
 mod upstream;
