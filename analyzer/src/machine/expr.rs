@@ -221,6 +221,17 @@ impl Interp {
                         // Keep the branch that says something: a known value over
                         // an unknown one, but not an empty fallback (`Array.isArray(x)
                         // ? x : []`), which would make a loop over it run zero times.
+                        // Two lists (`env.ONLY ? [A, B] : [A, B, ...more]`, a
+                        // module's `controllers`): every item either may hold.
+                        if let (Value::Arr(l), Value::Arr(r)) = (&x, &y) {
+                            let mut items = l.borrow().clone();
+                            for v in r.borrow().iter() {
+                                if !items.iter().any(|u| super::flow::same(u, v)) {
+                                    items.push(v.clone());
+                                }
+                            }
+                            return Value::array(items);
+                        }
                         match (x.is_unknown(), y.is_unknown()) {
                             (true, false) if !says_nothing(&y) => y,
                             (false, true) if says_nothing(&x) => y,

@@ -385,12 +385,13 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
 }
 
 /// Whether two values are the same one (same constant, same object).
-fn same(a: &Value, b: &Value) -> bool {
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Obj(x), Value::Obj(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Arr(x), Value::Arr(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Func(x), Value::Func(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Router(x), Value::Router(y)) => x == y,
+        (Value::Class(x), Value::Class(y)) => std::rc::Rc::ptr_eq(x, y),
         (Value::Unknown(_), Value::Unknown(_)) => true,
         _ => {
             std::mem::discriminant(a) == std::mem::discriminant(b)
