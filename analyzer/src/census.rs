@@ -1191,7 +1191,7 @@ fn imports_socket_io(facts: &FileFacts) -> bool {
 
 /// Top-level names bound to an installed package: `import x from 'p'`,
 /// `import * as x from 'p'`, `const x = require('p')`, `const x = require('p')(...)`.
-fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
+pub(crate) fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
     let package =
         |spec: &str| !(spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("@/"));
     let mut out = Vec::new();

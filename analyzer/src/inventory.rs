@@ -361,6 +361,10 @@ pub enum FindingCode {
     UnresolvedSchema,
     /// A Socket.IO server in code no entry reaches (a separate program).
     SeparateServer,
+    /// An app or router handed to a function of an installed package the
+    /// analyzer does not model (a route generator such as `resourcejs`,
+    /// `express-restify-mongoose`): routes the package adds are not known.
+    PackageRouter,
     /// Registrations in the source (see the census) that are not charted;
     /// the finding's `cause` says why.
     UnchartedRoute,
@@ -445,6 +449,7 @@ impl FindingCode {
             FindingCode::UnsentEvent => "unsent-event",
             FindingCode::UnresolvedSchema => "unresolved-schema",
             FindingCode::SeparateServer => "separate-server",
+            FindingCode::PackageRouter => "package-router",
             FindingCode::UnchartedRoute => "uncharted-route",
             FindingCode::UnchartedEvent => "uncharted-event",
         }
@@ -504,7 +509,8 @@ impl Finding {
             | C::UnheardEvent
             | C::UnsentEvent
             | C::UnresolvedSchema
-            | C::SeparateServer => Severity::Warning,
+            | C::SeparateServer
+            | C::PackageRouter => Severity::Warning,
             C::RegexPath => Severity::Info,
         }
     }

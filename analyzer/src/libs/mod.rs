@@ -217,6 +217,55 @@ fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
 }
 
+/// Packages that take an app, router or server but add no routes to it
+/// (servers, serverless wrappers, shutdown helpers, error reporters, route
+/// listers, test clients, view engines): handing them an app is not a `package-router`
+/// finding. Node's own modules are never one either.
+const NO_ROUTES: &[&str] = &[
+    "supertest",
+    "serverless-http",
+    "@vendia/serverless-express",
+    "@codegenie/serverless-express",
+    "aws-serverless-express",
+    "http-terminator",
+    "stoppable",
+    "server-destroy",
+    "http-shutdown",
+    "spdy",
+    "greenlock-express",
+    "newrelic",
+    "elastic-apm-node",
+    "express-list-endpoints",
+    "express-list-routes",
+    "express-ws",
+    "socket.io",
+    "ws",
+    "vite",
+    "webpack-dev-middleware",
+    "webpack-hot-middleware",
+    // View engines and i18n set up on the app.
+    "nunjucks",
+    "express-nunjucks",
+    "express-handlebars",
+    "hbs",
+    "express-hbs",
+    "consolidate",
+    "i18n",
+];
+
+/// Whether handing an app or router to package `pkg` may add routes the
+/// analysis does not know: an installed package that is not modelled, not
+/// one of Node's modules and not one known to add none.
+pub(crate) fn may_add_routes(pkg: &str) -> bool {
+    let scope = pkg.split('/').next().unwrap_or(pkg);
+    !(row(pkg).is_some()
+        || crate::machine::node::module(pkg).is_some()
+        || pkg.starts_with("node:")
+        || NO_ROUTES.contains(&pkg)
+        || scope == "@sentry"
+        || scope == "@opentelemetry")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

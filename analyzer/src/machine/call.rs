@@ -95,6 +95,9 @@ impl Interp {
                 if matches!(f, Value::Unknown(Unknown::Dynamic)) {
                     self.dynamic_call(ctx, call, &argv);
                 }
+                if matches!(f, Value::Unknown(Unknown::External)) {
+                    self.package_router(ctx, callee, call.line, &argv);
+                }
                 // `memoize(load)` / `once(init)` from a package give back what they wrap.
                 if matches!(f, Value::Unknown(Unknown::External))
                     && matches!(callee, Expr::Ident(n) if n == "memoize" || n == "once")
@@ -299,6 +302,9 @@ impl Interp {
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
+                if *kind == Unknown::External {
+                    self.package_router(ctx, &call.callee, call.line, &argv);
+                }
                 self.census_handed(ctx.file, call.line, &argv);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 if looping {
@@ -1143,5 +1149,55 @@ impl Interp {
                 Value::dynamic()
             }
         }
+    }
+}
+
+impl Interp {
+    /// An app or router handed (directly, or one level down in an object or
+    /// array literal: `initialize({ app })`) to a function of an installed
+    /// package the analysis does not model: the routes that package adds are
+    /// not known, which a `package-router` finding says (once per call).
+    pub(crate) fn package_router(&mut self, ctx: &Ctx, callee: &Expr, line: u32, argv: &[Value]) {
+        if self.event_mode || self.salvage.current.is_some() {
+            return;
+        }
+        let router = |v: &Value| matches!(v, Value::Router(_) | Value::Chain(..));
+        let handed = argv.iter().any(|a| match a {
+            Value::Obj(o) => o.props.borrow().values().any(router),
+            Value::Arr(items) => items.borrow().iter().any(router),
+            v => router(v),
+        });
+        if !handed {
+            return;
+        }
+        let mut root = callee;
+        for _ in 0..16 {
+            root = match root {
+                Expr::Member(o, _) | Expr::Index(o, _) => o,
+                Expr::Call(c) => &c.callee,
+                _ => break,
+            };
+        }
+        let Expr::Ident(name) = root else { return };
+        let facts = self.loader.get(ctx.file).facts.clone();
+        let Some(pkg) = crate::census::top_level_packages(&facts)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+        else {
+            return;
+        };
+        if !crate::libs::may_add_routes(&pkg) {
+            return;
+        }
+        let text = expr_text(callee);
+        self.finding(
+            FindingCode::PackageRouter,
+            ctx.file,
+            line,
+            format!(
+                "an app or router is handed to `{text}` from the package `{pkg}`, which the analysis does not follow: routes that package adds are not charted"
+            ),
+        );
     }
 }

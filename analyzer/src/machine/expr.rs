@@ -84,6 +84,9 @@ impl Interp {
             Expr::New(callee, args, line) => {
                 let c = self.eval(ctx, callee);
                 let argv = self.eval_args(ctx, args);
+                if matches!(c, Value::Unknown(Unknown::External)) {
+                    self.package_router(ctx, callee, *line, &argv);
+                }
                 self.construct(ctx, &c, argv, args, *line)
             }
             Expr::Array(items) => {
