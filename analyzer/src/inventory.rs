@@ -366,6 +366,8 @@ pub enum FindingCode {
     UnchartedRoute,
     /// Socket.IO sites in the source that are not charted; `cause` says why.
     UnchartedEvent,
+    /// A folder's generated scripts (minified bundles) that were not analyzed.
+    GeneratedCode,
 }
 
 /// How much a finding matters.
@@ -447,6 +449,7 @@ impl FindingCode {
             FindingCode::SeparateServer => "separate-server",
             FindingCode::UnchartedRoute => "uncharted-route",
             FindingCode::UnchartedEvent => "uncharted-event",
+            FindingCode::GeneratedCode => "generated-code",
         }
     }
 }
@@ -505,7 +508,7 @@ impl Finding {
             | C::UnsentEvent
             | C::UnresolvedSchema
             | C::SeparateServer => Severity::Warning,
-            C::RegexPath => Severity::Info,
+            C::RegexPath | C::GeneratedCode => Severity::Info,
         }
     }
 
@@ -521,6 +524,7 @@ impl Finding {
             | C::UnresolvedImport
             | C::DynamicImport
             | C::NoEntry
+            | C::GeneratedCode
             | C::AnalysisBudget => "input",
             C::UnresolvedSchema => "contracts",
             c if c.is_event() => "events",
