@@ -370,6 +370,8 @@ pub enum FindingCode {
     UnchartedRoute,
     /// Socket.IO sites in the source that are not charted; `cause` says why.
     UnchartedEvent,
+    /// A folder's generated scripts (minified bundles) that were not analyzed.
+    GeneratedCode,
 }
 
 /// How much a finding matters.
@@ -452,6 +454,7 @@ impl FindingCode {
             FindingCode::PackageRouter => "package-router",
             FindingCode::UnchartedRoute => "uncharted-route",
             FindingCode::UnchartedEvent => "uncharted-event",
+            FindingCode::GeneratedCode => "generated-code",
         }
     }
 }
@@ -511,7 +514,7 @@ impl Finding {
             | C::UnresolvedSchema
             | C::SeparateServer
             | C::PackageRouter => Severity::Warning,
-            C::RegexPath => Severity::Info,
+            C::RegexPath | C::GeneratedCode => Severity::Info,
         }
     }
 
@@ -527,6 +530,7 @@ impl Finding {
             | C::UnresolvedImport
             | C::DynamicImport
             | C::NoEntry
+            | C::GeneratedCode
             | C::AnalysisBudget => "input",
             C::UnresolvedSchema => "contracts",
             c if c.is_event() => "events",

@@ -17,6 +17,7 @@ pub mod cachefile;
 mod census;
 mod entries;
 mod events;
+mod generated;
 mod inventory;
 mod ir;
 mod libs;

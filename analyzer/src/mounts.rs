@@ -361,9 +361,18 @@ pub(crate) fn build_inventory(
                 routes.join("; ")
             ),
         };
+        // A router made by a function that ran several times (once per
+        // plug-in) is one finding.
+        let at = loc(project, r.file, r.line);
+        if findings
+            .iter()
+            .any(|f| f.code == FindingCode::UnmountedRouter && f.at == at && f.message == message)
+        {
+            continue;
+        }
         findings.push(Finding {
             code: FindingCode::UnmountedRouter,
-            at: loc(project, r.file, r.line),
+            at,
             message,
             cause: None,
         });

@@ -354,6 +354,8 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         });
     }
     inv.findings
+        .extend(crate::generated::findings(&project.generated));
+    inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     timings.inventory_ms = ms(t3);
     timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);

@@ -165,6 +165,20 @@ impl Interp {
             live.insert(exported, local);
         }
         *rec.live.borrow_mut() = Some((scope.clone(), live));
+        // ES `import`s beside `module.exports = …` (TypeScript or Babel
+        // compiled to CommonJS keeps both): the assigned value is the module's
+        // export. In native ES modules (`.mjs`, `.mts`) `module` does not exist.
+        let reassigned = match module_obj.get("exports") {
+            Some(Value::Obj(o)) => !Rc::ptr_eq(&o, &rec.exports),
+            Some(_) => true,
+            None => false,
+        };
+        if rec.esm.get() && reassigned {
+            let rel = self.loader.project.rel(id);
+            if !(rel.ends_with(".mjs") || rel.ends_with(".mts")) {
+                rec.esm.set(false);
+            }
+        }
         rec.done.set(true);
         rec
     }

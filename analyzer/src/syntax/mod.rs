@@ -266,12 +266,25 @@ impl SyntaxContext {
                 ..FileFacts::default()
             };
         };
+        // The grammars take a name `using` for the `using` declaration
+        // keyword (TypeScript's almost everywhere; see `recover`).
+        let mut tree = tree;
+        let renamed_using;
+        let mut using_stand_in = false;
+        let mut src = src;
+        if tree.root_node().has_error()
+            && let Some(copy) = recover::rename_using(src)
+            && let Some(t2) = better_parse(parser, &tree, &copy)
+        {
+            tree = t2;
+            renamed_using = copy;
+            src = &renamed_using[..];
+            using_stand_in = true;
+        }
         // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
         // reject; when a file has errors, try again with such `&` as `+`
         // (a binary operator in code, plain text in JSX) and keep the better parse.
-        let mut tree = tree;
         let patched_amp;
-        let mut src = src;
         if tree.root_node().has_error() && memchr::memchr(b'&', src).is_some() {
             let mut copy = src.to_vec();
             for i in 0..copy.len() {
@@ -356,6 +369,11 @@ impl SyntaxContext {
             (parsed - started).as_nanos() as u64,
             std::sync::atomic::Ordering::Relaxed,
         );
+        let restored;
+        if using_stand_in {
+            restored = recover::restore_using(src);
+            src = &restored[..];
+        }
         let root = tree.root_node();
         let mut low = Lowerer {
             src,
@@ -581,6 +599,24 @@ mod tests {
         ] {
             let _ = lower(src);
         }
+    }
+
+    #[test]
+    fn using_is_a_name_unless_it_declares() {
+        let f =
+            lower("const f = (a: string, using: string) => using;\nawait using res = open();\n");
+        assert!(f.parse_errors.is_empty(), "{:?}", f.parse_errors);
+        let Stmt::Var(d) = &f.body[0] else {
+            panic!("{:?}", f.body[0])
+        };
+        let Some(Expr::Func(func)) = &d[0].1 else {
+            panic!("{:?}", d[0].1)
+        };
+        assert!(matches!(&func.params[1], Pattern::Ident(n) if n == "using"));
+        assert_eq!(
+            recover::rename_using(b"using x = y; g(using); o.using; await using z = w"),
+            Some("using x = y; g(usi\u{1E5}); o.usi\u{1E5}; await using z = w".into())
+        );
     }
 
     #[test]

@@ -12,6 +12,14 @@
 //!   it vanish into a function nobody calls. The block is closed before the
 //!   first later line indented no deeper than the line that opened it.
 //!
+//! A third patched copy works around the TypeScript grammar (0.23), which
+//! reads the word `using` as the keyword of a `using` declaration wherever an
+//! expression may start, so a parameter or variable named `using`
+//! (`(table: string, using: string) => …`) loses its whole declaration. Where
+//! `using` is not followed on its line by a binding name, the copy spells it
+//! with a same-length stand-in ([`USING_STAND_IN`]) for the parse, and the
+//! lowering reads the names from [`restore_using`]'s bytes.
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -251,6 +259,63 @@ fn missing_braces(node: Node, out: &mut Vec<usize>) {
     for child in node.children(&mut cur) {
         missing_braces(child, out);
     }
+}
+
+/// The stand-in for the name `using` in the parsed copy: an identifier of the
+/// same length (5 bytes, so offsets hold) that no grammar takes for a keyword.
+const USING_STAND_IN: &[u8] = "usi\u{1E5}".as_bytes();
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// A copy where each `using` that is a name rather than the start of a
+/// `using x = …` declaration is spelled [`USING_STAND_IN`]; `None` when there
+/// is none, or when the source holds the stand-in itself (restoring would be
+/// ambiguous).
+pub(super) fn rename_using(src: &[u8]) -> Option<Vec<u8>> {
+    use memchr::memmem::{find, find_iter};
+    if find(src, USING_STAND_IN).is_some() {
+        return None;
+    }
+    let mut out: Option<Vec<u8>> = None;
+    for at in find_iter(src, b"using") {
+        let end = at + 5;
+        if (at > 0 && is_ident_byte(src[at - 1])) || src.get(end).is_some_and(|&b| is_ident_byte(b))
+        {
+            continue;
+        }
+        // `using name` on one line declares; `using in x`, `using as T` do not.
+        let rest = &src[end..];
+        let gap = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let word_len = rest[gap..]
+            .iter()
+            .take_while(|&&b| is_ident_byte(b))
+            .count();
+        let word = &rest[gap..gap + word_len];
+        let declares = gap > 0
+            && word_len > 0
+            && !word[0].is_ascii_digit()
+            && !matches!(word, b"in" | b"of" | b"instanceof" | b"as" | b"satisfies");
+        if declares {
+            continue;
+        }
+        out.get_or_insert_with(|| src.to_vec())[at..end].copy_from_slice(USING_STAND_IN);
+    }
+    out
+}
+
+/// The parsed bytes with every [`USING_STAND_IN`] spelled `using` again
+/// (same length: the tree's offsets hold).
+pub(super) fn restore_using(src: &[u8]) -> Vec<u8> {
+    let mut out = src.to_vec();
+    for at in memchr::memmem::find_iter(src, USING_STAND_IN) {
+        out[at..at + USING_STAND_IN.len()].copy_from_slice(b"using");
+    }
+    out
 }
 
 #[cfg(test)]

@@ -203,7 +203,9 @@ impl<'s> Lowerer<'s> {
                 out.push(Stmt::Switch(disc, cases));
             }
             "import_statement" => {
-                if let Some(imp) = self.import(node) {
+                if let Some(req) = self.import_require(node) {
+                    out.push(req);
+                } else if let Some(imp) = self.import(node) {
                     out.push(Stmt::Import(imp));
                 }
             }
@@ -340,6 +342,34 @@ impl<'s> Lowerer<'s> {
         Stmt::Var(decls)
     }
 
+    /// TS `import x = require('m')` is CommonJS: `const x = require('m')`,
+    /// run in place (for an ES module, `x` is its namespace). `import type x =
+    /// require('m')` binds a type only and stays an import.
+    fn import_require(&mut self, node: Node) -> Option<Stmt> {
+        let clause = Self::named_children(node)
+            .into_iter()
+            .find(|c| c.kind() == "import_require_clause")?;
+        let mut cur = node.walk();
+        if node.children(&mut cur).any(|c| c.kind() == "type") {
+            return None;
+        }
+        let name = self
+            .text(*Self::named_children(clause).first()?)
+            .to_string();
+        let spec = self.string(clause.field(F::Source)?);
+        if self.fn_stack.is_empty() {
+            self.top_requires.push(spec.clone());
+        }
+        let call = Expr::Call(Box::new(Call {
+            callee: Expr::Ident("require".into()),
+            args: vec![Expr::Str(spec)],
+            line: line_of(node),
+            type_args: Vec::new(),
+            doc: None,
+        }));
+        Some(Stmt::Var(vec![(Pattern::Ident(name), Some(call))]))
+    }
+
     pub(crate) fn import(&mut self, node: Node) -> Option<Import> {
         let source = node
             .field(F::Source)
@@ -472,9 +502,13 @@ impl<'s> Lowerer<'s> {
         if let Some(src) = source {
             out.push(Stmt::ExportAll(src, None, line));
         } else if let Some(first) = Self::named_children(node).first() {
-            // TS `export = expr`.
+            // TS `export = expr` is CommonJS: `module.exports = expr`.
             let e = self.expr(*first);
-            out.push(Stmt::ExportDefault(e));
+            let target = Expr::Member(Box::new(Expr::Ident("module".into())), "exports".into());
+            out.push(Stmt::Expr(Expr::Assign(
+                Box::new(Pattern::Target(Box::new(target))),
+                Box::new(e),
+            )));
         }
     }
 }
