@@ -532,7 +532,10 @@ impl Project {
                 .binary_search_by(|f| f.rel.as_str().cmp(rel))
                 .is_ok()
         };
-        is(target) || ["js", "mjs", "cjs"].iter().any(|e| is(&format!("{target}.{e}")))
+        is(target)
+            || ["js", "mjs", "cjs"]
+                .iter()
+                .any(|e| is(&format!("{target}.{e}")))
     }
 
     fn tsconfig_for(&self, dir: &str) -> Option<&TsConfig> {

@@ -202,6 +202,8 @@ pub(crate) enum Builtin {
     SetCtor,
     /// The global `Map` (and `WeakMap`).
     MapCtor,
+    /// The global `Proxy`: `new Proxy(target, handler)` stands for its target.
+    ProxyCtor,
     /// A function from a modelled package that returns middleware.
     MiddlewareFactory(Rc<str>),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
@@ -568,7 +570,8 @@ impl Value {
                 | Builtin::SetCtor
                 | Builtin::Node(_)
                 | Builtin::NextFn
-                | Builtin::MapCtor,
+                | Builtin::MapCtor
+                | Builtin::ProxyCtor,
             )
             | Value::Sio(_)
             | Value::Coll(_)

@@ -800,6 +800,9 @@ impl Interp {
                 Value::dynamic()
             }
             Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
+            // A proxy forwards what its handler does not trap; the target is
+            // what the code reaches through it (`new Proxy(app, { get })`).
+            Value::Builtin(Builtin::ProxyCtor) => argv.into_iter().next().unwrap_or(Value::Undef),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
                 let map = *b == Builtin::MapCtor;
                 let mut items = Vec::new();
@@ -1064,9 +1067,11 @@ impl Interp {
                 r.set("current", argv.into_iter().next().unwrap_or(Value::Undef));
                 Value::Obj(r)
             }
-            Builtin::FsModule | Builtin::SetCtor | Builtin::MapCtor | Builtin::Zod => {
-                Value::dynamic()
-            }
+            Builtin::FsModule
+            | Builtin::SetCtor
+            | Builtin::MapCtor
+            | Builtin::ProxyCtor
+            | Builtin::Zod => Value::dynamic(),
             Builtin::ZodBuilder(n) => {
                 let n = n.clone();
                 self.zod_builder(&n, &argv)

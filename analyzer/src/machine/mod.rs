@@ -334,6 +334,7 @@ impl Interp {
         globals.define("WeakSet", Value::Builtin(Builtin::SetCtor));
         globals.define("Map", Value::Builtin(Builtin::MapCtor));
         globals.define("WeakMap", Value::Builtin(Builtin::MapCtor));
+        globals.define("Proxy", Value::Builtin(Builtin::ProxyCtor));
         for g in [
             "process",
             "console",
