@@ -65,6 +65,21 @@ pub(crate) fn valid_id(s: &str, max: usize, extra: &[char]) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
 }
 
+/// A fresh request id for a surface whose client sent no `Idempotency-Key`
+/// (MCP, `/v1/tools`): unique in this process and, by the time and process
+/// id in its seed, across restarts.
+pub(crate) fn fresh_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let seed = format!("{nanos}:{n}:{}", std::process::id());
+    blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
+}
+
 fn parse_envelope(body: &[u8]) -> Result<Envelope, ApiError> {
     let v: Value = serde_json::from_slice(body).map_err(|e| {
         ApiError::validation(
@@ -502,7 +517,7 @@ async fn dispatch(
     }
 }
 
-fn authorize(p: &Principal, tool: &Tool) -> Result<(), ApiError> {
+pub(crate) fn authorize(p: &Principal, tool: &Tool) -> Result<(), ApiError> {
     if !tool.scopes.contains(&p.scope) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,

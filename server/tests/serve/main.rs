@@ -12,3 +12,4 @@ mod jwt;
 mod mcp;
 mod reload;
 mod upstream;
+mod v1;
