@@ -12,7 +12,8 @@
 //!
 //! Module map: `docs` (ETag, encodings), `registry` (tools and catalog
 //! formats), `builtin` (built-in read tools), `calls` (call endpoint,
-//! idempotency, coalescing), `mcp` (agents over MCP, trust rules),
+//! idempotency, coalescing), `recipes` (saved read recipes),
+//! `mcp` (agents over MCP, trust rules),
 //! `v1` (the platform tools API, `/v1/tools`), `upstream` (HTTP adapters),
 //! `store` (SQLite),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
@@ -26,6 +27,7 @@ pub mod error;
 pub mod explorer;
 pub mod limits;
 pub mod mcp;
+pub mod recipes;
 pub mod registry;
 pub mod settings;
 pub mod store;

@@ -25,7 +25,7 @@ use super::calls::{Envelope, authorize, call_tool, fresh_id, valid_id};
 use super::error::ApiError;
 use super::registry::Tool;
 use super::settings::AuthMode;
-use super::{AppState, Live};
+use super::{AppState, DocSet, Live};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -47,7 +47,7 @@ fn bearer(live: &Live, headers: &HeaderMap) -> Result<Principal, ApiError> {
 }
 
 /// One tool as `/v1/tools` lists it.
-fn record(t: &Tool, p: &Principal) -> Value {
+fn record(set: &DocSet, t: &Tool, p: &Principal) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), json!(t.name));
     m.insert(
@@ -64,6 +64,9 @@ fn record(t: &Tool, p: &Principal) -> Value {
     if let Some(r) = &t.unavailable {
         m.insert("unavailableReason".into(), json!(r));
     }
+    if let Some(block) = set.registry.recipe_block(t, &p.scope, &p.grants) {
+        m.insert("recipe".into(), block);
+    }
     Value::Object(m)
 }
 
@@ -76,7 +79,7 @@ pub async fn list(State(s): State<AppState>, headers: HeaderMap) -> Result<Respo
         .tools
         .iter()
         .filter(|t| t.scopes.contains(&p.scope))
-        .map(|t| record(t, &p))
+        .map(|t| record(&set, t, &p))
         .collect();
     Ok(super::json_response(
         StatusCode::OK,
