@@ -438,3 +438,48 @@ async fn a_reload_with_a_bad_recipe_keeps_the_previous_set() {
     assert!(s.current().registry.resolve("recipe.new").is_some());
     assert!(s.current().registry.resolve(NAME).is_none());
 }
+
+#[tokio::test]
+async fn mcp_and_v1_calls_of_a_recipe_take_the_same_path() {
+    let args = json!({"query": "berths", "path": "/api/berths"});
+    // MCP: the request id is agent-mcp:KEY and the steps hang under it.
+    let s = start(OVERVIEW).unwrap();
+    let mut req = Request::builder()
+        .method("POST")
+        .uri("/api/agent-context/mcp")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("idempotency-key", "m-1")
+        .body(Body::from(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "recipe_berths_overview", "arguments": args}}).to_string(),
+        ))
+        .unwrap();
+    req.extensions_mut().insert(ConnectInfo(
+        "127.0.0.1:50000".parse::<SocketAddr>().unwrap(),
+    ));
+    let r = send(&s, req).await.json();
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let content = &r["result"]["structuredContent"];
+    assert_eq!(content["requestId"], "agent-mcp:m-1");
+    assert_eq!(
+        content["result"]["steps"][1]["requestId"],
+        "agent-mcp:m-1#2"
+    );
+    assert_eq!(s.executions(), 3);
+
+    // /v1: the body is the recipe's input; the steps run under v1:KEY#N.
+    let s = start(&format!("{}{OVERVIEW}", jwt_settings(""))).unwrap();
+    let t = format!("Bearer {}", token(json!({})));
+    let a = post_json(
+        &s,
+        &format!("/v1/tools/{NAME}"),
+        &args,
+        &[("authorization", &t), ("idempotency-key", "k-1")],
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+    let v = a.json();
+    assert_eq!(v["result"]["steps"][0]["requestId"], "v1:k-1#1");
+    assert_eq!(v["result"]["steps"][0]["state"], "completed");
+    assert_eq!(s.executions(), 3);
+}
