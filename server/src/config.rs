@@ -5,8 +5,8 @@
 //! settings, parsed strictly: an unknown key is an error naming the file and
 //! the key, so a typo never silently does nothing.
 //!
-//! Serve-time settings (`[server]`: upstream, auth, limits) are kept as a raw
-//! TOML value here and parsed strictly by `portolan serve`.
+//! Serve-time settings (`[server]`: upstream, auth, limits; `[[recipes]]`)
+//! are kept as raw TOML values here and parsed strictly by `portolan serve`.
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -37,6 +37,10 @@ pub(crate) struct Config {
     /// (`serve::settings`); other verbs ignore it.
     #[serde(default)]
     pub(crate) server: Option<toml::Value>,
+    /// `[[recipes]]`: saved read recipes, parsed by `portolan serve`
+    /// (`serve::recipes`); other verbs ignore them.
+    #[serde(default)]
+    pub(crate) recipes: Option<toml::Value>,
 }
 
 /// `[openapi]`.

@@ -68,6 +68,8 @@ fn server_settings(prepared: &crate::Prepared, listen: Option<&str>) -> Result<S
     let mut settings =
         ServerSettings::from_toml(prepared.config.server.clone(), &|k| std::env::var(k).ok())
             .map_err(|e| anyhow!(e))?;
+    settings.recipes =
+        serve::recipes::parse(prepared.config.recipes.clone()).map_err(|e| anyhow!(e))?;
     if let Some(l) = listen {
         if l.parse::<std::net::SocketAddr>().is_err() {
             bail!("--listen: `{l}` is not an address like 127.0.0.1:5555");

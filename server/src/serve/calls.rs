@@ -21,6 +21,7 @@
 use super::auth::Principal;
 use super::builtin;
 use super::error::{ApiError, now_ms};
+use super::recipes::{self, Recipe};
 use super::registry::{Adapter, Tool, validate_arguments};
 use super::store::{AuditEntry, CallRecord, CallState, Claim};
 use super::upstream::{Exec, bounded};
@@ -63,6 +64,21 @@ pub(crate) fn valid_id(s: &str, max: usize, extra: &[char]) -> bool {
         && s.chars().count() <= max
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
+}
+
+/// A fresh request id for a surface whose client sent no `Idempotency-Key`
+/// (MCP, `/v1/tools`): unique in this process and, by the time and process
+/// id in its seed, across restarts.
+pub(crate) fn fresh_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let seed = format!("{nanos}:{n}:{}", std::process::id());
+    blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
 }
 
 fn parse_envelope(body: &[u8]) -> Result<Envelope, ApiError> {
@@ -502,7 +518,7 @@ async fn dispatch(
     }
 }
 
-fn authorize(p: &Principal, tool: &Tool) -> Result<(), ApiError> {
+pub(crate) fn authorize(p: &Principal, tool: &Tool) -> Result<(), ApiError> {
     if !tool.scopes.contains(&p.scope) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -564,6 +580,9 @@ async fn execute(
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let exec = match &tool.adapter {
                 Adapter::Builtin(b) => normalize(builtin::run(*b, &args, &set)),
+                Adapter::Recipe(r) => {
+                    run_recipe(&s, &set, r, &args, &principal, &record.request_id).await
+                }
                 Adapter::Http { method, path } => match &set.live.upstream {
                     Some(u) => u.call(&tool, method, path, &args, &principal).await,
                     None => Exec::failed(503, "TOOL_UNAVAILABLE", "No upstream is configured."),
@@ -605,6 +624,77 @@ async fn execute(
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .remove(&key);
+}
+
+/// Run a recipe's steps in order, each through [`call_tool`] under the
+/// request id `RECIPE_ID#N` (so each step is authorized, rate-limited,
+/// validated, idempotent and audited on its own); the first step that does
+/// not complete ends the recipe, failed. Boxed: a step's call spawns
+/// [`execute`] again, which would make the future's type contain itself.
+fn run_recipe<'a>(
+    s: &'a AppState,
+    set: &'a Arc<DocSet>,
+    recipe: &'a Recipe,
+    input: &'a Value,
+    principal: &'a Principal,
+    request_id: &'a str,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Exec> + Send + 'a>> {
+    Box::pin(async move {
+        let mut steps: Vec<Value> = Vec::new();
+        for (i, step) in recipe.steps.iter().enumerate() {
+            let n = i + 1;
+            let envelope = Envelope {
+                request_id: format!("{request_id}#{n}"),
+                name: step.tool.clone(),
+                arguments: recipes::arguments(step, input),
+            };
+            let id = envelope.request_id.clone();
+            let answer = call_tool(s, set.clone(), principal.clone(), Ok(envelope), None).await;
+            let mut record = json!({"step": n, "tool": step.tool, "requestId": id});
+            let failure = match answer {
+                Ok((_, body)) => {
+                    for k in ["state", "duplicate", "result", "error", "code"] {
+                        if let Some(v) = body.get(k) {
+                            record[k] = v.clone();
+                        }
+                    }
+                    match body.get("state").and_then(Value::as_str) {
+                        Some("completed") => None,
+                        Some("pending") => Some("is still running".to_string()),
+                        _ => Some(format!(
+                            "failed: {}",
+                            body.get("error")
+                                .and_then(Value::as_str)
+                                .unwrap_or("no result")
+                        )),
+                    }
+                }
+                Err(e) => {
+                    record["state"] = json!("failed");
+                    record["error"] = e.body();
+                    record["code"] = json!(e.code);
+                    Some(format!("was refused: {}", e.message))
+                }
+            };
+            steps.push(record);
+            if let Some(why) = failure {
+                return Exec {
+                    ok: false,
+                    error: Some(bounded(&format!("step {n} ({}) {why}", step.tool))),
+                    code: Some("RECIPE_STEP_FAILED".into()),
+                    result: Some(json!({"steps": steps})),
+                    status: 422,
+                };
+            }
+        }
+        Exec {
+            ok: true,
+            result: Some(json!({"steps": steps})),
+            error: None,
+            code: None,
+            status: 200,
+        }
+    })
 }
 
 /// `GET /api/cos/tools/calls/{requestId}`: the retained result, 202 while

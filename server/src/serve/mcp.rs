@@ -31,7 +31,7 @@
 //! PortOS's context tools (this server's built-in read tools play their part).
 
 use super::auth::Principal;
-use super::calls::{Envelope, call_tool, valid_id};
+use super::calls::{Envelope, call_tool, fresh_id, valid_id};
 use super::error::ApiError;
 use super::registry::CatalogQuery;
 use super::{AppState, DocSet, Live};
@@ -568,19 +568,6 @@ fn list(set: &DocSet, p: &Principal, params: &Map<String, Value>) -> Result<Valu
         result.insert("nextCursor".into(), json!(cursor(set.generation, end)));
     }
     Ok(Value::Object(result))
-}
-
-/// A fresh request id when the client sent no `Idempotency-Key`.
-fn fresh_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let seed = format!("{nanos}:{n}:{}", std::process::id());
-    blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
 }
 
 async fn call(

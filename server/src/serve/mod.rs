@@ -12,8 +12,10 @@
 //!
 //! Module map: `docs` (ETag, encodings), `registry` (tools and catalog
 //! formats), `builtin` (built-in read tools), `calls` (call endpoint,
-//! idempotency, coalescing), `mcp` (agents over MCP, trust rules),
-//! `upstream` (HTTP adapters), `store` (SQLite),
+//! idempotency, coalescing), `recipes` (saved read recipes),
+//! `mcp` (agents over MCP, trust rules),
+//! `v1` (the platform tools API, `/v1/tools`), `upstream` (HTTP adapters),
+//! `store` (SQLite),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
 //! `error` (the one error type).
 
@@ -25,10 +27,12 @@ pub mod error;
 pub mod explorer;
 pub mod limits;
 pub mod mcp;
+pub mod recipes;
 pub mod registry;
 pub mod settings;
 pub mod store;
 pub mod upstream;
+pub mod v1;
 
 use axum::Router;
 use axum::extract::{RawQuery, State};
@@ -382,7 +386,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/cos/tools/calls/{request_id}", get(calls::get_call))
         .route("/api/cos/tools/audit", get(calls::get_audit))
         .route(mcp::ENDPOINT, axum::routing::any(mcp::endpoint))
-        .route("/api/agent-context/manifest", get(mcp::manifest));
+        .route("/api/agent-context/manifest", get(mcp::manifest))
+        .route("/v1/tools", get(v1::list))
+        .route("/v1/tools/{name}", axum::routing::post(v1::call));
     for &p in DOCUMENT_PATHS {
         // The request by value, not a `HeaderMap` extractor: that one clones
         // every header on each request, the largest cost of the 304 path.

@@ -9,7 +9,11 @@
 //! idempotent, confirmation), one compiled JSON Schema validator per tool,
 //! and the tenant-isolation rule of the platform tools API: a tool whose
 //! input schema declares the tenant field is refused at start-up.
-//! Deliberately not captured: saved recipes, the voice intent selector
+//! Saved read recipes (`recipes.rs`) are registry tools too, listed after
+//! the others with a `recipe` block in the portos format, a revision
+//! suffix on the description in the provider formats (whose tool records
+//! have no place for it) and the block under `_meta.recipe` in the mcp one.
+//! Deliberately not captured: the voice intent selector
 //! (`intent` is a plain word filter here, and only for `scope=voice`) and
 //! the internal `adapter` field, which is never published.
 
@@ -39,6 +43,8 @@ pub enum Builtin {
 pub enum Adapter {
     /// In the server, over the documents.
     Builtin(Builtin),
+    /// A saved read recipe: its steps, each a registry call.
+    Recipe(Arc<super::recipes::Recipe>),
     /// A request to the analysed application.
     Http {
         /// Upper-case method.
@@ -413,6 +419,18 @@ impl Registry {
                 name,
             });
         }
+        let mut registry = Registry::indexed(tools)?;
+        let recipes = super::recipes::build(&settings.recipes, &registry, &settings.tenant_field)?;
+        if !recipes.is_empty() {
+            let mut tools = std::mem::take(&mut registry.tools);
+            tools.extend(recipes);
+            registry = Registry::indexed(tools)?;
+        }
+        Ok(registry)
+    }
+
+    /// Index every name of every tool; two tools answering to one name is an error.
+    fn indexed(tools: Vec<Tool>) -> Result<Registry, String> {
         let mut by_name = HashMap::new();
         for (i, t) in tools.iter().enumerate() {
             let mut names = vec![t.name.clone(), t.provider_name.clone()];
@@ -478,7 +496,13 @@ impl Registry {
         if q.format == "portos" {
             let records: Vec<Value> = selected
                 .iter()
-                .map(|t| t.portos(&q.scope, granted(t)))
+                .map(|t| {
+                    let mut r = t.portos(&q.scope, granted(t));
+                    if let Some(block) = self.recipe_block(t, &q.scope, grants) {
+                        r["recipe"] = block;
+                    }
+                    r
+                })
                 .collect();
             let read = selected.iter().filter(|t| t.is_read()).count();
             let n_granted = selected.iter().filter(|t| granted(t) == Some(true)).count();
@@ -493,12 +517,28 @@ impl Registry {
         let tools: Vec<Value> = selected
             .iter()
             .filter(|t| granted(t) != Some(false))
-            .map(|t| match q.format.as_str() {
-                "openai" => json!({"type": "function", "function": {"name": t.provider_name, "description": t.description, "parameters": t.input_schema}}),
-                "anthropic" => json!({"name": t.provider_name, "description": t.description, "input_schema": t.input_schema}),
+            .map(|t| {
+                let block = self.recipe_block(t, &q.scope, grants);
+                let description = match &block {
+                    Some(b) => {
+                        let suffix = format!(
+                            "saved read recipe, revision {}",
+                            b["revision"].as_str().unwrap_or("")
+                        );
+                        if t.description.is_empty() {
+                            suffix
+                        } else {
+                            format!("{} ({suffix})", t.description)
+                        }
+                    }
+                    None => t.description.clone(),
+                };
+                let mut r = match q.format.as_str() {
+                "openai" => json!({"type": "function", "function": {"name": t.provider_name, "description": description, "parameters": t.input_schema}}),
+                "anthropic" => json!({"name": t.provider_name, "description": description, "input_schema": t.input_schema}),
                 _ => json!({
                     "name": t.provider_name,
-                    "description": t.description,
+                    "description": description,
                     "inputSchema": t.input_schema,
                     "outputSchema": t.output_schema,
                     "annotations": {
@@ -508,6 +548,13 @@ impl Registry {
                         "openWorldHint": false
                     }
                 }),
+                };
+                if let Some(b) = block
+                    && q.format == "mcp"
+                {
+                    r["_meta"] = json!({"recipe": b});
+                }
+                r
             })
             .collect();
         json!({

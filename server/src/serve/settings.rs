@@ -220,6 +220,10 @@ pub struct ServerSettings {
     pub tombstone_age: Duration,
     /// `[server.mcp]`.
     pub mcp: McpSettings,
+    /// The `[[recipes]]` of `portolan.toml` (a top-level section, read with
+    /// `[server]` because only `serve` uses it and a reload swaps both):
+    /// [`super::recipes::parse`] fills it; empty by default.
+    pub recipes: Vec<super::recipes::RecipeDef>,
 }
 
 impl Default for ServerSettings {
@@ -395,6 +399,7 @@ impl ServerSettings {
         }
         let mcp = mcp_settings(s.mcp, &auth)?;
         Ok(ServerSettings {
+            recipes: Vec::new(),
             listen,
             data_dir: s.data_dir,
             upstream,

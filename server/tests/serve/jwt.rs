@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 const SECRET: &str = "test-secret-of-enough-length-0123456789";
 const CALL: &str = "/api/cos/tools/call";
 
-fn jwt_settings(extra: &str) -> String {
+pub(crate) fn jwt_settings(extra: &str) -> String {
     format!(
         "[server]\n{extra}\n[server.auth]\nmode = \"jwt\"\nsecret = \"{SECRET}\"\naudience = \"portolan\"\nissuer = \"issuer-1\"\nleeway_seconds = 5\nlocal_grants = []\n"
     )
@@ -35,7 +35,7 @@ fn claims(extra: Value) -> Value {
     c
 }
 
-fn token(extra: Value) -> String {
+pub(crate) fn token(extra: Value) -> String {
     token_with(Algorithm::HS256, SECRET, claims(extra))
 }
 

@@ -10,5 +10,7 @@ mod documents;
 mod failures;
 mod jwt;
 mod mcp;
+mod recipes;
 mod reload;
 mod upstream;
+mod v1;
