@@ -757,12 +757,19 @@ impl Interp {
         }
     }
 
+    /// The conditions the running code is under, each once (a guard met
+    /// again on a nested path is not repeated), joined with `&&`.
     pub(crate) fn cond_text(&self) -> Option<String> {
         if self.cond.is_empty() {
-            None
-        } else {
-            Some(self.cond.join(" && "))
+            return None;
         }
+        let mut seen: Vec<&str> = Vec::new();
+        for c in &self.cond {
+            if !seen.contains(&c.as_str()) {
+                seen.push(c);
+            }
+        }
+        Some(seen.join(" && "))
     }
 
     pub(crate) fn handler_names(

@@ -71,7 +71,13 @@ impl Interp {
                                 ),
                             }
                         }
-                        self.eval_args(ctx, &call.args);
+                        if let Value::Obj(table) = &o
+                            && let Some(v) = self.dispatch_table(ctx, table, &o, obj, idx, call)
+                        {
+                            return v;
+                        }
+                        let argv = self.eval_args(ctx, &call.args);
+                        self.dynamic_call(ctx, call, &argv);
                         Value::dynamic()
                     }
                 }
@@ -1204,5 +1210,49 @@ impl Interp {
                 "an app or router is handed to `{text}` from the package `{pkg}`, which the analysis does not follow: routes that package adds are not charted"
             ),
         );
+    }
+}
+
+impl Interp {
+    /// `table[key](args)` with a key only known at run time, on an object
+    /// whose properties are all functions (a dispatch table: `_mounts[name](router)`,
+    /// `handlers[event](socket)`): any of them may run, so each runs once with
+    /// the arguments, what it registers conditional on the key naming it.
+    /// `None` when the object is not such a table (at most 64 functions).
+    fn dispatch_table(
+        &mut self,
+        ctx: &Ctx,
+        table: &Rc<ObjData>,
+        this: &Value,
+        obj: &Expr,
+        idx: &Expr,
+        call: &Call,
+    ) -> Option<Value> {
+        let entries = table.entries();
+        if entries.is_empty() || entries.len() > 64 {
+            return None;
+        }
+        let mut funcs = Vec::new();
+        for (k, v) in entries {
+            match self.force(v, 0) {
+                f @ Value::Func(_) => funcs.push((k, f)),
+                _ => return None,
+            }
+        }
+        let argv = self.eval_args(ctx, &call.args);
+        let key = format!("{}[{}]", expr_text(obj), expr_text(idx));
+        for (k, f) in funcs {
+            self.cond.push(format!("{key} is {k}"));
+            self.call_value(
+                ctx,
+                &f,
+                argv.clone(),
+                &call.args,
+                call.line,
+                Some(this.clone()),
+            );
+            self.cond.pop();
+        }
+        Some(Value::dynamic())
     }
 }
