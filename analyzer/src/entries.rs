@@ -20,6 +20,20 @@
 //! `pm2` ecosystem files, Procfiles), scripts that start the server through
 //! another package's CLI (`nest start`: those apps are found by what their
 //! files call).
+//!
+//! Also here: the program roots above a file that creates an app
+//! ([`import_roots`]): a file that calls `express()` but that other files
+//! import is a module of a program, not the program. The roots are the files
+//! above it in the static import graph (imports, re-exports, literal
+//! `require`/`import()` anywhere in a file) that no file imports, e.g.
+//! `app.js` → `src/start.js` → `src/webserver.js`. Test files are not
+//! importers; of the roots, those nearest their package's folder are kept
+//! (`app.js` rather than `src/upgrades/x.js`).
+
+use crate::loader::Loader;
+use crate::project::{FileId, Resolved};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// One file a manifest names as a way the program starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,6 +266,127 @@ pub(crate) fn source_of_built(path: &str) -> Vec<String> {
             // `dist/src/main.js` (rootDir is the project root).
             if let Some(inner) = rest.strip_prefix("src/") {
                 out.push(format!("src/{inner}"));
+            }
+        }
+    }
+    out
+}
+
+/// The most files the climb visits above one app-creating file.
+const CLIMB_LIMIT: usize = 4000;
+
+/// The program roots above `target` (see the module doc), each with the
+/// chain of files from it down to `target`; empty when nothing but tests
+/// imports `target` (it is its own root) or when every importer is imported
+/// in turn (a cycle with no way in).
+pub(crate) fn import_roots(loader: &Arc<Loader>, target: FileId) -> Vec<(FileId, Vec<FileId>)> {
+    let project = &loader.project;
+    // Who imports whom, found level by level: `below[f]` is a file `f` imports.
+    let mut below: BTreeMap<FileId, FileId> = BTreeMap::new();
+    let mut importers: BTreeMap<FileId, BTreeSet<FileId>> = BTreeMap::new();
+    let mut seen: BTreeSet<FileId> = BTreeSet::from([target]);
+    let mut frontier: BTreeSet<FileId> = BTreeSet::from([target]);
+    while !frontier.is_empty() && seen.len() < CLIMB_LIMIT {
+        let found = importers_of(loader, &frontier);
+        let mut next = BTreeSet::new();
+        for (t, froms) in found {
+            for f in froms {
+                importers.entry(t).or_default().insert(f);
+                if seen.insert(f) {
+                    below.insert(f, t);
+                    next.insert(f);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if seen.len() == 1 {
+        return Vec::new();
+    }
+    let roots: Vec<FileId> = seen
+        .iter()
+        .copied()
+        .filter(|f| !importers.contains_key(f))
+        .collect();
+    // Nearest the folder of the package.json it belongs to (or the root).
+    let depth = |f: FileId| {
+        let rel = project.rel(f);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let pkg = project.package_dir_of(dir);
+        dir[pkg.len()..]
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .count()
+    };
+    let Some(best) = roots.iter().map(|&f| depth(f)).min() else {
+        return Vec::new();
+    };
+    roots
+        .into_iter()
+        .filter(|&f| depth(f) == best)
+        .map(|f| {
+            let mut chain = vec![f];
+            let mut at = f;
+            while let Some(&next) = below.get(&at) {
+                chain.push(next);
+                at = next;
+            }
+            (f, chain)
+        })
+        .collect()
+}
+
+/// For each file of `targets`, the project files (tests aside) whose
+/// imports resolve to it. Only files whose bytes name a target's file stem
+/// (or folder, for an `index`) are parsed.
+fn importers_of(
+    loader: &Arc<Loader>,
+    targets: &BTreeSet<FileId>,
+) -> BTreeMap<FileId, BTreeSet<FileId>> {
+    use rayon::prelude::*;
+    let project = &loader.project;
+    let mut words: Vec<String> = Vec::new();
+    for &t in targets {
+        let rel = project.rel(t);
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        let stem = name.split('.').next().unwrap_or(name);
+        if stem == "index" {
+            let folder = dir.rsplit('/').next().unwrap_or(dir);
+            words.push(if folder.is_empty() {
+                ".".into()
+            } else {
+                folder.into()
+            });
+        } else {
+            words.push(stem.to_string());
+        }
+    }
+    words.sort();
+    words.dedup();
+    let finders: Vec<memchr::memmem::Finder> = words
+        .iter()
+        .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
+        .collect();
+    let candidates: Vec<FileId> = (0..project.files.len() as FileId)
+        .into_par_iter()
+        .filter(|&i| {
+            let f = &project.files[i as usize];
+            !crate::is_test_path(&f.rel)
+                && f.size <= 2 << 20
+                && std::fs::read(project.abs(i))
+                    .is_ok_and(|b| finders.iter().any(|w| w.find(&b).is_some()))
+        })
+        .collect();
+    loader.prefetch(candidates.iter().copied());
+    let mut out: BTreeMap<FileId, BTreeSet<FileId>> = BTreeMap::new();
+    for f in candidates {
+        let loaded = loader.get(f);
+        for spec in loaded.facts.named_modules() {
+            if let Resolved::File(t) = project.resolve(f, spec)
+                && t != f
+                && targets.contains(&t)
+            {
+                out.entry(t).or_default().insert(f);
             }
         }
     }

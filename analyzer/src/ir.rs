@@ -28,6 +28,10 @@ pub(crate) struct FileFacts {
     pub(crate) fn_imports: Vec<(u32, Vec<String>)>,
     /// Nesting that was too deep to lower (line), reported as a finding.
     pub(crate) too_deep: Vec<u32>,
+    /// Every `require('x')` and `import('x')` with a literal specifier, in
+    /// functions too, first occurrence order (the static import graph).
+    #[serde(default)]
+    pub(crate) literal_requires: Vec<String>,
     /// Number of functions lowered (function ids are `0..functions`).
     pub(crate) functions: u32,
     /// Registration-shaped calls (see [`crate::census`]).
@@ -36,6 +40,13 @@ pub(crate) struct FileFacts {
 }
 
 impl FileFacts {
+    /// The specifiers of every module this file names statically: imports,
+    /// re-exports and literal `require`/`import()` calls, anywhere.
+    pub(crate) fn named_modules(&self) -> impl Iterator<Item = &str> {
+        self.static_sources()
+            .chain(self.literal_requires.iter().map(String::as_str))
+    }
+
     /// The specifiers of the static imports and re-exports (`import … from`,
     /// `export … from`, `export * from`), in source order.
     pub(crate) fn static_sources(&self) -> impl Iterator<Item = &str> {

@@ -467,7 +467,20 @@ pub(crate) fn build_inventory(
             hash: loader.get(f).hash.clone(),
             http: http_files.contains(&f),
         })
+        .chain(
+            interp
+                .data_modules
+                .iter()
+                .filter(|(_, d)| !d.hash.is_empty())
+                .map(|(rel, d)| SourceFile {
+                    file: rel.clone(),
+                    hash: d.hash.clone(),
+                    http: d.http,
+                }),
+        )
         .collect();
+    let mut source_files = source_files;
+    source_files.sort_by(|a, b| a.file.cmp(&b.file));
     // Operations under the unknown prefix are counted in `salvaged` only.
     let unique_ops: BTreeSet<(String, String, bool)> = operations
         .iter()

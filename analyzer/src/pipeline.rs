@@ -124,6 +124,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
     if let (Some(c), Some(key)) = (&cache, &result_key)
         && let Some(bytes) = c.read_result(key)
         && let Ok(mut inv) = serde_json::from_slice::<Inventory>(&bytes)
+        && data_files_unchanged(&project, &inv)
     {
         timings.prefilter_ms = ms(t0) - timings.discover_ms;
         timings.files_cached = project.files.len();
@@ -135,10 +136,12 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         return Ok(inv);
     }
 
-    // Entries: named, else package.json main/start, else files calling express().
+    // Entries: named, else package.json main/start, then files calling express() (or the programs above them).
     let t1 = Instant::now();
     let mut entries: Vec<FileId> = Vec::new();
-    let mut missing_entries: Vec<(String, String)> = Vec::new();
+    // Entries a manifest names that are not in the project: (manifest, path,
+    // the source started from instead).
+    let mut missing_entries: Vec<(String, String, Option<FileId>)> = Vec::new();
     // Why each automatically chosen entry was chosen (for the summary).
     let mut reasons: BTreeMap<FileId, String> = BTreeMap::new();
     if !opts.entries.is_empty() {
@@ -149,7 +152,13 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
                 None => return Err(AnalyzeError::Entry(e.clone())),
             }
         }
-    } else {
+    }
+    // Files that create an app, for auto-detection: of the program, and of
+    // folders outside it (see `Project::outside_workspaces`).
+    let mut app_files: Vec<FileId> = Vec::new();
+    // Entries of packages outside the program (run after the program's).
+    let mut fallback: BTreeSet<FileId> = BTreeSet::new();
+    if opts.entries.is_empty() {
         loader.scan_needles();
         let mut set = BTreeSet::new();
         // The root package's `main`/start script, and those of packages in
@@ -159,44 +168,54 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
             if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
                 continue;
             }
+            let outside =
+                project.outside_workspaces(&p.dir) || is_test_path(&format!("{}/", p.dir));
             let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
             let manifest = in_package("package.json");
             for hint in entries::package_hints(&p.json) {
                 let rel = in_package(&hint.path);
-                match project.resolve_path(&rel) {
-                    Some(id) => {
-                        set.insert(id);
-                        reasons
-                            .entry(id)
-                            .or_insert(format!("{manifest} {}", hint.reason));
-                    }
-                    None => {
+                let checked_in = project.resolve_checked_in(&rel);
+                let (found, why) = match checked_in {
+                    Some(id) => (Some(id), format!("{manifest} {}", hint.reason)),
+                    None => (
                         // Built output not checked in: start from its source.
-                        let source = entries::source_of_built(&hint.path)
-                            .into_iter()
-                            .find_map(|s| project.resolve_path(&in_package(&s)));
-                        if let Some(id) = source {
-                            set.insert(id);
-                            reasons.entry(id).or_insert(format!(
-                                "{manifest} {} names build output; this is its source",
-                                hint.reason
-                            ));
-                        }
-                        // `main: lib/index.js` of a package whose build output is
-                        // not checked in: say so rather than start elsewhere silently.
-                        if hint.firm && !opts.root.join(&rel).exists() {
-                            missing_entries.push((manifest.clone(), rel))
-                        }
+                        project.source_of_output(&rel, 0).or_else(|| {
+                            entries::source_of_built(&hint.path)
+                                .into_iter()
+                                .find_map(|s| project.resolve_path(&in_package(&s)))
+                        }),
+                        format!(
+                            "{manifest} {} names build output; this is its source",
+                            hint.reason
+                        ),
+                    ),
+                };
+                if let Some(id) = found {
+                    if outside {
+                        fallback.insert(id);
+                    } else {
+                        set.insert(id);
                     }
+                    reasons.entry(id).or_insert(why);
+                }
+                // `main: lib/index.js` of a package whose build output is
+                // not checked in: say so rather than start elsewhere silently.
+                if checked_in.is_none() && hint.firm && !opts.root.join(&rel).exists() {
+                    missing_entries.push((manifest.clone(), rel, found));
                 }
             }
         }
         for (i, f) in project.files.iter().enumerate() {
             if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
-                set.insert(i as FileId);
-                reasons.entry(i as FileId).or_insert_with(|| {
-                    "creates an app (express(), NestFactory.create, createExpressServer)".into()
-                });
+                let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+                if project.outside_workspaces(dir) {
+                    fallback.insert(i as FileId);
+                } else {
+                    app_files.push(i as FileId);
+                }
+                reasons
+                    .entry(i as FileId)
+                    .or_insert_with(|| APP_REASON.into());
             }
         }
         entries = set.into_iter().collect();
@@ -209,11 +228,69 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
     // Entries that create or receive nothing a server is made of (an app, a
     // router, a Socket.IO server) are not reported as entries when others do.
     let mut productive: BTreeSet<FileId> = BTreeSet::new();
-    for &e in &entries {
+    let run_entry = |interp: &mut Interp, productive: &mut BTreeSet<FileId>, e: FileId| {
         let before = (interp.routers.len(), interp.sio_servers.len());
         interp.run_module(e);
         if (interp.routers.len(), interp.sio_servers.len()) != before {
             productive.insert(e);
+        }
+    };
+    for &e in &entries {
+        run_entry(&mut interp, &mut productive, e);
+    }
+    // A file that creates an app and that no entry loaded is an entry. When
+    // it made an app or router as it loaded and other files import it, it is
+    // a module of the programs above it (`app.js` → `src/start.js` →
+    // `src/webserver.js`, whose exported `listen()` adds the routes): those
+    // programs are the entries instead. (It runs first: a file that only
+    // defines an app factory, or that the byte prefilter picked wrongly,
+    // makes nothing, and its importers are not looked for.)
+    for &app in &app_files {
+        if interp.is_loaded(app) {
+            continue;
+        }
+        run_entry(&mut interp, &mut productive, app);
+        entries.push(app);
+        if !productive.contains(&app) {
+            continue;
+        }
+        let mut above = false;
+        for (root, chain) in entries::import_roots(&loader, app) {
+            if entries.contains(&root) || interp.is_loaded(root) {
+                continue;
+            }
+            interp.run_module(root);
+            entries.push(root);
+            productive.insert(root);
+            above = true;
+            let through: Vec<&str> = chain.iter().map(|&f| project.rel(f)).collect();
+            reasons.insert(
+                root,
+                format!(
+                    "no file imports it, and it imports {} ({}), which {APP_REASON}",
+                    project.rel(app),
+                    through.join(" → ")
+                ),
+            );
+        }
+        if above {
+            entries.retain(|&e| e != app);
+            productive.remove(&app);
+            reasons.remove(&app);
+        }
+    }
+    // Apps of test servers, tools and examples with manifests of their own
+    // run after the program's: they are programs of their own, and they are
+    // listed beside the program's entries, never instead of them.
+    let program_entries: BTreeSet<FileId> = entries.iter().copied().collect();
+    for e in fallback {
+        if entries.contains(&e) || interp.is_loaded(e) {
+            continue;
+        }
+        run_entry(&mut interp, &mut productive, e);
+        entries.push(e);
+        if let Some(why) = reasons.get_mut(&e) {
+            why.push_str("; a program of its own (a package outside the root's workspaces or in a test folder)");
         }
     }
     // Modules the entries start with `child_process.fork` are programs of their own.
@@ -224,11 +301,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
             if entries.contains(&target) {
                 continue;
             }
-            let before = (interp.routers.len(), interp.sio_servers.len());
-            interp.run_module(target);
-            if (interp.routers.len(), interp.sio_servers.len()) != before {
-                productive.insert(target);
-            }
+            run_entry(&mut interp, &mut productive, target);
             entries.push(target);
             reasons.entry(target).or_insert(format!(
                 "started with child_process.fork at {}:{line}",
@@ -317,11 +390,20 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
     );
     inv.bound_schemas();
     if opts.entries.is_empty() && !productive.is_empty() {
+        // The program's entries stay listed when only outside ones produced
+        // something (saltcorn's server builds its app in a factory that a
+        // CLI command calls; its mock OAuth server is not the program).
+        let program_made_nothing = productive.is_disjoint(&program_entries);
         let keep: BTreeSet<String> = productive
             .iter()
+            .chain(program_entries.iter().filter(|_| program_made_nothing))
             .map(|&e| project.rel(e).to_string())
             .collect();
         inv.entries.retain(|e| keep.contains(e));
+    }
+    if opts.entries.is_empty() {
+        // Found in the order they ran; listed in byte order.
+        inv.entries.sort();
     }
     inv.entry_reasons = reasons
         .into_iter()
@@ -330,7 +412,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
         .collect();
     missing_entries.sort();
     missing_entries.dedup();
-    for (manifest, rel) in missing_entries {
+    for (manifest, rel, source) in missing_entries {
         // The line that names it (`"main": "lib/index.js"`).
         let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
         let line = std::fs::read_to_string(opts.root.join(&manifest))
@@ -347,9 +429,15 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
                 file: manifest,
                 line,
             },
-            message: format!(
-                "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from the other entries; pass --entry FILE to choose"
-            ),
+            message: match source {
+                Some(src) => format!(
+                    "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from its source `{}`; pass --entry FILE to choose",
+                    project.rel(src)
+                ),
+                None => format!(
+                    "the entry `{rel}` it names is not in the project (build output not checked in?); the analysis started from the other entries; pass --entry FILE to choose"
+                ),
+            },
             cause: None,
         });
     }
@@ -388,6 +476,22 @@ fn cache_notes(project: &Project, cache: &Cache) -> Vec<String> {
         .cloned()
         .chain(cache.notes())
         .collect()
+}
+
+/// Why a file that creates an app is an entry.
+const APP_REASON: &str = "creates an app (express(), NestFactory.create, createExpressServer)";
+
+/// Whether the JSON files an earlier result read as data (its source files
+/// that are not source) still hold the same bytes: the result's key covers
+/// only the source files.
+fn data_files_unchanged(project: &Project, inv: &Inventory) -> bool {
+    inv.source_files
+        .iter()
+        .filter(|f| project.file_id(&f.file).is_none())
+        .all(|f| {
+            std::fs::read(project.root.join(&f.file))
+                .is_ok_and(|b| blake3::hash(&b).to_hex().as_str() == f.hash)
+        })
 }
 
 fn ms(t: Instant) -> f64 {

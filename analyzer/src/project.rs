@@ -2,8 +2,12 @@
 //!
 //! Captures: gitignore-aware discovery (also outside a git checkout, with
 //! negations), package.json files (entry hints, workspaces, `main`/`exports`),
-//! tsconfig `baseUrl`/`paths` (with one level of `extends`), and Node's module
-//! resolution for relative, aliased and bare specifiers.
+//! tsconfig `baseUrl`/`paths`/`outDir`/`rootDir` (through relative `extends`,
+//! with `${configDir}`), and Node's module resolution for relative, aliased
+//! and bare specifiers: a source file (`.js`, the TypeScript extensions), a
+//! JSON file (data), a folder's `main` or `index`, and build output that is
+//! not checked in mapped back to its source (`require('./dist')` with
+//! `outDir: "dist", rootDir: "src"` is `src/index.ts`).
 //!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
 //! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
@@ -46,6 +50,10 @@ pub(crate) enum Resolved {
     Known(String),
     /// An installed dependency or unknown package: not analyzed.
     External(String),
+    /// A JSON file of the project (root-relative path), which `require`
+    /// and `import` give as data (`require('./constants')` naming
+    /// `constants.json`).
+    Data(String),
     /// A relative or aliased specifier with no file behind it.
     Missing,
 }
@@ -59,6 +67,9 @@ pub(crate) struct Project {
     pub(crate) packages: Vec<PackageJson>,
     workspace_packages: HashMap<String, String>,
     tsconfigs: BTreeMap<String, TsConfig>,
+    /// Where TypeScript writes its output and the source it compiles from,
+    /// from every tsconfig file (see [`Project::source_of_output`]).
+    outputs: Vec<OutputDir>,
     /// Why the cached walk was discarded, if it was (shown under `--timings`).
     pub(crate) cache_note: Option<String>,
     /// Scripts left out because their bytes are generated (see [`crate::generated`]).
@@ -72,6 +83,24 @@ struct TsConfig {
     /// (pattern, targets) relative to the folder paths are resolved from.
     paths: Vec<(String, Vec<String>)>,
     paths_base: String,
+    /// `compilerOptions.outDir`, root-relative.
+    out_dir: Option<String>,
+    /// `compilerOptions.rootDir`, root-relative.
+    root_dir: Option<String>,
+}
+
+/// A tsconfig's `outDir` and the source folder it is built from: output
+/// named in a manifest or an import (`"main": "dist/index.js"`,
+/// `require('./dist')`) that is not checked in maps back to the source.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct OutputDir {
+    /// `outDir`, root-relative (`packages/server/dist`).
+    out: String,
+    /// `rootDir`, root-relative; `None` when unset (TypeScript then takes the
+    /// common folder of the inputs, usually `src/` beside the config).
+    source: Option<String>,
+    /// The folder of the tsconfig file.
+    config_dir: String,
 }
 
 /// A package the resolver models instead of reading (see `libs::PACKAGES`).
@@ -226,15 +255,23 @@ impl Project {
             packages,
             workspace_packages,
             tsconfigs: BTreeMap::new(),
+            outputs: Vec::new(),
             cache_note,
             generated,
         };
         for rel in tsconfig_paths {
-            if let Some(cfg) = project.read_tsconfig(&rel, 0) {
-                let dir = rel
-                    .rsplit_once('/')
-                    .map(|(d, _)| d.to_string())
-                    .unwrap_or_default();
+            let dir = rel
+                .rsplit_once('/')
+                .map(|(d, _)| d.to_string())
+                .unwrap_or_default();
+            if let Some(cfg) = project.read_tsconfig(&rel, &dir, 0) {
+                if let Some(out) = &cfg.out_dir {
+                    project.outputs.push(OutputDir {
+                        out: out.clone(),
+                        source: cfg.root_dir.clone(),
+                        config_dir: dir.clone(),
+                    });
+                }
                 // `tsconfig.json` wins over `tsconfig.*.json` and `jsconfig.json` in the same folder.
                 if rel.ends_with("/tsconfig.json") || rel == "tsconfig.json" {
                     project.tsconfigs.insert(dir, cfg);
@@ -243,6 +280,8 @@ impl Project {
                 }
             }
         }
+        project.outputs.sort();
+        project.outputs.dedup();
         Ok(project)
     }
 
@@ -295,7 +334,9 @@ impl Project {
         self.root.join(&self.files[id as usize].rel)
     }
 
-    fn read_tsconfig(&self, rel: &str, depth: u32) -> Option<TsConfig> {
+    /// One tsconfig file with what it extends; `config_dir` is the folder of
+    /// the file first read (what `${configDir}` stands for).
+    fn read_tsconfig(&self, rel: &str, config_dir: &str, depth: u32) -> Option<TsConfig> {
         let text = std::fs::read_to_string(self.root.join(rel)).ok()?;
         let json: serde_json::Value = serde_json::from_str(&strip_json_comments(&text)).ok()?;
         let dir = rel
@@ -308,13 +349,28 @@ impl Project {
                 if !target.ends_with(".json") {
                     target.push_str(".json");
                 }
-                self.read_tsconfig(&target, depth + 1).unwrap_or_default()
+                self.read_tsconfig(&target, config_dir, depth + 1)
+                    .unwrap_or_default()
             }
             _ => TsConfig::default(),
         };
         let opts = json.get("compilerOptions");
-        if let Some(base) = opts.and_then(|o| o.get("baseUrl")).and_then(|b| b.as_str()) {
-            cfg.base_url = Some(normalize(&join_rel(&dir, base)));
+        // Paths are relative to the file that sets them, or to `${configDir}`.
+        let folder = |key: &str| {
+            let v = opts.and_then(|o| o.get(key)).and_then(|b| b.as_str())?;
+            Some(match v.strip_prefix("${configDir}") {
+                Some(rest) => normalize(&join_rel(config_dir, rest.trim_start_matches('/'))),
+                None => normalize(&join_rel(&dir, v)),
+            })
+        };
+        if let Some(base) = folder("baseUrl") {
+            cfg.base_url = Some(base);
+        }
+        if let Some(out) = folder("outDir") {
+            cfg.out_dir = Some(out);
+        }
+        if let Some(root) = folder("rootDir") {
+            cfg.root_dir = Some(root);
         }
         if let Some(paths) = opts
             .and_then(|o| o.get("paths"))
@@ -404,8 +460,8 @@ impl Project {
             if let Some(name) = self.modeled_package_at(&target) {
                 return Resolved::Known(name);
             }
-            return match self.resolve_path(&target) {
-                Some(id) => Resolved::File(id),
+            return match self.resolve_module(&target) {
+                Some(r) => r,
                 // A declaration file (`import { Tag } from './types'` naming
                 // types.d.ts): types only, nothing of it runs.
                 None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
@@ -421,10 +477,9 @@ impl Project {
             let rel = abs
                 .strip_prefix(root.trim_start_matches('/'))
                 .unwrap_or(abs);
-            return match self.resolve_path(rel.trim_start_matches('/')) {
-                Some(id) => Resolved::File(id),
-                None => Resolved::Missing,
-            };
+            return self
+                .resolve_module(rel.trim_start_matches('/'))
+                .unwrap_or(Resolved::Missing);
         }
         let bare = spec.strip_prefix("node:").unwrap_or(spec);
         if is_known_package(spec) || is_known_package(bare) {
@@ -448,8 +503,8 @@ impl Project {
                             return Resolved::External(pkg.to_string());
                         }
                         let target = normalize(&joined);
-                        if let Some(id) = self.resolve_path(&target) {
-                            return Resolved::File(id);
+                        if let Some(r) = self.resolve_module(&target) {
+                            return r;
                         }
                         // An alias naming a declaration file (`back-end/types/api`
                         // → types/api.d.ts): types only, nothing of it runs.
@@ -468,9 +523,9 @@ impl Project {
                 }
             }
             if let Some(base) = &cfg.base_url
-                && let Some(id) = self.resolve_path(&normalize(&join_rel(base, spec)))
+                && let Some(r) = self.resolve_module(&normalize(&join_rel(base, spec)))
             {
-                return Resolved::File(id);
+                return r;
             }
         }
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
@@ -480,10 +535,7 @@ impl Project {
                 .find(|d| self.package_at(d).is_some())
                 .unwrap_or("");
             let target = normalize(&join_rel(base, &format!("src/{rest}")));
-            return match self.resolve_path(&target) {
-                Some(id) => Resolved::File(id),
-                None => Resolved::Missing,
-            };
+            return self.resolve_module(&target).unwrap_or(Resolved::Missing);
         }
         // Workspace packages (npm/yarn/pnpm) that live in the repository.
         let (pkg_name, sub) = split_package(bare);
@@ -542,6 +594,37 @@ impl Project {
         ancestors(dir).find_map(|d| self.tsconfigs.get(d))
     }
 
+    /// The folder of the nearest package.json at or above `dir` ("" for the
+    /// root, also when there is none).
+    pub(crate) fn package_dir_of<'a>(&self, dir: &'a str) -> &'a str {
+        ancestors(dir)
+            .find(|d| self.package_at(d).is_some())
+            .unwrap_or("")
+    }
+
+    /// Whether the folder of the package.json at or above `dir` lies outside
+    /// the root package's `workspaces` (when it declares them): tooling, test
+    /// servers or examples with a manifest of their own, not the program.
+    pub(crate) fn outside_workspaces(&self, dir: &str) -> bool {
+        let pkg = self.package_dir_of(dir);
+        if pkg.is_empty() {
+            return false;
+        }
+        let Some(ws) = self.package_at("").and_then(|p| p.json.get("workspaces")) else {
+            return false;
+        };
+        let globs: Vec<&str> = match ws {
+            serde_json::Value::Array(a) => a.iter().filter_map(|g| g.as_str()).collect(),
+            serde_json::Value::Object(o) => o
+                .get("packages")
+                .and_then(|p| p.as_array())
+                .map(|a| a.iter().filter_map(|g| g.as_str()).collect())
+                .unwrap_or_default(),
+            _ => return false,
+        };
+        !globs.iter().any(|g| workspace_glob_matches(g, pkg))
+    }
+
     fn package_at(&self, dir: &str) -> Option<&PackageJson> {
         self.packages.iter().find(|p| p.dir == dir)
     }
@@ -586,8 +669,12 @@ impl Project {
 
     /// A package target that may point at build output: fall back to `src/`.
     fn resolve_built(&self, dir: &str, target: &str) -> Option<FileId> {
+        self.resolve_built_in(dir, target, 0)
+    }
+
+    fn resolve_built_in(&self, dir: &str, target: &str, depth: u32) -> Option<FileId> {
         let t = target.trim_start_matches("./");
-        if let Some(id) = self.resolve_path(&normalize(&join_rel(dir, t))) {
+        if let Some(id) = self.resolve_path_in(&normalize(&join_rel(dir, t)), depth) {
             return Some(id);
         }
         for out in ["dist/", "build/", "lib/", "out/"] {
@@ -597,7 +684,7 @@ impl Project {
                     .trim_end_matches(".mjs")
                     .trim_end_matches(".cjs");
                 if let Some(id) =
-                    self.resolve_path(&normalize(&join_rel(dir, &format!("src/{rest}"))))
+                    self.resolve_path_in(&normalize(&join_rel(dir, &format!("src/{rest}"))), depth)
                 {
                     return Some(id);
                 }
@@ -606,8 +693,101 @@ impl Project {
         None
     }
 
-    /// A root-relative path (no extension needed): file, `.js`→`.ts`, or folder index.
+    /// A root-relative path (no extension needed): file, `.js`→`.ts`, folder
+    /// index, or build output mapped back to its source.
     pub(crate) fn resolve_path(&self, target: &str) -> Option<FileId> {
+        self.resolve_path_in(target, 0)
+    }
+
+    /// Where a root-relative path leads as a module, in Node's order: a
+    /// source file (with an extension added), a JSON file, a folder (its
+    /// package.json `main`, its `index`), then build output's source.
+    fn resolve_module(&self, target: &str) -> Option<Resolved> {
+        if let Some(id) = self.resolve_file(target) {
+            return Some(Resolved::File(id));
+        }
+        if let Some(data) = self.data_file(target) {
+            return Some(Resolved::Data(data));
+        }
+        if let Some(id) = self.resolve_dir(target, 0) {
+            return Some(Resolved::File(id));
+        }
+        if self.is_dir(target)
+            && let Some(data) = self.data_file(&join_rel(target, "index"))
+        {
+            return Some(Resolved::Data(data));
+        }
+        self.source_of_output(target, 0).map(Resolved::File)
+    }
+
+    /// A root-relative path as a file or folder that is in the project
+    /// (build output not mapped back to its source).
+    pub(crate) fn resolve_checked_in(&self, target: &str) -> Option<FileId> {
+        self.resolve_file(target)
+            .or_else(|| self.resolve_dir(target, 0))
+    }
+
+    /// `recursion` bounds the hops through manifests and output folders.
+    fn resolve_path_in(&self, target: &str, recursion: u32) -> Option<FileId> {
+        self.resolve_file(target)
+            .or_else(|| self.resolve_dir(target, recursion))
+            .or_else(|| self.source_of_output(target, recursion))
+    }
+
+    /// A JSON file at `target` or `target.json` (Node tries `.json` after `.js`).
+    fn data_file(&self, target: &str) -> Option<String> {
+        if target.ends_with(".json") && self.root.join(target).is_file() {
+            return Some(target.to_string());
+        }
+        let with = format!("{target}.json");
+        self.root.join(&with).is_file().then_some(with)
+    }
+
+    /// Build output that is not in the project, mapped back to the source
+    /// its tsconfig compiles from: `packages/server/dist/index.js` with
+    /// `outDir: "./dist", rootDir: "."` is `packages/server/index.js`; with
+    /// no `rootDir`, `src/` beside the tsconfig, then its folder.
+    pub(crate) fn source_of_output(&self, target: &str, recursion: u32) -> Option<FileId> {
+        if recursion > 3 {
+            return None;
+        }
+        for o in &self.outputs {
+            let rest = if target == o.out {
+                ""
+            } else if let Some(r) = target
+                .strip_prefix(o.out.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                r
+            } else {
+                continue;
+            };
+            // Output that is checked in is read as it is.
+            if self.is_dir(&o.out) {
+                continue;
+            }
+            let stem = [".js", ".mjs", ".cjs", ".jsx"]
+                .iter()
+                .find_map(|e| rest.strip_suffix(e))
+                .unwrap_or(rest);
+            let sources = match &o.source {
+                Some(s) => vec![s.clone()],
+                None => vec![join_rel(&o.config_dir, "src"), o.config_dir.clone()],
+            };
+            for src in sources {
+                let candidate = normalize(&join_rel(&src, stem));
+                if candidate != target
+                    && let Some(id) = self.resolve_path_in(&candidate, recursion + 1)
+                {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+
+    /// A source file at `target`, with an extension added, or `./x.js` naming `x.ts`.
+    fn resolve_file(&self, target: &str) -> Option<FileId> {
         if let Some(id) = self.file_id(target) {
             return Some(id);
         }
@@ -638,25 +818,28 @@ impl Project {
                 }
             }
         }
-        if self.dirs.contains(target) || target.is_empty() {
-            if let Some(p) = self.package_at(target)
-                && let Some(main) = p.json.get("main").and_then(|m| m.as_str())
-                && let Some(id) = self.resolve_built(target, main)
-            {
-                return Some(id);
-            }
-            let prefix = if target.is_empty() {
-                String::new()
-            } else {
-                format!("{target}/")
-            };
-            for ext in SOURCE_EXTS {
-                if let Some(id) = self.file_id(&format!("{prefix}index.{ext}")) {
-                    return Some(id);
-                }
-            }
-        }
         None
+    }
+
+    /// A project folder's module: its package.json `main`, else its `index`.
+    fn resolve_dir(&self, target: &str, recursion: u32) -> Option<FileId> {
+        if !(self.dirs.contains(target) || target.is_empty()) || recursion > 3 {
+            return None;
+        }
+        if let Some(p) = self.package_at(target)
+            && let Some(main) = p.json.get("main").and_then(|m| m.as_str())
+            && let Some(id) = self.resolve_built_in(target, main, recursion + 1)
+        {
+            return Some(id);
+        }
+        let prefix = if target.is_empty() {
+            String::new()
+        } else {
+            format!("{target}/")
+        };
+        SOURCE_EXTS
+            .iter()
+            .find_map(|ext| self.file_id(&format!("{prefix}index.{ext}")))
     }
 }
 
@@ -673,6 +856,36 @@ fn export_target(v: &serde_json::Value) -> Option<String> {
         }
         serde_json::Value::Array(a) => a.iter().find_map(export_target),
         _ => None,
+    }
+}
+
+/// A `workspaces` pattern (`./packages/*`, `apps/**`, `server`) against a folder.
+fn workspace_glob_matches(glob: &str, dir: &str) -> bool {
+    let glob = normalize(glob.trim_start_matches('!'));
+    let pat: Vec<&str> = glob.split('/').collect();
+    let segs: Vec<&str> = dir.split('/').collect();
+    fn go(p: &[&str], s: &[&str]) -> bool {
+        match (p.first(), s.first()) {
+            (None, None) => true,
+            (Some(&"**"), _) => go(&p[1..], s) || (!s.is_empty() && go(p, &s[1..])),
+            (Some(x), Some(y)) => segment_matches(x, y) && go(&p[1..], &s[1..]),
+            _ => false,
+        }
+    }
+    go(&pat, &segs)
+}
+
+/// One path segment against a pattern segment with `*` wildcards.
+fn segment_matches(pat: &str, seg: &str) -> bool {
+    match pat.split_once('*') {
+        None => pat == seg,
+        Some((pre, rest)) => {
+            seg.starts_with(pre)
+                && (0..=seg.len() - pre.len()).any(|i| {
+                    seg.is_char_boundary(pre.len() + i)
+                        && segment_matches(rest, &seg[pre.len() + i..])
+                })
+        }
     }
 }
 

@@ -136,7 +136,14 @@ impl Interp {
                     }
                     v
                 }
-                other => self.known_import(other.as_ref(), None),
+                Some(Resolved::Data(rel)) if is_import => {
+                    // `import('./c.json')`: a namespace whose default is the data.
+                    let ns = ObjData::new();
+                    let data = self.import_value(Some(&Resolved::Data(rel)), None);
+                    ns.set("default", data);
+                    Value::Obj(ns)
+                }
+                other => self.import_value(other.as_ref(), None),
             },
             None => {
                 if self.dyn_loops.is_empty() {

@@ -54,6 +54,16 @@ pub(crate) use std::collections::{BTreeSet, HashMap, HashSet};
 pub(crate) use std::rc::Rc;
 pub(crate) use std::sync::Arc;
 
+/// A JSON file read as a module.
+pub(crate) struct DataModule {
+    /// What it gives (one object per file, as Node caches modules).
+    pub(crate) value: Value,
+    /// blake3 of its bytes, hex (empty when it could not be read).
+    pub(crate) hash: String,
+    /// First read while charting HTTP (not only while looking for events).
+    pub(crate) http: bool,
+}
+
 /// One path argument of a registration.
 #[derive(Clone, Debug)]
 pub(crate) enum PathArg {
@@ -226,6 +236,9 @@ pub(crate) struct Interp {
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// Every file whose facts were used.
     pub(crate) touched: BTreeSet<FileId>,
+    /// JSON files `require`d or imported (see `modules::data_module`), by
+    /// root-relative path.
+    pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
@@ -366,6 +379,7 @@ impl Interp {
             finding_keys: HashSet::new(),
             modules: HashMap::new(),
             touched: BTreeSet::new(),
+            data_modules: Default::default(),
             stack: Vec::new(),
             steps: 0,
             budget_reported: false,

@@ -1,6 +1,7 @@
 //! Modules: loading a file's facts as a module (once), its exports, imports
-//! (ESM and CommonJS interop, barrels, `import()`), and what a package
-//! specifier gives.
+//! (ESM and CommonJS interop, barrels, `import()`), JSON files as data
+//! (`require('./constants')` naming `constants.json` gives its object, so
+//! `c.PREFIX + '/x'` is a known path), and what a package specifier gives.
 //!
 //! Deliberately not here: resolving specifiers to files (`project.rs`).
 
@@ -115,7 +116,7 @@ impl Interp {
                         }
                         other => {
                             for (name, alias) in names {
-                                let v = self.known_import(other.as_ref(), Some(name));
+                                let v = self.import_value(other.as_ref(), Some(name));
                                 rec.exports.set(alias, v);
                             }
                         }
@@ -266,19 +267,70 @@ impl Interp {
             }
             other => {
                 if let Some(d) = &imp.default {
-                    let v = self.known_import(other.as_ref(), None);
+                    let v = self.import_value(other.as_ref(), None);
                     ctx.scope.define(d, v);
                 }
                 if let Some(ns) = &imp.namespace {
-                    let v = self.known_import(other.as_ref(), None);
+                    let v = self.import_value(other.as_ref(), None);
+                    let v = match other {
+                        // `import * as c from './c.json'`: its `default` is the data.
+                        Some(Resolved::Data(_)) => {
+                            let ns = ObjData::new();
+                            ns.set("default", v);
+                            Value::Obj(ns)
+                        }
+                        _ => v,
+                    };
                     ctx.scope.define(ns, v);
                 }
                 for (name, local) in &imp.named {
-                    let v = self.known_import(other.as_ref(), Some(name));
+                    let v = self.import_value(other.as_ref(), Some(name));
                     ctx.scope.define(local, v);
                 }
             }
         }
+    }
+
+    /// What a specifier that names no project source file gives: a JSON
+    /// file's data, or a package's value (`name` None = default/namespace).
+    pub(crate) fn import_value(&mut self, r: Option<&Resolved>, name: Option<&str>) -> Value {
+        match r {
+            Some(Resolved::Data(rel)) => {
+                let data = self.data_module(rel);
+                match name {
+                    None | Some("default") => data,
+                    Some(n) => self.member(&data, n),
+                }
+            }
+            _ => self.known_import(r, name),
+        }
+    }
+
+    /// A JSON file as `require` gives it (read once; the same object each time).
+    /// Larger than [`DATA_MODULE_MAX`] or not valid JSON: known only at run time.
+    fn data_module(&mut self, rel: &str) -> Value {
+        if let Some(d) = self.data_modules.get(rel) {
+            return d.value.clone();
+        }
+        let bytes = std::fs::read(self.loader.project.root.join(rel)).ok();
+        let hash = bytes
+            .as_ref()
+            .map(|b| blake3::hash(b).to_hex().to_string())
+            .unwrap_or_default();
+        let value = bytes
+            .filter(|b| b.len() <= DATA_MODULE_MAX)
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .map_or_else(Value::dynamic, |j| json_value(&j));
+        let http = !self.event_mode;
+        self.data_modules.insert(
+            rel.to_string(),
+            DataModule {
+                value: value.clone(),
+                hash,
+                http,
+            },
+        );
+        value
     }
 
     /// The value of a modelled package import (`name` None = default/namespace).
@@ -421,5 +473,27 @@ impl Interp {
             };
         }
         Value::dynamic()
+    }
+}
+
+/// The largest JSON file read as data (a bigger one is a data set, not configuration).
+const DATA_MODULE_MAX: usize = 1 << 20;
+
+/// A parsed JSON document as a value.
+fn json_value(j: &serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match j {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => n.as_f64().map_or_else(Value::dynamic, Value::Num),
+        J::String(t) => Value::str(t),
+        J::Array(items) => Value::array(items.iter().map(json_value).collect()),
+        J::Object(fields) => {
+            let o = ObjData::new();
+            for (k, v) in fields {
+                o.set(k, json_value(v));
+            }
+            Value::Obj(o)
+        }
     }
 }

@@ -226,6 +226,7 @@ impl Interp {
             NodeFn::RequireResolve => match text(0) {
                 Some(spec) => match self.resolve_spec(ctx.file, specifier(&spec), line) {
                     Some(Resolved::File(t)) => Value::str(&vpath(self.loader.project.rel(t))),
+                    Some(Resolved::Data(rel)) => Value::str(&vpath(&rel)),
                     Some(Resolved::Known(_) | Resolved::External(_)) => Value::str(&spec),
                     _ => Value::dynamic(),
                 },

@@ -382,6 +382,7 @@ impl SyntaxContext {
             too_deep: Vec::new(),
             top_idents: Default::default(),
             top_requires: Vec::new(),
+            literal_requires: Vec::new(),
             fn_stack: Vec::new(),
             fn_parent: HashMap::new(),
             ident_fns: HashMap::new(),
@@ -455,6 +456,7 @@ impl SyntaxContext {
             fn_imports,
             too_deep: low.too_deep,
             functions: low.next_fn,
+            literal_requires: low.literal_requires,
             census: Vec::new(),
         };
         facts.census = crate::census::collect(&facts);

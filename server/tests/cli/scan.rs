@@ -216,3 +216,27 @@ fn contracts_name_the_library_that_states_them() {
     }
     assert_eq!(seen.len(), 3);
 }
+
+/// A JSON file read as data is an input: a stored result is not reused once
+/// its bytes change (the result's key covers only the source files).
+#[test]
+fn edited_json_data_is_read_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let root = tmp.path().join("app");
+    crate::util::copy_tree(
+        &crate::util::workspace().join("analyzer/tests/fixtures/modules/json-require"),
+        &root,
+    );
+    let root_arg = root.to_str().unwrap();
+    let first = portolan(&["scan", root_arg, "--list"], &cache);
+    assert!(first.stdout.contains("/api/items"), "{first}");
+    std::fs::write(
+        root.join("constants.json"),
+        r#"{ "PREFIX": "/v9", "VERSIONS": [] }"#,
+    )
+    .unwrap();
+    let second = portolan(&["scan", root_arg, "--list"], &cache);
+    assert!(second.stdout.contains("/v9/items"), "{second}");
+    assert!(!second.stdout.contains("/api/items"), "{second}");
+}

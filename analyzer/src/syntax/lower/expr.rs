@@ -106,11 +106,16 @@ impl<'s> Lowerer<'s> {
                             .collect()
                     })
                     .unwrap_or_default();
-                if self.fn_stack.is_empty()
-                    && matches!(&callee, Expr::Ident(n) if n == "require")
+                if let Expr::Ident(n) = &callee
+                    && (n == "require" || n == "import")
                     && let Some(Expr::Str(spec)) = args.first()
                 {
-                    self.top_requires.push(spec.clone());
+                    if n == "require" && self.fn_stack.is_empty() {
+                        self.top_requires.push(spec.clone());
+                    }
+                    if !self.literal_requires.contains(spec) {
+                        self.literal_requires.push(spec.clone());
+                    }
                 }
                 Expr::Call(Box::new(Call {
                     callee,

@@ -21,6 +21,8 @@ pub(crate) struct Lowerer<'s> {
     pub(crate) top_idents: std::collections::HashSet<String>,
     /// `require('literal')` specifiers called at the top level.
     pub(crate) top_requires: Vec<String>,
+    /// `require('literal')` and `import('literal')` specifiers anywhere.
+    pub(crate) literal_requires: Vec<String>,
     /// Ids of the functions around the node being lowered (innermost last).
     pub(crate) fn_stack: Vec<u32>,
     /// The function each nested function is in, by id.
