@@ -51,6 +51,20 @@ pub(crate) enum CensusKind {
     Param,
     /// A Socket.IO `on`/`once`/`emit`.
     Event,
+    /// A call of a function that itself (transitively) registers: one of
+    /// this file's, or one a relative import gives (see [`CallTarget`]).
+    Call,
+}
+
+/// What a registering call calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum CallTarget {
+    /// A function of this file whose body (or what it calls here) holds
+    /// registration-shaped calls (the accounting checks they are real).
+    Local,
+    /// What a project module gives (its specifier): it counts when that
+    /// module registers inside a function.
+    Import(String),
 }
 
 /// A registration-shaped call.
@@ -79,6 +93,9 @@ pub(crate) struct CensusItem {
     /// `@JsonController` class): the line of the class's controller decorator.
     #[serde(default)]
     pub(crate) controller: Option<u32>,
+    /// For a registering call: what it calls.
+    #[serde(default)]
+    pub(crate) target: Option<CallTarget>,
 }
 
 impl CensusItem {
@@ -86,6 +103,9 @@ impl CensusItem {
     pub(crate) fn describe(&self) -> String {
         if let Some(on) = self.receiver.strip_prefix('@') {
             return format!("`@{}({})` on `{on}`", self.method, self.first);
+        }
+        if self.kind == CensusKind::Call {
+            return format!("`{}(…)`, which registers", self.method);
         }
         format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
     }
@@ -101,8 +121,10 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         out: Vec::new(),
         stack: Vec::new(),
         conds: Vec::new(),
+        calls: Vec::new(),
     };
     w.stmts(&facts.body, 0);
+    let calls = registering_calls(facts, &w.out, std::mem::take(&mut w.calls));
     let packages = top_level_packages(facts);
     let framework = other_framework(facts);
     for it in &mut w.out {
@@ -117,10 +139,109 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
             it.receiver_package = framework.clone();
         }
     }
+    w.out.extend(calls);
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
     w.out
+}
+
+/// The calls among `calls` that register: of a function of this file whose
+/// body registers (directly, or through another such call, to a fixed
+/// point), named by the functions that enclose the registrations; or of
+/// what a relative import binds (checked against that module when
+/// accounting). A function's call inside its own body is left out.
+fn registering_calls(
+    facts: &FileFacts,
+    items: &[CensusItem],
+    calls: Vec<CensusItem>,
+) -> Vec<CensusItem> {
+    if calls.is_empty() {
+        return calls;
+    }
+    // Function name → (registers HTTP, registers events).
+    let mut regs: HashMap<String, (bool, bool)> = HashMap::new();
+    for it in items {
+        let (h, e) = (it.kind != CensusKind::Event, it.kind == CensusKind::Event);
+        for (_, n, _) in &it.enclosing {
+            if n != "<anonymous>" {
+                let r = regs.entry(n.clone()).or_default();
+                r.0 |= h;
+                r.1 |= e;
+            }
+        }
+    }
+    for _ in 0..16 {
+        let mut changed = false;
+        for c in &calls {
+            let Some(&(h, e)) = regs.get(&c.method) else {
+                continue;
+            };
+            for (_, n, _) in &c.enclosing {
+                if n == "<anonymous>" || *n == c.method {
+                    continue;
+                }
+                let r = regs.entry(n.clone()).or_default();
+                if (r.0 | h, r.1 | e) != *r {
+                    *r = (r.0 | h, r.1 | e);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let imports = relative_bindings(facts);
+    calls
+        .into_iter()
+        .filter_map(|mut c| {
+            if c.enclosing.iter().any(|(_, n, _)| *n == c.method) {
+                return None;
+            }
+            if c.target.is_some() {
+                return Some(c);
+            }
+            if regs.contains_key(&c.method) {
+                c.target = Some(CallTarget::Local);
+                return Some(c);
+            }
+            let spec = imports.iter().find(|(n, _)| *n == c.method)?.1.clone();
+            c.target = Some(CallTarget::Import(spec));
+            Some(c)
+        })
+        .collect()
+}
+
+/// Top-level names bound to a relative module: `import x from './x'`,
+/// `import { a } from './x'`, `const x = require('./x')`, `const { a } = require('./x')`.
+fn relative_bindings(facts: &FileFacts) -> Vec<(String, String)> {
+    let relative = |s: &str| s.starts_with('.');
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if relative(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+                for (_, local) in &imp.named {
+                    out.push((local.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let Some(spec) = e.as_ref().and_then(required).filter(|s| relative(s)) else {
+                        continue;
+                    };
+                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
+                        out.push((n, spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The methods the evaluation records for the census (see `machine/census_rec.rs`).
@@ -133,6 +254,10 @@ struct Walker {
     stack: Vec<(u32, String, u32)>,
     /// Enclosing `if` tests (text, line), with the function depth they belong to.
     conds: Vec<(String, u32, usize)>,
+    /// Calls of a plain name with arguments (`setup(app)`), or of what a
+    /// relative `require` gives (`require('./routes')(app)`): candidates for
+    /// registering calls, kept when the callee turns out to register.
+    calls: Vec<CensusItem>,
 }
 
 const MAX_DEPTH: u32 = 400;
@@ -278,6 +403,7 @@ impl Walker {
                     receiver_package: None,
                     condition: None,
                     controller: Some(ctl.line),
+                    target: None,
                 });
             }
         }
@@ -362,6 +488,37 @@ impl Walker {
     }
 
     fn call(&mut self, c: &crate::ir::Call) {
+        let callee = match &c.callee {
+            Expr::Ident(n) if !c.args.is_empty() => Some((n.clone(), None)),
+            Expr::Call(r) if !c.args.is_empty() => required(&Expr::Call(r.clone()))
+                .filter(|s| s.starts_with('.'))
+                .map(|s| {
+                    (
+                        "require".to_string(),
+                        Some(CallTarget::Import(s.to_string())),
+                    )
+                }),
+            _ => None,
+        };
+        if let Some((name, target)) = callee {
+            self.calls.push(CensusItem {
+                kind: CensusKind::Call,
+                line: c.line,
+                method: name.clone(),
+                first: String::new(),
+                receiver: name,
+                enclosing: self.stack.clone(),
+                receiver_package: None,
+                condition: self
+                    .conds
+                    .last()
+                    .filter(|(_, _, depth)| *depth == self.stack.len())
+                    .map(|(t, l, _)| (t.clone(), *l)),
+                controller: None,
+                target,
+            });
+            return;
+        }
         let Expr::Member(recv, method) = &c.callee else {
             return;
         };
@@ -376,6 +533,7 @@ impl Walker {
             receiver_package: None,
             condition: None,
             controller: None,
+            target: None,
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {
@@ -732,125 +890,176 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     // (index in `entries`, its group)
     let mut grouped: Vec<(usize, GroupKey)> = Vec::new();
     let mut coverage = Coverage::default();
-    for &file in files {
-        let loaded = run.loader.get(file);
-        let facts = &loaded.facts;
-        if facts.census.is_empty() {
-            continue;
-        }
-        let rel = project.rel(file).to_string();
-        let client = is_client_path(&rel) || imports_client_framework(facts);
-        let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
-            && (imports_socket_io(facts)
-                || rec.event_sources.iter().any(|(f, _)| *f == file)
-                || rec.sites.iter().any(|((f, _), s)| {
-                    *f == file && (s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket))
-                }));
-        for item in &facts.census {
-            let event = item.kind == CensusKind::Event;
-            if event && !(run.events && socket_file) || !event && client {
+    // Per (file, events?): the functions enclosing a real registration
+    // (charted, or lost for a cause other than not being on an app, router
+    // or socket), by name and by id. Registering calls are judged against
+    // them in the second pass: a call of a function whose only census
+    // items turned out not to be registrations (`pm2.delete(...)`) is none.
+    let mut real: HashMap<(FileId, bool), HashSet<String>> = HashMap::new();
+    for pass in [false, true] {
+        for &file in files {
+            let loaded = run.loader.get(file);
+            let facts = &loaded.facts;
+            if facts.census.is_empty() {
                 continue;
             }
-            let key = (file, item.line);
-            let charted = if event {
-                sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
-            } else if item.kind == CensusKind::Param {
-                matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
-            } else {
-                http.contains(&key)
-            };
-            let kind = match item.kind {
-                CensusKind::Route => "route",
-                CensusKind::Use => "use",
-                CensusKind::Param => "param",
-                CensusKind::Event => "event",
-            };
-            let mut entry = CensusEntry {
-                at: loc(file, item.line),
-                kind: kind.into(),
-                what: item.describe(),
-                charted,
-                cause: None,
-                finding: None,
-            };
-            if charted {
-                if event {
-                    coverage.socket_total += 1;
-                    coverage.socket_charted += 1;
-                } else {
-                    coverage.http_total += 1;
-                    coverage.http_charted += 1;
+            let rel = project.rel(file).to_string();
+            let client = is_client_path(&rel) || imports_client_framework(facts);
+            let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
+                && (imports_socket_io(facts)
+                    || rec.event_sources.iter().any(|(f, _)| *f == file)
+                    || rec.sites.iter().any(|((f, _), s)| {
+                        *f == file
+                            && (s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket))
+                    }));
+            for item in &facts.census {
+                if (item.kind == CensusKind::Call) != pass {
+                    continue;
                 }
-                entries.push(entry);
-                continue;
-            }
-            // An existing finding at the item's own line, or an unmounted-router
-            // finding that lists it.
-            let own = at_line.get(&(rel.clone(), item.line)).and_then(|v| {
-                v.iter().find(|(c, _)| {
-                    matches!(
-                        c,
-                        FindingCode::DynamicPath
-                            | FindingCode::DynamicMethod
-                            | FindingCode::DynamicMount
-                            | FindingCode::DynamicCall
-                            | FindingCode::DynamicEvent
-                            | FindingCode::DynamicImport
-                    )
-                })
-            });
-            let in_loop = rec
-                .sites
-                .get(&key)
-                .and_then(|s| s.dyn_loop)
-                .map(|(f, l)| loc(f, l))
-                .filter(|l| {
-                    at_line
-                        .get(&(l.file.clone(), l.line))
-                        .is_some_and(|v| v.iter().any(|(c, _)| *c == FindingCode::DynamicLoop))
+                // A registering call counts as what its callee registers: HTTP
+                // first, else events; not at all when it registers nothing real.
+                let registers = |f: FileId, name: Option<&str>| {
+                    let has = |ev: bool| {
+                        real.get(&(f, ev)).is_some_and(|names| match name {
+                            Some(n) => names.contains(n),
+                            None => !names.is_empty(),
+                        })
+                    };
+                    (has(false), has(true))
+                };
+                let call = match &item.target {
+                    Some(CallTarget::Local) => Some(registers(file, Some(&item.method))),
+                    Some(CallTarget::Import(spec)) => Some(match run.project.resolve(file, spec) {
+                        crate::project::Resolved::File(t) => registers(t, None),
+                        _ => (false, false),
+                    }),
+                    None => None,
+                };
+                if call == Some((false, false)) {
+                    continue;
+                }
+                let event = item.kind == CensusKind::Event || call.is_some_and(|(h, _)| !h);
+                if event && !(run.events && socket_file) || !event && client {
+                    continue;
+                }
+                let key = (file, item.line);
+                let charted = if item.kind == CensusKind::Call {
+                    // It ran: every function around it was entered (in the routing
+                    // phase, or for events at all), in a file the analysis ran.
+                    run.interp.touched.contains(&file)
+                        && item.enclosing.iter().all(|(id, _, _)| {
+                            rec.entered.contains(&(file, *id))
+                                || event && run.interp.called.contains(&(file, *id))
+                        })
+                } else if event {
+                    sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
+                } else if item.kind == CensusKind::Param {
+                    matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
+                } else {
+                    http.contains(&key)
+                };
+                let kind = match item.kind {
+                    CensusKind::Route => "route",
+                    CensusKind::Use => "use",
+                    CensusKind::Param => "param",
+                    CensusKind::Event => "event",
+                    CensusKind::Call => "call",
+                };
+                let mut entry = CensusEntry {
+                    at: loc(file, item.line),
+                    kind: kind.into(),
+                    what: item.describe(),
+                    charted,
+                    cause: None,
+                    finding: None,
+                };
+                if charted {
+                    if event {
+                        coverage.socket_total += 1;
+                        coverage.socket_charted += 1;
+                    } else {
+                        coverage.http_total += 1;
+                        coverage.http_charted += 1;
+                    }
+                    if !pass {
+                        let names = real.entry((file, event)).or_default();
+                        names.extend(item.enclosing.iter().map(|(_, n, _)| n.clone()));
+                    }
+                    entries.push(entry);
+                    continue;
+                }
+                // An existing finding at the item's own line, or an unmounted-router
+                // finding that lists it.
+                let own = at_line.get(&(rel.clone(), item.line)).and_then(|v| {
+                    v.iter().find(|(c, _)| {
+                        matches!(
+                            c,
+                            FindingCode::DynamicPath
+                                | FindingCode::DynamicMethod
+                                | FindingCode::DynamicMount
+                                | FindingCode::DynamicCall
+                                | FindingCode::DynamicEvent
+                                | FindingCode::DynamicImport
+                        )
+                    })
                 });
-            let listed = unmounted.iter().find(|f| {
-                f.message.contains(&format!("({rel}:{})", item.line))
-                    || item
-                        .controller
-                        .is_some_and(|l| f.at.file == rel && f.at.line == l)
-            });
-            let (cause, finding_at) = if let Some((code, _)) = own {
-                (code.as_str(), Some(loc(file, item.line)))
-            } else if let Some(l) = in_loop {
-                ("dynamic-loop", Some(l))
-            } else if let Some(f) = listed {
-                ("unmounted-router", Some(f.at.clone()))
-            } else {
-                let why = explain(
-                    run,
-                    file,
-                    item,
-                    event,
-                    budget.as_ref(),
-                    &depth,
-                    &computed_imports,
-                );
-                let key = (rel.clone(), event, why.cause, why.reason);
-                groups
-                    .entry(key.clone())
-                    .or_default()
-                    .push((item.line, item.describe()));
-                grouped.push((entries.len(), key));
-                (why.cause, None)
-            };
-            entry.cause = Some(cause.to_string());
-            entry.finding = finding_at;
-            let info = matches!(cause, "not-a-router" | "not-a-socket");
-            if !info {
-                if event {
-                    coverage.socket_total += 1;
+                let in_loop = rec
+                    .sites
+                    .get(&key)
+                    .and_then(|s| s.dyn_loop)
+                    .map(|(f, l)| loc(f, l))
+                    .filter(|l| {
+                        at_line
+                            .get(&(l.file.clone(), l.line))
+                            .is_some_and(|v| v.iter().any(|(c, _)| *c == FindingCode::DynamicLoop))
+                    });
+                let listed = unmounted.iter().find(|f| {
+                    f.message.contains(&format!("({rel}:{})", item.line))
+                        || item
+                            .controller
+                            .is_some_and(|l| f.at.file == rel && f.at.line == l)
+                });
+                let (cause, finding_at) = if let Some((code, _)) = own {
+                    (code.as_str(), Some(loc(file, item.line)))
+                } else if let Some(l) = in_loop {
+                    ("dynamic-loop", Some(l))
+                } else if let Some(f) = listed {
+                    ("unmounted-router", Some(f.at.clone()))
                 } else {
-                    coverage.http_total += 1;
+                    let why = explain(
+                        run,
+                        file,
+                        item,
+                        event,
+                        budget.as_ref(),
+                        &depth,
+                        &computed_imports,
+                    );
+                    let key = (rel.clone(), event, why.cause, why.reason);
+                    groups
+                        .entry(key.clone())
+                        .or_default()
+                        .push((item.line, item.describe()));
+                    grouped.push((entries.len(), key));
+                    (why.cause, None)
+                };
+                entry.cause = Some(cause.to_string());
+                entry.finding = finding_at;
+                let info = matches!(cause, "not-a-router" | "not-a-socket");
+                if !info {
+                    if event {
+                        coverage.socket_total += 1;
+                    } else {
+                        coverage.http_total += 1;
+                    }
                 }
+                if !pass && !info {
+                    let names = real.entry((file, event)).or_default();
+                    names.extend(item.enclosing.iter().map(|(_, n, _)| n.clone()));
+                }
+                *coverage.causes.entry(cause.to_string()).or_default() += 1;
+                entries.push(entry);
             }
-            *coverage.causes.entry(cause.to_string()).or_default() += 1;
-            entries.push(entry);
         }
     }
     // One finding per (file, kind, cause, reason), at its first item.
