@@ -224,6 +224,16 @@ async fn openapi_json_is_a_valid_openapi_3_1_document() {
     };
     let schema: Value = serde_json::from_str(&text).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
+    // The schema must bite: a response without its description is invalid.
+    let mut broken = doc.clone();
+    broken["paths"]["/health"]["get"]["responses"]["200"]
+        .as_object_mut()
+        .unwrap()
+        .remove("description");
+    assert!(
+        !validator.is_valid(&broken),
+        "the 3.1 schema accepted a broken document"
+    );
     let errors: Vec<String> = validator
         .iter_errors(&doc)
         .map(|e| format!("{}: {e}", e.instance_path()))
