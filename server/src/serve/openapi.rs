@@ -7,18 +7,19 @@
 //! ([`ErrorEnvelope`]) for each error status it answers. The served
 //! documents (`/api/api-docs/<document>`) are mounted in a loop over
 //! [`super::DOCUMENT_PATHS`]; one handler attribute describes them and
-//! [`document`] copies it to each path. `tests/openapi_routes.rs` reads the
+//! `Finish` copies it to each path. `server/tests/serve/openapi.rs` reads the
 //! router source with `syn` and fails when a mounted route is missing here or
 //! a documented one is not mounted.
 //!
 //! Deliberately loose: bodies whose shape depends on the analysed project or
 //! the requested format (the catalog, tool results, the documents
-//! themselves, JSON-RPC messages) are described as objects with a
+//! themselves, JSON-RPC responses) are described as objects with a
 //! description, not field by field. The 404 and 405 answers of the router's
 //! fallbacks (unknown route, wrong method) use the same envelope and are not
 //! repeated under every operation.
 
 use super::{AppState, DOCUMENT_PATHS};
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -171,8 +172,8 @@ struct ServerApi;
 
 /// `/openapi.json` and `/openapi/`, built once per [`AppState`].
 pub(crate) struct Served {
-    json: Vec<u8>,
-    page: Vec<u8>,
+    json: Bytes,
+    page: Bytes,
 }
 
 impl Served {
@@ -180,15 +181,10 @@ impl Served {
         let api = ServerApi::openapi();
         let value = serde_json::to_value(&api).unwrap_or_default();
         Served {
-            json: serde_json::to_vec_pretty(&value).unwrap_or_default(),
-            page: page(&value).into_bytes(),
+            json: serde_json::to_vec_pretty(&value).unwrap_or_default().into(),
+            page: page(&value).into(),
         }
     }
-}
-
-/// The generated document, as JSON.
-pub fn document_json() -> Value {
-    serde_json::to_value(ServerApi::openapi()).unwrap_or_default()
 }
 
 /// Stands for the served documents in [`ServerApi`]; [`Finish`] copies it.
