@@ -362,6 +362,28 @@ async fn audit(s: &AppState, entry: AuditEntry) {
 }
 
 /// `POST /api/cos/tools/call`.
+#[utoipa::path(
+    post,
+    path = "/api/cos/tools/call",
+    tag = "registry",
+    operation_id = "callTool",
+    description = "An `Idempotency-Key` header, when sent, must equal `requestId` (400 `TOOL_IDEMPOTENCY_MISMATCH` otherwise). OpenAPI cannot state that equality, so the header is described here rather than as a parameter.",
+    request_body(content = super::openapi::ToolCall, description = "A `portos_tool_call`."),
+    responses(
+        (status = 200, description = "The `portos_tool_result` (also for a replay of the same request id).", body = Object),
+        (status = 202, description = "The call is running; read it later at `/api/cos/tools/calls/{requestId}`.", body = Object),
+        (status = 400, description = "`VALIDATION_ERROR`, `TOOL_VALIDATION_ERROR` or `TOOL_IDEMPOTENCY_MISMATCH`: a bad body, input or key.", body = super::openapi::ErrorEnvelope),
+        (status = 401, description = "`UNAUTHORIZED`: a bad or missing credential.", body = super::openapi::ErrorEnvelope),
+        (status = 403, description = "`TOOL_SCOPE_DENIED`, `TOOL_CAPABILITY_DENIED` or `TOOL_AUTH_REQUIRED`.", body = super::openapi::ErrorEnvelope),
+        (status = 404, description = "`TOOL_NOT_FOUND`: no such tool.", body = super::openapi::ErrorEnvelope),
+        (status = 409, description = "`TOOL_IDEMPOTENCY_CONFLICT` or `TOOL_IDEMPOTENCY_EXPIRED`: the request id was used for another call.", body = super::openapi::ErrorEnvelope),
+        (status = 422, description = "`RECIPE_STEP_FAILED` or a tool's own failure, as a `portos_tool_result`.", body = Object),
+        (status = 429, description = "`RATE_LIMITED` (with `Retry-After`).", body = super::openapi::ErrorEnvelope),
+        (status = 502, description = "The upstream failed (`BAD_GATEWAY`), as a `portos_tool_result`.", body = Object),
+        (status = 503, description = "`TOOL_UNAVAILABLE`: the tool cannot run here (no upstream configured).", body = super::openapi::ErrorEnvelope),
+        (status = 504, description = "The upstream timed out, as a `portos_tool_result`.", body = Object),
+    )
+)]
 pub async fn call(State(s): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let set = s.current();
     let principal = match set.live.auth.principal(&headers) {
@@ -699,6 +721,24 @@ fn run_recipe<'a>(
 
 /// `GET /api/cos/tools/calls/{requestId}`: the retained result, 202 while
 /// the call runs, 404 `TOOL_CALL_NOT_FOUND` otherwise.
+#[utoipa::path(
+    get,
+    path = "/api/cos/tools/calls/{request_id}",
+    tag = "registry",
+    operation_id = "getCall",
+    params(("request_id" = String, Path, description = "The call's `requestId`.", pattern = "^[A-Za-z0-9._:-]{1,200}$")),
+    responses(
+        (status = 200, description = "The retained `portos_tool_result`.", body = Object),
+        (status = 202, description = "The call is still running.", body = Object),
+        (status = 400, description = "`VALIDATION_ERROR`: not a valid request id.", body = super::openapi::ErrorEnvelope),
+        (status = 401, description = "`UNAUTHORIZED`: a bad or missing credential.", body = super::openapi::ErrorEnvelope),
+        (status = 404, description = "`TOOL_CALL_NOT_FOUND`: no retained result (`context.expired` when it expired).", body = super::openapi::ErrorEnvelope),
+        (status = 422, description = "The retained result of a call that failed.", body = Object),
+        (status = 502, description = "The retained result of a call whose upstream failed.", body = Object),
+        (status = 503, description = "The retained result of a call that could not run.", body = Object),
+        (status = 504, description = "The retained result of a call whose upstream timed out.", body = Object),
+    )
+)]
 pub async fn get_call(
     State(s): State<AppState>,
     Path(request_id): Path<String>,
@@ -748,6 +788,22 @@ pub async fn get_call(
 }
 
 /// `GET /api/cos/tools/audit?since=&limit=`: admin grant required.
+#[utoipa::path(
+    get,
+    path = "/api/cos/tools/audit",
+    tag = "registry",
+    operation_id = "getAudit",
+    params(
+        ("since" = Option<i64>, Query, nullable = false, description = "Entries at or after this time (epoch milliseconds).", minimum = 0),
+        ("limit" = Option<u16>, Query, nullable = false, description = "At most this many entries (default 100).", minimum = 1, maximum = 1000),
+    ),
+    responses(
+        (status = 200, description = "The audit entries, oldest first.", body = Object),
+        (status = 400, description = "`VALIDATION_ERROR`: an unknown or invalid query parameter.", body = super::openapi::ErrorEnvelope),
+        (status = 401, description = "`UNAUTHORIZED`: a bad or missing credential.", body = super::openapi::ErrorEnvelope),
+        (status = 403, description = "`FORBIDDEN`: the admin grant is missing.", body = super::openapi::ErrorEnvelope),
+    )
+)]
 pub async fn get_audit(
     State(s): State<AppState>,
     RawQuery(q): RawQuery,

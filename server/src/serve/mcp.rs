@@ -184,6 +184,17 @@ fn peer_of(req: &Request) -> Option<SocketAddr> {
 
 /// `GET /api/agent-context/manifest`: the endpoint, its trust rules and, only
 /// while MCP is enabled, the tools this agent may call.
+#[utoipa::path(
+    get,
+    path = "/api/agent-context/manifest",
+    tag = "mcp",
+    operation_id = "mcpManifest",
+    responses(
+        (status = 200, description = "The endpoint, its trust rules and (only while MCP is enabled) the agent's tools.", body = Object),
+        (status = 401, description = "`UNAUTHORIZED`: a bad bearer token.", body = super::openapi::ErrorEnvelope),
+        (status = 403, description = "`AGENT_CONTEXT_LOCAL_ONLY` or `AGENT_CONTEXT_ORIGIN_REJECTED`.", body = super::openapi::ErrorEnvelope),
+    )
+)]
 pub async fn manifest(State(s): State<AppState>, req: Request) -> Response {
     let set = s.current();
     let live = &set.live;
@@ -285,6 +296,26 @@ fn output_schema() -> Value {
 }
 
 /// `/api/agent-context/mcp`, every method.
+#[utoipa::path(
+    post,
+    path = "/api/agent-context/mcp",
+    tag = "mcp",
+    operation_id = "mcp",
+    summary = "MCP over Streamable HTTP (JSON responses); GET and DELETE answer 405 with `Allow: POST`",
+    params(
+        ("Accept" = String, Header, description = "Must accept both `application/json` and `text/event-stream` (`*/*` and `type/*` ranges count); 406 otherwise.", pattern = "^application/json, ?text/event-stream$"),
+        ("MCP-Protocol-Version" = Option<String>, Header, nullable = false, description = "A negotiated protocol version; 400 for any other.", pattern = "^(2025-03-26|2025-06-18|2025-11-25)$"),
+    ),
+    request_body(content = super::openapi::JsonRpcRequest, description = "A JSON-RPC 2.0 request or notification (a JSON-RPC response is accepted with 202 too)."),
+    responses(
+        (status = 200, description = "The JSON-RPC response.", body = Object),
+        (status = 202, description = "A notification or response was accepted."),
+        (status = 400, description = "A JSON-RPC error: not JSON-RPC, an unsupported protocol version, an unreadable body.", body = Object),
+        (status = 401, description = "`UNAUTHORIZED`: a bad bearer token.", body = super::openapi::ErrorEnvelope),
+        (status = 403, description = "`AGENT_CONTEXT_DISABLED`, `AGENT_CONTEXT_LOCAL_ONLY` or `AGENT_CONTEXT_ORIGIN_REJECTED`.", body = super::openapi::ErrorEnvelope),
+        (status = 406, description = "A JSON-RPC error: the client does not accept both media types.", body = Object),
+    )
+)]
 pub async fn endpoint(State(s): State<AppState>, req: Request) -> Response {
     let set = s.current();
     let principal = match admit(&set.live, peer_of(&req), req.headers()) {

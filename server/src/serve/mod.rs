@@ -17,7 +17,8 @@
 //! `v1` (the platform tools API, `/v1/tools`), `upstream` (HTTP adapters),
 //! `store` (SQLite),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
-//! `error` (the one error type).
+//! `error` (the one error type), `openapi` (the server's own OpenAPI
+//! document and reference page).
 
 pub mod auth;
 pub mod builtin;
@@ -27,6 +28,7 @@ pub mod error;
 pub mod explorer;
 pub mod limits;
 pub mod mcp;
+pub mod openapi;
 pub mod recipes;
 pub mod registry;
 pub mod settings;
@@ -220,6 +222,8 @@ struct Inner {
     executions: std::sync::atomic::AtomicU64,
     /// What the last `--watch` reload said when it kept the previous set.
     last_reload_error: std::sync::Mutex<Option<String>>,
+    /// `/openapi.json` and `/openapi/`, generated once.
+    openapi: openapi::Served,
 }
 
 /// What a reload applied, for the log.
@@ -256,6 +260,7 @@ impl AppState {
                 inflight: Default::default(),
                 executions: Default::default(),
                 last_reload_error: Default::default(),
+                openapi: openapi::Served::new(),
             }),
         };
         state.prune()?;
@@ -373,11 +378,8 @@ impl AppState {
 /// The whole HTTP application.
 pub fn app(state: AppState) -> Router {
     let mut r = Router::new()
-        .route("/", get(|| async { Redirect::temporary("/api-docs/") }))
-        .route(
-            "/api-docs",
-            get(|| async { Redirect::permanent("/api-docs/") }),
-        )
+        .route("/", get(root))
+        .route("/api-docs", get(api_docs))
         .route("/api-docs/", get(explorer))
         .route("/health", get(health))
         .route("/ready", get(ready))
@@ -388,7 +390,9 @@ pub fn app(state: AppState) -> Router {
         .route(mcp::ENDPOINT, axum::routing::any(mcp::endpoint))
         .route("/api/agent-context/manifest", get(mcp::manifest))
         .route("/v1/tools", get(v1::list))
-        .route("/v1/tools/{name}", axum::routing::post(v1::call));
+        .route("/v1/tools/{name}", axum::routing::post(v1::call))
+        .route("/openapi.json", get(openapi::openapi_json))
+        .route("/openapi/", get(openapi::reference_page));
     for &p in DOCUMENT_PATHS {
         // The request by value, not a `HeaderMap` extractor: that one clones
         // every header on each request, the largest cost of the 304 path.
@@ -424,14 +428,61 @@ fn document(s: &AppState, path: &str, h: &HeaderMap) -> Response {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/",
+    tag = "documents",
+    responses((status = 307, description = "Redirects to the explorer, `/api-docs/`.", headers(("Location" = String))))
+)]
+async fn root() -> Redirect {
+    Redirect::temporary("/api-docs/")
+}
+
+#[utoipa::path(
+    get,
+    path = "/api-docs",
+    tag = "documents",
+    responses((status = 308, description = "Redirects to `/api-docs/`.", headers(("Location" = String))))
+)]
+async fn api_docs() -> Redirect {
+    Redirect::permanent("/api-docs/")
+}
+
+/// The explorer page (`index.html` with the registry's tools filled in).
+#[utoipa::path(
+    get,
+    path = "/api-docs/",
+    tag = "documents",
+    params(("If-None-Match" = Option<String>, Header, nullable = false, description = "An ETag from an earlier answer.")),
+    responses(
+        (status = 200, description = "The explorer page.", body = String, content_type = "text/html"),
+        (status = 304, description = "Not modified: the `If-None-Match` ETag is current."),
+        (status = 404, description = "The explorer was not produced for this project.", body = openapi::ErrorEnvelope),
+    )
+)]
 async fn explorer(State(s): State<AppState>, h: HeaderMap) -> Response {
     document(&s, "index.html", &h)
 }
 
+#[utoipa::path(
+    get,
+    path = "/health",
+    tag = "server",
+    responses((status = 200, description = "The process answers.", body = openapi::Health))
+)]
 async fn health() -> Response {
     json_response(StatusCode::OK, &json!({"status": "ok"}))
 }
 
+#[utoipa::path(
+    get,
+    path = "/ready",
+    tag = "server",
+    responses(
+        (status = 200, description = "Documents loaded and the store reachable.", body = openapi::Ready),
+        (status = 503, description = "The store is not reachable (`SERVICE_UNAVAILABLE`).", body = openapi::ErrorEnvelope),
+    )
+)]
 async fn ready(State(s): State<AppState>) -> Response {
     let set = s.current();
     let store = s.inner.store.clone();
@@ -460,6 +511,23 @@ fn json_response(status: StatusCode, v: &Value) -> Response {
     r
 }
 
+/// The registry's catalog for the caller's grants.
+#[utoipa::path(
+    get,
+    path = "/api/cos/tools",
+    tag = "registry",
+    params(
+        ("scope" = Option<String>, Query, nullable = false, description = "`all` (default) or one scope.", pattern = "^(all|agent|mind|ui|voice)$"),
+        ("intent" = Option<String>, Query, nullable = false, description = "Rank tools by this text (at most 500 characters).", max_length = 500),
+        ("format" = Option<String>, Query, nullable = false, description = "`portos` (default), `openai`, `anthropic` or `mcp`.", pattern = "^(portos|openai|anthropic|mcp)$"),
+    ),
+    responses(
+        (status = 200, description = "The catalog in the requested format.", body = Object),
+        (status = 304, description = "Not modified: the `If-None-Match` ETag is current."),
+        (status = 400, description = "`VALIDATION_ERROR`: an unknown, repeated or invalid query parameter.", body = openapi::ErrorEnvelope),
+        (status = 401, description = "`UNAUTHORIZED`: a bad or missing credential (JWT mode).", body = openapi::ErrorEnvelope),
+    )
+)]
 async fn tool_catalog(
     State(s): State<AppState>,
     RawQuery(q): RawQuery,

@@ -71,6 +71,17 @@ fn record(set: &DocSet, t: &Tool, p: &Principal) -> Value {
 }
 
 /// `GET /v1/tools`: the tools of the token's scope.
+#[utoipa::path(
+    get,
+    path = "/v1/tools",
+    tag = "v1",
+    operation_id = "v1ListTools",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Each granted tool's name, kind, role and JSON Schema.", body = Object),
+        (status = 401, description = "`UNAUTHORIZED`: the bearer token is missing or invalid.", body = super::openapi::ErrorEnvelope),
+    )
+)]
 pub async fn list(State(s): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     let set = s.current();
     let p = bearer(&set.live, &headers)?;
@@ -141,6 +152,32 @@ fn envelope(name: String, headers: &HeaderMap, body: &[u8]) -> Result<Envelope, 
 }
 
 /// `POST /v1/tools/{name}`: one call through the registry.
+#[utoipa::path(
+    post,
+    path = "/v1/tools/{name}",
+    tag = "v1",
+    operation_id = "v1CallTool",
+    security(("bearer" = [])),
+    params(
+        ("name" = String, Path, description = "The tool's name.", pattern = "^[A-Za-z0-9._-]{1,100}$"),
+        ("Idempotency-Key" = Option<String>, Header, nullable = false, description = "The request id of the call (a fresh one when absent).", pattern = "^[A-Za-z0-9._:-]{1,197}$"),
+    ),
+    request_body(content = Object, description = "The tool input."),
+    responses(
+        (status = 200, description = "The `portos_tool_result`.", body = Object),
+        (status = 202, description = "The call is running.", body = Object),
+        (status = 400, description = "`VALIDATION_ERROR`, `TOOL_VALIDATION_ERROR` or `TOOL_IDEMPOTENCY_MISMATCH`: a bad body, input or key.", body = super::openapi::ErrorEnvelope),
+        (status = 401, description = "`UNAUTHORIZED`: a bad or missing credential.", body = super::openapi::ErrorEnvelope),
+        (status = 403, description = "`TOOL_SCOPE_DENIED`, `TOOL_CAPABILITY_DENIED` or `TOOL_AUTH_REQUIRED`.", body = super::openapi::ErrorEnvelope),
+        (status = 404, description = "`TOOL_NOT_FOUND`: no such tool.", body = super::openapi::ErrorEnvelope),
+        (status = 409, description = "`TOOL_IDEMPOTENCY_CONFLICT` or `TOOL_IDEMPOTENCY_EXPIRED`: the request id was used for another call.", body = super::openapi::ErrorEnvelope),
+        (status = 422, description = "`RECIPE_STEP_FAILED` or a tool's own failure, as a `portos_tool_result`.", body = Object),
+        (status = 429, description = "`RATE_LIMITED` (with `Retry-After`).", body = super::openapi::ErrorEnvelope),
+        (status = 502, description = "The upstream failed (`BAD_GATEWAY`), as a `portos_tool_result`.", body = Object),
+        (status = 503, description = "`TOOL_UNAVAILABLE`: the tool cannot run here (no upstream configured).", body = super::openapi::ErrorEnvelope),
+        (status = 504, description = "The upstream timed out, as a `portos_tool_result`.", body = Object),
+    )
+)]
 pub async fn call(
     State(s): State<AppState>,
     Path(name): Path<String>,

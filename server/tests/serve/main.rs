@@ -10,6 +10,7 @@ mod documents;
 mod failures;
 mod jwt;
 mod mcp;
+mod openapi;
 mod recipes;
 mod reload;
 mod upstream;
