@@ -199,8 +199,14 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
                     reasons.entry(id).or_insert(why);
                 }
                 // `main: lib/index.js` of a package whose build output is
-                // not checked in: say so rather than start elsewhere silently.
-                if checked_in.is_none() && hint.firm && !opts.root.join(&rel).exists() {
+                // not checked in and whose source is not found either: say so
+                // rather than start elsewhere silently. (Found, the entry's
+                // reason says it is the source of that build output.)
+                if found.is_none()
+                    && checked_in.is_none()
+                    && hint.firm
+                    && !opts.root.join(&rel).exists()
+                {
                     missing_entries.push((manifest.clone(), rel, found));
                 }
             }

@@ -243,6 +243,8 @@ const NO_ROUTES: &[&str] = &[
     "vite",
     "webpack-dev-middleware",
     "webpack-hot-middleware",
+    // Dispatches by host to the app it is given (whose routes are charted as its own).
+    "vhost",
     // View engines and i18n set up on the app.
     "nunjucks",
     "express-nunjucks",
