@@ -631,6 +631,13 @@ pub struct Timings {
     pub parse_cpu_ms: f64,
     /// CPU time lowering syntax trees, summed over threads.
     pub lower_cpu_ms: f64,
+    /// CPU time collecting the census from the facts of the files parsed in
+    /// this run, summed over threads (cached facts carry theirs).
+    #[serde(default)]
+    pub census_cpu_ms: f64,
+    /// Matching the census against the inventory (part of `inventory_ms`).
+    #[serde(default)]
+    pub census_account_ms: f64,
     /// Files discovered.
     pub files_discovered: usize,
     /// Files parsed in this run.

@@ -523,7 +523,9 @@ pub(crate) fn build_inventory(
         imported: census::imported_by(project, loader, reached),
         events: !opts.skip_events,
     };
+    let t = std::time::Instant::now();
     census::account(&run, census_files, &mut inv);
+    inv.timings.census_account_ms = t.elapsed().as_secs_f64() * 1000.0;
     inv
 }
 

@@ -456,6 +456,9 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
     timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    timings.census_cpu_ms =
+        syntax::CENSUS_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+    timings.census_account_ms = inv.timings.census_account_ms;
     let result_key = match (result_key, loader.cache()) {
         (None, Some(_)) => Some(input_key(opts, &project, &loader)),
         (k, _) => k,

@@ -220,7 +220,7 @@ fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
     print_cache_notes(&t.cache_notes);
     eprintln!(
-        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms{}, total {:.1} ms",
+        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms + census {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms (census accounting {:.1} ms){}, total {:.1} ms",
         t.discover_ms,
         t.files_discovered,
         t.prefilter_ms,
@@ -229,8 +229,10 @@ fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
         t.files_cached,
         t.parse_cpu_ms,
         t.lower_cpu_ms,
+        t.census_cpu_ms,
         t.events_ms,
         t.inventory_ms,
+        t.census_account_ms,
         if t.result_cached {
             " (inventory reused: no input changed)"
         } else {

@@ -193,6 +193,8 @@ impl<'t> FieldExt<'t> for Node<'t> {
 /// CPU time spent in tree-sitter and in lowering, over all threads (for `--timings`).
 pub(crate) static PARSE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub(crate) static LOWER_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// CPU time collecting the census from lowered facts, summed over threads.
+pub(crate) static CENSUS_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Per-worker parsers, one per grammar.
 pub(crate) struct SyntaxContext {
@@ -459,7 +461,12 @@ impl SyntaxContext {
             literal_requires: low.literal_requires,
             census: Vec::new(),
         };
+        let t = std::time::Instant::now();
         facts.census = crate::census::collect(&facts);
+        CENSUS_NS.fetch_add(
+            t.elapsed().as_nanos() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         facts
     }
 }
