@@ -1223,8 +1223,9 @@ impl Interp {
 impl Interp {
     /// `table[key](args)` with a key only known at run time, on an object
     /// whose properties are all functions (a dispatch table: `_mounts[name](router)`,
-    /// `handlers[event](socket)`): any of them may run, so each runs once with
-    /// the arguments, what it registers conditional on the key naming it.
+    /// `handlers[event](socket)`), handed an app, router or Socket.IO object:
+    /// any of them may run, so each runs once with the arguments, what it
+    /// registers conditional on the key naming it.
     /// `None` when the object is not such a table (at most 64 functions).
     fn dispatch_table(
         &mut self,
@@ -1247,6 +1248,15 @@ impl Interp {
             }
         }
         let argv = self.eval_args(ctx, &call.args);
+        // Only a call that hands over something that registers (an app, a
+        // router, a Socket.IO object) runs every entry: others (formatters,
+        // strategies run per request) would multiply work for nothing.
+        if !argv
+            .iter()
+            .any(|a| matches!(a, Value::Router(_) | Value::Chain(..) | Value::Sio(_)))
+        {
+            return Some(Value::dynamic());
+        }
         let key = format!("{}[{}]", expr_text(obj), expr_text(idx));
         for (k, f) in funcs {
             self.cond.push(format!("{key} is {k}"));
