@@ -20,6 +20,13 @@
 //!   (A name rule, deliberately: `process.on`, `stream.on` and a program's own
 //!   emitters are too common for a shape rule to be useful.)
 //!
+//! - calls of functions that themselves register: a plain call of a
+//!   function of the same file whose body holds items (directly or through
+//!   another such call), or of a name a relative import binds, or
+//!   `require('./x')(args)` ([`CallTarget`]); the accounting keeps those
+//!   whose callee holds a real registration and charts them when the code
+//!   around them ran.
+//!
 //! Each item keeps the functions that enclose it (outermost first), so the
 //! accounting can name the function that was never called.
 //!
