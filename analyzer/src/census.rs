@@ -166,32 +166,22 @@ fn registering_calls(
     if calls.is_empty() {
         return calls;
     }
-    // Function name → (registers HTTP, registers events).
-    let mut regs: HashMap<String, (bool, bool)> = HashMap::new();
-    for it in items {
-        let (h, e) = (it.kind != CensusKind::Event, it.kind == CensusKind::Event);
-        for (_, n, _) in &it.enclosing {
-            if n != "<anonymous>" {
-                let r = regs.entry(n.clone()).or_default();
-                r.0 |= h;
-                r.1 |= e;
-            }
-        }
-    }
+    // Functions (by name) that hold items, directly or through a call of
+    // another such function (to a fixed point).
+    let mut regs: HashSet<String> = items
+        .iter()
+        .flat_map(|it| it.enclosing.iter().map(|(_, n, _)| n.clone()))
+        .filter(|n| n != "<anonymous>")
+        .collect();
     for _ in 0..16 {
         let mut changed = false;
         for c in &calls {
-            let Some(&(h, e)) = regs.get(&c.method) else {
+            if !regs.contains(&c.method) {
                 continue;
-            };
+            }
             for (_, n, _) in &c.enclosing {
-                if n == "<anonymous>" || *n == c.method {
-                    continue;
-                }
-                let r = regs.entry(n.clone()).or_default();
-                if (r.0 | h, r.1 | e) != *r {
-                    *r = (r.0 | h, r.1 | e);
-                    changed = true;
+                if n != "<anonymous>" && *n != c.method {
+                    changed |= regs.insert(n.clone());
                 }
             }
         }
@@ -209,7 +199,7 @@ fn registering_calls(
             if c.target.is_some() {
                 return Some(c);
             }
-            if regs.contains_key(&c.method) {
+            if regs.contains(&c.method) {
                 c.target = Some(CallTarget::Local);
                 return Some(c);
             }
