@@ -1,0 +1,113 @@
+//! The `scan` verb: analyze and print the summary, or one document (`--json` catalog.json, `--events` events.json), reusing stored output when no input changed.
+
+use crate::prepare::AnalysisArgs;
+use crate::summary::{print_cache_notes, print_summary, print_timings};
+use crate::{failon, outcache};
+use anyhow::Result;
+use clap::Args;
+use std::io::Write;
+
+/// Options of `portolan scan`.
+#[derive(Args)]
+pub(crate) struct ScanArgs {
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+    /// Print catalog.json instead of the summary.
+    #[arg(long)]
+    json: bool,
+    /// Print events.json instead of the summary.
+    #[arg(long, conflicts_with = "json")]
+    events: bool,
+    /// Print where the time went (to stderr).
+    #[arg(long)]
+    timings: bool,
+    /// List every operation in the summary.
+    #[arg(long)]
+    list: bool,
+    /// List only findings of this severity or worse: error, warning or info (default: info, all).
+    #[arg(long, value_name = "LEVEL", value_parser = ["error", "warning", "info"])]
+    findings: Option<String>,
+}
+
+/// Run `portolan scan`; the result is the process exit code.
+pub(crate) fn run(args: ScanArgs) -> Result<i32> {
+    let ScanArgs {
+        analysis,
+        json,
+        events,
+        timings,
+        list,
+        findings,
+    } = args;
+    let start = std::time::Instant::now();
+    let fail_on = analysis.fail_on;
+    let prepared = analysis.prepare()?;
+    if json || events {
+        // The document alone: reuse the bytes of an identical earlier run.
+        // `--json` runs the whole analysis, as `build` does: code read
+        // only for the events has findings of its own that catalog.json
+        // lists, and the two must print the same bytes.
+        let spec = prepared.spec_options(false)?;
+        let verb = if json { "scan --json" } else { "scan --events" };
+        // (--fail-on needs the findings: no stored output then.)
+        let slot = match fail_on {
+            Some(_) => None,
+            None => outcache::Slot::find(&prepared.options, &spec, verb)?,
+        };
+        let mut code = 0;
+        let bytes = match slot.as_ref().and_then(|s| s.load()) {
+            Some(o) => o
+                .files
+                .into_iter()
+                .next()
+                .map(|(_, b)| b)
+                .unwrap_or_default(),
+            None => {
+                let inv = analyzer::analyze(&prepared.options)?;
+                code = failon::exit_code(fail_on, &inv);
+                let mut b = if json {
+                    serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
+                } else {
+                    serde_json::to_vec_pretty(&specgen::events(&inv))?
+                };
+                b.push(b'\n');
+                if let Some(s) = outcache::Slot::after(&inv, &prepared.options, &spec, verb) {
+                    s.store(&outcache::Output {
+                        files: vec![(verb.into(), b.clone())],
+                        message: String::new(),
+                        warnings: Vec::new(),
+                    });
+                }
+                if timings {
+                    print_timings(&inv, start);
+                }
+                b
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        out.write_all(&bytes)?;
+        out.flush()?;
+        if timings {
+            if let Some(s) = &slot {
+                print_cache_notes(&s.notes.borrow());
+            }
+            eprintln!(
+                "timings: total {:.1} ms",
+                start.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        return Ok(code);
+    }
+    let inv = analyzer::analyze(&prepared.options)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let level = findings
+        .as_deref()
+        .and_then(analyzer::Severity::parse)
+        .unwrap_or(analyzer::Severity::Info);
+    print_summary(&mut out, &inv, list, level)?;
+    out.flush()?;
+    if timings {
+        print_timings(&inv, start);
+    }
+    Ok(failon::exit_code(fail_on, &inv))
+}
