@@ -655,24 +655,24 @@ thread_local! {
 
 /// Parsing ahead runs on all cores but one: the evaluator keeps its own
 /// core, and a parse it needs and nobody started happens on its thread.
-fn prefetch_pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cores.saturating_sub(1).max(1))
-            .thread_name(|i| format!("portolan-parse-{i}"))
-            .stack_size(64 << 20)
-            .build()
-            .ok()
-    })
-    .as_ref()
+/// Built by each [`crate::Analyzer`] (a long-lived host owns its threads).
+pub(crate) fn prefetch_pool() -> Option<Arc<rayon::ThreadPool>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(cores.saturating_sub(1).max(1))
+        .thread_name(|i| format!("portolan-parse-{i}"))
+        .stack_size(64 << 20)
+        .build()
+        .ok()
+        .map(Arc::new)
 }
 
 /// Shared loader: facts per file, computed once, possibly in the background.
 pub(crate) struct Loader {
     pub(crate) project: Arc<Project>,
     cache: Option<Arc<Cache>>,
+    /// Where files are parsed ahead of the evaluator (`None`: on demand only).
+    prefetch: Option<Arc<rayon::ThreadPool>>,
     slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
     /// Needle flags and content hash per file (`None` hash: unreadable).
     needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
@@ -684,11 +684,16 @@ pub(crate) struct Loader {
 }
 
 impl Loader {
-    pub(crate) fn new(project: Arc<Project>, cache: Option<Arc<Cache>>) -> Arc<Loader> {
+    pub(crate) fn new(
+        project: Arc<Project>,
+        cache: Option<Arc<Cache>>,
+        prefetch: Option<Arc<rayon::ThreadPool>>,
+    ) -> Arc<Loader> {
         let n = project.files.len();
         Arc::new(Loader {
             project,
             cache,
+            prefetch,
             slots: Mutex::new(HashMap::new()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
@@ -785,7 +790,7 @@ impl Loader {
                 }
             }
         }
-        let Some(pool) = prefetch_pool() else {
+        let Some(pool) = &self.prefetch else {
             return;
         };
         for (id, slot) in fresh {

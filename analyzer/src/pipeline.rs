@@ -49,17 +49,6 @@ fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> 
     h.finalize().to_hex().to_string()
 }
 
-/// Deeply nested sources recurse deeply: the worker pool gets generous
-/// stacks. Done before any use of the global pool (the walk cache uses it too).
-pub(crate) fn configure_pool() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = rayon::ThreadPoolBuilder::new()
-            .stack_size(64 << 20)
-            .build_global();
-    });
-}
-
 /// [`fingerprint`], with the cache records it found damaged and discarded
 /// (one line each, as in [`Timings::cache_notes`]).
 pub(crate) fn fingerprint_noting(
@@ -68,7 +57,6 @@ pub(crate) fn fingerprint_noting(
     if opts.no_cache {
         return Ok((None, Vec::new()));
     }
-    configure_pool();
     let cache_dir = opts
         .cache_dir
         .clone()
@@ -80,13 +68,18 @@ pub(crate) fn fingerprint_noting(
         .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
     let project = Arc::new(Project::discover(&opts.root, &cache_dir, true)?);
     let cache = Arc::new(Cache::open(cache_dir, &project.root));
-    let loader = Loader::new(project.clone(), Some(cache.clone()));
+    let loader = Loader::new(project.clone(), Some(cache.clone()), None);
     let key = input_key(opts, &project, &loader);
     cache.save();
     Ok((Some(key), cache_notes(&project, &cache)))
 }
 
-pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeError> {
+/// One analysis, on the calling thread (a worker of the [`crate::Analyzer`]'s
+/// pool, so parallel steps use that pool), parsing ahead on `prefetch`.
+pub(crate) fn analyze_here(
+    opts: &AnalyzeOptions,
+    prefetch: Option<Arc<rayon::ThreadPool>>,
+) -> Result<Inventory, AnalyzeError> {
     let t0 = Instant::now();
     let cache_dir = opts
         .cache_dir
@@ -105,7 +98,7 @@ pub(crate) fn analyze_here(opts: &AnalyzeOptions) -> Result<Inventory, AnalyzeEr
             .map_err(|e| AnalyzeError::Cache(cache_dir.display().to_string(), e.to_string()))?;
         Some(Arc::new(Cache::open(cache_dir, &project.root)))
     };
-    let loader = Loader::new(project.clone(), cache.clone());
+    let loader = Loader::new(project.clone(), cache.clone(), prefetch);
     let mut timings = Timings {
         discover_ms: ms(t0),
         files_discovered: project.files.len(),

@@ -38,7 +38,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
     // (--fail-on needs the findings: no stored output then.)
     let slot = match fail_on {
         Some(_) => None,
-        None => outcache::Slot::find(&prepared.options, &opts, "build")?,
+        None => outcache::Slot::find(&prepared.analyzer, &opts, "build")?,
     };
     if let Some(o) = slot.as_ref().and_then(|s| s.load()) {
         let files: Vec<(&str, &[u8])> = o
@@ -70,7 +70,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
     if timings && let Some(s) = &slot {
         print_cache_notes(&s.notes.borrow());
     }
-    let inv = analyzer::analyze(&prepared.options)?;
+    let inv = prepared.analyzer.run()?;
     let docs = specgen::documents(&inv, &opts)?;
     let files: Vec<(&str, &[u8])> = docs
         .documents
@@ -91,7 +91,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         docs.documents.len(),
         out.display(),
     );
-    if let Some(s) = outcache::Slot::after(&inv, &prepared.options, &opts, "build") {
+    if let Some(s) = outcache::Slot::after(&inv, prepared.options(), &opts, "build") {
         s.store(&outcache::Output {
             files: docs
                 .documents

@@ -35,7 +35,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<i32> {
     let fail_on = analysis.fail_on;
     let prepared = analysis.prepare()?;
     let opts = prepared.spec_options(false)?;
-    let inv = analyzer::analyze(&prepared.options)?;
+    let inv = prepared.analyzer.run()?;
     let below = min_coverage.filter(|&n| inv.coverage.percent() + 1e-9 < n);
     if let Some(n) = min_coverage {
         let line = coverage_line(&inv.coverage);
@@ -64,7 +64,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<i32> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
             "the snapshot {} does not exist; create it with `portolan check {} --snapshot {} --update`",
             snapshot.display(),
-            prepared.options.root.display(),
+            prepared.options().root.display(),
             snapshot.display()
         ),
         Err(e) => {

@@ -45,11 +45,12 @@ impl Slot {
     /// The slot for `verb` with these analysis and emitter options, or `None`
     /// when the cache is off or empty (nothing stored yet).
     pub(crate) fn find(
-        opts: &analyzer::AnalyzeOptions,
+        project: &analyzer::Analyzer,
         spec: &specgen::SpecOptions,
         verb: &str,
     ) -> Result<Option<Slot>> {
-        let (key, notes) = analyzer::fingerprint_noting(opts)?;
+        let opts = project.options();
+        let (key, notes) = project.fingerprint()?;
         Ok(key.map(|input| {
             let slot = Slot::keyed(&input, opts, spec, verb);
             slot.notes.borrow_mut().extend(notes);

@@ -29,9 +29,10 @@ pub(crate) struct AnalysisArgs {
     pub(crate) fail_on: Option<failon::FailOn>,
 }
 
-/// An analysis ready to run, with the configuration it was given.
+/// An analysis ready to run (the project opened with its options), with the
+/// configuration it was given.
 pub(crate) struct Prepared {
-    pub(crate) options: analyzer::AnalyzeOptions,
+    pub(crate) analyzer: analyzer::Analyzer,
     pub(crate) config: Config,
 }
 
@@ -52,7 +53,7 @@ impl AnalysisArgs {
             self.entries.clone()
         };
         Ok(Prepared {
-            options: analyzer::AnalyzeOptions {
+            analyzer: analyzer::Analyzer::open(analyzer::AnalyzeOptions {
                 root,
                 entries,
                 cache_dir: self.cache_dir.clone(),
@@ -60,37 +61,34 @@ impl AnalysisArgs {
                 skip_events: false,
                 server_dirs: config.socket.server_dirs.clone(),
                 client_dirs: config.socket.client_dirs.clone(),
-            },
+            })?,
             config,
         })
     }
 }
 
 impl Prepared {
+    /// The analysis options.
+    pub(crate) fn options(&self) -> &analyzer::AnalyzeOptions {
+        self.analyzer.options()
+    }
+
     /// Emitter options: the config, with title and version from the
     /// project's package.json (else the folder name and `0.0.0`).
     pub(crate) fn spec_options(&self, openapi31: bool) -> Result<specgen::SpecOptions> {
-        let root = &self.options.root;
-        let pkg: Option<serde_json::Value> = std::fs::read(root.join("package.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        let field = |k: &str| {
-            pkg.as_ref()
-                .and_then(|p| p.get(k))
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-        };
-        let title = field("name").unwrap_or_else(|| {
+        let root = &self.options().root;
+        let pkg = self.analyzer.package();
+        let title = pkg.name.unwrap_or_else(|| {
             root.canonicalize()
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "API".into())
         });
-        let version = field("version").unwrap_or_else(|| "0.0.0".into());
+        let version = pkg.version.unwrap_or_else(|| "0.0.0".into());
         let mut opts = self.config.spec_options(title, version, openapi31)?;
         // A plain SPDX id only; `SEE LICENSE IN …` and expressions are not names.
         if opts.license.is_none() {
-            opts.license = field("license").filter(|l| {
+            opts.license = pkg.license.filter(|l| {
                 !l.is_empty()
                     && l.chars()
                         .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))

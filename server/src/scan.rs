@@ -52,7 +52,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         // (--fail-on needs the findings: no stored output then.)
         let slot = match fail_on {
             Some(_) => None,
-            None => outcache::Slot::find(&prepared.options, &spec, verb)?,
+            None => outcache::Slot::find(&prepared.analyzer, &spec, verb)?,
         };
         let mut code = 0;
         let bytes = match slot.as_ref().and_then(|s| s.load()) {
@@ -63,7 +63,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
                 .map(|(_, b)| b)
                 .unwrap_or_default(),
             None => {
-                let inv = analyzer::analyze(&prepared.options)?;
+                let inv = prepared.analyzer.run()?;
                 code = failon::exit_code(fail_on, &inv);
                 let mut b = if json {
                     serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
@@ -71,7 +71,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
                     serde_json::to_vec_pretty(&specgen::events(&inv))?
                 };
                 b.push(b'\n');
-                if let Some(s) = outcache::Slot::after(&inv, &prepared.options, &spec, verb) {
+                if let Some(s) = outcache::Slot::after(&inv, prepared.options(), &spec, verb) {
                     s.store(&outcache::Output {
                         files: vec![(verb.into(), b.clone())],
                         message: String::new(),
@@ -98,7 +98,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         }
         return Ok(code);
     }
-    let inv = analyzer::analyze(&prepared.options)?;
+    let inv = prepared.analyzer.run()?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let level = findings
         .as_deref()

@@ -81,7 +81,7 @@ fn server_settings(prepared: &crate::Prepared, listen: Option<&str>) -> Result<S
 
 fn derive(prepared: &crate::Prepared) -> Result<Derived> {
     let opts = prepared.spec_options(false)?;
-    let inv = analyzer::analyze(&prepared.options)?;
+    let inv = prepared.analyzer.run()?;
     let documents = specgen::documents(&inv, &opts)?;
     for w in &documents.warnings {
         eprintln!("warning: {w}");
@@ -113,7 +113,7 @@ pub(crate) fn run(mut args: ServeArgs) -> Result<i32> {
         args.analysis.root = Some(example);
     }
     let prepared = args.analysis.prepare()?;
-    let root = prepared.options.root.clone();
+    let root = prepared.options().root.clone();
     let listen = args.listen.take();
     let settings = server_settings(&prepared, listen.as_deref())?;
     let data_dir = args
