@@ -8,6 +8,16 @@
 use crate::machine::*;
 
 impl Interp {
+    /// Whether spreading `v` into an object literal copies an Express app
+    /// (`{ ...app, extra }`). An app is a function whose methods (`use`,
+    /// `get`, `listen`, …) and router are its own enumerable properties
+    /// (express mixes `application` into each app), so the copy's methods
+    /// register on the app's router: the copy stands for the app. A router's
+    /// methods live on its prototype, so a copy of a router has none.
+    pub(crate) fn copies_app(&self, v: &Value) -> bool {
+        matches!(v, Value::Router(id) if self.routers.get(*id as usize).is_some_and(|r| r.is_app))
+    }
+
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
         self.routers.push(RouterData {
             is_app,

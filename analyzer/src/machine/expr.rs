@@ -105,6 +105,8 @@ impl Interp {
             }
             Expr::Object(props) => {
                 let obj = ObjData::new();
+                // `{ ...app }`: a copy of an Express app (see `copies_app`).
+                let mut copied_app = None;
                 for p in props {
                     match p {
                         ObjProp::KeyValue(k, v) => {
@@ -118,7 +120,11 @@ impl Interp {
                             }
                         }
                         ObjProp::Spread(e) => {
-                            if let Value::Obj(src) = self.eval(ctx, e) {
+                            let src = self.eval(ctx, e);
+                            if self.copies_app(&src) {
+                                copied_app = Some(src.clone());
+                            }
+                            if let Value::Obj(src) = src {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
                                 }
@@ -148,7 +154,7 @@ impl Interp {
                         }
                     }
                 }
-                Value::Obj(obj)
+                copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
             Expr::Class(c) => self.class_value(ctx, c),
