@@ -23,8 +23,13 @@
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
 //!
+//! A controller serves the routes of the classes it extends too (Nest reads
+//! route metadata through the prototype chain; a method of the same name in
+//! the subclass overrides the inherited one), declared where the superclass
+//! declares them.
+//!
 //! Deliberately not captured: host-bound controllers (`host` is ignored),
-//! routes inherited from a controller's superclass, `RouterModule` path
+//! class-level decorators of a superclass, `RouterModule` path
 //! trees, custom decorators composed with `applyDecorators`, header and
 //! media-type versioning (no path change, so nothing to do), and what the
 //! handlers return (Nest serialises it; no schema is read).
@@ -61,6 +66,9 @@ pub(crate) struct NestState {
     apps: Vec<NestApp>,
     /// Controller classes some application serves, by (application, file, class line).
     served: HashSet<(usize, FileId, u32)>,
+    /// Classes a served controller extends (their routes are served through
+    /// it), by (file, class line), with that controller's name.
+    inherited: HashMap<(FileId, u32), String>,
 }
 
 impl NestState {
@@ -514,14 +522,15 @@ impl Interp {
                         .unwrap_or(&self.nest.apps[0]);
                     let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
                     let name = cv.class.name.clone().unwrap_or_default();
-                    self.finding(
-                        FindingCode::UnmountedRouter,
-                        cv.file,
-                        d.line,
-                        format!(
+                    let message = match self.nest.inherited.get(&(cv.file, cv.class.line)) {
+                        Some(sub) => format!(
+                            "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve it under its own path (its routes are served through `{sub}`, which extends it)"
+                        ),
+                        None => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve its routes"
                         ),
-                    );
+                    };
+                    self.finding(FindingCode::UnmountedRouter, cv.file, d.line, message);
                 }
             }
         }
@@ -678,7 +687,30 @@ impl Interp {
             (a.prefix.clone(), a.exclude.clone(), a.versioning.clone())
         };
         let router = self.nest.apps[app].router;
-        for (name, f) in &c.methods {
+        // The class's methods, then those it inherits that it does not override.
+        let mut methods: Vec<(Rc<ClassVal>, String, Arc<Func>)> = Vec::new();
+        let mut owner = cv.clone();
+        for depth in 0..8 {
+            for (name, f) in &owner.class.methods {
+                if !methods.iter().any(|(_, n, _)| n == name) {
+                    methods.push((owner.clone(), name.clone(), f.clone()));
+                }
+            }
+            if depth > 0 {
+                self.nest
+                    .inherited
+                    .entry((owner.file, owner.class.line))
+                    .or_insert_with(|| class_name.clone());
+            }
+            let sup = owner.superclass.clone().map(|v| self.force_deep(v));
+            match sup {
+                Some(Value::Class(s)) => owner = s,
+                _ => break,
+            }
+        }
+        for (owner, name, f) in &methods {
+            let (cv, c) = (owner, &owner.class);
+            let ctx = self.class_ctx(cv);
             let decs: Vec<Decorator> = c.decorators_of(name);
             let mut verbs: Vec<(&'static str, u32, Vec<String>)> = Vec::new();
             let mut versions = None;
