@@ -18,7 +18,10 @@
 //! method, `app.useGlobalGuards(...)` and `{provide: APP_GUARD, useClass}`
 //! providers as middleware. Each operation is sited at its verb decorator.
 //! A `@Controller` class that no module reachable from the root lists is an
-//! `unmounted-router` finding (Nest does not serve it).
+//! `unmounted-router` finding (Nest does not serve it). A module decorator the
+//! program makes by wrapping `Module(...)` is run with its arguments and the
+//! metadata it hands to `Module` is read; a module decorator that cannot be
+//! followed makes that finding say Nest may serve the controller.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -69,6 +72,12 @@ pub(crate) struct NestState {
     /// Classes a served controller extends (their routes are served through
     /// it), by (file, class line), with that controller's name.
     inherited: HashMap<(FileId, u32), String>,
+    /// While a decorator factory of the program runs (see
+    /// [`Interp::module_meta_through`]): the metadata its `Module(...)` calls got.
+    capture: Option<Vec<Value>>,
+    /// Modules reached whose metadata no decorator gave (a decorator the
+    /// analysis could not follow): `name (file:line)`.
+    opaque_modules: Vec<String>,
 }
 
 impl NestState {
@@ -526,6 +535,10 @@ impl Interp {
                         Some(sub) => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve it under its own path (its routes are served through `{sub}`, which extends it)"
                         ),
+                        None if !self.nest.opaque_modules.is_empty() => format!(
+                            "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports, as far as the analysis can read them: the metadata of {} is made by a decorator it could not follow, so Nest may serve it",
+                            self.nest.opaque_modules.join(", ")
+                        ),
                         None => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve its routes"
                         ),
@@ -573,13 +586,32 @@ impl Interp {
                 let ctx = self.class_ctx(cv);
                 let decs = cv.class.decorators.clone();
                 for d in &decs {
-                    if self.nest_common(&ctx, d).as_deref() == Some("Module")
-                        && let Some(a) = d.args.first()
-                    {
-                        let v = self.eval(&ctx, a);
-                        if let Value::Obj(o) = self.force_deep(v) {
-                            metas.insert(0, o);
+                    match self.nest_common(&ctx, d).as_deref() {
+                        Some("Module") => {
+                            if let Some(a) = d.args.first() {
+                                let v = self.eval(&ctx, a);
+                                if let Value::Obj(o) = self.force_deep(v) {
+                                    metas.insert(0, o);
+                                }
+                            }
                         }
+                        Some(_) => {}
+                        None => {
+                            if let Some(o) = self.module_meta_through(&ctx, d) {
+                                metas.insert(0, o);
+                            }
+                        }
+                    }
+                }
+                if metas.is_empty() && !decs.is_empty() {
+                    let at = format!(
+                        "`{}` ({}:{})",
+                        cv.class.name.clone().unwrap_or_default(),
+                        self.loader.project.rel(cv.file),
+                        cv.class.line
+                    );
+                    if !self.nest.opaque_modules.contains(&at) {
+                        self.nest.opaque_modules.push(at);
                     }
                 }
             }
@@ -624,6 +656,38 @@ impl Interp {
             for it in imports.into_iter().rev() {
                 stack.push(it);
             }
+        }
+    }
+
+    /// A class decorator made by a function of the program that applies
+    /// `Module(...)` (`const AppModule = (meta) => Module({ ...meta, imports:
+    /// [...BASE, ...meta.imports] })`, then `@AppModule({...})`): the metadata
+    /// it hands to `Module`, found by running the function with the
+    /// decorator's arguments, as JavaScript does when the class is defined.
+    fn module_meta_through(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<ObjData>> {
+        let f = self.eval(ctx, &d.callee);
+        let f = self.force(f, 0);
+        if !matches!(f, Value::Func(_)) || self.nest.capture.is_some() {
+            return None;
+        }
+        let argv = self.eval_args(ctx, &d.args);
+        self.nest.capture = Some(Vec::new());
+        let _ = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
+        let got = self.nest.capture.take().unwrap_or_default();
+        got.into_iter().find_map(|v| match self.force_deep(v) {
+            Value::Obj(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    /// A call of a package's factory: `Module(meta)` from `@nestjs/common`
+    /// while [`Interp::module_meta_through`] runs a decorator factory.
+    pub(crate) fn note_factory_call(&mut self, name: &str, argv: &[Value]) {
+        if let Some(got) = self.nest.capture.as_mut()
+            && name.strip_prefix(COMMON).and_then(|r| r.strip_prefix('.')) == Some("Module")
+            && let Some(meta) = argv.first()
+        {
+            got.push(meta.clone());
         }
     }
 

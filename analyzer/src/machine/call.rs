@@ -1065,7 +1065,13 @@ impl Interp {
                 self.note_fork(ctx, &argv, line);
                 Value::external()
             }
-            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
+            Builtin::MiddlewareFactory(n) => {
+                let n = n.clone();
+                self.note_factory_call(&n, &argv);
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
