@@ -12,7 +12,8 @@
 //!   ([`Store::claim`], [`Store::get`], [`Store::recover`]) makes it `failed`
 //!   with reason "interrupted", in one conditional `UPDATE`, so it happens
 //!   once;
-//! - the result and its audit row in one transaction, as in SQLite;
+//! - the result and its audit row in one statement (so one transaction), as
+//!   in SQLite;
 //! - token buckets as rows (`portolan_rate_buckets`), refilled and taken in
 //!   one statement, so a principal's limit holds across processes;
 //! - a versioned schema (`portolan_schema`), migrated at start-up under an
@@ -86,6 +87,10 @@ const SELECT: &str = "SELECT principal, request_id, name, version, fingerprint, 
 
 /// A pending call whose lease ran out is failed, once.
 const SETTLE: &str = "UPDATE portolan_calls SET state = 'failed', error = 'interrupted', code = 'TOOL_INTERRUPTED', status = 422, finished_ms = $3, owner = NULL WHERE principal = $1 AND request_id = $2 AND state = 'pending' AND lease_until_ms < portolan_now_ms()";
+
+/// The result and its audit row (same request id) in one statement.
+const COMPLETE: &str = "WITH done AS (UPDATE portolan_calls SET state = $3, result = $4, error = $5, code = $6, status = $7, finished_ms = $8, owner = NULL WHERE principal = $1 AND request_id = $2 AND state = 'pending' AND owner = $9)
+INSERT INTO portolan_audit (time_ms, principal, tenant, tool, request_id, outcome, status, latency_ms, args_shape) VALUES ($10, $11, $12, $13, $2, $14, $15, $16, $17)";
 
 /// Take one token from a bucket refilled at `$2` tokens per ms up to `$3`;
 /// no row back means the bucket is empty.
@@ -227,20 +232,17 @@ impl PostgresStore {
         Ok(store)
     }
 
-    fn runtime(&self) -> &tokio::runtime::Runtime {
-        self.runtime
-            .as_ref()
-            .expect("the runtime lives as long as the store")
-    }
-
     /// Run a future on the store's runtime and wait for it (from any thread:
     /// the caller blocks on a channel, never on a runtime).
     fn run<T: Send + 'static>(
         &self,
         f: impl Future<Output = Result<T, String>> + Send + 'static,
     ) -> Result<T, String> {
+        let Some(runtime) = &self.runtime else {
+            return Err("store: closed".into());
+        };
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        self.runtime().spawn(async move {
+        runtime.spawn(async move {
             let _ = tx.send(f.await);
         });
         rx.recv()
@@ -252,7 +254,10 @@ impl PostgresStore {
         let pool = self.pool.clone();
         let owner = self.owner.clone();
         let lease_ms = self.lease_ms;
-        self.runtime().spawn(async move {
+        let Some(runtime) = &self.runtime else {
+            return;
+        };
+        runtime.spawn(async move {
             let mut tick = tokio::time::interval((lease / 3).max(Duration::from_millis(10)));
             let mut failing = false;
             loop {
@@ -329,22 +334,30 @@ async fn settle_and_get(
     request_id: &str,
 ) -> Result<Option<CallRecord>, String> {
     let now = super::error::now_ms();
-    c.execute(SETTLE, &[&principal, &request_id, &now])
+    let settle = c.prepare_cached(SETTLE).await.map_err(err)?;
+    c.execute(&settle, &[&principal, &request_id, &now])
+        .await
+        .map_err(err)?;
+    let select = c
+        .prepare_cached(&format!(
+            "{SELECT} WHERE principal = $1 AND request_id = $2"
+        ))
         .await
         .map_err(err)?;
     let row = c
-        .query_opt(
-            &format!("{SELECT} WHERE principal = $1 AND request_id = $2"),
-            &[&principal, &request_id],
-        )
+        .query_opt(&select, &[&principal, &request_id])
         .await
         .map_err(err)?;
     Ok(row.as_ref().map(record))
 }
 
 async fn insert_audit(c: &impl GenericClient, a: &AuditEntry) -> Result<(), String> {
+    let st = c
+        .prepare_cached("INSERT INTO portolan_audit (time_ms, principal, tenant, tool, request_id, outcome, status, latency_ms, args_shape) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+        .await
+        .map_err(err)?;
     c.execute(
-        "INSERT INTO portolan_audit (time_ms, principal, tenant, tool, request_id, outcome, status, latency_ms, args_shape) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        &st,
         &[
             &a.time_ms,
             &a.principal,
@@ -407,12 +420,14 @@ impl Store for PostgresStore {
         let a = audit.clone();
         let owner = self.owner.clone();
         self.run(async move {
-            let mut c = pool.get().await.map_err(err)?;
-            let tx = c.transaction().await.map_err(err)?;
-            // Only while it is still this process's claim: a call whose lease
-            // ran out was answered "interrupted" to others and stays so.
-            tx.execute(
-                "UPDATE portolan_calls SET state = $3, result = $4, error = $5, code = $6, status = $7, finished_ms = $8, owner = NULL WHERE principal = $1 AND request_id = $2 AND state = 'pending' AND owner = $9",
+            let c = pool.get().await.map_err(err)?;
+            // One statement, so one transaction and one round trip. The
+            // record changes only while it is still this process's claim: a
+            // call whose lease ran out was answered "interrupted" to others
+            // and stays so (its audit row is written either way).
+            let st = c.prepare_cached(COMPLETE).await.map_err(err)?;
+            c.execute(
+                &st,
                 &[
                     &rec.principal,
                     &rec.request_id,
@@ -423,12 +438,19 @@ impl Store for PostgresStore {
                     &(rec.status as i32),
                     &rec.finished_ms,
                     &owner,
+                    &a.time_ms,
+                    &a.principal,
+                    &a.tenant,
+                    &a.tool,
+                    &a.outcome,
+                    &(a.status as i32),
+                    &a.latency_ms,
+                    &a.args_shape.to_string(),
                 ],
             )
             .await
-            .map_err(err)?;
-            insert_audit(&tx, &a).await?;
-            tx.commit().await.map_err(err)
+            .map(|_| ())
+            .map_err(err)
         })
     }
 
