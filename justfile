@@ -2,7 +2,7 @@
 ready:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
-    cargo test --workspace
+    bash tests/with-postgres cargo test --workspace
     bash tests/consumers/run
 
 # Third-party validators on `portolan build` outputs of every sample project (tests/consumers/).

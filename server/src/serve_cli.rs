@@ -11,7 +11,9 @@
 use crate::AnalysisArgs;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use portolan::serve::{self, Derived, settings::ServerSettings, store::SqliteStore};
+use portolan::serve::postgres::PostgresStore;
+use portolan::serve::store::{SqliteStore, Store};
+use portolan::serve::{self, Derived, settings::ServerSettings};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -121,10 +123,16 @@ pub(crate) fn run(mut args: ServeArgs) -> Result<i32> {
         .clone()
         .or_else(|| settings.data_dir.clone())
         .unwrap_or_else(|| serve::default_data_dir(&root));
-    let store = SqliteStore::open(&data_dir.join("portolan.db")).map_err(|e| anyhow!(e))?;
+    let store: Arc<dyn Store> = match &settings.store {
+        Some(url) => Arc::new(
+            PostgresStore::open(url, settings.claim_lease)
+                .map_err(|e| anyhow!("[server] store: {e}"))?,
+        ),
+        None => Arc::new(SqliteStore::open(&data_dir.join("portolan.db")).map_err(|e| anyhow!(e))?),
+    };
     let derived = derive(&prepared)?;
     let derived_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let state = serve::AppState::new(derived, settings.clone(), Arc::new(store))
+    let state = serve::AppState::new(derived, settings.clone(), store)
         .map_err(|e| anyhow!("cannot serve: {e}"))?;
     let ready_ms = start.elapsed().as_secs_f64() * 1000.0;
     let set = state.current();

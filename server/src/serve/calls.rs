@@ -8,7 +8,9 @@
 //! (blake3 of canonical `{arguments, name, scope}`), and idempotency: a
 //! request id belongs to its principal (no cross-principal collisions);
 //! concurrent duplicates coalesce onto one execution (an in-process map of
-//! watch channels in front of the store's claim); a duplicate that arrives
+//! watch channels in front of the store's claim; across processes sharing a
+//! PostgreSQL store, the claim decides and the loser polls the winner's
+//! record); a duplicate that arrives
 //! while the call still runs waits at most `pending_wait` and then answers
 //! 202 `pending`; the same id with other arguments is 409
 //! `TOOL_IDEMPOTENCY_CONFLICT`; an id whose result retention dropped is 409
@@ -321,7 +323,7 @@ fn answer_existing(rec: &CallRecord, fingerprint: &str) -> Result<(u16, Value, S
     }
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, String> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(f)
@@ -457,7 +459,7 @@ async fn dispatch(
     })?;
     ctx.tool = tool.name.clone();
     authorize(&ctx.principal, &tool)?;
-    live.limits.check(&ctx.principal.id, tool.is_read())?;
+    super::limits::take(s, live, &ctx.principal.id, tool.is_read()).await?;
     validate_arguments(&tool, &env.arguments, &live.settings.tenant_field)?;
     if let Some(reason) = &tool.unavailable {
         return Err(ApiError::new(
@@ -595,6 +597,13 @@ async fn execute(
     let claim_rec = record.clone();
     let outcome = match blocking(move || store.claim(&claim_rec)).await {
         Err(e) => Outcome::Error(e),
+        Ok(Claim::Existing(r))
+            if r.state == CallState::Pending
+                && r.fingerprint == record.fingerprint
+                && s.store().shared() =>
+        {
+            await_other(&s, *r, set.live.settings.pending_wait).await
+        }
         Ok(Claim::Existing(r)) => Outcome::Existing(*r),
         Ok(Claim::New) => {
             s.inner
@@ -646,6 +655,32 @@ async fn execute(
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .remove(&key);
+}
+
+/// A call that another process sharing the store claimed: poll its record
+/// until it finishes (or its lease runs out and the store fails it
+/// "interrupted"), for at most `wait`; the last record read is the answer
+/// (still pending: 202, as for a local duplicate).
+async fn await_other(s: &AppState, mut rec: CallRecord, wait: std::time::Duration) -> Outcome {
+    let deadline = Instant::now() + wait;
+    let mut pause = std::time::Duration::from_millis(10);
+    while rec.state == CallState::Pending {
+        let now = Instant::now();
+        if now >= deadline {
+            break;
+        }
+        tokio::time::sleep(pause.min(deadline - now)).await;
+        pause = (pause * 2).min(std::time::Duration::from_millis(200));
+        let store = s.store();
+        let (p, i) = (rec.principal.clone(), rec.request_id.clone());
+        match blocking(move || store.get(&p, &i)).await {
+            Ok(Some(r)) => rec = r,
+            // Retention dropped it meanwhile: answer what was last seen.
+            Ok(None) => break,
+            Err(e) => return Outcome::Error(e),
+        }
+    }
+    Outcome::Existing(rec)
 }
 
 /// Run a recipe's steps in order, each through [`call_tool`] under the

@@ -1,10 +1,17 @@
 //! Rate limits: one token bucket per principal and tool class (read / write),
 //! with `governor`. Exceeding it is 429 `RATE_LIMITED` with `Retry-After`.
 //!
+//! With a shared store (PostgreSQL) the buckets are rows in the database
+//! ([`super::store::Store::take_token`], bucket `read:PRINCIPAL` or
+//! `write:PRINCIPAL`), so several processes enforce one limit; otherwise
+//! they live in the process.
+//!
 //! Deliberately not done: limits on the document routes (they are cheap and
-//! cached; a proxy can limit by address) and sharing buckets across processes.
+//! cached; a proxy can limit by address).
 
+use super::AppState;
 use super::error::ApiError;
+use super::store::Bucket;
 use axum::http::StatusCode;
 use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::DefaultKeyedStateStore;
@@ -50,19 +57,49 @@ impl Limits {
             Ok(()) => Ok(()),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.clock.now());
-                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                let mut e = ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "RATE_LIMITED",
-                    format!(
-                        "Too many {} calls; retry in {} s.",
-                        if read { "read" } else { "write" },
-                        secs.max(1)
-                    ),
-                );
-                e.retry_after = Some(secs.max(1));
-                Err(e)
+                Err(limited(
+                    read,
+                    wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+                ))
             }
         }
+    }
+}
+
+fn limited(read: bool, secs: u64) -> ApiError {
+    let mut e = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "RATE_LIMITED",
+        format!(
+            "Too many {} calls; retry in {} s.",
+            if read { "read" } else { "write" },
+            secs.max(1)
+        ),
+    );
+    e.retry_after = Some(secs.max(1));
+    e
+}
+
+/// Take one token for `principal` in the class: from the shared store's
+/// bucket when there is one, else from the process's [`Limits`].
+pub(crate) async fn take(
+    s: &AppState,
+    live: &super::Live,
+    principal: &str,
+    read: bool,
+) -> Result<(), ApiError> {
+    let store = s.store();
+    if !store.shared() {
+        return live.limits.check(principal, read);
+    }
+    let (per_minute, burst) = if read {
+        live.settings.read_limit
+    } else {
+        live.settings.write_limit
+    };
+    let bucket = format!("{}:{principal}", if read { "read" } else { "write" });
+    match super::calls::blocking(move || store.take_token(&bucket, per_minute, burst)).await? {
+        Bucket::Taken => Ok(()),
+        Bucket::Empty(ms) => Err(limited(read, ms.div_ceil(1000))),
     }
 }

@@ -15,7 +15,7 @@
 //! idempotency, coalescing), `recipes` (saved read recipes),
 //! `mcp` (agents over MCP, trust rules),
 //! `v1` (the platform tools API, `/v1/tools`), `upstream` (HTTP adapters),
-//! `store` (SQLite),
+//! `store` (the store trait; SQLite), `postgres` (the shared PostgreSQL store),
 //! `auth` (principals), `limits` (rate limits), `settings` (`[server]`),
 //! `error` (the one error type), `openapi` (the server's own OpenAPI
 //! document and reference page).
@@ -29,6 +29,7 @@ pub mod explorer;
 pub mod limits;
 pub mod mcp;
 pub mod openapi;
+pub mod postgres;
 pub mod recipes;
 pub mod registry;
 pub mod settings;
@@ -98,7 +99,8 @@ pub struct DocSet {
 /// verifier, the rate-limit buckets and the upstream client. A `--watch`
 /// reload builds a new one and swaps it with the documents, so a request
 /// holds one set of documents, registry and settings from start to end.
-/// `listen` and `data_dir` are read at start-up only ([`RESTART_KEYS`]).
+/// `listen`, `data_dir`, `store` and `claim_lease_ms` are read at start-up
+/// only ([`RESTART_KEYS`]).
 pub struct Live {
     /// The validated settings.
     pub settings: ServerSettings,
@@ -111,7 +113,7 @@ pub struct Live {
 
 /// `[server]` keys a running server cannot apply: the socket is bound and
 /// the store opened at start-up. A reload that changes one says so.
-pub const RESTART_KEYS: &[&str] = &["listen", "data_dir"];
+pub const RESTART_KEYS: &[&str] = &["listen", "data_dir", "store", "claim_lease_ms"];
 
 impl Live {
     /// Build from settings; `previous` lends its rate-limit buckets when the
@@ -306,6 +308,17 @@ impl AppState {
                 "data_dir ({} -> {})",
                 show(&old.data_dir),
                 show(&settings.data_dir)
+            ));
+        }
+        if old.store != settings.store {
+            // Never the URL: it may hold a password.
+            needs_restart.push("store".to_string());
+        }
+        if old.claim_lease != settings.claim_lease {
+            needs_restart.push(format!(
+                "claim_lease_ms ({} -> {})",
+                old.claim_lease.as_millis(),
+                settings.claim_lease.as_millis()
             ));
         }
         let settings_changed = *old != settings;
@@ -588,6 +601,18 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::i
                 Ok(Err(e)) => eprintln!("retention: {e}"),
                 Err(e) => eprintln!("retention: {e}"),
                 _ => {}
+            }
+            // Calls of a process that died while others share the store.
+            let store = pruner.store();
+            if store.shared() {
+                match tokio::task::spawn_blocking(move || store.recover(error::now_ms())).await {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => eprintln!(
+                        "store: {n} call(s) whose process stopped are now failed (interrupted)"
+                    ),
+                    Ok(Err(e)) => eprintln!("store: {e}"),
+                    Err(e) => eprintln!("store: {e}"),
+                }
             }
         }
     });

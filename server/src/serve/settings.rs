@@ -4,8 +4,10 @@
 //!
 //! Parsed strictly: an unknown key or an unusable value is a start-up error
 //! naming the key and the reason. Secrets can come from the environment
-//! (`PORTOLAN_JWT_SECRET`, `PORTOLAN_JWT_PUBLIC_KEY`), which wins over the
-//! file, and are never printed ([`ServerSettings::describe`] leaves them out).
+//! (`PORTOLAN_JWT_SECRET`, `PORTOLAN_JWT_PUBLIC_KEY`, and `PORTOLAN_STORE`,
+//! the PostgreSQL URL, which may hold a password), which wins over the file,
+//! and are never printed ([`ServerSettings::describe`] leaves them out; the
+//! store prints only host, port and database).
 //! Deliberately not captured: TLS (put a reverse proxy in front).
 
 use serde::Deserialize;
@@ -20,6 +22,13 @@ pub struct ServerSection {
     pub listen: Option<String>,
     /// Where the store lives.
     pub data_dir: Option<PathBuf>,
+    /// A `postgres://` URL: keep calls, audit and rate limits in PostgreSQL,
+    /// shared by every process given the same URL (default: SQLite in
+    /// `data_dir`). `PORTOLAN_STORE` wins over it.
+    pub store: Option<String>,
+    /// How long a PostgreSQL claim outlives its process's last heartbeat
+    /// before the call counts as interrupted, in milliseconds.
+    pub claim_lease_ms: Option<u64>,
     /// Base URL of the analysed application, for HTTP-bound tools.
     pub upstream: Option<String>,
     /// Upstream request timeout in milliseconds.
@@ -182,6 +191,10 @@ pub struct ServerSettings {
     pub listen: String,
     /// Data folder (None: the caller decides).
     pub data_dir: Option<PathBuf>,
+    /// The PostgreSQL URL of a shared store (None: SQLite in the data folder).
+    pub store: Option<String>,
+    /// Lease of a PostgreSQL claim.
+    pub claim_lease: Duration,
     /// Upstream base URL without a trailing slash.
     pub upstream: Option<String>,
     /// Upstream timeout.
@@ -398,10 +411,25 @@ impl ServerSettings {
             return Err(bad("retention.max_results", "must be at least 1"));
         }
         let mcp = mcp_settings(s.mcp, &auth)?;
+        let store = env("PORTOLAN_STORE").or(s.store);
+        if let Some(url) = &store {
+            let key = if env("PORTOLAN_STORE").is_some() {
+                "store (from PORTOLAN_STORE)"
+            } else {
+                "store"
+            };
+            super::postgres::parse_url(url).map_err(|why| bad(key, why))?;
+        }
+        let claim_lease_ms = s.claim_lease_ms.unwrap_or(30_000);
+        if claim_lease_ms < 100 {
+            return Err(bad("claim_lease_ms", "must be at least 100"));
+        }
         Ok(ServerSettings {
             recipes: Vec::new(),
             listen,
             data_dir: s.data_dir,
+            store,
+            claim_lease: Duration::from_millis(claim_lease_ms),
             upstream,
             upstream_timeout: Duration::from_millis(s.upstream_timeout_ms.unwrap_or(10_000)),
             principal_header: header(

@@ -1,6 +1,8 @@
 //! Durable state: idempotency records (fingerprint, state, result) and the
 //! audit log, behind the [`Store`] trait; [`SqliteStore`] keeps them in one
-//! SQLite file (rusqlite, bundled) in WAL mode.
+//! SQLite file (rusqlite, bundled) in WAL mode, the embedded default;
+//! [`super::postgres::PostgresStore`] keeps them, and the rate-limit
+//! buckets, in a PostgreSQL database that several processes share.
 //!
 //! Captures the claim that makes a request id execute once (an insert that
 //! loses to an existing row returns that row), the result and its audit row
@@ -8,9 +10,10 @@
 //! tombstone (the fingerprint) so an evicted id answers
 //! `TOOL_IDEMPOTENCY_EXPIRED` instead of running again, and recovery: calls
 //! left `pending` by a crash become `failed` with reason "interrupted".
-//! Deliberately not done: a networked backend (the trait is where it goes)
-//! and leases across processes sharing one file (recovery assumes one
-//! server per database, which the per-root database file gives).
+//! SQLite assumes one server per database file (the per-root data folder
+//! gives that): its recovery fails every pending call at start-up, and its
+//! rate limits stay in the process. Leases across processes are
+//! PostgreSQL's (`postgres.rs`).
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
@@ -41,7 +44,7 @@ impl CallState {
         }
     }
 
-    fn parse(s: &str) -> CallState {
+    pub(crate) fn parse(s: &str) -> CallState {
         match s {
             "pending" => CallState::Pending,
             "completed" => CallState::Completed,
@@ -123,6 +126,15 @@ pub struct Retention {
     pub tombstone_ms: i64,
 }
 
+/// What a shared rate-limit bucket answered ([`Store::take_token`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bucket {
+    /// A token was taken: the call may run.
+    Taken,
+    /// The bucket is empty; a token is back in this many milliseconds.
+    Empty(u64),
+}
+
 /// The durable store. Methods block; call them off the async executor.
 pub trait Store: Send + Sync {
     /// Insert a pending record unless `(principal, request_id)` exists.
@@ -137,8 +149,23 @@ pub trait Store: Send + Sync {
     fn audit_since(&self, since_ms: i64, limit: usize) -> Result<Vec<AuditEntry>, String>;
     /// Apply retention; returns (results expired, tombstones deleted).
     fn prune(&self, now_ms: i64, r: Retention) -> Result<(usize, usize), String>;
-    /// Mark calls left pending by a previous process as failed ("interrupted").
+    /// Mark calls whose process is gone as failed ("interrupted"): every
+    /// pending call for a store one process owns (called at start-up), the
+    /// pending calls whose lease ran out for a shared one.
     fn recover(&self, now_ms: i64) -> Result<usize, String>;
+    /// Do several processes share this store? Then a pending call may be
+    /// running in another process (a duplicate waits for it by polling
+    /// [`Store::get`]) and rate limits are taken with [`Store::take_token`];
+    /// otherwise the process's own buckets decide.
+    fn shared(&self) -> bool {
+        false
+    }
+    /// Take one token from the named bucket (`per_minute` refill, `burst`
+    /// capacity). Only called when [`Store::shared`].
+    fn take_token(&self, bucket: &str, per_minute: u32, burst: u32) -> Result<Bucket, String> {
+        let _ = (bucket, per_minute, burst);
+        Ok(Bucket::Taken)
+    }
     /// Is the store reachable?
     fn ping(&self) -> Result<(), String>;
     /// Where it lives, for the start-up banner.
@@ -398,82 +425,5 @@ impl Store for SqliteStore {
 
     fn location(&self) -> String {
         self.location.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rec(id: &str, fp: &str, t: i64) -> CallRecord {
-        CallRecord {
-            principal: "p".into(),
-            request_id: id.into(),
-            name: "x".into(),
-            version: 1,
-            fingerprint: fp.into(),
-            state: CallState::Pending,
-            result: None,
-            error: None,
-            code: None,
-            status: 202,
-            created_ms: t,
-            finished_ms: None,
-        }
-    }
-
-    fn audit(id: &str) -> AuditEntry {
-        AuditEntry {
-            time_ms: 1,
-            principal: "p".into(),
-            tenant: None,
-            tool: "x".into(),
-            request_id: id.into(),
-            outcome: "completed".into(),
-            status: 200,
-            latency_ms: 0,
-            args_shape: serde_json::json!({}),
-        }
-    }
-
-    #[test]
-    fn claim_complete_prune_recover() {
-        let s = SqliteStore::memory().unwrap();
-        assert_eq!(s.claim(&rec("a", "f", 1)).unwrap(), Claim::New);
-        let Claim::Existing(r) = s.claim(&rec("a", "g", 2)).unwrap() else {
-            panic!()
-        };
-        assert_eq!(r.fingerprint, "f");
-        assert_eq!(r.state, CallState::Pending);
-        let mut done = rec("a", "f", 1);
-        done.state = CallState::Completed;
-        done.result = Some(serde_json::json!({"ok": true}));
-        done.status = 200;
-        s.complete(&done, &audit("a")).unwrap();
-        assert_eq!(s.get("p", "a").unwrap().unwrap().result, done.result);
-        assert_eq!(s.audit_since(0, 10).unwrap().len(), 1);
-        // b stays pending: recovery marks it interrupted.
-        s.claim(&rec("b", "f", 5)).unwrap();
-        assert_eq!(s.recover(9).unwrap(), 1);
-        let b = s.get("p", "b").unwrap().unwrap();
-        assert_eq!(
-            (b.state, b.error.as_deref()),
-            (CallState::Failed, Some("interrupted"))
-        );
-        // Count retention keeps one result: a (older) expires, its fingerprint stays.
-        let r = Retention {
-            max_age_ms: 1000,
-            max_results: 1,
-            tombstone_ms: 1000,
-        };
-        assert_eq!(s.prune(10, r).unwrap(), (1, 0));
-        let a = s.get("p", "a").unwrap().unwrap();
-        assert_eq!(
-            (a.state, a.result.clone(), a.fingerprint.as_str()),
-            (CallState::Expired, None, "f")
-        );
-        // Much later every result ages out and the tombstones go.
-        assert_eq!(s.prune(10_000, r).unwrap(), (1, 2));
-        assert!(s.get("p", "a").unwrap().is_none());
     }
 }

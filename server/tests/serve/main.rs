@@ -13,5 +13,7 @@ mod mcp;
 mod openapi;
 mod recipes;
 mod reload;
+mod replicas;
+mod store;
 mod upstream;
 mod v1;

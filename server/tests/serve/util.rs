@@ -147,3 +147,83 @@ pub(crate) async fn post_json(
     }
     send(state, b.body(Body::from(body.to_string())).unwrap()).await
 }
+
+/// A fresh, empty PostgreSQL database for one test, created on the server
+/// named by `PORTOLAN_TEST_POSTGRES` (a `postgres://…/DB` URL; the test
+/// command `bash tests/with-postgres cargo test …` starts a throwaway one and
+/// sets it). Returns its URL, or None after printing that the test is
+/// skipped; with `PORTOLAN_TEST_POSTGRES_REQUIRED=1` (CI) a missing server
+/// fails the test instead.
+pub(crate) fn postgres_database(test: &str) -> Option<String> {
+    let Ok(base) = std::env::var("PORTOLAN_TEST_POSTGRES") else {
+        assert!(
+            std::env::var("PORTOLAN_TEST_POSTGRES_REQUIRED").as_deref() != Ok("1"),
+            "{test}: PORTOLAN_TEST_POSTGRES is not set but PostgreSQL is required (run the tests through `bash tests/with-postgres`)"
+        );
+        eprintln!(
+            "{test}: skipped: no PostgreSQL (PORTOLAN_TEST_POSTGRES unset; run the tests through `bash tests/with-postgres` with PostgreSQL installed)"
+        );
+        return None;
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let name = format!(
+        "portolan_t_{}",
+        &blake3::hash(format!("{test}:{}:{nanos}", std::process::id()).as_bytes()).to_hex()[..16]
+    );
+    let admin = base.clone();
+    let create = name.clone();
+    // A thread of its own: the caller may be inside a runtime.
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (client, conn) = tokio_postgres::connect(&admin, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("cannot reach PORTOLAN_TEST_POSTGRES: {e}"));
+            tokio::spawn(conn);
+            client
+                .batch_execute(&format!("CREATE DATABASE {create}"))
+                .await
+                .unwrap();
+        })
+    })
+    .join()
+    .unwrap();
+    let (prefix, _) = base
+        .rsplit_once('/')
+        .expect("PORTOLAN_TEST_POSTGRES ends in /DATABASE");
+    Some(format!("{prefix}/{name}"))
+}
+
+/// Run SQL on a test database and return the rows' text columns.
+pub(crate) fn postgres_rows(url: &str, sql: &str) -> Vec<Vec<Option<String>>> {
+    let (url, sql) = (url.to_string(), sql.to_string());
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(conn);
+            let rows = client.simple_query(&sql).await.unwrap();
+            rows.iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => {
+                        Some((0..r.len()).map(|i| r.get(i).map(str::to_string)).collect())
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+    })
+    .join()
+    .unwrap()
+}
