@@ -210,6 +210,10 @@ pub struct Declaration {
     /// The first middleware on the chain that can deny the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Guard>,
+    /// It answers every path under its own too, as a function mounted with
+    /// `use` does (`app.use('/mcp', (req, res) => ...)` answers `/mcp/x`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subpaths: bool,
 }
 
 /// A JSON Schema (2020-12) the code states, and where it came from.

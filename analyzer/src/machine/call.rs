@@ -1058,6 +1058,7 @@ impl Interp {
                 n => {
                     let n = n.to_string();
                     self.dropin_call(ctx, &n, &argv, line)
+                        .or_else(|| self.served_call(ctx, &n, &argv, line))
                         .unwrap_or_else(Value::external)
                 }
             },
@@ -1065,7 +1066,10 @@ impl Interp {
                 self.note_fork(ctx, &argv, line);
                 Value::external()
             }
-            Builtin::MiddlewareFactory(_) | Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
+            Builtin::MiddlewareFactory(_)
+            | Builtin::OpaqueModule(_)
+            | Builtin::NestWs(_)
+            | Builtin::Served(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }

@@ -100,6 +100,20 @@ pub(crate) enum RegKind {
         contract: Rc<RefCell<RawContract>>,
         /// The functions that run for the route (middleware and handler), to be read for the contract.
         funcs: Vec<Value>,
+        /// The route answers every path under its own too: a function that
+        /// answers, mounted with `use` (`app.use('/mcp', (req, res) => ...)`).
+        subpaths: bool,
+    },
+    /// A router or app given as a route handler (`app.all('/entries*', router)`,
+    /// `app.get('/v', router)`): Express calls it with the request as it is,
+    /// without stripping the path, so its routes answer at their own paths,
+    /// for the requests this route accepts (its method and path pattern).
+    Dispatch {
+        method: String,
+        paths: Vec<PathArg>,
+        /// The functions before the router on the route, in order.
+        middleware: Vec<String>,
+        routers: Vec<u32>,
     },
 }
 
@@ -1091,6 +1105,16 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
             crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
+            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::Framework(n), p)
+            if n.strip_prefix("served:")
+                .is_some_and(|m| crate::libs::served::member(m, p).is_some()) =>
+        {
+            let m = n.strip_prefix("served:").unwrap_or_default();
+            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
         }
         (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
             Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
