@@ -473,7 +473,9 @@ pub struct Finding {
     /// Why, in words that say what to change.
     pub message: String,
     /// For `uncharted-*` findings: the census cause (`unreached-file`,
-    /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …).
+    /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …); for a
+    /// `dynamic-path` charted under the default the code gives a run-time
+    /// value (`process.env.PREFIX || '/env'`): `assumed-default`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
 }
@@ -493,6 +495,8 @@ impl Finding {
                 "not-a-router" | "not-a-socket" => Severity::Info,
                 _ => Severity::Error,
             },
+            // Charted under the default the code gives a run-time value.
+            C::DynamicPath if self.cause() == "assumed-default" => Severity::Warning,
             C::ParseError
             | C::UnreadableFile
             | C::InvalidUtf8

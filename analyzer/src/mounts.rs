@@ -390,7 +390,7 @@ pub(crate) fn build_inventory(
             code: f.code,
             at: loc(project, f.file, f.line),
             message: f.message.clone(),
-            cause: None,
+            cause: f.cause.map(str::to_string),
         })
         .collect();
     let mut out = WalkOut {

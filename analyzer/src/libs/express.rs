@@ -61,11 +61,23 @@ impl Interp {
                 let v = self.eval(ctx, a);
                 self.force_deep(v)
             });
+            let assumed = first
+                .as_ref()
+                .map(|v| self.assumptions(v))
+                .unwrap_or_default();
             let paths = match first {
                 Some(v) => path_list(&v),
                 None => Err(()),
             };
+            let conds = if !assumed.is_empty() && !self.event_mode && !self.salvage_blocks(id) {
+                self.assumed_path(ctx, call, name, &assumed)
+            } else {
+                Vec::new()
+            };
+            let depth = self.cond.len();
+            self.cond.extend(conds);
             self.register_route(ctx, id, name, paths, &call.args, 1, call);
+            self.cond.truncate(depth);
             return Value::Router(id);
         }
         match name {
@@ -857,6 +869,23 @@ impl Interp {
             let v = self.force_deep(v);
             argv.push((a, v));
         }
+        let assumed = argv
+            .first()
+            .map(|(_, v)| self.assumptions(v))
+            .unwrap_or_default();
+        if !assumed.is_empty() {
+            let conds = self.assumed_path(ctx, call, "use", &assumed);
+            let depth = self.cond.len();
+            self.cond.extend(conds);
+            self.register_use_of(ctx, id, call, argv);
+            self.cond.truncate(depth);
+        } else {
+            self.register_use_of(ctx, id, call, argv);
+        }
+    }
+
+    /// `use(...)` with its arguments evaluated.
+    fn register_use_of(&mut self, ctx: &Ctx, id: u32, call: &Call, argv: Vec<(&Expr, Value)>) {
         let (paths, start) = match argv.first() {
             Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
                 (path_list(v).unwrap_or_default(), 1)
