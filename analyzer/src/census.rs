@@ -775,6 +775,9 @@ pub(crate) struct RunView<'a> {
     pub(crate) reached: &'a BTreeSet<FileId>,
     /// Routers the mount walk reached from a root app.
     pub(crate) walked: &'a HashSet<u32>,
+    /// Routes on walked routers that the route handing requests to them
+    /// never lets through, with why (`mounts::WalkOut::unanswered`).
+    pub(crate) unanswered: &'a BTreeMap<(FileId, u32), String>,
     /// Files a reached file imports (loaded lazily, so possibly never read).
     pub(crate) imported: HashSet<FileId>,
     /// Whether events were analyzed.
@@ -953,7 +956,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if item.kind == CensusKind::Param {
                     matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
                 } else {
-                    http.contains(&key)
+                    http.contains(&key) && !run.unanswered.contains_key(&key)
                 };
                 let kind = match item.kind {
                     CensusKind::Route => "route",
@@ -1125,6 +1128,12 @@ fn explain(
         "not-a-router"
     };
     let receiver = &item.receiver;
+    if let Some(why) = run.unanswered.get(&(file, item.line)) {
+        return Why {
+            cause: "skipped",
+            reason: why.clone(),
+        };
+    }
     if seen.and_then(|s| s.main).is_none()
         && let Some(p) = item
             .receiver_package

@@ -210,6 +210,10 @@ pub struct Declaration {
     /// The first middleware on the chain that can deny the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Guard>,
+    /// It answers every path under its own too, as a function mounted with
+    /// `use` does (`app.use('/mcp', (req, res) => ...)` answers `/mcp/x`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subpaths: bool,
 }
 
 /// A JSON Schema (2020-12) the code states, and where it came from.
@@ -469,7 +473,9 @@ pub struct Finding {
     /// Why, in words that say what to change.
     pub message: String,
     /// For `uncharted-*` findings: the census cause (`unreached-file`,
-    /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …).
+    /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …); for a
+    /// `dynamic-path` charted under the default the code gives a run-time
+    /// value (`process.env.PREFIX || '/env'`): `assumed-default`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
 }
@@ -489,6 +495,8 @@ impl Finding {
                 "not-a-router" | "not-a-socket" => Severity::Info,
                 _ => Severity::Error,
             },
+            // Charted under the default the code gives a run-time value.
+            C::DynamicPath if self.cause() == "assumed-default" => Severity::Warning,
             C::ParseError
             | C::UnreadableFile
             | C::InvalidUtf8

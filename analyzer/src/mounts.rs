@@ -23,6 +23,45 @@ pub(crate) struct WalkOut {
     pub(crate) reached_routers: HashSet<u32>,
     pub(crate) decl_keys: BTreeSet<(FileId, u32, String, String)>,
     pub(crate) app_mounts: BTreeSet<String>,
+    /// The route-handler dispatches (`app.all('/entries*', router)`) above
+    /// the router being walked, outermost first: its routes answer only the
+    /// requests each of them accepts.
+    pub(crate) dispatches: Vec<RouteFilter>,
+    /// Routes below a dispatch that it never hands a request to (its method
+    /// or path pattern does not accept them), with why: Express never runs
+    /// them there (`about.get('/more')` under `app.get('/about', about)`).
+    pub(crate) unanswered: BTreeMap<(FileId, u32), String>,
+}
+
+/// What a route that hands the request to a router accepts.
+pub(crate) struct RouteFilter {
+    /// The route's method (`all` for any).
+    method: String,
+    /// The route as written, and where (for findings).
+    what: String,
+    /// Its full path as a matcher; `None` when the pattern cannot be read
+    /// (every route below is kept).
+    matcher: Option<regex::Regex>,
+}
+
+impl RouteFilter {
+    /// The method under which a route of `method` at `full` answers through
+    /// this dispatch, if it can answer at all. The path rule: the route's
+    /// path, each parameter standing for a neutral segment
+    /// ([`paths::sample_request`]), must be a request the dispatching route
+    /// accepts.
+    fn admit(&self, method: &str, full: &str, regex: bool) -> Option<String> {
+        let method = match (self.method.as_str(), method) {
+            ("all", m) => m.to_string(),
+            (d, "all") => d.to_string(),
+            (d, m) if d == m => m.to_string(),
+            _ => return None,
+        };
+        match &self.matcher {
+            Some(m) if !regex && !m.is_match(&paths::sample_request(full)) => None,
+            _ => Some(method),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -60,6 +99,9 @@ pub(crate) fn walk(
     let mut chain: Vec<ScopedMw> = inherited.to_vec();
     for reg in &data.regs {
         let cond_here = match (cond, reg.cond.as_deref()) {
+            // The same condition above and here (a router made and mounted
+            // under one `if`) is said once.
+            (Some(a), Some(b)) if a == b || a.ends_with(&format!(" && {b}")) => Some(a.to_string()),
             (Some(a), Some(b)) => Some(format!("{a} && {b}")),
             (Some(a), None) => Some(a.to_string()),
             (None, Some(b)) => Some(b.to_string()),
@@ -124,14 +166,76 @@ pub(crate) fn walk(
                     }
                 }
             }
+            RegKind::Dispatch {
+                method,
+                paths: route_paths,
+                middleware,
+                routers,
+            } => {
+                // Scoped middleware above is kept as it is: the routes below
+                // have their own full paths, which the scopes are matched against.
+                let mut here = chain.clone();
+                here.extend(middleware.iter().map(|n| ScopedMw {
+                    name: n.clone(),
+                    scope: None,
+                }));
+                for p in route_paths {
+                    let matcher = match p {
+                        PathArg::Str(s) => paths::route_matcher(&paths::join(prefix, s)),
+                        PathArg::Regex(_) => None,
+                    };
+                    for &child in routers {
+                        out.dispatches.push(RouteFilter {
+                            method: method.clone(),
+                            what: format!(
+                                "`{}` at {}:{}",
+                                match p {
+                                    PathArg::Str(s) => format!(
+                                        "{} {}",
+                                        method.to_uppercase(),
+                                        paths::join(prefix, s)
+                                    ),
+                                    PathArg::Regex(r) => format!("{} {r}", method.to_uppercase()),
+                                },
+                                project.rel(reg.file),
+                                reg.line
+                            ),
+                            matcher: matcher.clone(),
+                        });
+                        walk(
+                            project,
+                            interp,
+                            app,
+                            child,
+                            prefix,
+                            &here,
+                            mounts,
+                            cond_here.as_deref(),
+                            stack,
+                            out,
+                        );
+                        out.dispatches.pop();
+                    }
+                }
+            }
             RegKind::Route {
                 method,
                 paths: route_paths,
                 middleware,
                 handler,
                 contract,
+                subpaths,
                 ..
             } => {
+                // A function mounted with `use` that only ever answers 404 is
+                // the fallback for what nothing under its path answered (`// API
+                // 404s`), not an operation.
+                if *subpaths && {
+                    let c = contract.borrow();
+                    !c.responses.is_empty() && c.responses.iter().all(|r| r.0 == 404)
+                } {
+                    continue;
+                }
                 let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
@@ -139,6 +243,27 @@ pub(crate) fn walk(
                         PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
                         PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
                     };
+                    let mut method = method.clone();
+                    if let Some(d) =
+                        out.dispatches
+                            .iter()
+                            .find(|d| match d.admit(&method, &full, regex) {
+                                Some(m) => {
+                                    method = m;
+                                    false
+                                }
+                                None => true,
+                            })
+                    {
+                        let why = format!(
+                            "the route {} hands requests to its router, and never one for {} {full}",
+                            d.what,
+                            method.to_uppercase()
+                        );
+                        out.unanswered.entry((reg.file, reg.line)).or_insert(why);
+                        continue;
+                    }
+                    let method = &method;
                     let mut mw: Vec<String> = chain
                         .iter()
                         .filter(|m| match &m.scope {
@@ -197,6 +322,7 @@ pub(crate) fn walk(
                         doc: reg.doc.clone(),
                         contract: contract.clone(),
                         guard,
+                        subpaths: *subpaths,
                     };
                     let key = (app, method.clone(), full.clone(), regex);
                     out.mount_paths.entry(key.clone()).or_insert_with(|| {
@@ -264,7 +390,7 @@ pub(crate) fn build_inventory(
             code: f.code,
             at: loc(project, f.file, f.line),
             message: f.message.clone(),
-            cause: None,
+            cause: f.cause.map(str::to_string),
         })
         .collect();
     let mut out = WalkOut {
@@ -273,6 +399,8 @@ pub(crate) fn build_inventory(
         reached_routers: HashSet::new(),
         decl_keys: BTreeSet::new(),
         app_mounts: BTreeSet::new(),
+        dispatches: Vec::new(),
+        unanswered: BTreeMap::new(),
     };
     let roots: Vec<u32> = interp
         .routers
@@ -514,12 +642,17 @@ pub(crate) fn build_inventory(
         timings: Timings::default(),
         input_key: None,
     };
+    // A route a dispatch turned away is charted when another way reaches it.
+    for (file, line, _, _) in &out.decl_keys {
+        out.unanswered.remove(&(*file, *line));
+    }
     let run = census::RunView {
         project,
         loader,
         interp,
         reached,
         walked: &out.reached_routers,
+        unanswered: &out.unanswered,
         imported: census::imported_by(project, loader, reached),
         events: !opts.skip_events,
     };

@@ -198,9 +198,172 @@ pub(crate) fn join_regex(prefix: &str, regex: &str) -> String {
     }
 }
 
+/// Which request paths a route path accepts, as Express matches a route
+/// layer: the whole path, case-insensitive, a trailing `/` allowed. `:name`
+/// is one segment (`:name?` with its leading `/` optional, `:name(re)` its
+/// own pattern), `*` (Express 4) and `*name` (Express 5) any text, `{...}`
+/// (Express 5) an optional group. `None` for text the grammar cannot read.
+pub(crate) fn route_matcher(express: &str) -> Option<regex::Regex> {
+    let chars: Vec<char> = express.chars().collect();
+    let mut re = String::from("(?i)^");
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if i + 1 < chars.len() => {
+                re.push_str(&regex::escape(&chars[i + 1].to_string()));
+                i += 2;
+                continue;
+            }
+            '{' => re.push_str("(?:"),
+            '}' => re.push_str(")?"),
+            ':' | '*' => {
+                let mut j = i + 1;
+                while j < chars.len()
+                    && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
+                {
+                    j += 1;
+                }
+                if c == ':' && j == i + 1 {
+                    re.push(':');
+                    i += 1;
+                    continue;
+                }
+                let mut one = if c == '*' {
+                    ".*".to_string()
+                } else {
+                    "[^/]+?".to_string()
+                };
+                if j < chars.len() && chars[j] == '(' {
+                    let start = j + 1;
+                    let mut depth = 0;
+                    while j < chars.len() {
+                        match chars[j] {
+                            '\\' => j += 1,
+                            '(' => depth += 1,
+                            ')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    one = chars[start..j.min(chars.len())].iter().collect();
+                    j = (j + 1).min(chars.len());
+                }
+                if c == ':' && j < chars.len() && chars[j] == '?' {
+                    // `/:name?`: the segment and its slash are both optional.
+                    let slash = re.ends_with('/');
+                    if slash {
+                        re.pop();
+                    }
+                    re.push_str(&format!("(?:{}({one}))?", if slash { "/" } else { "" }));
+                    j += 1;
+                } else {
+                    re.push_str(&format!("({one})"));
+                }
+                i = j;
+                continue;
+            }
+            _ => re.push_str(&regex::escape(&c.to_string())),
+        }
+        i += 1;
+    }
+    re.push_str("/?$");
+    regex::Regex::new(&re).ok()
+}
+
+/// A request path a route path accepts: each parameter and wildcard stands
+/// for one neutral segment text (`/entries/:id` → `/entries/_`).
+pub(crate) fn sample_request(express: &str) -> String {
+    let chars: Vec<char> = express.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' if i + 1 < chars.len() => {
+                out.push(chars[i + 1]);
+                i += 2;
+                continue;
+            }
+            '{' | '}' => {}
+            ':' | '*' => {
+                let mut j = i + 1;
+                while j < chars.len()
+                    && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
+                {
+                    j += 1;
+                }
+                if c == ':' && j == i + 1 {
+                    out.push(':');
+                    i += 1;
+                    continue;
+                }
+                if j < chars.len() && chars[j] == '(' {
+                    let mut depth = 0;
+                    while j < chars.len() {
+                        match chars[j] {
+                            '\\' => j += 1,
+                            '(' => depth += 1,
+                            ')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    j = (j + 1).min(chars.len());
+                }
+                while j < chars.len() && matches!(chars[j], '?' | '+' | '*') {
+                    j += 1;
+                }
+                out.push('_');
+                i = j;
+                continue;
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn route_patterns_accept_what_express_accepts() {
+        let m = route_matcher("/api/v1/entries*").unwrap();
+        for ok in [
+            "/api/v1/entries",
+            "/api/v1/entries/current",
+            "/API/v1/entries.json",
+            "/api/v1/entries/_",
+        ] {
+            assert!(m.is_match(ok), "{ok}");
+        }
+        assert!(!m.is_match("/api/v1/treatments"));
+        let m = route_matcher("/v/:id?").unwrap();
+        assert!(
+            m.is_match("/v") && m.is_match("/v/_") && m.is_match("/v/_/") && !m.is_match("/v/_/x")
+        );
+        let m = route_matcher("/files{/*rest}").unwrap();
+        assert!(m.is_match("/files") && m.is_match("/files/a/b"));
+        let m = route_matcher("/n/:id(\\d+)").unwrap();
+        assert!(m.is_match("/n/12") && !m.is_match("/n/_"));
+        assert_eq!(
+            sample_request("/entries/:spec/:id(\\d+)?{/*rest}"),
+            "/entries/_/_/_"
+        );
+    }
 
     #[test]
     fn join_drops_empty_and_trailing() {

@@ -51,6 +51,8 @@ fn new_out() -> WalkOut {
         reached_routers: HashSet::new(),
         decl_keys: BTreeSet::new(),
         app_mounts: BTreeSet::new(),
+        dispatches: Vec::new(),
+        unanswered: BTreeMap::new(),
     }
 }
 

@@ -214,6 +214,9 @@ pub(crate) enum Builtin {
     /// `NestFactory`, its `create`, `forwardRef` (see `libs/nest.rs`);
     /// routing-controllers' `createExpressServer`, `useExpressServer`.
     Framework(Rc<str>),
+    /// Middleware of a package that answers fixed paths itself
+    /// (`actuator()`, `promBundle({...})`; see `libs/served.rs`).
+    Served(Rc<crate::libs::served::Served>),
     /// The `Ajv` class (`ajv`, `ajv/dist/2020`).
     Ajv,
     /// An `Ajv` instance.
@@ -547,6 +550,7 @@ impl Value {
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)
                 | Builtin::Framework(_)
+                | Builtin::Served(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

@@ -109,6 +109,9 @@ fn run(case: &Path, cache: &Path) -> Actual {
             if d.conditional.is_some() {
                 l.push_str(" conditional");
             }
+            if d.subpaths {
+                l.push_str(" subpaths");
+            }
             if let Some(v) = &d.via {
                 l.push_str(&format!(" via={}:{}", v.file, v.line));
             }

@@ -103,6 +103,9 @@ pub(crate) fn emit(inv: &Inventory, model: &Model<'_>, opts: &SpecOptions) -> Va
         if op.path.regex {
             o.insert("regex".into(), json!(true));
         }
+        if op.declarations.iter().any(|d| d.subpaths) {
+            o.insert("subpaths".into(), json!(true));
+        }
         if let Some(c) = op.conditional() {
             o.insert("conditional".into(), json!(c));
         }

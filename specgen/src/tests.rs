@@ -44,6 +44,7 @@ fn decl(
         doc: doc.map(str::to_string),
         contract,
         guard: None,
+        subpaths: false,
     }
 }
 

@@ -144,6 +144,7 @@ impl Interp {
                 }),
                 contract: Rc::new(RefCell::new(RawContract::default())),
                 funcs: Vec::new(),
+                subpaths: false,
             },
             file: ctx.file,
             line,

@@ -71,11 +71,23 @@ impl Interp {
                 let v = self.eval(ctx, a);
                 self.force_deep(v)
             });
+            let assumed = first
+                .as_ref()
+                .map(|v| self.assumptions(v))
+                .unwrap_or_default();
             let paths = match first {
                 Some(v) => path_list(&v),
                 None => Err(()),
             };
+            let conds = if !assumed.is_empty() && !self.event_mode && !self.salvage_blocks(id) {
+                self.assumed_path(ctx, call, name, &assumed)
+            } else {
+                Vec::new()
+            };
+            let depth = self.cond.len();
+            self.cond.extend(conds);
             self.register_route(ctx, id, name, paths, &call.args, 1, call);
+            self.cond.truncate(depth);
             return Value::Router(id);
         }
         match name {
@@ -397,8 +409,13 @@ impl Interp {
         let contract = Rc::new(RefCell::new(RawContract::default()));
         let mut funcs = Vec::new();
         let mut named_values = Vec::new();
+        let mut routers = Vec::new();
         for a in args.iter().skip(skip) {
             let v = self.eval_raw(ctx, a);
+            if let Value::Router(r) = v {
+                routers.push(r);
+                continue;
+            }
             let before = names.len();
             self.handler_names(a, &v, &mut names, 0);
             if names.len() == before + 1 {
@@ -443,6 +460,30 @@ impl Interp {
             }
         }
         self.loader.prefetch(ahead);
+        if !routers.is_empty() {
+            for (i, v) in &named_values {
+                let name = names[*i].0.clone();
+                self.note_middleware(&name, v);
+            }
+            for &r in &routers {
+                self.routers[r as usize].mounted = true;
+            }
+            let reg = Reg {
+                kind: RegKind::Dispatch {
+                    method: method.to_string(),
+                    paths,
+                    middleware: names.into_iter().map(|(n, _)| n).collect(),
+                    routers,
+                },
+                file: ctx.file,
+                line: call.line,
+                cond: self.cond_text(),
+                doc: call.doc.clone(),
+                via: None,
+            };
+            self.routers[id as usize].regs.push(reg);
+            return;
+        }
         // The middleware (not the final handler) may be guards.
         for (i, v) in &named_values {
             if *i + 1 < names.len() {
@@ -470,6 +511,7 @@ impl Interp {
                 handler,
                 contract,
                 funcs,
+                subpaths: false,
             },
             file: ctx.file,
             line: call.line,
@@ -837,6 +879,23 @@ impl Interp {
             let v = self.force_deep(v);
             argv.push((a, v));
         }
+        let assumed = argv
+            .first()
+            .map(|(_, v)| self.assumptions(v))
+            .unwrap_or_default();
+        if !assumed.is_empty() {
+            let conds = self.assumed_path(ctx, call, "use", &assumed);
+            let depth = self.cond.len();
+            self.cond.extend(conds);
+            self.register_use_of(ctx, id, call, argv);
+            self.cond.truncate(depth);
+        } else {
+            self.register_use_of(ctx, id, call, argv);
+        }
+    }
+
+    /// `use(...)` with its arguments evaluated.
+    fn register_use_of(&mut self, ctx: &Ctx, id: u32, call: &Call, argv: Vec<(&Expr, Value)>) {
         let (paths, start) = match argv.first() {
             Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
                 (path_list(v).unwrap_or_default(), 1)
@@ -878,6 +937,10 @@ impl Interp {
         }
         let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
         self.graphql_mounts(ctx, id, &paths, &values, call);
+        self.served_mounts(ctx, id, &paths, &values, call);
+        if self.use_endpoint(ctx, id, &paths, start, &handlers, &values, call) {
+            return;
+        }
         let reg = Reg {
             kind: RegKind::Use { paths, handlers },
             file: ctx.file,
@@ -887,6 +950,72 @@ impl Interp {
             via: None,
         };
         self.routers[id as usize].regs.push(reg);
+    }
+
+    /// `use(path, ..., fn)` whose last function answers and never passes the
+    /// request on ([`answers_alone`]): Express runs it for every method on
+    /// that path and every path under it, so it is an endpoint, charted as an
+    /// `all` route that answers sub-paths too. Only with a path of its own:
+    /// a function used without one (or at `/`) is a fallback for whatever no
+    /// route answered (a 404 page), not an operation.
+    #[allow(clippy::too_many_arguments)] // the parts of one `use` call
+    fn use_endpoint(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        paths: &[PathArg],
+        start: usize,
+        handlers: &[UseHandler],
+        values: &[Value],
+        call: &Call,
+    ) -> bool {
+        let own_path = start == 1
+            && paths
+                .iter()
+                .any(|p| matches!(p, PathArg::Str(s) if crate::paths::join("", s) != "/"));
+        let Some(Value::Func(last)) = values.last() else {
+            return false;
+        };
+        if !own_path
+            || handlers.iter().any(|h| matches!(h, UseHandler::Router(_)))
+            || !answers_alone(&last.func)
+        {
+            return false;
+        }
+        let mut names: Vec<String> = handlers
+            .iter()
+            .filter_map(|h| match h {
+                UseHandler::Middleware(n) => Some(n.clone()),
+                UseHandler::Router(_) => None,
+            })
+            .collect();
+        let name = names.pop().unwrap_or_else(|| "<anonymous>".into());
+        let mut funcs = Vec::new();
+        let contract = Rc::new(RefCell::new(RawContract::default()));
+        for v in values {
+            self.route_funcs(ctx, v, &contract, &mut funcs, call.line, 0);
+        }
+        let reg = Reg {
+            kind: RegKind::Route {
+                method: "all".into(),
+                paths: paths.to_vec(),
+                middleware: names,
+                handler: Some(HandlerRef {
+                    name,
+                    at: Some((last.file, last.func.line)),
+                }),
+                contract,
+                funcs,
+                subpaths: true,
+            },
+            file: ctx.file,
+            line: call.line,
+            cond: self.cond_text(),
+            doc: call.doc.clone(),
+            via: None,
+        };
+        self.routers[id as usize].regs.push(reg);
+        true
     }
 
     pub(crate) fn use_handlers(
@@ -924,4 +1053,70 @@ impl Interp {
             }
         }
     }
+}
+
+/// Whether a function mounted with `use` evidently ends every request it
+/// gets: it takes `(req, res)` or `(req, res, next)` and never mentions
+/// `next` (nor `arguments`), so it cannot pass the request on, and it
+/// answers: it calls a method of `res` that sends (`send`, `json`, `end`,
+/// `status(...).json`, ...) or hands `res` to another function
+/// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
+/// handler (four parameters) or a function without `res` is not one.
+pub(crate) fn answers_alone(f: &crate::ir::Func) -> bool {
+    use crate::libs::socketio::any_expr;
+    let name = |p: Option<&crate::ir::Pattern>| match p {
+        Some(crate::ir::Pattern::Ident(n)) => Some(n.clone()),
+        Some(crate::ir::Pattern::Default(p, _)) => match p.as_ref() {
+            crate::ir::Pattern::Ident(n) => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    if f.params.len() < 2 || f.params.len() > 3 || f.rest {
+        return false;
+    }
+    let Some(res) = name(f.params.get(1)) else {
+        return false;
+    };
+    let next = match f.params.get(2) {
+        None => None,
+        Some(p) => match name(Some(p)) {
+            Some(n) => Some(n),
+            None => return false,
+        },
+    };
+    let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
+    if next.as_deref().is_some_and(mentions) || mentions("arguments") {
+        return false;
+    }
+    fn rooted_at(e: &Expr, res: &str) -> bool {
+        match e {
+            Expr::Ident(x) => x == res,
+            Expr::Member(o, _) => rooted_at(o, res),
+            Expr::Call(c) => rooted_at(&c.callee, res),
+            _ => false,
+        }
+    }
+    const SENDS: &[&str] = &[
+        "send",
+        "json",
+        "jsonp",
+        "end",
+        "render",
+        "redirect",
+        "sendFile",
+        "sendStatus",
+        "download",
+        "write",
+        "writeHead",
+    ];
+    any_expr(&f.body, &|e| match e {
+        Expr::Call(c) => {
+            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, &res))
+                || c.args
+                    .iter()
+                    .any(|a| matches!(a, Expr::Ident(x) if *x == res))
+        }
+        _ => false,
+    })
 }

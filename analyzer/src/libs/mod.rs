@@ -24,6 +24,7 @@ pub(crate) mod lodash;
 pub(crate) mod nest;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
+pub(crate) mod served;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
 
@@ -133,6 +134,11 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-graphql", Module::Family),
     modelled("graphql-http/lib/use/express", Module::Family),
     // machine/node.rs (Node's own modules and helpers)
+    modelled("express-actuator", Module::Family),
+    modelled("prometheus-api-metrics", Module::Family),
+    modelled("express-prom-bundle", Module::Family),
+    modelled("express-status-monitor", Module::Family),
+    modelled("swagger-ui-express", Module::Family),
     modelled("path", Module::Path),
     modelled("path/posix", Module::Path),
     modelled("node:path", Module::Family),
@@ -177,6 +183,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
     match row(pkg).map(|p| p.module) {
         Some(m) if m != Module::Family => value_of(pkg, m),
         _ => dropins::default_export(pkg)
+            .or_else(|| served::default_export(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
     }

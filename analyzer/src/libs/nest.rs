@@ -153,6 +153,7 @@ impl Interp {
                 }),
                 contract: route.contract,
                 funcs: Vec::new(),
+                subpaths: false,
             },
             file: cv.file,
             line: route.line,

@@ -992,11 +992,33 @@ impl Interp {
                         .clone()
                         .map_or(Value::dynamic(), Value::Obj),
                     ("assign", Value::Obj(o)) => {
-                        for src in argv.iter().skip(1) {
-                            if let Value::Obj(s) = self.force(src.clone(), 0) {
-                                for (k, v) in s.props.borrow().iter() {
-                                    o.set(k, v.clone());
+                        for (i, src) in argv.iter().enumerate().skip(1) {
+                            match self.force(src.clone(), 0) {
+                                Value::Obj(s) => {
+                                    for (k, v) in s.props.borrow().iter() {
+                                        o.set(k, v.clone());
+                                    }
                                 }
+                                // A source only known at run time may set any
+                                // property: the strings so far are defaults.
+                                Value::Unknown(_) | Value::Deferred(_) => {
+                                    let text = args.get(i).map(expr_text).unwrap_or_default();
+                                    let known: Vec<(String, Rc<str>)> = o
+                                        .props
+                                        .borrow()
+                                        .iter()
+                                        .filter_map(|(k, v)| match v {
+                                            Value::Str(s) => Some((k.clone(), s.clone())),
+                                            _ => None,
+                                        })
+                                        .collect();
+                                    for (k, s) in known {
+                                        let v =
+                                            self.assume(&s, format!("{text}.{k} === undefined"));
+                                        o.set(&k, v);
+                                    }
+                                }
+                                _ => {}
                             }
                         }
                         target
@@ -1058,6 +1080,7 @@ impl Interp {
                 n => {
                     let n = n.to_string();
                     self.dropin_call(ctx, &n, &argv, line)
+                        .or_else(|| self.served_call(ctx, &n, &argv, line))
                         .unwrap_or_else(Value::external)
                 }
             },
@@ -1071,7 +1094,7 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
-            Builtin::OpaqueModule(_) | Builtin::NestWs(_) => {
+            Builtin::OpaqueModule(_) | Builtin::NestWs(_) | Builtin::Served(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }

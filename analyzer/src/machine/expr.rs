@@ -211,7 +211,19 @@ impl Interp {
                         self.cond.pop();
                         // `x || null`, `x || []`: a fallback of nothing says
                         // nothing (a loop over it would run zero times); keep `x`.
-                        if says_nothing(&b) { a } else { b }
+                        if says_nothing(&b) {
+                            return a;
+                        }
+                        // `process.env.PREFIX || '/env'`: the default, said to be one.
+                        match (op, &b) {
+                            (LogicalOp::Or, Value::Str(s)) => {
+                                self.assume(&s.clone(), format!("!({})", expr_text(l)))
+                            }
+                            (LogicalOp::Nullish, Value::Str(s)) => {
+                                self.assume(&s.clone(), format!("{} == null", expr_text(l)))
+                            }
+                            _ => b,
+                        }
                     }
                 }
             }
@@ -242,7 +254,11 @@ impl Interp {
                             return Value::array(items);
                         }
                         match (x.is_unknown(), y.is_unknown()) {
-                            (true, false) if !says_nothing(&y) => y,
+                            // `x ? x : '/default'`: the default, said to be one.
+                            (true, false) if !says_nothing(&y) => match &y {
+                                Value::Str(s) => self.assume(&s.clone(), format!("!({text})")),
+                                _ => y,
+                            },
                             (false, true) if says_nothing(&x) => y,
                             _ => x,
                         }

@@ -100,6 +100,20 @@ pub(crate) enum RegKind {
         contract: Rc<RefCell<RawContract>>,
         /// The functions that run for the route (middleware and handler), to be read for the contract.
         funcs: Vec<Value>,
+        /// The route answers every path under its own too: a function that
+        /// answers, mounted with `use` (`app.use('/mcp', (req, res) => ...)`).
+        subpaths: bool,
+    },
+    /// A router or app given as a route handler (`app.all('/entries*', router)`,
+    /// `app.get('/v', router)`): Express calls it with the request as it is,
+    /// without stripping the path, so its routes answer at their own paths,
+    /// for the requests this route accepts (its method and path pattern).
+    Dispatch {
+        method: String,
+        paths: Vec<PathArg>,
+        /// The functions before the router on the route, in order.
+        middleware: Vec<String>,
+        routers: Vec<u32>,
     },
 }
 
@@ -144,6 +158,9 @@ pub(crate) struct RawFinding {
     pub(crate) file: FileId,
     pub(crate) line: u32,
     pub(crate) message: String,
+    /// A cause finer than the code (`assumed-default` for a `dynamic-path`
+    /// charted under its default).
+    pub(crate) cause: Option<&'static str>,
 }
 
 /// A module's scope and its exported name -> local name map.
@@ -233,6 +250,14 @@ pub(crate) struct Interp {
     pub(crate) routers: Vec<RouterData>,
     pub(crate) findings: Vec<RawFinding>,
     pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
+    /// Strings that are a default taken for a value only known at run time,
+    /// with when the default applies, by the address of their text (the
+    /// `Rc` is kept so the address stays theirs): `process.env.PREFIX ||
+    /// '/env'` is `'/env'` when `!(process.env.PREFIX)`; `Object.assign({},
+    /// defaults, userConfig)` keeps `defaults.root` when
+    /// `userConfig.root === undefined`. A route whose path is one of them is
+    /// charted under the default, conditional, with a `dynamic-path` finding.
+    pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// Every file whose facts were used.
     pub(crate) touched: BTreeSet<FileId>,
@@ -377,6 +402,7 @@ impl Interp {
             routers: Vec::new(),
             findings: Vec::new(),
             finding_keys: HashSet::new(),
+            assumed: HashMap::new(),
             modules: HashMap::new(),
             touched: BTreeSet::new(),
             data_modules: Default::default(),
@@ -730,8 +756,75 @@ impl Interp {
                 file,
                 line,
                 message,
+                cause: None,
             });
         }
+    }
+
+    /// `text`, taken as the default for a value only known at run time,
+    /// applying when `when` holds (see [`Interp::assumed`]).
+    pub(crate) fn assume(&mut self, text: &str, when: String) -> Value {
+        let rc: Rc<str> = Rc::from(text);
+        self.assumed
+            .insert(Rc::as_ptr(&rc) as *const u8 as usize, (rc.clone(), when));
+        Value::Str(rc)
+    }
+
+    /// When the strings of a path value (a string or a list of them) are
+    /// defaults taken for run-time values: the conditions, in order.
+    pub(crate) fn assumptions(&self, v: &Value) -> Vec<(Rc<str>, String)> {
+        let one = |v: &Value| match v {
+            Value::Str(s) => self
+                .assumed
+                .get(&(Rc::as_ptr(s) as *const u8 as usize))
+                .filter(|(rc, _)| Rc::ptr_eq(rc, s))
+                .cloned(),
+            _ => None,
+        };
+        match v {
+            Value::Arr(items) => items.borrow().iter().filter_map(one).collect(),
+            v => one(v).into_iter().collect(),
+        }
+    }
+
+    /// A path that is a default taken for a run-time value: the registration
+    /// is charted under it, conditional on `conds`, and this finding says
+    /// where the real path may differ.
+    pub(crate) fn assumed_path(
+        &mut self,
+        ctx: &Ctx,
+        call: &Call,
+        what: &str,
+        assumed: &[(Rc<str>, String)],
+    ) -> Vec<String> {
+        let conds: Vec<String> = assumed.iter().map(|(_, c)| c.clone()).collect();
+        if self
+            .finding_keys
+            .insert((FindingCode::DynamicPath, ctx.file, call.line))
+        {
+            let defaults: Vec<String> = assumed
+                .iter()
+                .map(|(p, _)| {
+                    if p.is_empty() {
+                        "empty".to_string()
+                    } else {
+                        format!("`{p}`")
+                    }
+                })
+                .collect();
+            self.findings.push(RawFinding {
+                code: FindingCode::DynamicPath,
+                file: ctx.file,
+                line: call.line,
+                message: format!(
+                    "the path of this `{what}` is {} only when {} (a default for a value only known at run time); charted under the default, conditional",
+                    defaults.join(", "),
+                    conds.join(" && ")
+                ),
+                cause: Some("assumed-default"),
+            });
+        }
+        conds
     }
 }
 
@@ -1091,6 +1184,16 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
             crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
+            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::Framework(n), p)
+            if n.strip_prefix("served:")
+                .is_some_and(|m| crate::libs::served::member(m, p).is_some()) =>
+        {
+            let m = n.strip_prefix("served:").unwrap_or_default();
+            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
         }
         (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
             Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
