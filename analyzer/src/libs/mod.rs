@@ -22,6 +22,7 @@ pub(crate) mod guards;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
 pub(crate) mod socketio;

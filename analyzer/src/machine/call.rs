@@ -98,6 +98,11 @@ impl Interp {
             callee => {
                 let f = self.eval_raw(ctx, callee);
                 let argv = self.eval_args(ctx, &call.args);
+                if let Expr::Ident(name) = callee
+                    && let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line)
+                {
+                    return v;
+                }
                 if matches!(f, Value::Unknown(Unknown::Dynamic)) {
                     self.dynamic_call(ctx, call, &argv);
                 }
@@ -338,6 +343,9 @@ impl Interp {
             _ => {
                 let f = self.member(o, name);
                 let argv = self.eval_args(ctx, &call.args);
+                if let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line) {
+                    return v;
+                }
                 let this = match o {
                     Value::Obj(_) | Value::Class(_) => Some(o.clone()),
                     _ => None,
