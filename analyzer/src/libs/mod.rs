@@ -155,6 +155,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("require-all", Module::Loader),
     installed("require-directory", Module::Loader),
     installed("auto-load", Module::Loader),
+    installed("consign", Module::Loader),
+    installed("express-load", Module::Loader),
     // lodash.rs
     installed("lodash", Module::Lodash),
     installed("lodash-es", Module::Lodash),

@@ -182,6 +182,9 @@ impl Interp {
             Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
             Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
+            Value::Builtin(Builtin::Node(NodeFn::LoadChain(chain))) => {
+                return self.load_chain_method(ctx, chain, name, call);
+            }
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
