@@ -434,6 +434,11 @@ impl Project {
     pub(crate) fn resolve(&self, from: FileId, spec: &str) -> Resolved {
         let from_rel = self.rel(from);
         let from_dir = from_rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        self.resolve_in(from_dir, spec)
+    }
+
+    /// Where `spec` leads from a module in the root-relative folder `from_dir`.
+    pub(crate) fn resolve_in(&self, from_dir: &str, spec: &str) -> Resolved {
         if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
             let depth = from_dir.split('/').filter(|s| !s.is_empty()).count() as i64;
             let ups = spec.split('/').filter(|s| *s == "..").count() as i64;
@@ -625,7 +630,7 @@ impl Project {
         !globs.iter().any(|g| workspace_glob_matches(g, pkg))
     }
 
-    fn package_at(&self, dir: &str) -> Option<&PackageJson> {
+    pub(crate) fn package_at(&self, dir: &str) -> Option<&PackageJson> {
         self.packages.iter().find(|p| p.dir == dir)
     }
 

@@ -44,17 +44,18 @@ impl Scope {
         self.vars.borrow_mut().insert(Rc::from(name), v);
     }
 
-    /// Assign to the nearest scope that has `name`; define here if none does.
-    pub(crate) fn assign(self: &Rc<Self>, name: &str, v: Value) {
+    /// Assign to the nearest scope that has `name`; `false` when none does
+    /// (the name is then a property of the global object: see `Interp::bind`).
+    pub(crate) fn assign(self: &Rc<Self>, name: &str, v: Value) -> bool {
         let mut cur: Option<&Rc<Scope>> = Some(self);
         while let Some(s) = cur {
             if s.vars.borrow().contains_key(name) {
                 s.vars.borrow_mut().insert(Rc::from(name), v);
-                return;
+                return true;
             }
             cur = s.parent.as_ref();
         }
-        self.define(name, v);
+        false
     }
 }
 

@@ -22,6 +22,7 @@ pub(crate) mod guards;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
 pub(crate) mod served;
@@ -160,6 +161,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("require-all", Module::Loader),
     installed("require-directory", Module::Loader),
     installed("auto-load", Module::Loader),
+    installed("consign", Module::Loader),
+    installed("express-load", Module::Loader),
     // lodash.rs
     installed("lodash", Module::Lodash),
     installed("lodash-es", Module::Lodash),

@@ -98,6 +98,11 @@ impl Interp {
             callee => {
                 let f = self.eval_raw(ctx, callee);
                 let argv = self.eval_args(ctx, &call.args);
+                if let Expr::Ident(name) = callee
+                    && let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line)
+                {
+                    return v;
+                }
                 if matches!(f, Value::Unknown(Unknown::Dynamic)) {
                     self.dynamic_call(ctx, call, &argv);
                 }
@@ -177,6 +182,9 @@ impl Interp {
             Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
             Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
+            Value::Builtin(Builtin::Node(NodeFn::LoadChain(chain))) => {
+                return self.load_chain_method(ctx, chain, name, call);
+            }
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
@@ -338,6 +346,9 @@ impl Interp {
             _ => {
                 let f = self.member(o, name);
                 let argv = self.eval_args(ctx, &call.args);
+                if let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line) {
+                    return v;
+                }
                 let this = match o {
                     Value::Obj(_) | Value::Class(_) => Some(o.clone()),
                     _ => None,

@@ -264,6 +264,8 @@ pub(crate) struct Interp {
     /// JSON files `require`d or imported (see `modules::data_module`), by
     /// root-relative path.
     pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
+    /// The hooks the project's plugin manifests declare (`libs/plugin_manifests.rs`).
+    pub(crate) plugin_hooks: crate::libs::plugin_manifests::PluginHooks,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
@@ -406,6 +408,7 @@ impl Interp {
             modules: HashMap::new(),
             touched: BTreeSet::new(),
             data_modules: Default::default(),
+            plugin_hooks: Default::default(),
             stack: Vec::new(),
             steps: 0,
             budget_reported: false,

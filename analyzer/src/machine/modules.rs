@@ -308,7 +308,7 @@ impl Interp {
 
     /// A JSON file as `require` gives it (read once; the same object each time).
     /// Larger than [`DATA_MODULE_MAX`] or not valid JSON: known only at run time.
-    fn data_module(&mut self, rel: &str) -> Value {
+    pub(crate) fn data_module(&mut self, rel: &str) -> Value {
         if let Some(d) = self.data_modules.get(rel) {
             return d.value.clone();
         }

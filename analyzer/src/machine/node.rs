@@ -62,6 +62,8 @@ pub(crate) enum NodeFn {
     Inherits,
     /// A directory loader package (`require-tree`, …): see `loaders`.
     Loader(&'static str),
+    /// A `consign()`/`express-load` chain: see `loaders`.
+    LoadChain(std::rc::Rc<crate::libs::loaders::LoadChain>),
 }
 
 /// The virtual path of a root-relative path.
@@ -240,9 +242,11 @@ impl Interp {
                 }
                 Value::Undef
             }
-            NodeFn::Process | NodeFn::UrlModule | NodeFn::ModuleModule | NodeFn::Util => {
-                Value::dynamic()
-            }
+            NodeFn::Process
+            | NodeFn::UrlModule
+            | NodeFn::ModuleModule
+            | NodeFn::Util
+            | NodeFn::LoadChain(_) => Value::dynamic(),
             NodeFn::Fs(name) => self.fs_call(ctx, name, &argv, args, line),
             NodeFn::Glob => {
                 let list = self.glob(&argv);

@@ -191,8 +191,11 @@ impl Interp {
             Pattern::Ident(name) => {
                 if define {
                     ctx.scope.define(name, v);
-                } else {
-                    ctx.scope.assign(name, v);
+                } else if !ctx.scope.assign(name, v.clone()) {
+                    // `config = {…}` with no declaration in sloppy code: a
+                    // property of the global object, read as a bare name in
+                    // every module (strict code would throw instead).
+                    self.global_obj.set(name, v);
                 }
             }
             Pattern::Object(props, rest) => {
