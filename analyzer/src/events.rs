@@ -97,8 +97,10 @@ pub(crate) fn build_events(
     let kept = || sites.iter().filter(|s| !separate.contains(&s.server));
     let has_client = kept().any(|s| s.side == Side::Client);
     let has_server = kept().any(|s| s.side == Side::Server);
-    // A server-side `onAny` (in a file with server sites) may receive any name
-    // a client emits: no `unhandled-event` then (NodeBB looks its handlers up by name).
+    // A server-side `onAny` (in a file with server sites) whose names no table
+    // resolved may receive any name a client emits: no `unhandled-event` then
+    // (one that looks its handlers up in a known table charts them instead,
+    // see `libs/socketio_rpc.rs`).
     let server_files: BTreeSet<FileId> = kept()
         .filter(|s| s.side == Side::Server)
         .map(|s| s.file)

@@ -358,6 +358,7 @@ pub(crate) fn analyze_here(
     }
     interp.loading_unreached = false;
     if !opts.skip_events {
+        interp.run_dispatched();
         interp.run_uncalled(24);
         // Again after start-up code, for the events handlers emit.
         interp.run_route_handlers(false);
@@ -367,9 +368,12 @@ pub(crate) fn analyze_here(
         interp.sio_servers.clear();
     } else {
         interp.replay_emitters();
+        interp.run_dispatched();
         interp.run_uncalled(12);
+        interp.run_dispatched();
     }
     interp.set_event_mode(false);
+    interp.settle_catch_alls();
     timings.events_ms = ms(t4);
 
     let t3 = Instant::now();

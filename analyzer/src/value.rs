@@ -251,6 +251,11 @@ pub(crate) enum Builtin {
     /// A Node built-in over the repository (`fs.readdirSync`, `path.dirname`,
     /// `process.cwd`, …): see `machine/node.rs`.
     Node(crate::machine::NodeFn),
+    /// The acknowledgement callback a catch-all listener receives (index in
+    /// the interpreter's catch-all list): see `libs/socketio_rpc.rs`.
+    CatchAllAck(u32),
+    /// A zustand function (see `libs/stores.rs`).
+    Store(crate::libs::stores::StoreFn),
 }
 
 /// What a Socket.IO value is.
@@ -270,6 +275,35 @@ pub(crate) enum SioKind {
     Client,
     /// A client manager (`new Manager(url)`, `socket.io`).
     Manager,
+}
+
+/// The name of the event a catch-all listener receives
+/// (`socket.onAny((event, ...args) => …)`, `socket.use(([event], next) => …)`):
+/// any name a client sends. Looked up in an object the program built
+/// (`handlers[event]`, `event.split('.').reduce((o, k) => o[k], Namespaces)`),
+/// it selects the table's functions, each of which is an event (a [`Dispatch`]).
+#[derive(Debug)]
+pub(crate) struct EventKey {
+    /// The socket whose listener received it.
+    pub(crate) socket: Rc<Sio>,
+    /// Split on this separator (`event.split('.')`): the value stands for the parts.
+    pub(crate) split: Option<Rc<str>>,
+    /// Some table lookup resolved it (so the catch-all is not a finding).
+    pub(crate) resolved: Rc<std::cell::Cell<bool>>,
+    /// The listener's index in the interpreter's catch-all list.
+    pub(crate) catch_all: u32,
+}
+
+/// The functions a catch-all listener's event name selects from a table:
+/// calling it calls the one the client named, so each is a listener of
+/// its event (`posts.upvote` → `SocketPosts.upvote`).
+pub(crate) struct Dispatch {
+    /// The socket whose listener received the name.
+    pub(crate) socket: Rc<Sio>,
+    /// The listener's index in the interpreter's catch-all list.
+    pub(crate) catch_all: u32,
+    /// Each event name with its function, in the table's order.
+    pub(crate) entries: Vec<(String, Value)>,
 }
 
 /// A Socket.IO server, namespace, socket or operator.
@@ -387,6 +421,11 @@ pub(crate) enum Value {
     Emitter(Rc<Emitter>),
     /// A string with run-time parts, as a pattern (`demo:step:{kind}`).
     Pattern(Rc<str>),
+    /// The name of the event a catch-all listener received, or its parts
+    /// once split (see [`EventKey`]).
+    EventKey(Rc<EventKey>),
+    /// The functions an [`EventKey`] selects from a table (see [`Dispatch`]).
+    Dispatch(Rc<Dispatch>),
     /// A value the analyzer cannot know.
     Unknown(Unknown),
 }
@@ -576,6 +615,8 @@ impl Value {
                 | Builtin::Node(_)
                 | Builtin::NextFn
                 | Builtin::MapCtor
+                | Builtin::CatchAllAck(_)
+                | Builtin::Store(_)
                 | Builtin::ProxyCtor,
             )
             | Value::Sio(_)
@@ -586,10 +627,11 @@ impl Value {
             | Value::Type(..)
             | Value::Http(_)
             | Value::Pattern(_)
+            | Value::Dispatch(_)
             | Value::Module(_) => Some(true),
             // A member of a package the analyzer does not model (`cluster.isPrimary`).
             Value::Builtin(Builtin::MiddlewareFactory(_)) => None,
-            Value::Lazy(..) | Value::Deferred(_) | Value::Unknown(_) => None,
+            Value::Lazy(..) | Value::Deferred(_) | Value::EventKey(_) | Value::Unknown(_) => None,
         }
     }
 

@@ -28,6 +28,8 @@ pub(crate) mod schemas;
 pub(crate) mod served;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
+pub(crate) mod socketio_rpc;
+pub(crate) mod stores;
 
 use crate::machine::NodeFn;
 use crate::value::{Builtin, Value};
@@ -64,6 +66,8 @@ pub(crate) enum Module {
     Glob,
     /// A directory loader package (`require-all`, …), by name.
     Loader,
+    /// zustand and its middleware, and Pinia, by name (see `stores.rs`).
+    Zustand,
     /// Decided by the family (drop-in routers' exports, `node:` names,
     /// packages whose members carry the meaning, React's hooks).
     Family,
@@ -167,6 +171,12 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("lodash", Module::Lodash),
     installed("lodash-es", Module::Lodash),
     installed("underscore", Module::Lodash),
+    // stores.rs
+    installed("zustand", Module::Zustand),
+    installed("zustand/vanilla", Module::Zustand),
+    installed("zustand/middleware", Module::Zustand),
+    installed("zustand/middleware/immer", Module::Zustand),
+    installed("pinia", Module::Zustand),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
 ];
@@ -199,6 +209,9 @@ pub(crate) fn installed_module(pkg: &str) -> Option<Value> {
 }
 
 fn value_of(pkg: &str, m: Module) -> Value {
+    if m == Module::Zustand {
+        return stores::module(pkg);
+    }
     Value::Builtin(match m {
         Module::Express => Builtin::Express,
         Module::SocketIo => Builtin::SocketIo,
@@ -218,7 +231,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
-        Module::Family => Builtin::OpaqueModule(Rc::from(pkg)),
+        Module::Family | Module::Zustand => Builtin::OpaqueModule(Rc::from(pkg)),
     })
 }
 

@@ -5,7 +5,8 @@
 //! `path` option; `io.of(ns)`, `io.sockets`; connection handlers (the
 //! handler runs with a socket value, wherever it is defined); `on`/`once`
 //! (payload parameter names, acknowledgement detected when the last
-//! parameter is called), `onAny` (a finding); `emit`, `emitWithAck`,
+//! parameter is called), `onAny` and `socket.use` (catch-alls: see
+//! `socketio_rpc`); `emit`, `emitWithAck`,
 //! `send`/`write` (`message`), `broadcast`, `to`/`in`/`except`, `timeout`;
 //! rooms from `join`/`leave`; the client (`io(url)`, `Manager`,
 //! `manager.socket(ns)`); NestJS gateways (`@WebSocketGateway`,
@@ -80,7 +81,7 @@ pub(crate) struct RawSite {
 
 impl RawSite {
     /// A server-side site with nothing known beyond where it is.
-    fn server(
+    pub(crate) fn server(
         name: String,
         ns: &str,
         direction: Direction,
@@ -591,6 +592,24 @@ impl Interp {
                 }
                 Value::Sio(s.clone())
             }
+            (SioKind::Socket, "onAny" | "prependAny") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let (key, ack) =
+                    self.catch_all(s, ctx.file, call.line, Some(expr_text(&call.callee)));
+                if let Some(l @ Value::Func(_)) = argv.first().map(|h| self.force_deep(h.clone())) {
+                    self.socket_handlers += 1;
+                    self.call_value_now(
+                        ctx,
+                        &l,
+                        vec![key, Value::dynamic(), ack],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                    self.socket_handlers -= 1;
+                }
+                Value::Sio(s.clone())
+            }
             (SioKind::Socket | SioKind::Client, "onAny" | "prependAny" | "onAnyOutgoing") => {
                 let argv = self.eval_args(ctx, &call.args);
                 self.finding(
@@ -777,7 +796,11 @@ impl Interp {
             (SioKind::Server | SioKind::Namespace | SioKind::Socket, "use") => {
                 let argv = self.eval_args(ctx, &call.args);
                 let sock = if s.kind == SioKind::Socket {
-                    Value::array(vec![Value::dynamic()])
+                    // Each packet, `[event, ...args]`: a catch-all that is no
+                    // finding when no table resolves its name (most only check
+                    // and call `next`).
+                    let (key, ack) = self.catch_all(s, ctx.file, call.line, None);
+                    Value::array(vec![key, Value::dynamic(), ack])
                 } else {
                     s.derive(SioKind::Socket)
                 };
@@ -1203,7 +1226,7 @@ fn returns_value(body: &[Stmt]) -> (bool, Option<serde_json::Value>) {
 }
 
 /// Parameter names of a listener and whether its last parameter (the ack) is called.
-fn listener_shape(f: &Func) -> (Vec<String>, bool) {
+pub(crate) fn listener_shape(f: &Func) -> (Vec<String>, bool) {
     let names: Vec<String> = f.params.iter().map(pattern_label).collect();
     let ack = match f.params.last() {
         Some(Pattern::Ident(n)) => calls_name(&f.body, n),
@@ -1295,7 +1318,7 @@ pub(crate) fn mentions_emit(f: &Func) -> bool {
 }
 
 /// Whether the statements call `name(...)` (also `name?.()`), outside nested functions that rebind it.
-fn calls_name(stmts: &[Stmt], name: &str) -> bool {
+pub(crate) fn calls_name(stmts: &[Stmt], name: &str) -> bool {
     stmts.iter().any(|s| stmt_calls(s, name))
 }
 
@@ -1437,36 +1460,6 @@ pub(crate) fn literal_schema(e: &Expr, depth: u32) -> Option<serde_json::Value> 
         },
         _ => return None,
     })
-}
-
-impl Interp {
-    /// `sockets[socket.id] = socket`: a plain object keeps a socket under a
-    /// key only known at run time; readers with a run-time key
-    /// (`sockets[id].emit(…)`) get that socket. Only Socket.IO values are
-    /// kept this way (other values under run-time keys stay unknown).
-    pub(crate) fn keep_socket_under_dynamic_key(&mut self, o: &Value, v: Value) {
-        if let (Value::Obj(data), Value::Sio(_)) = (o, &v) {
-            match self
-                .socket_slots
-                .iter_mut()
-                .find(|(d, _)| Rc::ptr_eq(d, data))
-            {
-                Some(slot) => slot.1 = v,
-                None => self.socket_slots.push((data.clone(), v)),
-            }
-        }
-    }
-
-    /// The socket kept under a run-time key of this object, if any.
-    pub(crate) fn socket_under_dynamic_key(&self, o: &Value) -> Option<Value> {
-        let Value::Obj(data) = o else {
-            return None;
-        };
-        self.socket_slots
-            .iter()
-            .find(|(d, _)| Rc::ptr_eq(d, data))
-            .map(|(_, v)| v.clone())
-    }
 }
 
 /// Packages whose sockets are not Socket.IO's: a module that imports one

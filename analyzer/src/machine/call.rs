@@ -46,6 +46,11 @@ impl Interp {
             Expr::Index(obj, idx) => {
                 let o = self.eval(ctx, obj);
                 let k = self.eval(ctx, idx);
+                if let Value::EventKey(key) = &k {
+                    let f = self.event_key_index(&o, key);
+                    let argv = self.eval_args(ctx, &call.args);
+                    return self.call_value(ctx, &f, argv, &call.args, call.line, Some(o));
+                }
                 match k.as_text() {
                     Some(name) => self.method_call(ctx, &o, &name, call),
                     None => {
@@ -184,6 +189,19 @@ impl Interp {
             Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
             Value::Builtin(Builtin::Node(NodeFn::LoadChain(chain))) => {
                 return self.load_chain_method(ctx, chain, name, call);
+            }
+            Value::EventKey(k) => return self.event_key_method(ctx, k, name, call),
+            Value::Dispatch(d) if matches!(name, "call" | "apply") => {
+                let argv = self.eval_args(ctx, &call.args);
+                let this = argv.first().cloned();
+                let rest: Vec<Value> = match name {
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    _ => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                return self.call_dispatch(ctx, d, rest, call.line, this);
             }
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -342,6 +360,25 @@ impl Interp {
                     self.dynamic_call(ctx, call, &argv);
                 }
                 Value::Unknown(kind.clone())
+            }
+            // `Object.prototype.hasOwnProperty`, unless the object has its own:
+            // true for a property the object holds; one it does not hold may
+            // have been written by code the analysis cannot see, so unknown.
+            Value::Obj(data)
+                if name == "hasOwnProperty"
+                    && data.get(name).is_none()
+                    && data.class.borrow().is_none() =>
+            {
+                let argv = self.eval_args(ctx, &call.args);
+                match argv
+                    .first()
+                    .and_then(|k| self.force(k.clone(), 0).as_text())
+                {
+                    Some(k) if data.get(&k).is_some() || data.getter(&k).is_some() => {
+                        Value::Bool(true)
+                    }
+                    _ => Value::dynamic(),
+                }
             }
             _ => {
                 let f = self.member(o, name);
@@ -658,6 +695,7 @@ impl Interp {
                 self.call_value_now(ctx, &v, argv, args, line, this)
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
+            Value::Dispatch(d) => self.call_dispatch(ctx, d, argv, line, this),
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
@@ -811,6 +849,7 @@ impl Interp {
             Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
+            Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
@@ -934,6 +973,11 @@ impl Interp {
         line: u32,
     ) -> Value {
         match b {
+            Builtin::Store(f) => self.store_call(ctx, *f, argv, line),
+            Builtin::CatchAllAck(i) => {
+                self.catch_all_acked(*i);
+                Value::Undef
+            }
             Builtin::Express => self.new_router(ctx.file, line, true),
             Builtin::RouterCtor => self.new_router(ctx.file, line, false),
             Builtin::Require => self.require(ctx, argv.first(), line, false),

@@ -73,11 +73,12 @@ impl Interp {
             Expr::Index(obj, idx) => {
                 let o = self.eval(ctx, obj);
                 let k = self.eval(ctx, idx);
+                if let Value::EventKey(key) = &k {
+                    return self.event_key_index(&o, key);
+                }
                 match k.as_text() {
                     Some(k) => self.member(&o, &k),
-                    None => self
-                        .socket_under_dynamic_key(&o)
-                        .unwrap_or_else(Value::dynamic),
+                    None => self.under_dynamic_key(&o).unwrap_or_else(Value::dynamic),
                 }
             }
             Expr::Call(call) => self.call(ctx, call),
@@ -287,9 +288,12 @@ impl Interp {
                         Value::Bool(_) => Value::str("boolean"),
                         Value::Num(_) => Value::str("number"),
                         Value::Str(_) => Value::str("string"),
-                        Value::Func(_) | Value::Class(_) | Value::Router(_) => {
-                            Value::str("function")
-                        }
+                        Value::Func(_)
+                        | Value::Class(_)
+                        | Value::Router(_)
+                        | Value::Dispatch(_)
+                        | Value::Builtin(Builtin::CatchAllAck(_)) => Value::str("function"),
+                        Value::EventKey(k) if k.split.is_none() => Value::str("string"),
                         _ => Value::dynamic(),
                     },
                     "-" => match v {
@@ -513,6 +517,48 @@ impl Interp {
             Value::Undef | Value::Null => Value::dynamic(),
             _ => Value::dynamic(),
         }
+    }
+
+    /// `rooms[id] = { editor: new Room(id) }`, `sockets[socket.id] = socket`:
+    /// a plain object keeps an object, function or socket under a key only
+    /// known at run time, and readers with a run-time key (`rooms[id].editor`)
+    /// get it (the last one written; a socket is not replaced by another
+    /// kind of value). Constants under run-time keys stay unknown.
+    pub(crate) fn keep_under_dynamic_key(&mut self, o: &Value, v: Value) {
+        let Value::Obj(data) = o else {
+            return;
+        };
+        let keeps = matches!(
+            v,
+            Value::Sio(_)
+                | Value::Obj(_)
+                | Value::Func(_)
+                | Value::Class(_)
+                | Value::Router(_)
+                | Value::Emitter(_)
+                | Value::Coll(_)
+        );
+        if !keeps {
+            return;
+        }
+        let key = Rc::as_ptr(data) as usize;
+        match self.dynamic_slots.get_mut(&key) {
+            Some((_, Value::Sio(_))) if !matches!(v, Value::Sio(_)) => {}
+            Some(slot) => slot.1 = v,
+            None => {
+                self.dynamic_slots.insert(key, (data.clone(), v));
+            }
+        }
+    }
+
+    /// What was kept under a run-time key of this object, if anything.
+    pub(crate) fn under_dynamic_key(&self, o: &Value) -> Option<Value> {
+        let Value::Obj(data) = o else {
+            return None;
+        };
+        self.dynamic_slots
+            .get(&(Rc::as_ptr(data) as usize))
+            .map(|(_, v)| v.clone())
     }
 
     /// A getter of the class or its superclasses, bound to `this`.

@@ -318,6 +318,18 @@ pub(crate) struct Interp {
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
+    /// Catch-all listeners (`socket.onAny`), in the order seen: see `libs/socketio_rpc.rs`.
+    pub(crate) catch_alls: Vec<crate::libs::socketio_rpc::CatchAll>,
+    /// Functions a catch-all's event name selected that were charted and run,
+    /// by (file, function, namespace and event name): a dispatcher reached
+    /// twice charts each once.
+    pub(crate) dispatched: HashSet<(FileId, u32, String)>,
+    /// Dispatched functions being run (see `catch_all_acked`).
+    pub(crate) dispatching: u32,
+    /// Dispatched functions to run after start-up (see `run_dispatched`).
+    pub(crate) dispatch_queue: Vec<crate::libs::socketio_rpc::Queued>,
+    /// zustand stores, in the order created (see `libs/stores.rs`).
+    pub(crate) stores: Vec<crate::libs::stores::Store>,
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
@@ -349,8 +361,10 @@ pub(crate) struct Interp {
     pub(crate) census: census_rec::CensusRec,
     /// The salvage pass (see `machine/salvage.rs`).
     pub(crate) salvage: salvage::SalvageState,
-    /// Sockets stored in plain objects under keys only known at run time.
-    pub(crate) socket_slots: Vec<(Rc<ObjData>, Value)>,
+    /// What plain objects keep under keys only known at run time, by the
+    /// object's address (the object is held, so the address stays its own):
+    /// see `keep_under_dynamic_key`.
+    pub(crate) dynamic_slots: HashMap<usize, (Rc<ObjData>, Value)>,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -441,10 +455,15 @@ impl Interp {
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
             forked: Vec::new(),
-            socket_slots: Vec::new(),
+            dynamic_slots: HashMap::new(),
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
+            catch_alls: Vec::new(),
+            dispatched: HashSet::default(),
+            dispatching: 0,
+            dispatch_queue: Vec::new(),
+            stores: Vec::new(),
             iteration_names: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
@@ -1087,6 +1106,7 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         return Value::dynamic();
     };
     match (b, prop) {
+        (Builtin::Store(f), _) => crate::libs::stores::member(*f, prop),
         (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
         (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
         (Builtin::AjvInstance, m) => match m {

@@ -12,7 +12,9 @@
 //! (sync, promise and callback forms, `cwd`, `absolute`, `ignore`, `!`
 //! patterns); `require.resolve`; `module.createRequire(import.meta.url)`;
 //! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
-//! (see `protos`), `util.promisify`/`callbackify` (the function itself). So
+//! (see `protos`), `util.promisify`/`callbackify` (the function itself);
+//! `AsyncLocalStorage` from `async_hooks` (`run(store, fn, ...args)` calls
+//! `fn(...args)` at once). So
 //! `readdirSync(join(__dirname, 'routes')).forEach(f => require('./routes/' + f)(app))`
 //! loads every route file there, in byte order.
 //!
@@ -64,6 +66,13 @@ pub(crate) enum NodeFn {
     Loader(&'static str),
     /// A `consign()`/`express-load` chain: see `loaders`.
     LoadChain(std::rc::Rc<crate::libs::loaders::LoadChain>),
+    /// The `async_hooks` module.
+    AsyncHooks,
+    /// Its `AsyncLocalStorage` class: an instance's `run(store, fn, ...args)`
+    /// and `exit(fn, ...args)` call `fn(...args)` at once.
+    AsyncLocalStorage,
+    /// A function that calls its argument at this index with the arguments after it.
+    CallsArg(usize),
 }
 
 /// The virtual path of a root-relative path.
@@ -112,6 +121,7 @@ pub(crate) fn module(pkg: &str) -> Option<Value> {
         "url" => NodeFn::UrlModule,
         "module" => NodeFn::ModuleModule,
         "util" => NodeFn::Util,
+        "async_hooks" => NodeFn::AsyncHooks,
         _ => return None,
     };
     Some(Value::Builtin(Builtin::Node(f)))
@@ -160,6 +170,8 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
         (NodeFn::Loader(l), "default") => node(NodeFn::Loader(l)),
         (NodeFn::Util, "inherits") => node(NodeFn::Inherits),
         (NodeFn::Util, "default") => node(NodeFn::Util),
+        (NodeFn::AsyncHooks, "AsyncLocalStorage") => node(NodeFn::AsyncLocalStorage),
+        (NodeFn::AsyncHooks, "default") => node(NodeFn::AsyncHooks),
         // A promisified function is called without its callback, and the
         // machine treats a promise as its value: the function itself.
         (NodeFn::Util, "promisify" | "callbackify" | "deprecate") => {
@@ -167,6 +179,14 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
         }
         _ => Value::external(),
     }
+}
+
+/// `new AsyncLocalStorage()`: `run` and `exit` call their function now.
+pub(crate) fn async_local_storage() -> Value {
+    let o = ObjData::new();
+    o.set("run", Value::Builtin(Builtin::Node(NodeFn::CallsArg(1))));
+    o.set("exit", Value::Builtin(Builtin::Node(NodeFn::CallsArg(0))));
+    Value::Obj(o)
 }
 
 /// `stats`/`Dirent`: answers `isDirectory()` and `isFile()`.
@@ -242,11 +262,20 @@ impl Interp {
                 }
                 Value::Undef
             }
+            NodeFn::CallsArg(i) => match argv.get(*i) {
+                Some(f @ Value::Func(_)) => {
+                    let rest = argv[i + 1..].to_vec();
+                    self.call_value_now(ctx, f, rest, &[], line, None)
+                }
+                _ => Value::dynamic(),
+            },
             NodeFn::Process
             | NodeFn::UrlModule
             | NodeFn::ModuleModule
             | NodeFn::Util
-            | NodeFn::LoadChain(_) => Value::dynamic(),
+            | NodeFn::LoadChain(_)
+            | NodeFn::AsyncHooks
+            | NodeFn::AsyncLocalStorage => Value::dynamic(),
             NodeFn::Fs(name) => self.fs_call(ctx, name, &argv, args, line),
             NodeFn::Glob => {
                 let list = self.glob(&argv);

@@ -256,7 +256,7 @@ impl Interp {
                     if let Some(k) = k.as_text() {
                         self.set_member(&o, &k, v);
                     } else {
-                        self.keep_socket_under_dynamic_key(&o, v);
+                        self.keep_under_dynamic_key(&o, v);
                     }
                 }
                 _ => {}

@@ -214,6 +214,16 @@ impl<'s> Lowerer<'s> {
                 };
                 match op.as_str() {
                     "+" => Expr::Add(Box::new(l), Box::new(r)),
+                    // `l - r` as `-(-l + r)`: a number only when both are
+                    // numbers (negating anything else is unknown), so
+                    // `args[args.length - 1]` is the last argument.
+                    "-" => Expr::Unary(
+                        "-".into(),
+                        Box::new(Expr::Add(
+                            Box::new(Expr::Unary("-".into(), Box::new(l))),
+                            Box::new(r),
+                        )),
+                    ),
                     "&&" => Expr::Logical(LogicalOp::And, Box::new(l), Box::new(r)),
                     "||" => Expr::Logical(LogicalOp::Or, Box::new(l), Box::new(r)),
                     "??" => Expr::Logical(LogicalOp::Nullish, Box::new(l), Box::new(r)),
