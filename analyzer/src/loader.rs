@@ -21,7 +21,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 32;
+pub(crate) const FACTS_VERSION: u32 = 33;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -35,7 +35,8 @@ pub(crate) mod needle {
     pub(crate) const ROUTING: u8 = 8;
     /// Mentions Socket.IO.
     pub(crate) const SOCKET: u8 = 16;
-    /// Declares a decorated controller class (NestJS, routing-controllers).
+    /// Declares a decorated controller class (NestJS, routing-controllers,
+    /// inversify-express-utils' `@controller(`, tsoa's `@Route(`).
     pub(crate) const CONTROLLER: u8 = 32;
     /// Has a registration-shaped call (`.get('`, `.use(`, `.on(`, …): read
     /// for the census even when nothing reaches it.
@@ -63,7 +64,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("NestFactory.create") || has("createExpressServer(") {
         flags |= needle::APP;
     }
-    if has("Controller(") {
+    if has("Controller(") || has("controller(") || has("@Route(") {
         flags |= needle::CONTROLLER;
     }
     if has("Router") {
