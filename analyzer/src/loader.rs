@@ -61,7 +61,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
         }
     }
     // A NestJS application's bootstrap, routing-controllers' own app.
-    if has("NestFactory.create") || has("createExpressServer(") {
+    if has("NestFactory.create") || has("createExpressServer(") || has("InversifyExpressServer(") {
         flags |= needle::APP;
     }
     if has("Controller(") || has("controller(") || has("@Route(") {

@@ -177,6 +177,9 @@ impl Interp {
             Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
             Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
+            Value::Builtin(Builtin::InversifyServer(id)) => {
+                return self.inversify_method(ctx, *id, name, call);
+            }
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
@@ -801,6 +804,9 @@ impl Interp {
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "InversifyExpressServer" => {
+                self.inversify_server(ctx, &argv, line)
+            }
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
             }
@@ -1112,7 +1118,9 @@ impl Interp {
             }
             Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
             Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
-            Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
+            Builtin::AjvInstance | Builtin::HttpStatus | Builtin::InversifyServer(_) => {
+                Value::dynamic()
+            }
             Builtin::EventEmitterCtor => Value::Emitter(Rc::default()),
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
