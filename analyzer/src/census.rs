@@ -13,12 +13,21 @@
 //!   `X.route(P).get(H).post(H)` count once per verb;
 //! - `X.use([P,] H...)` with at least one handler-like argument;
 //! - `X.param(name, H)`;
-//! - Socket.IO sites: `X.on|once(name, H)` and `X.emit(name, ...)` where the
-//!   receiver looks like Socket.IO: a name in its chain contains `socket` or
-//!   is `io`, `nsp` or `namespace`, or the chain goes through `.to(`,
-//!   `.in(`, `.except(`, `.of(`, `.broadcast`, `.volatile` or `.timeout(`.
-//!   (A name rule, deliberately: `process.on`, `stream.on` and a program's own
-//!   emitters are too common for a shape rule to be useful.)
+//! - Socket.IO sites: `X.on|once(name, H)` and `X.emit(name, ...)` (the name
+//!   a literal or computed) on any receiver, each marked whether the receiver
+//!   looks like Socket.IO: a name in its chain contains `socket` or is `io`,
+//!   `nsp` or `namespace`, or the chain goes through `.to(`, `.in(`,
+//!   `.except(`, `.of(`, `.broadcast`, `.volatile` or `.timeout(`. The
+//!   accounting counts a socket-looking site in a file that uses Socket.IO
+//!   (imports it, or the evaluation saw a Socket.IO object there) or in a
+//!   package that depends on it; any other site only when the evaluation saw
+//!   a Socket.IO object at it (`client.on('joinDoc', …)` on a socket.io 0.9
+//!   connection), or, in a file that imports Socket.IO, when its name is a
+//!   literal that is not one of Node's own events (`close`, `data`,
+//!   `SIGTERM`, …), its receiver is not a package's value (`process`,
+//!   `redis.on`) and not named like an event emitter, bus, queue or stream
+//!   (`this.eventEmitter.emit('hook')`). (`process.on`, `stream.on` and a program's own emitters are
+//!   too common elsewhere for a shape rule to be useful.)
 //!
 //! - calls of functions that themselves register: a plain call of a
 //!   function of the same file whose body holds items (directly or through
@@ -30,12 +39,19 @@
 //! Each item keeps the functions that enclose it (outermost first), so the
 //! accounting can name the function that was never called.
 //!
-//! - route decorators (`@Get('x')`, `@Post()`, routing-controllers'
-//!   `@Method('get', 'x')`) on the methods of a class decorated
-//!   `@Controller`/`@JsonController`, at the decorator's line.
+//! - route decorators on the methods of a class whose decorator is
+//!   controller-like (`@Controller`, `@controller`, `@JsonController`,
+//!   `@RestController`, `@Route`), whatever package they come from: a verb
+//!   (`@Get('x')`, `@Post()`, `@httpGet('/x')`, `@All()`) or a method
+//!   decorator (routing-controllers' `@Method('get', 'x')`,
+//!   inversify-express-utils' `@httpMethod('get', '/x')`) with a path
+//!   literal or no path, at the decorator's line. The package the class
+//!   decorator is imported from is kept: a controller of a package Portolan
+//!   does not model is accounted for as `unmodelled-framework`.
 //!
 //! Deliberately not captured: other decorators, `app[verb]` computed calls
-//! (the evaluation reports those itself), calls through `.call`/`.apply`.
+//! (the evaluation reports those itself), calls through `.call`/`.apply`,
+//! `X.route(p)` with no verb after it.
 
 use crate::inventory::{CensusEntry, Coverage, FindingCode, Inventory, Location};
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
@@ -61,6 +77,21 @@ pub(crate) enum CensusKind {
     /// A call of a function that itself (transitively) registers: one of
     /// this file's, or one a relative import gives (see [`CallTarget`]).
     Call,
+}
+
+/// How much an `on`/`emit` receiver looks like Socket.IO, by its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum SocketShape {
+    /// Nothing in it does (`client`, `peer`, `this.conn`).
+    #[default]
+    Plain,
+    /// A name in its chain contains `socket` (`socket`, `tlsSocket`,
+    /// `this.sockets[id]`): Socket.IO's, or a `net`/`tls`/`ws` socket.
+    SocketName,
+    /// `io`, `nsp`, `namespace`, or a chain through `.to(`, `.in(`,
+    /// `.except(`, `.of(`, `.timeout(`, `.broadcast`, `.volatile`, `.local`:
+    /// Socket.IO's own vocabulary.
+    Io,
 }
 
 /// What a registering call calls.
@@ -103,6 +134,13 @@ pub(crate) struct CensusItem {
     /// For a registering call: what it calls.
     #[serde(default)]
     pub(crate) target: Option<CallTarget>,
+    /// For a Socket.IO site: how much its receiver looks like Socket.IO.
+    #[serde(default)]
+    pub(crate) socket_shape: SocketShape,
+    /// For a route decorator: the installed package the class's controller
+    /// decorator is imported from (`inversify-express-utils`), if any.
+    #[serde(default)]
+    pub(crate) framework: Option<String>,
 }
 
 impl CensusItem {
@@ -131,10 +169,19 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         calls: Vec::new(),
     };
     w.stmts(&facts.body, 0);
+    let imported = imported_names(facts);
     let calls = registering_calls(facts, &w.out, std::mem::take(&mut w.calls));
     let packages = top_level_packages(facts);
     let framework = other_framework(facts);
     for it in &mut w.out {
+        if let Some(root) = it.framework.take() {
+            // (The walker left the controller decorator's root name here.)
+            it.framework = imported
+                .iter()
+                .find(|(n, _)| *n == root)
+                .map(|(_, p)| p.clone());
+            continue;
+        }
         let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
         it.receiver_package = packages
             .iter()
@@ -228,6 +275,38 @@ fn relative_bindings(facts: &FileFacts) -> Vec<(String, String)> {
             Stmt::Var(decls) => {
                 for (p, e) in decls {
                     let Some(spec) = e.as_ref().and_then(required).filter(|s| relative(s)) else {
+                        continue;
+                    };
+                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
+                        out.push((n, spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Top-level names an installed package binds, named imports included:
+/// `import { controller } from 'inversify-express-utils'`,
+/// `import * as rc from 'routing-controllers'`, `const { Get } = require('x')`.
+fn imported_names(facts: &FileFacts) -> Vec<(String, String)> {
+    let package = |s: &str| !(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"));
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+                for (_, local) in &imp.named {
+                    out.push((local.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let Some(spec) = e.as_ref().and_then(required).filter(|s| package(s)) else {
                         continue;
                     };
                     for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
@@ -363,33 +442,52 @@ impl Walker {
         self.decorated_routes(c);
     }
 
-    /// NestJS / routing-controllers route decorators on the methods of a
-    /// controller class: one item per verb decorator, at the decorator's line
-    /// (the line both models record for the operation).
+    /// Route decorators on the methods of a controller-like class (NestJS,
+    /// routing-controllers, inversify-express-utils, or a framework nobody
+    /// models): one item per verb decorator, at the decorator's line (the
+    /// line the models record for the operation).
     fn decorated_routes(&mut self, c: &Class) {
-        let last = |e: &Expr| {
-            let t = crate::machine::expr_text(e);
-            t.rsplit('.').next().unwrap_or("").to_string()
-        };
-        let Some(ctl) = c
-            .decorators
-            .iter()
-            .find(|d| matches!(last(&d.callee).as_str(), "Controller" | "JsonController"))
-        else {
+        let text = |e: &Expr| crate::machine::expr_text(e);
+        let last = |e: &Expr| text(e).rsplit('.').next().unwrap_or("").to_string();
+        let Some(ctl) = c.decorators.iter().find(|d| {
+            let n = last(&d.callee).to_ascii_lowercase();
+            n.ends_with("controller") || n == "route"
+        }) else {
             return;
         };
+        let root = text(&ctl.callee)
+            .split('.')
+            .next()
+            .unwrap_or("")
+            .to_string();
         let class = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         for (member, decs) in &c.member_decorators {
             for d in decs {
                 let name = last(&d.callee);
-                let first = match name.as_str() {
-                    "Get" | "Post" | "Put" | "Patch" | "Delete" | "Head" | "Options" | "All" => {
-                        d.args.first()
+                let lower = name.to_ascii_lowercase();
+                let bare = lower.strip_prefix("http").unwrap_or(&lower);
+                let first = if VERBS.contains(&bare) && bare != "del" {
+                    d.args.first()
+                } else if bare == "method" {
+                    // `@Method('get', path)`, `@httpMethod('get', path)`.
+                    if !matches!(d.args.first(), Some(Expr::Str(_))) {
+                        continue;
                     }
-                    // routing-controllers' `@Method('get', path)`.
-                    "Method" => d.args.get(1),
-                    _ => continue,
+                    d.args.get(1)
+                } else {
+                    continue;
                 };
+                // A path (a literal, a constant's name, a list), or none
+                // (`@Get()`): not a configuration object or a number.
+                if !first.is_none_or(|p| {
+                    path_literal(p)
+                        || matches!(
+                            p,
+                            Expr::Str(_) | Expr::Ident(_) | Expr::Member(..) | Expr::Array(_)
+                        )
+                }) {
+                    continue;
+                }
                 self.out.push(CensusItem {
                     kind: CensusKind::Route,
                     line: d.line,
@@ -401,6 +499,8 @@ impl Walker {
                     condition: None,
                     controller: Some(ctl.line),
                     target: None,
+                    socket_shape: SocketShape::Plain,
+                    framework: Some(root.clone()),
                 });
             }
         }
@@ -513,6 +613,8 @@ impl Walker {
                     .map(|(t, l, _)| (t.clone(), *l)),
                 controller: None,
                 target,
+                socket_shape: SocketShape::Plain,
+                framework: None,
             });
             return;
         }
@@ -531,6 +633,8 @@ impl Walker {
             condition: None,
             controller: None,
             target: None,
+            socket_shape: SocketShape::Plain,
+            framework: None,
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {
@@ -571,7 +675,12 @@ impl Walker {
                 .first()
                 .is_some_and(|a| !matches!(a, Expr::Func(_) | Expr::Object(_)));
             let handled = m == "emit" || c.args.get(1).is_some_and(handler_like);
-            (named && handled && socket_like(recv)).then(|| item(CensusKind::Event, c.args.first()))
+            // (Engine.IO and adapter objects' events are not Socket.IO events.)
+            let shape = socket_shape(recv);
+            (named && handled && shape.is_some()).then(|| CensusItem {
+                socket_shape: shape.unwrap_or_default(),
+                ..item(CensusKind::Event, c.args.first())
+            })
         } else {
             None
         };
@@ -633,20 +742,27 @@ fn handler_like(e: &Expr) -> bool {
     }
 }
 
-/// Whether a receiver looks like Socket.IO (see the module doc).
-fn socket_like(e: &Expr) -> bool {
+/// How much a receiver looks like Socket.IO; `None` for Engine.IO and
+/// adapter objects (`io.engine`, `nsp.adapter`, `socket.conn`,
+/// `socket.request`), which are not.
+fn socket_shape(e: &Expr) -> Option<SocketShape> {
     let mut e = e;
+    let mut named = false;
     for _ in 0..32 {
         match e {
-            // Engine.IO and adapter objects: their events are not Socket.IO events.
             Expr::Member(_, n)
                 if matches!(n.as_str(), "engine" | "adapter" | "conn" | "request") =>
             {
-                return false;
+                return None;
             }
-            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => return true,
+            Expr::Ident(n) | Expr::Member(_, n)
+                if matches!(n.to_ascii_lowercase().as_str(), "io" | "nsp" | "namespace") =>
+            {
+                return Some(SocketShape::Io);
+            }
+            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => named = true,
             Expr::Member(_, n) if matches!(n.as_str(), "broadcast" | "volatile" | "local") => {
-                return true;
+                return Some(SocketShape::Io);
             }
             _ => {}
         }
@@ -655,21 +771,32 @@ fn socket_like(e: &Expr) -> bool {
             Expr::Call(c) => match &c.callee {
                 Expr::Member(o, m) => {
                     if matches!(m.as_str(), "to" | "in" | "except" | "of" | "timeout") {
-                        return true;
+                        return Some(SocketShape::Io);
                     }
                     o
                 }
-                _ => return false,
+                _ => break,
             },
-            _ => return false,
+            _ => break,
         };
     }
-    false
+    Some(if named {
+        SocketShape::SocketName
+    } else {
+        SocketShape::Plain
+    })
+}
+
+/// Whether a receiver looks like Socket.IO (see the module doc).
+fn socket_like(e: &Expr) -> bool {
+    matches!(
+        socket_shape(e),
+        Some(SocketShape::Io | SocketShape::SocketName)
+    )
 }
 
 fn socket_name(n: &str) -> bool {
-    let l = n.to_ascii_lowercase();
-    l.contains("socket") || matches!(l.as_str(), "io" | "nsp" | "namespace")
+    n.to_ascii_lowercase().contains("socket")
 }
 
 fn receiver_text(e: &Expr) -> String {
@@ -905,6 +1032,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
             let rel = project.rel(file).to_string();
             let client = is_client_path(&rel) || imports_client_framework(facts);
+            let mut sio_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
                 && (imports_socket_io(facts)
                     || rec.event_sources.iter().any(|(f, _)| *f == file)
@@ -939,10 +1067,19 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     continue;
                 }
                 let event = item.kind == CensusKind::Event || call.is_some_and(|(h, _)| !h);
-                if event && !(run.events && socket_file) || !event && client {
+                let key = (file, item.line);
+                let counted = if !event {
+                    !client
+                } else if !run.events {
+                    false
+                } else if item.kind == CensusKind::Event {
+                    socket_site(run, file, item, socket_file, &mut sio_package)
+                } else {
+                    socket_file
+                };
+                if !counted {
                     continue;
                 }
-                let key = (file, item.line);
                 let charted = if item.kind == CensusKind::Call {
                     // It ran: every function around it was entered (in the routing
                     // phase, or for events at all), in a file the analysis ran.
@@ -1107,6 +1244,117 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     inv.coverage = coverage;
 }
 
+/// Whether a Socket.IO-shaped `on`/`once`/`emit` item counts (see the
+/// module doc). `sio_package` caches, per file, whether its package depends
+/// on Socket.IO.
+fn socket_site(
+    run: &RunView,
+    file: FileId,
+    item: &CensusItem,
+    socket_file: bool,
+    sio_package: &mut Option<bool>,
+) -> bool {
+    let seen = run.interp.census.sites.get(&(file, item.line));
+    let recv = seen.and_then(|s| s.main.or(s.later));
+    // (Not "an event site was charted at this line": that may be a helper's
+    // call beside an emitter's `on`, `bus.on('x', d => relay('y', d))`.)
+    if seen.is_some_and(|s| s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket)) {
+        return true;
+    }
+    let literal = item.first.starts_with('\'');
+    let name = item.first.trim_matches('\'');
+    match item.socket_shape {
+        SocketShape::Io | SocketShape::SocketName if socket_file => return true,
+        // A file of a package that depends on Socket.IO, with no Socket.IO
+        // import of its own (`this.io.of(name).emit(...)` in a helper handed
+        // the server): only Socket.IO's own vocabulary counts, as `socket`
+        // names there are as often `net`/`tls` sockets.
+        SocketShape::Io => {
+            return (!literal || !NODE_EVENTS.contains(&name))
+                && *sio_package.get_or_insert_with(|| {
+                    run.project
+                        .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
+                });
+        }
+        SocketShape::SocketName | SocketShape::Plain => {}
+    }
+    // Any other receiver: in a file that imports Socket.IO, a literal name
+    // that is not Node's, on a receiver that the evaluation did not see as
+    // something else.
+    let root = item
+        .receiver
+        .split(['.', '(', '[', '?'])
+        .next()
+        .unwrap_or("");
+    let emitter = item.receiver.split(['.', '(', '[', '?']).any(|seg| {
+        let l = seg.to_ascii_lowercase();
+        [
+            "emitter", "event", "bus", "queue", "redis", "stream", "pubsub",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    });
+    literal
+        && !emitter
+        && matches!(recv, None | Some(Recv::Dynamic | Recv::Param))
+        && item.receiver_package.is_none()
+        && !matches!(root, "process" | "window" | "document" | "console")
+        && !NODE_EVENTS.contains(&name)
+        && imports_socket_io_itself(&run.loader.get(file).facts)
+}
+
+/// Whether a file imports the Socket.IO server or client itself (not a
+/// parser, adapter or other package of the family), statically.
+fn imports_socket_io_itself(facts: &FileFacts) -> bool {
+    facts
+        .static_sources()
+        .chain(facts.eager.iter().map(String::as_str))
+        .any(|s| matches!(s, "socket.io" | "socket.io-client") || s.starts_with("socket.io/"))
+}
+
+/// Events Node's own objects emit (processes, streams, servers, child
+/// processes, emitters): an `on`/`emit` of one of these on a receiver that
+/// does not look like Socket.IO is taken for Node's.
+const NODE_EVENTS: &[&str] = &[
+    "close",
+    "data",
+    "end",
+    "error",
+    "finish",
+    "drain",
+    "readable",
+    "pipe",
+    "unpipe",
+    "listening",
+    "request",
+    "upgrade",
+    "checkContinue",
+    "clientError",
+    "exit",
+    "spawn",
+    "message",
+    "online",
+    "open",
+    "response",
+    "timeout",
+    "abort",
+    "aborted",
+    "socket",
+    "secureConnection",
+    "newListener",
+    "removeListener",
+    "uncaughtException",
+    "unhandledRejection",
+    "warning",
+    "beforeExit",
+    "SIGINT",
+    "SIGTERM",
+    "SIGHUP",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGQUIT",
+];
+
 /// The precise cause of an uncharted item (see the module doc).
 fn explain(
     run: &RunView,
@@ -1132,6 +1380,17 @@ fn explain(
         return Why {
             cause: "skipped",
             reason: why.clone(),
+        };
+    }
+    if let (Some(l), Some(p)) = (item.controller, &item.framework)
+        && !crate::libs::is_modelled(p)
+    {
+        return Why {
+            cause: "unmodelled-framework",
+            reason: format!(
+                "the controller class at {} is declared with `{p}`, a framework Portolan does not model; its routes are not charted",
+                here(file, l)
+            ),
         };
     }
     if seen.and_then(|s| s.main).is_none()
@@ -1265,7 +1524,9 @@ fn explain(
                 if let Some((id, name, line)) = item.enclosing.last()
                     && let Some(&(f, l)) = rec.handed.get(&(file, *id))
                 {
-                    return if event {
+                    // (A receiver in Socket.IO's own vocabulary, `io.of(name)`,
+                    // is taken for Socket.IO's, handed over like an HTTP host.)
+                    return if event && item.socket_shape != SocketShape::Io {
                         Why {
                             cause: not_a,
                             reason: format!(

@@ -35,7 +35,8 @@ pub(crate) mod needle {
     pub(crate) const ROUTING: u8 = 8;
     /// Mentions Socket.IO.
     pub(crate) const SOCKET: u8 = 16;
-    /// Declares a decorated controller class (NestJS, routing-controllers).
+    /// Declares a decorated controller class (NestJS, routing-controllers,
+    /// inversify-express-utils' `@controller(`, tsoa's `@Route(`).
     pub(crate) const CONTROLLER: u8 = 32;
     /// Has a registration-shaped call (`.get('`, `.use(`, `.on(`, …): read
     /// for the census even when nothing reaches it.
@@ -60,10 +61,10 @@ fn needles_of(bytes: &[u8]) -> u8 {
         }
     }
     // A NestJS application's bootstrap, routing-controllers' own app.
-    if has("NestFactory.create") || has("createExpressServer(") {
+    if has("NestFactory.create") || has("createExpressServer(") || has("InversifyExpressServer(") {
         flags |= needle::APP;
     }
-    if has("Controller(") {
+    if has("Controller(") || has("controller(") || has("@Route(") {
         flags |= needle::CONTROLLER;
     }
     if has("Router") {

@@ -630,6 +630,24 @@ impl Project {
         !globs.iter().any(|g| workspace_glob_matches(g, pkg))
     }
 
+    /// Whether the nearest package.json at or above the file `rel` lists a
+    /// dependency (any kind) whose name `pred` accepts.
+    pub(crate) fn package_depends_on(&self, rel: &str, pred: impl Fn(&str) -> bool) -> bool {
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let Some(pkg) = self.package_at(self.package_dir_of(dir)) else {
+            return false;
+        };
+        [
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ]
+        .iter()
+        .filter_map(|k| pkg.json.get(k).and_then(|d| d.as_object()))
+        .any(|deps| deps.keys().any(|n| pred(n)))
+    }
+
     pub(crate) fn package_at(&self, dir: &str) -> Option<&PackageJson> {
         self.packages.iter().find(|p| p.dir == dir)
     }

@@ -207,6 +207,9 @@ pub(crate) enum Builtin {
     ProxyCtor,
     /// A function from a modelled package that returns middleware.
     MiddlewareFactory(Rc<str>),
+    /// A `new InversifyExpressServer(...)` (index into the interpreter's
+    /// servers; see `libs/inversify.rs`).
+    InversifyServer(u32),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
@@ -591,6 +594,7 @@ impl Value {
                 | Builtin::NestWs(_)
                 | Builtin::Framework(_)
                 | Builtin::Served(_)
+                | Builtin::InversifyServer(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

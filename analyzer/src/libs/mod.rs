@@ -19,6 +19,7 @@
 pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod guards;
+pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
@@ -127,6 +128,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs
     modelled("routing-controllers", Module::Family),
+    // inversify.rs
+    modelled("inversify-express-utils", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),

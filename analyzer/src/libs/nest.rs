@@ -917,12 +917,12 @@ impl Interp {
                 Some((p, n)) if p == pkg => n,
                 _ => continue,
             };
-            // Nest's names, then routing-controllers' own.
+            // Nest's names, routing-controllers' own, then inversify-express-utils'.
             let part = match n.as_str() {
-                "Body" | "BodyParam" => "body",
-                "Query" | "QueryParam" | "QueryParams" => "query",
-                "Param" | "Params" => "params",
-                "Headers" | "HeaderParam" => {
+                "Body" | "BodyParam" | "requestBody" => "body",
+                "Query" | "QueryParam" | "QueryParams" | "queryParam" => "query",
+                "Param" | "Params" | "requestParam" => "params",
+                "Headers" | "HeaderParam" | "requestHeaders" => {
                     if let Some(h) = d.args.first().and_then(|a| {
                         let v = self.eval(ctx, a);
                         self.force_deep(v).as_text()

@@ -203,6 +203,9 @@ impl Interp {
                 };
                 return self.call_dispatch(ctx, d, rest, call.line, this);
             }
+            Value::Builtin(Builtin::InversifyServer(id)) => {
+                return self.inversify_method(ctx, *id, name, call);
+            }
             Value::Zod(z) => {
                 let argv = self.eval_args(ctx, &call.args);
                 if matches!(
@@ -851,6 +854,9 @@ impl Interp {
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "InversifyExpressServer" => {
+                self.inversify_server(ctx, &argv, line)
+            }
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
             }
@@ -1196,7 +1202,9 @@ impl Interp {
             }
             Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
             Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
-            Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
+            Builtin::AjvInstance | Builtin::HttpStatus | Builtin::InversifyServer(_) => {
+                Value::dynamic()
+            }
             Builtin::EventEmitterCtor => Value::Emitter(Rc::default()),
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();

@@ -335,6 +335,8 @@ pub(crate) struct Interp {
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// Calls running and callbacks that run later, to avoid re-entering them.
     pub(crate) reentry: budget::Reentry,
+    /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
+    pub(crate) inversify_servers: Vec<crate::libs::inversify::InversifyServer>,
     /// Per running call: what paths that may or may not run returned (a
     /// branch of an `if` with an unknown test, a handler that may catch);
     /// see [`flow::primitive_result`].
@@ -469,6 +471,7 @@ impl Interp {
             census: Default::default(),
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
+            inversify_servers: Vec::new(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             global_obj,
@@ -1223,6 +1226,11 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::OpaqueModule(m), p @ ("createExpressServer" | "useExpressServer"))
             if &**m == "routing-controllers" =>
+        {
+            Value::Builtin(Builtin::Framework(Rc::from(p)))
+        }
+        (Builtin::OpaqueModule(m), p @ "InversifyExpressServer")
+            if &**m == "inversify-express-utils" =>
         {
             Value::Builtin(Builtin::Framework(Rc::from(p)))
         }
