@@ -151,9 +151,12 @@ pub(crate) fn analyze_here(
     let mut app_files: Vec<FileId> = Vec::new();
     // Entries of packages outside the program (run after the program's).
     let mut fallback: BTreeSet<FileId> = BTreeSet::new();
+    // What the manifests name as how the program starts (also with --entry:
+    // the `missed-entry` finding proposes them).
+    let manifest = manifest_entries(opts, &project);
+    let launched: BTreeMap<FileId, String> = manifest.reasons.clone();
     if opts.entries.is_empty() {
         loader.scan_needles();
-        let manifest = manifest_entries(opts, &project);
         let set = manifest.program;
         fallback = manifest.fallback;
         reasons = manifest.reasons;
@@ -396,6 +399,9 @@ pub(crate) fn analyze_here(
     }
     inv.findings
         .extend(crate::generated::findings(&project.generated));
+    inv.findings.extend(crate::entry_advice::missed_entry(
+        &loader, &reached, &entries, &launched, &inv,
+    ));
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     timings.inventory_ms = ms(t3);
