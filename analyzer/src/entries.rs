@@ -1,25 +1,34 @@
 //! Entry hints from a package manifest: the files a new user would expect
 //! the server to start from, each with the reason it was chosen.
 //!
-//! Captures: `main`; the script that `scripts.start` (then `dev`, `serve`)
-//! runs, through `npm run X` / `yarn X` / `pnpm [run] X` hops, `&&`/`;`
-//! chains and `concurrently "…" "…"`, environment prefixes (`FOO=1`,
-//! `cross-env`, `dotenv -e .env --`), and runners with their flags (`node -r
-//! dotenv/config server`, `node --watch`, `nodemon --exec ts-node src/x.ts`,
-//! `ts-node-dev --respawn`, `tsx watch`, `pm2 start`, `forever start`,
-//! `babel-node`); a script named without an extension or as a folder
-//! (`node server` → `server/index.js`, resolved by the caller); built output
-//! that is not checked in mapped back to its TypeScript source
-//! (`node dist/server.js` → `src/server.ts`); `bin` entries.
+//! Captures: `main`; the script that `scripts.start` (then `dev`, `serve`,
+//! `start:prod`) runs, through `npm run X` / `yarn X` / `pnpm [run] X` hops,
+//! `&&`/`;` chains and `concurrently "…" "…"`, environment prefixes (`FOO=1`,
+//! `cross-env`, `dotenv -e .env --`), package-manager launchers (`yarn node
+//! x`, `pnpm exec tsx x`, `npm exec -- x`, `yarn ts-node x`: yarn and pnpm
+//! run a package's binary when no script has the name), and runners with
+//! their flags (`node -r dotenv/config server`, `node --watch`, `nodemon
+//! --exec ts-node src/x.ts`, `ts-node-dev --respawn`, `tsx watch`, `pm2
+//! start`, `forever start`, `babel-node`); `nest start [project]`, which
+//! runs nest-cli.json's `sourceRoot` + `entryFile` (defaults `src`, `main`;
+//! a monorepo's `projects.<name>`); shell launchers a script names
+//! (`sandbox/run.sh`, `sh ./bin/start`), whose lines are read as commands
+//! (`exec env NODE_PATH=_build node _build/server.js`), or which are Node
+//! scripts themselves (`#!/usr/bin/env node`); a script named without an
+//! extension or as a folder (`node server` → `server/index.js`, `node
+//! dist/main`, resolved by the caller); built output that is not checked
+//! in mapped back to its TypeScript source (`node dist/server.js` →
+//! `src/server.ts`, through tsconfig `outDir`/`rootDir` first); `bin`
+//! entries.
 //!
 //! Example: `{"scripts": {"start": "npm run serve", "serve": "cross-env
 //! NODE_ENV=production node -r dotenv/config server"}}` gives `server`, the
 //! folder, with the reason "scripts.start: `node server`".
 //!
 //! Deliberately not captured: runners configured elsewhere (`nodemon.json`,
-//! `pm2` ecosystem files, Procfiles), scripts that start the server through
-//! another package's CLI (`nest start`: those apps are found by what their
-//! files call).
+//! `pm2` ecosystem files, Procfiles, Dockerfiles), shell control flow (every
+//! line of a launcher counts, whichever branch runs it), `yarn workspace X
+//! start` hops into another package (that package's own scripts are read).
 //!
 //! Also here: the program roots above a file that creates an app
 //! ([`import_roots`]): a file that calls `express()` but that other files
@@ -102,8 +111,18 @@ fn has_source_ext(w: &str) -> bool {
         .any(|e| w.ends_with(&format!(".{e}")))
 }
 
-/// Entry hints from one package.json, in a stable order.
-pub(crate) fn package_hints(json: &serde_json::Value) -> Vec<Hint> {
+/// The scripts read for the program's start, in order: what `npm start`
+/// runs, the usual development and serving scripts, and the production
+/// start of Nest's scaffold (`node dist/main`).
+const START_SCRIPTS: &[&str] = &["start", "dev", "serve", "start:prod"];
+
+/// Entry hints from one package.json, in a stable order. `read` gives the
+/// text of a file named relative to the manifest's folder (the folder npm
+/// runs scripts in): shell launchers and `nest-cli.json`.
+pub(crate) fn package_hints(
+    json: &serde_json::Value,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Hint> {
     let mut out: Vec<Hint> = Vec::new();
     if let Some(m) = json.get("main").and_then(|m| m.as_str()) {
         out.push(Hint {
@@ -113,16 +132,17 @@ pub(crate) fn package_hints(json: &serde_json::Value) -> Vec<Hint> {
         });
     }
     let scripts = json.get("scripts").and_then(|s| s.as_object());
-    for key in ["start", "dev", "serve"] {
-        let Some(cmd) = scripts.and_then(|s| s.get(key)).and_then(|s| s.as_str()) else {
+    let launch = Launch { json, read };
+    for key in START_SCRIPTS {
+        let Some(cmd) = scripts.and_then(|s| s.get(*key)).and_then(|s| s.as_str()) else {
             continue;
         };
         let mut found = Vec::new();
-        script_targets(json, cmd, 0, &mut found);
-        for (path, runner) in found {
+        launch.command(cmd, 0, &mut found);
+        for Target { path, how } in found {
             let firm = has_source_ext(&path);
             let hint = Hint {
-                reason: format!("scripts.{key}: `{runner} {path}`"),
+                reason: format!("scripts.{key}: {how}"),
                 path,
                 firm,
             };
@@ -152,82 +172,238 @@ pub(crate) fn package_hints(json: &serde_json::Value) -> Vec<Hint> {
     out
 }
 
-/// The scripts one command line runs: (script, runner).
-fn script_targets(
-    json: &serde_json::Value,
-    cmd: &str,
-    depth: u32,
-    out: &mut Vec<(String, String)>,
-) {
-    if depth > 4 {
-        return;
-    }
-    // `a && b; c | d`, and the quoted commands of `concurrently "a" "b"`.
-    for part in cmd.split(['"', '\'', ';', '|', '&']) {
-        let mut words = part.split_whitespace().peekable();
-        // Environment prefixes and wrappers.
-        while let Some(w) = words.peek() {
-            let w = *w;
-            if (w.contains('=') && !w.starts_with('-'))
-                || matches!(w, "cross-env" | "env" | "npx" | "exec" | "time" | "nice")
-            {
-                words.next();
-            } else if w == "dotenv" {
-                // `dotenv -e .env -- cmd`
-                words.next();
-                for x in words.by_ref() {
-                    if x == "--" {
-                        break;
-                    }
-                }
-            } else {
-                break;
-            }
+/// A script a command line runs, and how (for the reason).
+struct Target {
+    path: String,
+    /// `` `node dist/bin/server.js` ``, `` `sandbox/run.sh` runs `node x.js` ``.
+    how: String,
+}
+
+/// What a package's scripts can reach: its manifest and its folder's files.
+struct Launch<'a> {
+    json: &'a serde_json::Value,
+    read: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Launch<'_> {
+    /// The scripts one command line runs.
+    fn command(&self, cmd: &str, depth: u32, out: &mut Vec<Target>) {
+        if depth > 4 {
+            return;
         }
-        let Some(prog) = words.next() else {
-            continue;
+        // `a && b; c | d`, and the quoted commands of `concurrently "a" "b"`.
+        for part in cmd.split(['"', '\'', ';', '|', '&', '\n']) {
+            let mut words = part.split_whitespace().peekable();
+            // Environment prefixes and wrappers (`!` negates a shell pipeline).
+            while let Some(w) = words.peek() {
+                let w = *w;
+                if (w.contains('=') && !w.starts_with('-'))
+                    || matches!(
+                        w,
+                        "cross-env"
+                            | "env"
+                            | "npx"
+                            | "exec"
+                            | "time"
+                            | "nice"
+                            | "nohup"
+                            | "!"
+                            | "then"
+                            | "do"
+                            | "else"
+                    )
+                {
+                    words.next();
+                } else if w == "dotenv" {
+                    // `dotenv -e .env -- cmd`
+                    words.next();
+                    for x in words.by_ref() {
+                        if x == "--" {
+                            break;
+                        }
+                    }
+                } else {
+                    break;
+                }
+            }
+            let words: Vec<&str> = words.collect();
+            self.program(&words, depth, out);
+        }
+    }
+
+    /// The scripts one program with its arguments runs.
+    fn program(&self, words: &[&str], depth: u32, out: &mut Vec<Target>) {
+        let Some((&prog, args)) = words.split_first() else {
+            return;
         };
         let prog_name = prog.rsplit('/').next().unwrap_or(prog);
         match prog_name {
             "npm" | "pnpm" | "yarn" => {
-                let rest: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
-                let name = match rest.as_slice() {
-                    ["run" | "run-script", name, ..] => Some(*name),
-                    ["start", ..] => Some("start"),
+                let rest: Vec<&str> = args
+                    .iter()
+                    .copied()
+                    .skip_while(|w| w.starts_with('-'))
+                    .collect();
+                let script = |n: &str| {
+                    self.json
+                        .get("scripts")
+                        .and_then(|s| s.get(n))
+                        .and_then(|s| s.as_str())
+                };
+                match rest.as_slice() {
+                    ["run" | "run-script", name, ..] | [name @ "start", ..] => {
+                        if let Some(next) = script(name) {
+                            self.command(next, depth + 1, out);
+                        }
+                    }
+                    // `npm exec -- tsx x`, `pnpm exec nest start`, `yarn node x`.
+                    ["exec" | "x" | "dlx", cmd @ ..] => {
+                        let cmd: Vec<&str> = cmd.iter().copied().filter(|w| *w != "--").collect();
+                        self.program(&cmd, depth + 1, out);
+                    }
+                    ["node", ..] if prog_name == "yarn" => self.program(&rest, depth + 1, out),
+                    // yarn and pnpm run a script by its name, else a
+                    // package's binary (`yarn nest start`, `pnpm tsx x`).
                     [name, ..]
                         if prog_name != "npm"
-                            && !matches!(*name, "workspace" | "exec" | "dlx" | "install") =>
+                            && !matches!(*name, "workspace" | "install" | "add" | "build") =>
                     {
-                        Some(*name)
+                        match script(name) {
+                            Some(next) => self.command(next, depth + 1, out),
+                            None => self.program(&rest, depth + 1, out),
+                        }
                     }
-                    _ => None,
-                };
-                if let Some(next) = name
-                    .and_then(|n| json.get("scripts").and_then(|s| s.get(n)))
-                    .and_then(|s| s.as_str())
+                    _ => {}
+                }
+            }
+            "sh" | "bash" | "zsh" | "dash" => {
+                // `sh run.sh`; `sh -c "…"` is split by the quotes already.
+                if let Some(script) = args.iter().find(|w| !w.starts_with('-')) {
+                    self.launcher(script, depth, out);
+                }
+            }
+            "nest" => {
+                if args.first() == Some(&"start")
+                    && let Some(t) = self.nest_start(&args[1..])
                 {
-                    script_targets(json, next, depth + 1, out);
+                    out.push(t);
                 }
             }
             "pm2" | "forever" => {
-                let words: Vec<&str> = words.collect();
-                if let Some(t) = first_script(&words, true, false) {
-                    out.push((t, prog_name.to_string()));
+                if let Some(t) = first_script(args, true, false) {
+                    out.push(Target {
+                        how: format!("`{prog_name} {t}`"),
+                        path: t,
+                    });
                 }
             }
             p if RUNNERS.contains(&p) => {
-                let words: Vec<&str> = words.collect();
                 // `node --watch x` watches x; nodemon's `--watch dir` names a folder.
                 let watch_value = matches!(
                     p,
                     "nodemon" | "ts-node-dev" | "tsnd" | "node-dev" | "supervisor"
                 );
-                if let Some(t) = first_script(&words, p == "tsx" || p == "bun", watch_value) {
-                    out.push((t, p.to_string()));
+                if let Some(t) = first_script(args, p == "tsx" || p == "bun", watch_value) {
+                    out.push(Target {
+                        how: format!("`{p} {t}`"),
+                        path: t,
+                    });
                 }
             }
+            // A program named by its path (`./bin/start`, `sandbox/run.sh`):
+            // a shell launcher whose lines are read as commands.
+            _ if prog.contains('/') || prog.ends_with(".sh") => self.launcher(prog, depth, out),
             _ => {}
         }
+    }
+
+    /// The scripts a shell launcher runs: each of its lines read as a
+    /// command (`exec env NODE_PATH=_build node _build/server.js`). A file
+    /// whose first line starts Node (`#!/usr/bin/env node`) is a program itself.
+    fn launcher(&self, path: &str, depth: u32, out: &mut Vec<Target>) {
+        let path = path.trim_start_matches("./");
+        // A shell script has no extension or a shell's (not `package.json`
+        // in `node -p "require('./package.json')"`).
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let shell = match name.rsplit_once('.') {
+            Some((_, ext)) => matches!(ext, "sh" | "bash"),
+            None => true,
+        };
+        if !shell || depth > 4 {
+            return;
+        }
+        let Some(text) = (self.read)(path) else {
+            return;
+        };
+        let first = text.lines().next().unwrap_or("");
+        if first.starts_with("#!") && first.contains("node") {
+            out.push(Target {
+                path: path.to_string(),
+                how: format!("`{path}` (a Node script)"),
+            });
+            return;
+        }
+        let mut found = Vec::new();
+        for line in text.replace("\\\n", " ").lines() {
+            let line = line.trim();
+            if !line.starts_with('#') {
+                self.command(line, depth + 1, &mut found);
+            }
+        }
+        out.extend(found.into_iter().map(|t| Target {
+            how: format!("`{path}` runs {}", t.how),
+            path: t.path,
+        }));
+    }
+
+    /// The file `nest start [project]` builds and runs: `nest-cli.json`'s
+    /// `sourceRoot` (default `src`) and `entryFile` (default `main`), those
+    /// of `projects.<project>` when one is named, and the `--sourceRoot`,
+    /// `--entryFile` and `-c/--config` options.
+    fn nest_start(&self, args: &[&str]) -> Option<Target> {
+        let mut config = "nest-cli.json";
+        let (mut source_root, mut entry_file, mut project) = (None, None, None);
+        let mut i = 0;
+        while i < args.len() {
+            let value = args.get(i + 1).copied();
+            match args[i] {
+                "-c" | "--config" => config = value.unwrap_or(config),
+                "--sourceRoot" => source_root = value,
+                "--entryFile" => entry_file = value,
+                // Options whose value is the next word.
+                "-p" | "--path" | "-e" | "--exec" | "-b" | "--builder" | "--env-file" => {}
+                w if w.starts_with('-') => {
+                    i += 1;
+                    continue;
+                }
+                w => {
+                    project.get_or_insert(w);
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 2;
+        }
+        let cli: serde_json::Value = (self.read)(config)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let scope = match project {
+            Some(p) => cli.get("projects").and_then(|ps| ps.get(p))?,
+            None => &cli,
+        };
+        let field = |k: &str| scope.get(k).and_then(|v| v.as_str());
+        let root = source_root.or(field("sourceRoot")).unwrap_or("src");
+        let entry = entry_file.or(field("entryFile")).unwrap_or("main");
+        let root = root.trim_start_matches("./").trim_end_matches('/');
+        let path = format!("{root}/{entry}");
+        let named = match project {
+            Some(p) => format!("`nest start {p}`"),
+            None => "`nest start`".to_string(),
+        };
+        Some(Target {
+            how: format!("{named} runs `{path}` ({config}: sourceRoot, entryFile)"),
+            path,
+        })
     }
 }
 
@@ -240,7 +416,8 @@ fn first_script(words: &[&str], subcommands: bool, watch_takes_value: bool) -> O
             if VALUE_FLAGS.contains(&w) || (watch_takes_value && w == "--watch") {
                 i += 1;
             }
-        } else if subcommands && SUBCOMMANDS.contains(&w) {
+        } else if (subcommands && SUBCOMMANDS.contains(&w)) || w.starts_with('$') {
+            // A subcommand, or a shell expansion (`nodemon ${NODE_INSPECT} x`).
         } else {
             let w = w.trim_start_matches("./").trim_end_matches('/');
             return (!w.is_empty()).then(|| w.to_string());
@@ -399,7 +576,10 @@ mod tests {
     use serde_json::json;
 
     fn paths(j: serde_json::Value) -> Vec<String> {
-        package_hints(&j).into_iter().map(|h| h.path).collect()
+        package_hints(&j, &|_| None)
+            .into_iter()
+            .map(|h| h.path)
+            .collect()
     }
 
     #[test]
@@ -441,9 +621,121 @@ mod tests {
             ["api/index.ts"]
         );
         assert_eq!(
-            paths(json!({"scripts": {"start": "nest start"}})),
-            Vec::<String>::new()
+            paths(json!({"scripts": {"start": "yarn node dist/bin/server.js"}})),
+            ["dist/bin/server.js"]
         );
+        assert_eq!(
+            paths(json!({"scripts": {"start:prod": "node dist/main"}})),
+            ["dist/main"]
+        );
+        assert_eq!(
+            paths(json!({"scripts": {"start": "pnpm exec tsx src/app.ts"}})),
+            ["src/app.ts"]
+        );
+        assert_eq!(
+            paths(json!({"scripts": {"start": "yarn ts-node src/app.ts"}})),
+            ["src/app.ts"]
+        );
+    }
+
+    fn hints_with(j: serde_json::Value, files: &[(&str, &str)]) -> Vec<(String, String)> {
+        let read = |f: &str| {
+            files
+                .iter()
+                .find(|(name, _)| *name == f)
+                .map(|(_, text)| text.to_string())
+        };
+        package_hints(&j, &read)
+            .into_iter()
+            .map(|h| (h.path, h.reason))
+            .collect()
+    }
+
+    #[test]
+    fn nest_start_reads_nest_cli_json() {
+        let start = json!({"scripts": {"start": "pnpm exec nest start --watch"}});
+        assert_eq!(
+            hints_with(start.clone(), &[]),
+            [(
+                "src/main".to_string(),
+                "scripts.start: `nest start` runs `src/main` (nest-cli.json: sourceRoot, entryFile)"
+                    .to_string()
+            )]
+        );
+        let cli = r#"{"sourceRoot": "server", "entryFile": "boot"}"#;
+        assert_eq!(
+            hints_with(start, &[("nest-cli.json", cli)])[0].0,
+            "server/boot"
+        );
+        let mono = r#"{"sourceRoot": "apps/web/src", "projects": {"api": {"sourceRoot": "apps/api/src", "entryFile": "server"}}}"#;
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"start": "nest start api"}}),
+                &[("nest-cli.json", mono)]
+            )[0]
+            .0,
+            "apps/api/src/server"
+        );
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"start": "nest start"}}),
+                &[("nest-cli.json", mono)]
+            )[0]
+            .0,
+            "apps/web/src/main"
+        );
+    }
+
+    #[test]
+    fn shell_launchers_are_read() {
+        let run = "#!/usr/bin/env bash\nset -e\n# node old.js\nif [ -n \"$X\" ]; then\n  echo hi\nfi\nexec env NODE_PATH=_out \\\n  node ${NODE_OPTS} _out/server.js\n";
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"start": "sandbox/run.sh"}}),
+                &[("sandbox/run.sh", run)]
+            ),
+            [(
+                "_out/server.js".to_string(),
+                "scripts.start: `sandbox/run.sh` runs `node _out/server.js`".to_string()
+            )]
+        );
+        assert_eq!(
+            paths_with(
+                json!({"scripts": {"start": "npm run boot", "boot": "sh ./bin/boot"}}),
+                &[("bin/boot", "cd app\nnode build/main.js --port 80\n")]
+            ),
+            ["build/main.js"]
+        );
+        // Only shell scripts are read as launchers (not `package.json` here).
+        assert_eq!(
+            paths_with(
+                json!({"scripts": {"start": "./run"}}),
+                &[
+                    (
+                        "run",
+                        "v=$(node -p \"require('./package.json').version\")\nnode srv.js\n"
+                    ),
+                    ("package.json", "{\"scripts\": {\"x\": \"node other.js\"}}"),
+                ]
+            ),
+            ["srv.js"]
+        );
+        // A Node script without an extension is the program itself.
+        assert_eq!(
+            paths_with(
+                json!({"scripts": {"start": "./bin/www"}}),
+                &[("bin/www", "#!/usr/bin/env node\nrequire('../app')\n")]
+            ),
+            ["bin/www"]
+        );
+    }
+
+    fn paths_with(j: serde_json::Value, files: &[(&str, &str)]) -> Vec<String> {
+        hints_with(j, files).into_iter().map(|(p, _)| p).collect()
+    }
+
+    #[test]
+    fn bins_and_main() {
         assert_eq!(
             paths(json!({"main": "app.js", "bin": {"srv": "./bin/srv.js"}})),
             ["app.js", "bin/srv.js"]

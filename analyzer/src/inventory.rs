@@ -349,6 +349,9 @@ pub enum FindingCode {
     AnalysisBudget,
     /// No entry file could be found.
     NoEntry,
+    /// The entries leave many registrations unrun while another file that
+    /// starts a server imports them: the entry is probably wrong.
+    MissedEntry,
     /// A Socket.IO event name only known at run time.
     DynamicEvent,
     /// A catch-all listener (`onAny`) that receives every event.
@@ -447,6 +450,7 @@ impl FindingCode {
             FindingCode::UnreachedApp => "unreached-app",
             FindingCode::AnalysisBudget => "analysis-budget",
             FindingCode::NoEntry => "no-entry",
+            FindingCode::MissedEntry => "missed-entry",
             FindingCode::DynamicEvent => "dynamic-event",
             FindingCode::CatchAllListener => "catch-all-listener",
             FindingCode::UnhandledEvent => "unhandled-event",
@@ -521,7 +525,8 @@ impl Finding {
             | C::UnsentEvent
             | C::UnresolvedSchema
             | C::SeparateServer
-            | C::PackageRouter => Severity::Warning,
+            | C::PackageRouter
+            | C::MissedEntry => Severity::Warning,
             C::RegexPath | C::GeneratedCode => Severity::Info,
         }
     }
@@ -538,6 +543,7 @@ impl Finding {
             | C::UnresolvedImport
             | C::DynamicImport
             | C::NoEntry
+            | C::MissedEntry
             | C::GeneratedCode
             | C::AnalysisBudget => "input",
             C::UnresolvedSchema => "contracts",

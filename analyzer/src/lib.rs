@@ -17,6 +17,7 @@ mod cachedir;
 pub mod cachefile;
 mod census;
 mod entries;
+mod entry_advice;
 mod events;
 mod generated;
 mod inventory;

@@ -5,6 +5,20 @@
 //! files can matter), content-hash facts caching with a (size, mtime) index
 //! so a warm run reads no unchanged source, read and encoding errors.
 //!
+//! The prefilter never cuts the import chain from a program's entry to its
+//! app ([`Loader::may_route`]): a call into a file whose bytes mention
+//! nothing that routes is still followed when a file it imports,
+//! transitively, creates an app (`express()`, `NestFactory.create`), so
+//! `entry.ts` → `main.ts` (no framework word) → `app.ts` (`express()`) is
+//! one chain. The imports are read from the bytes (`import … from '…'`,
+//! `export … from '…'`, `import('…')`, `require('…')`, literal specifiers
+//! only), over-approximating (a specifier in a comment counts). Not
+//! followed: a chain that ends at a file that only names Express or a
+//! router (`init()` → `addRoutes()` on a router another module made and
+//! mounts): almost every utility of a large program imports such a file,
+//! and calls with no app, router or socket among their arguments are
+//! deferred on purpose.
+//!
 //! Deliberately not captured: any analysis; this module only produces facts.
 
 use crate::ir::FileFacts;
@@ -122,6 +136,42 @@ fn census_shaped(bytes: &[u8], socket: bool) -> bool {
         || has(b".route(")
         || has(b".param(")
         || (socket && (has(b".on(") || has(b".once(") || has(b".emit(")))
+}
+
+/// The literal module specifiers in a file's bytes: the string after
+/// `from`, `import`, `import(` or `require(` (spaces allowed between).
+/// Over-approximates (comments, `Array.from('x')`); what does not resolve
+/// to a project file is dropped by the caller.
+fn literal_specifiers(bytes: &[u8]) -> impl Iterator<Item = &str> {
+    const WORDS: &[&[u8]] = &[b"from", b"import", b"require"];
+    WORDS.iter().flat_map(move |w| {
+        memchr::memmem::find_iter(bytes, w).filter_map(move |at| {
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$') {
+                return None;
+            }
+            let mut i = at + w.len();
+            let skip_space = |i: &mut usize| {
+                while bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
+                    *i += 1;
+                }
+            };
+            skip_space(&mut i);
+            if bytes.get(i) == Some(&b'(') {
+                i += 1;
+                skip_space(&mut i);
+            }
+            let quote = *bytes.get(i).filter(|q| matches!(q, b'\'' | b'"' | b'`'))?;
+            let start = i + 1;
+            let len = bytes[start..]
+                .iter()
+                .take(512)
+                .position(|&b| b == quote || b == b'\n')?;
+            let spec = std::str::from_utf8(&bytes[start..start + len]).ok()?;
+            (bytes[start + len] == quote && !spec.is_empty() && !spec.contains("${"))
+                .then_some(spec)
+        })
+    })
 }
 
 /// What loading one file produced.
@@ -679,6 +729,10 @@ pub(crate) struct Loader {
     needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
     /// The bytes of modules a barrel's `export *` names (see [`Loader::may_export`]).
     barrel_texts: Mutex<HashMap<FileId, Arc<[u8]>>>,
+    /// The project files each file's bytes import (see [`Loader::may_route`]).
+    byte_imports: Vec<OnceLock<Box<[FileId]>>>,
+    /// Files known to lead, or not, to one that routes (see [`Loader::may_route`]).
+    routes_below: Mutex<HashMap<FileId, bool>>,
     /// Files whose facts were produced by parsing in this run.
     pub(crate) parsed: std::sync::atomic::AtomicUsize,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
@@ -698,6 +752,8 @@ impl Loader {
             slots: Mutex::new(HashMap::new()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
+            byte_imports: (0..n).map(|_| OnceLock::new()).collect(),
+            routes_below: Mutex::new(HashMap::new()),
             parsed: Default::default(),
             from_cache: Default::default(),
         })
@@ -777,6 +833,93 @@ impl Loader {
             || has(b"export*")
             || has(b"require(")
             || has(b"exports")
+    }
+
+    /// Whether calling into this file can lead to a route registration or
+    /// mount: its bytes pass the routing prefilter (`needle::ROUTING`, or
+    /// it creates an app), or a file it imports, transitively, creates an
+    /// app. A breadth-first walk over the
+    /// imports read from the bytes; a walk that finds nothing marks every
+    /// file it saw (their imports are all inside it), one that finds a
+    /// routing file marks the chain down to it.
+    pub(crate) fn may_route(&self, id: FileId) -> bool {
+        if self.needles_of(id) & (needle::ROUTING | needle::APP) != 0 {
+            return true;
+        }
+        // Below it, a call with nothing tracked reaches a registration
+        // through code that creates an app (`express()`, `NestFactory.create`):
+        // the chain from a program's entry to its app. (Files that only
+        // mention Express, `.use(` or "router" would pull in most of a large
+        // program's utilities, whose calls are deferred on purpose.)
+        let routes = |f: FileId| self.needles_of(f) & needle::APP != 0;
+        let known = |f: FileId| {
+            self.routes_below
+                .lock()
+                .ok()
+                .and_then(|m| m.get(&f).copied())
+        };
+        if let Some(k) = known(id) {
+            return k;
+        }
+        let mut parent: HashMap<FileId, FileId> = HashMap::from([(id, id)]);
+        let mut queue = std::collections::VecDeque::from([id]);
+        let mut found = None;
+        'walk: while let Some(f) = queue.pop_front() {
+            for &t in self.byte_imports(f) {
+                if parent.contains_key(&t) {
+                    continue;
+                }
+                parent.insert(t, f);
+                match known(t) {
+                    Some(true) => {
+                        found = Some(t);
+                        break 'walk;
+                    }
+                    Some(false) => {}
+                    None if routes(t) => {
+                        found = Some(t);
+                        break 'walk;
+                    }
+                    None => queue.push_back(t),
+                }
+            }
+        }
+        let Ok(mut memo) = self.routes_below.lock() else {
+            return true;
+        };
+        match found {
+            Some(mut at) => {
+                while at != id {
+                    at = parent[&at];
+                    memo.insert(at, true);
+                }
+                true
+            }
+            None => {
+                for f in parent.into_keys() {
+                    memo.insert(f, false);
+                }
+                false
+            }
+        }
+    }
+
+    /// The project files a file's bytes import (see the module doc).
+    pub(crate) fn byte_imports(&self, id: FileId) -> &[FileId] {
+        self.byte_imports[id as usize].get_or_init(|| {
+            let Ok(bytes) = std::fs::read(self.project.abs(id)) else {
+                return Box::default();
+            };
+            let mut out: Vec<FileId> = literal_specifiers(&bytes)
+                .filter_map(|spec| match self.project.resolve(id, spec) {
+                    crate::project::Resolved::File(t) if t != id => Some(t),
+                    _ => None,
+                })
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out.into_boxed_slice()
+        })
     }
 
     /// Start loading these files on the worker pool.
@@ -978,5 +1121,23 @@ impl Loader {
             problem,
             cached,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::literal_specifiers;
+
+    #[test]
+    fn specifiers_are_read_from_the_bytes() {
+        let src = br#"import { a } from './a'
+import './side'
+export * from "../b"
+const c = require ( './c' ), d = await import(`./d`)
+const e = import(`./${name}`) // computed: not a specifier
+reimport('./no'); Array.from('xyz')
+"#;
+        let specs: Vec<&str> = literal_specifiers(src).collect();
+        assert_eq!(specs, ["./a", "../b", "xyz", "./side", "./d", "./c"]);
     }
 }

@@ -151,59 +151,16 @@ pub(crate) fn analyze_here(
     let mut app_files: Vec<FileId> = Vec::new();
     // Entries of packages outside the program (run after the program's).
     let mut fallback: BTreeSet<FileId> = BTreeSet::new();
+    // What the manifests name as how the program starts (also with --entry:
+    // the `missed-entry` finding proposes them).
+    let manifest = manifest_entries(opts, &project);
+    let launched: BTreeMap<FileId, String> = manifest.reasons.clone();
     if opts.entries.is_empty() {
         loader.scan_needles();
-        let mut set = BTreeSet::new();
-        // The root package's `main`/start script, and those of packages in
-        // sub-folders that depend on Express or Socket.IO (a `server/` app
-        // whose entry calls an app factory another file defines).
-        for p in &project.packages {
-            if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
-                continue;
-            }
-            let outside =
-                project.outside_workspaces(&p.dir) || is_test_path(&format!("{}/", p.dir));
-            let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
-            let manifest = in_package("package.json");
-            for hint in entries::package_hints(&p.json) {
-                let rel = in_package(&hint.path);
-                let checked_in = project.resolve_checked_in(&rel);
-                let (found, why) = match checked_in {
-                    Some(id) => (Some(id), format!("{manifest} {}", hint.reason)),
-                    None => (
-                        // Built output not checked in: start from its source.
-                        project.source_of_output(&rel, 0).or_else(|| {
-                            entries::source_of_built(&hint.path)
-                                .into_iter()
-                                .find_map(|s| project.resolve_path(&in_package(&s)))
-                        }),
-                        format!(
-                            "{manifest} {} names build output; this is its source",
-                            hint.reason
-                        ),
-                    ),
-                };
-                if let Some(id) = found {
-                    if outside {
-                        fallback.insert(id);
-                    } else {
-                        set.insert(id);
-                    }
-                    reasons.entry(id).or_insert(why);
-                }
-                // `main: lib/index.js` of a package whose build output is
-                // not checked in and whose source is not found either: say so
-                // rather than start elsewhere silently. (Found, the entry's
-                // reason says it is the source of that build output.)
-                if found.is_none()
-                    && checked_in.is_none()
-                    && hint.firm
-                    && !opts.root.join(&rel).exists()
-                {
-                    missing_entries.push((manifest.clone(), rel, found));
-                }
-            }
-        }
+        let set = manifest.program;
+        fallback = manifest.fallback;
+        reasons = manifest.reasons;
+        missing_entries = manifest.missing;
         for (i, f) in project.files.iter().enumerate() {
             if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
                 let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
@@ -446,6 +403,9 @@ pub(crate) fn analyze_here(
     }
     inv.findings
         .extend(crate::generated::findings(&project.generated));
+    inv.findings.extend(crate::entry_advice::missed_entry(
+        &loader, &reached, &entries, &launched, &inv,
+    ));
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     timings.inventory_ms = ms(t3);
@@ -472,6 +432,81 @@ pub(crate) fn analyze_here(
     inv.timings = timings;
     inv.input_key = result_key;
     Ok(inv)
+}
+
+/// The entries package manifests name (see [`entries::package_hints`]).
+#[derive(Default)]
+struct ManifestEntries {
+    /// Of the program.
+    program: BTreeSet<FileId>,
+    /// Of packages outside the program (run after the program's).
+    fallback: BTreeSet<FileId>,
+    /// Why each was chosen (for the summary).
+    reasons: BTreeMap<FileId, String>,
+    /// Named but not in the project: (manifest, path, the source started from instead).
+    missing: Vec<(String, String, Option<FileId>)>,
+}
+
+/// The root package's `main`/start script, and those of packages in
+/// sub-folders that depend on Express, Socket.IO or Nest (a `server/` app
+/// whose entry calls an app factory another file defines).
+fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries {
+    let mut out = ManifestEntries::default();
+    for p in &project.packages {
+        if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
+            continue;
+        }
+        let outside = project.outside_workspaces(&p.dir) || is_test_path(&format!("{}/", p.dir));
+        let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
+        let manifest = in_package("package.json");
+        // Launchers and nest-cli.json, read in the package's folder.
+        let read = |f: &str| {
+            let rel = in_package(f);
+            let path = opts.root.join(&rel);
+            (!rel.starts_with("..") && path.metadata().is_ok_and(|m| m.len() <= 256 << 10))
+                .then(|| std::fs::read_to_string(path).ok())
+                .flatten()
+        };
+        for hint in entries::package_hints(&p.json, &read) {
+            let rel = in_package(&hint.path);
+            let checked_in = project.resolve_checked_in(&rel);
+            let (found, why) = match checked_in {
+                Some(id) => (Some(id), format!("{manifest} {}", hint.reason)),
+                None => (
+                    // Built output not checked in: start from its source.
+                    project.source_of_output(&rel, 0).or_else(|| {
+                        entries::source_of_built(&hint.path)
+                            .into_iter()
+                            .find_map(|s| project.resolve_path(&in_package(&s)))
+                    }),
+                    format!(
+                        "{manifest} {} names build output; this is its source",
+                        hint.reason
+                    ),
+                ),
+            };
+            if let Some(id) = found {
+                if outside {
+                    out.fallback.insert(id);
+                } else {
+                    out.program.insert(id);
+                }
+                out.reasons.entry(id).or_insert(why);
+            }
+            // `main: lib/index.js` of a package whose build output is
+            // not checked in and whose source is not found either: say so
+            // rather than start elsewhere silently. (Found, the entry's
+            // reason says it is the source of that build output.)
+            if found.is_none()
+                && checked_in.is_none()
+                && hint.firm
+                && !opts.root.join(&rel).exists()
+            {
+                out.missing.push((manifest.clone(), rel, found));
+            }
+        }
+    }
+    out
 }
 
 /// What the cache layers found damaged and discarded, one line each.
@@ -504,11 +539,15 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Whether a package.json lists `express` or `socket.io` among its dependencies.
+/// Whether a package.json lists `express`, `socket.io` or `@nestjs/core`
+/// (whose apps serve through Express unless told otherwise) among its
+/// dependencies.
 fn depends_on_server_packages(json: &serde_json::Value) -> bool {
     ["dependencies", "devDependencies"].iter().any(|k| {
-        json.get(k)
-            .and_then(|d| d.as_object())
-            .is_some_and(|d| d.contains_key("express") || d.contains_key("socket.io"))
+        json.get(k).and_then(|d| d.as_object()).is_some_and(|d| {
+            ["express", "socket.io", "@nestjs/core"]
+                .iter()
+                .any(|p| d.contains_key(*p))
+        })
     })
 }

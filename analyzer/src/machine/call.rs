@@ -624,7 +624,8 @@ impl Interp {
             }
         }
         // Follow now when the call carries an app/router/socket or an inline
-        // callback, or its module can register routes; otherwise defer it.
+        // callback, or its module can lead to a registration
+        // (`Loader::may_route`); otherwise defer it.
         // While looking for events in code nobody calls, a function is only
         // followed when it gets a socket or a name to emit: every function
         // runs once on its own anyway.
@@ -653,7 +654,7 @@ impl Interp {
                 }
         } else {
             (match f {
-                Value::Lazy(file, _) => self.loader.needles_of(*file) & needle::ROUTING != 0,
+                Value::Lazy(file, _) => self.loader.may_route(*file),
                 Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
                 _ => true,
             }) || tracked
