@@ -260,43 +260,25 @@ fn registering_calls(
 /// Top-level names bound to a relative module: `import x from './x'`,
 /// `import { a } from './x'`, `const x = require('./x')`, `const { a } = require('./x')`.
 fn relative_bindings(facts: &FileFacts) -> Vec<(String, String)> {
-    let relative = |s: &str| s.starts_with('.');
-    let mut out = Vec::new();
-    for st in &facts.body {
-        match st {
-            Stmt::Import(imp) if relative(&imp.source) => {
-                for n in imp.default.iter().chain(&imp.namespace) {
-                    out.push((n.clone(), imp.source.clone()));
-                }
-                for (_, local) in &imp.named {
-                    out.push((local.clone(), imp.source.clone()));
-                }
-            }
-            Stmt::Var(decls) => {
-                for (p, e) in decls {
-                    let Some(spec) = e.as_ref().and_then(required).filter(|s| relative(s)) else {
-                        continue;
-                    };
-                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
-                        out.push((n, spec.to_string()));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+    bindings_from(facts, |s| s.starts_with('.'))
 }
 
 /// Top-level names an installed package binds, named imports included:
 /// `import { controller } from 'inversify-express-utils'`,
 /// `import * as rc from 'routing-controllers'`, `const { Get } = require('x')`.
 fn imported_names(facts: &FileFacts) -> Vec<(String, String)> {
-    let package = |s: &str| !(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"));
+    bindings_from(facts, |s| {
+        !(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"))
+    })
+}
+
+/// Top-level names bound by `import` or `require` of a module whose
+/// specifier `source` accepts, with that specifier.
+fn bindings_from(facts: &FileFacts, source: impl Fn(&str) -> bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for st in &facts.body {
         match st {
-            Stmt::Import(imp) if package(&imp.source) => {
+            Stmt::Import(imp) if source(&imp.source) => {
                 for n in imp.default.iter().chain(&imp.namespace) {
                     out.push((n.clone(), imp.source.clone()));
                 }
@@ -306,7 +288,7 @@ fn imported_names(facts: &FileFacts) -> Vec<(String, String)> {
             }
             Stmt::Var(decls) => {
                 for (p, e) in decls {
-                    let Some(spec) = e.as_ref().and_then(required).filter(|s| package(s)) else {
+                    let Some(spec) = e.as_ref().and_then(required).filter(|s| source(s)) else {
                         continue;
                     };
                     for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
