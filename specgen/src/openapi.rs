@@ -94,8 +94,13 @@ fn parameters(row: &Row<'_>, opts: &SpecOptions) -> Vec<Value> {
             .and_then(|props| props.get(&p.name))
             .map(|s| schema_for(opts, s))
             .unwrap_or_else(|| json!({"type": "string"}));
+        // (A constraint that is no valid ECMAScript regex, which Express
+        // would refuse at start-up, is left out: the document stays valid.)
         if let (Some(pat), Value::Object(m)) = (&p.pattern, &mut schema) {
-            m.entry("pattern").or_insert(json!(format!("^(?:{pat})$")));
+            let pattern = format!("^(?:{pat})$");
+            if jsonschema_regex::is_valid_ecma_regex(&pattern) {
+                m.entry("pattern").or_insert(json!(pattern));
+            }
         }
         let mut notes = Vec::new();
         if p.name == analyzer::UNKNOWN_PREFIX_PARAM && unknown_prefix(row.op) {
