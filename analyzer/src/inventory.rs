@@ -479,7 +479,9 @@ pub struct Finding {
     /// For `uncharted-*` findings: the census cause (`unreached-file`,
     /// `uncalled-function`, `unknown-receiver`, `not-a-router`, …); for a
     /// `dynamic-path` charted under the default the code gives a run-time
-    /// value (`process.env.PREFIX || '/env'`): `assumed-default`.
+    /// value (`process.env.PREFIX || '/env'`): `assumed-default`; for one
+    /// charted under the unknown prefix because only its start is known at
+    /// run time (`${base}/users`): `unknown-prefix`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
 }
@@ -500,7 +502,9 @@ impl Finding {
                 _ => Severity::Error,
             },
             // Charted under the default the code gives a run-time value.
-            C::DynamicPath if self.cause() == "assumed-default" => Severity::Warning,
+            C::DynamicPath if matches!(self.cause(), "assumed-default" | "unknown-prefix") => {
+                Severity::Warning
+            }
             C::ParseError
             | C::UnreadableFile
             | C::InvalidUtf8

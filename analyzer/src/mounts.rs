@@ -549,9 +549,16 @@ pub(crate) fn build_inventory(
             .get(&(app, method.clone(), full.clone(), regex))
             .cloned()
             .unwrap_or_default();
+        // A path whose start is only known at run time (`${base}/users`,
+        // possibly under known mount prefixes): the unknown prefix absorbs
+        // everything before it.
+        let path = match full.find(&format!("/{UNKNOWN_PREFIX}")) {
+            Some(k) if !regex => salvaged_pattern(&full[k..], false),
+            _ => PathPattern::parse(&full, regex),
+        };
         operations.push(Operation {
             method,
-            path: PathPattern::parse(&full, regex),
+            path,
             app: loc(project, r.file, r.line),
             mount_path,
             declarations: decls,

@@ -84,6 +84,9 @@ impl Interp {
             } else {
                 Vec::new()
             };
+            if let Ok(p) = &paths {
+                self.note_unknown_head(ctx, id, call, name, p);
+            }
             let depth = self.cond.len();
             self.cond.extend(conds);
             self.register_route(ctx, id, name, paths, &call.args, 1, call);
@@ -359,6 +362,41 @@ impl Interp {
                 expr_text(&call.callee)
             ),
         );
+    }
+
+    /// A path whose start only is known at run time (`${base}/users`) is
+    /// charted under the unknown prefix; say so once per call.
+    fn note_unknown_head(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        call: &Call,
+        what: &str,
+        paths: &[PathArg],
+    ) {
+        let unknown = paths.iter().any(
+            |p| matches!(p, PathArg::Str(s) if s.starts_with(crate::inventory::UNKNOWN_PREFIX)),
+        );
+        if !unknown
+            || self.event_mode
+            || self.salvage_blocks(id)
+            || !self
+                .finding_keys
+                .insert((FindingCode::DynamicPath, ctx.file, call.line))
+        {
+            return;
+        }
+        let text = call.args.first().map(expr_text).unwrap_or_default();
+        self.findings.push(RawFinding {
+            code: FindingCode::DynamicPath,
+            file: ctx.file,
+            line: call.line,
+            message: format!(
+                "the start of the path of `{what}({text}, ...)` is only known at run time; charted under the unknown prefix `{}` with the rest of the path",
+                crate::inventory::UNKNOWN_PREFIX
+            ),
+            cause: Some("unknown-prefix"),
+        });
     }
 
     pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
@@ -908,6 +946,16 @@ impl Interp {
             {
                 (path_list(v).unwrap_or_default(), 1)
             }
+            Some((_, v @ Value::Pattern(_))) => match path_list(v) {
+                Ok(p) => {
+                    self.note_unknown_head(ctx, id, call, "use", &p);
+                    (p, 1)
+                }
+                Err(()) => {
+                    self.dynamic_path(ctx, call, "use");
+                    return;
+                }
+            },
             Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
                 self.dynamic_path(ctx, call, "use");
                 return;

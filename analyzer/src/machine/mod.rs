@@ -920,6 +920,14 @@ pub(crate) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
 pub(crate) fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
     match v {
         Value::Str(s) => Ok(vec![PathArg::Str(s.to_string())]),
+        // `${base}/users`: an unknown start, then a known rest.
+        Value::Pattern(p) => match unknown_head(p) {
+            Some(rest) => Ok(vec![PathArg::Str(format!(
+                "{}{rest}",
+                crate::inventory::UNKNOWN_PREFIX
+            ))]),
+            None => Err(()),
+        },
         Value::Regex(r) => Ok(vec![PathArg::Regex(r.to_string())]),
         Value::Arr(a) => {
             let mut out = Vec::new();
@@ -930,6 +938,23 @@ pub(crate) fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
         }
         _ => Err(()),
     }
+}
+
+/// The known rest of a path whose start only is known at run time:
+/// `{base}/users` and `/{name}/:id` (a template literal's pattern) give
+/// `/users` and `/:id`. `None` when more than the start is unknown, or
+/// nothing is known.
+pub(crate) fn unknown_head(p: &str) -> Option<&str> {
+    let s = p.strip_prefix('/').unwrap_or(p);
+    let inner = s.strip_prefix('{')?;
+    let end = inner.find('}')?;
+    let name = &inner[..end];
+    let rest = &inner[end + 1..];
+    let ident = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    (ident && rest.starts_with('/') && rest.len() > 1 && !rest.contains(['{', '}'])).then_some(rest)
 }
 
 pub(crate) fn value_name(v: &Value) -> Option<String> {
