@@ -949,13 +949,18 @@ impl Interp {
                 {
                     self.init_instance(&sup, this, argv.clone());
                 }
+                let key = Rc::as_ptr(cv) as usize;
+                let again = self.initializing.contains(&key);
+                self.initializing.push(key);
                 for (name, init) in &cv.class.fields {
                     let v = match init {
+                        Some(_) if again => Value::dynamic(),
                         Some(e) => self.eval_raw(&cctx, e),
                         None => Value::Undef,
                     };
                     self.set_member(this, name, v);
                 }
+                self.initializing.pop();
                 if let Some(ctor) = &cv.class.constructor {
                     let clo = Closure::method(cv, ctor, this);
                     self.invoke(&clo, argv, Some(this.clone()));

@@ -248,6 +248,10 @@ pub(crate) const MAX_ITERATIONS: usize = 10_000;
 pub(crate) struct Interp {
     pub(crate) loader: Arc<Loader>,
     pub(crate) routers: Vec<RouterData>,
+    /// Classes whose instance fields are being initialised (by address): a
+    /// field that constructs its own class again (`class A { x = new A() }`,
+    /// a RangeError in JavaScript) is not followed a second time.
+    pub(crate) initializing: Vec<usize>,
     pub(crate) findings: Vec<RawFinding>,
     pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
     /// Strings that are a default taken for a value only known at run time,
@@ -418,6 +422,7 @@ impl Interp {
         Interp {
             loader,
             routers: Vec::new(),
+            initializing: Vec::new(),
             findings: Vec::new(),
             finding_keys: HashSet::new(),
             assumed: HashMap::new(),
