@@ -1288,8 +1288,14 @@ fn socket_site(
 /// Whether a file imports the Socket.IO server or client itself (not a
 /// parser, adapter or other package of the family), statically.
 fn imports_socket_io_itself(facts: &FileFacts) -> bool {
-    facts
-        .static_sources()
+    // (`import type { Server } from 'socket.io'` is erased: the file does not
+    // use Socket.IO at run time.)
+    let runtime = facts.body.iter().filter_map(|st| match st {
+        Stmt::Import(imp) if !imp.type_only => Some(imp.source.as_str()),
+        Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+        _ => None,
+    });
+    runtime
         .chain(facts.eager.iter().map(String::as_str))
         .any(|s| matches!(s, "socket.io" | "socket.io-client") || s.starts_with("socket.io/"))
 }

@@ -151,6 +151,10 @@ pub(crate) struct Import {
     pub(crate) named: Vec<(String, String)>,
     /// 1-based line.
     pub(crate) line: u32,
+    /// TypeScript `import type …` (or every name imported `type`): erased
+    /// when compiled, so the module is not loaded at run time.
+    #[serde(default)]
+    pub(crate) type_only: bool,
 }
 
 /// A binding pattern.

@@ -381,7 +381,9 @@ impl<'s> Lowerer<'s> {
             namespace: None,
             named: Vec::new(),
             line: line_of(node),
+            type_only: false,
         };
+        let mut typed_names = 0;
         // `import type { X } from` binds nothing at run time; the names are still
         // bound (lazily) so declared types can describe request bodies.
         for c in Self::named_children(node) {
@@ -408,6 +410,9 @@ impl<'s> Lowerer<'s> {
                                         .field(F::Alias)
                                         .map(|n| self.text(n).to_string())
                                         .unwrap_or_else(|| name.clone());
+                                    if Self::has_token(spec, "type") {
+                                        typed_names += 1;
+                                    }
                                     imp.named.push((name, alias));
                                 }
                             }
@@ -427,7 +432,19 @@ impl<'s> Lowerer<'s> {
                 _ => {}
             }
         }
+        imp.type_only = Self::has_token(node, "type")
+            || (typed_names > 0
+                && typed_names == imp.named.len()
+                && imp.default.is_none()
+                && imp.namespace.is_none());
         Some(imp)
+    }
+
+    /// Whether `node` has an anonymous child token `kw` (`import type`, `{ type X }`).
+    fn has_token(node: Node, kw: &str) -> bool {
+        (0..node.child_count())
+            .filter_map(|i| node.child(i as _))
+            .any(|c| !c.is_named() && c.kind() == kw)
     }
 
     pub(crate) fn export(&mut self, node: Node, out: &mut Vec<Stmt>) {
