@@ -74,12 +74,7 @@ impl PathPattern {
                 }
                 ':' | '*' => {
                     let start = i + 1;
-                    let mut j = start;
-                    while j < chars.len()
-                        && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
-                    {
-                        j += 1;
-                    }
+                    let mut j = name_end(&chars, start);
                     let mut name: String = chars[start..j].iter().collect();
                     if c == ':' && name.is_empty() {
                         openapi.push(c);
@@ -92,26 +87,9 @@ impl PathPattern {
                         unnamed += 1;
                     }
                     let mut pattern = None;
-                    if j < chars.len() && chars[j] == '(' {
-                        let mut depth = 0;
-                        let mut k = j;
-                        while k < chars.len() {
-                            if chars[k] == '\\' {
-                                k += 2;
-                                continue;
-                            }
-                            if chars[k] == '(' {
-                                depth += 1;
-                            } else if chars[k] == ')' {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            k += 1;
-                        }
-                        pattern = Some(chars[j + 1..k.min(chars.len())].iter().collect());
-                        j = (k + 1).min(chars.len());
+                    if let Some((inner, after)) = constraint(&chars, j) {
+                        pattern = Some(chars[inner].iter().collect());
+                        j = after;
                     }
                     let mut optional = group_depth > 0;
                     if j < chars.len() && chars[j] == '?' {
@@ -198,6 +176,40 @@ pub(crate) fn join_regex(prefix: &str, regex: &str) -> String {
     }
 }
 
+/// The end of a parameter's name that starts at `from` (after `:` or `*`).
+fn name_end(chars: &[char], from: usize) -> usize {
+    let mut j = from;
+    while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$') {
+        j += 1;
+    }
+    j
+}
+
+/// A parameter's `(...)` constraint opening at `open`, if one does: the
+/// range of its inner text and the index after its closing `)` (the end of
+/// the text when it is not closed). A `\` escapes the next character.
+fn constraint(chars: &[char], open: usize) -> Option<(std::ops::Range<usize>, usize)> {
+    if chars.get(open) != Some(&'(') {
+        return None;
+    }
+    let (mut k, mut depth) = (open, 0);
+    while k < chars.len() {
+        match chars[k] {
+            '\\' => k += 1,
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    Some((open + 1..k.min(chars.len()), (k + 1).min(chars.len())))
+}
+
 /// Which request paths a route path accepts, as Express matches a route
 /// layer: the whole path, case-insensitive, a trailing `/` allowed. `:name`
 /// is one segment (`:name?` with its leading `/` optional, `:name(re)` its
@@ -218,12 +230,7 @@ pub(crate) fn route_matcher(express: &str) -> Option<regex::Regex> {
             '{' => re.push_str("(?:"),
             '}' => re.push_str(")?"),
             ':' | '*' => {
-                let mut j = i + 1;
-                while j < chars.len()
-                    && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
-                {
-                    j += 1;
-                }
+                let mut j = name_end(&chars, i + 1);
                 if c == ':' && j == i + 1 {
                     re.push(':');
                     i += 1;
@@ -234,25 +241,9 @@ pub(crate) fn route_matcher(express: &str) -> Option<regex::Regex> {
                 } else {
                     "[^/]+?".to_string()
                 };
-                if j < chars.len() && chars[j] == '(' {
-                    let start = j + 1;
-                    let mut depth = 0;
-                    while j < chars.len() {
-                        match chars[j] {
-                            '\\' => j += 1,
-                            '(' => depth += 1,
-                            ')' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                        j += 1;
-                    }
-                    one = chars[start..j.min(chars.len())].iter().collect();
-                    j = (j + 1).min(chars.len());
+                if let Some((inner, after)) = constraint(&chars, j) {
+                    one = chars[inner].iter().collect();
+                    j = after;
                 }
                 if c == ':' && j < chars.len() && chars[j] == '?' {
                     // `/:name?`: the segment and its slash are both optional.
@@ -292,34 +283,14 @@ pub(crate) fn sample_request(express: &str) -> String {
             }
             '{' | '}' => {}
             ':' | '*' => {
-                let mut j = i + 1;
-                while j < chars.len()
-                    && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == '$')
-                {
-                    j += 1;
-                }
+                let mut j = name_end(&chars, i + 1);
                 if c == ':' && j == i + 1 {
                     out.push(':');
                     i += 1;
                     continue;
                 }
-                if j < chars.len() && chars[j] == '(' {
-                    let mut depth = 0;
-                    while j < chars.len() {
-                        match chars[j] {
-                            '\\' => j += 1,
-                            '(' => depth += 1,
-                            ')' => {
-                                depth -= 1;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                        j += 1;
-                    }
-                    j = (j + 1).min(chars.len());
+                if let Some((_, after)) = constraint(&chars, j) {
+                    j = after;
                 }
                 while j < chars.len() && matches!(chars[j], '?' | '+' | '*') {
                     j += 1;
