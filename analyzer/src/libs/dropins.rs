@@ -133,25 +133,7 @@ impl Interp {
         if self.event_mode {
             return;
         }
-        let reg = Reg {
-            kind: RegKind::Route {
-                method: "post".into(),
-                paths,
-                middleware: Vec::new(),
-                handler: Some(HandlerRef {
-                    name: "graphql".into(),
-                    at: None,
-                }),
-                contract: Rc::new(RefCell::new(RawContract::default())),
-                funcs: Vec::new(),
-                subpaths: false,
-            },
-            file: ctx.file,
-            line,
-            cond: self.cond_text(),
-            doc,
-            via: None,
-        };
-        self.routers[id as usize].regs.push(reg);
+        let kind = RegKind::package_route("post", paths, "graphql", false);
+        self.push_reg(id, kind, ctx.file, line, doc, None);
     }
 }

@@ -18,6 +18,28 @@ impl Interp {
         matches!(v, Value::Router(id) if self.routers.get(*id as usize).is_some_and(|r| r.is_app))
     }
 
+    /// Record a registration on app or router `id`, under the conditions in
+    /// force where it is made.
+    pub(crate) fn push_reg(
+        &mut self,
+        id: u32,
+        kind: RegKind,
+        file: FileId,
+        line: u32,
+        doc: Option<String>,
+        via: Option<(FileId, u32)>,
+    ) {
+        let reg = Reg {
+            kind,
+            file,
+            line,
+            cond: self.cond_text(),
+            doc,
+            via,
+        };
+        self.routers[id as usize].regs.push(reg);
+    }
+
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
         self.routers.push(RouterData {
             is_app,
@@ -160,18 +182,17 @@ impl Interp {
                 }
                 if !self.event_mode && !self.salvage_blocks(id) {
                     self.routers[sub_id as usize].mounted = true;
-                    let reg = Reg {
-                        kind: RegKind::Use {
+                    self.push_reg(
+                        id,
+                        RegKind::Use {
                             paths,
                             handlers: vec![UseHandler::Router(sub_id)],
                         },
-                        file: ctx.file,
-                        line: call.line,
-                        cond: self.cond_text(),
-                        doc: call.doc.clone(),
-                        via: None,
-                    };
-                    self.routers[id as usize].regs.push(reg);
+                        ctx.file,
+                        call.line,
+                        call.doc.clone(),
+                        None,
+                    );
                 }
                 sub
             }
@@ -506,20 +527,19 @@ impl Interp {
             for &r in &routers {
                 self.routers[r as usize].mounted = true;
             }
-            let reg = Reg {
-                kind: RegKind::Dispatch {
+            self.push_reg(
+                id,
+                RegKind::Dispatch {
                     method: method.to_string(),
                     paths,
                     middleware: names.into_iter().map(|(n, _)| n).collect(),
                     routers,
                 },
-                file: ctx.file,
-                line: call.line,
-                cond: self.cond_text(),
-                doc: call.doc.clone(),
-                via: None,
-            };
-            self.routers[id as usize].regs.push(reg);
+                ctx.file,
+                call.line,
+                call.doc.clone(),
+                None,
+            );
             return;
         }
         // The middleware (not the final handler) may be guards.
@@ -541,8 +561,9 @@ impl Interp {
             }
         }
         let via = self.path_supplier(ctx, call, &paths);
-        let reg = Reg {
-            kind: RegKind::Route {
+        self.push_reg(
+            id,
+            RegKind::Route {
                 method: method.to_string(),
                 paths,
                 middleware: names.into_iter().map(|(n, _)| n).collect(),
@@ -551,13 +572,11 @@ impl Interp {
                 funcs,
                 subpaths: false,
             },
-            file: ctx.file,
-            line: call.line,
-            cond: self.cond_text(),
-            doc: call.doc.clone(),
+            ctx.file,
+            call.line,
+            call.doc.clone(),
             via,
-        };
-        self.routers[id as usize].regs.push(reg);
+        );
     }
 
     /// Where a route's path came from when the verb call does not write it
@@ -989,15 +1008,14 @@ impl Interp {
         if self.use_endpoint(ctx, id, &paths, start, &handlers, &values, call) {
             return;
         }
-        let reg = Reg {
-            kind: RegKind::Use { paths, handlers },
-            file: ctx.file,
-            line: call.line,
-            cond: self.cond_text(),
-            doc: call.doc.clone(),
-            via: None,
-        };
-        self.routers[id as usize].regs.push(reg);
+        self.push_reg(
+            id,
+            RegKind::Use { paths, handlers },
+            ctx.file,
+            call.line,
+            call.doc.clone(),
+            None,
+        );
     }
 
     /// `use(path, ..., fn)` whose last function answers and never passes the
@@ -1043,8 +1061,9 @@ impl Interp {
         for v in values {
             self.route_funcs(ctx, v, &contract, &mut funcs, call.line, 0);
         }
-        let reg = Reg {
-            kind: RegKind::Route {
+        self.push_reg(
+            id,
+            RegKind::Route {
                 method: "all".into(),
                 paths: paths.to_vec(),
                 middleware: names,
@@ -1056,13 +1075,11 @@ impl Interp {
                 funcs,
                 subpaths: true,
             },
-            file: ctx.file,
-            line: call.line,
-            cond: self.cond_text(),
-            doc: call.doc.clone(),
-            via: None,
-        };
-        self.routers[id as usize].regs.push(reg);
+            ctx.file,
+            call.line,
+            call.doc.clone(),
+            None,
+        );
         true
     }
 

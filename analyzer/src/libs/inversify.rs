@@ -203,18 +203,17 @@ impl Interp {
             }
         }
         self.routers[server.router as usize].mounted = true;
-        let reg = Reg {
-            kind: RegKind::Use {
+        self.push_reg(
+            server.app,
+            RegKind::Use {
                 paths: vec![PathArg::Str(server.root_path.clone())],
                 handlers: vec![UseHandler::Router(server.router)],
             },
-            file: ctx.file,
+            ctx.file,
             line,
-            cond: self.cond_text(),
-            doc: None,
-            via: None,
-        };
-        self.routers[server.app as usize].regs.push(reg);
+            None,
+            None,
+        );
     }
 
     /// The files of the program that creates the server at `file`: the

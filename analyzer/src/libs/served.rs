@@ -291,26 +291,8 @@ impl Interp {
                     })
                     .collect()
             };
-            let reg = Reg {
-                kind: RegKind::Route {
-                    method: r.method.into(),
-                    paths: full,
-                    middleware: Vec::new(),
-                    handler: Some(HandlerRef {
-                        name: pkg.to_string(),
-                        at: None,
-                    }),
-                    contract: Rc::new(RefCell::new(RawContract::default())),
-                    funcs: Vec::new(),
-                    subpaths: r.subpaths,
-                },
-                file: ctx.file,
-                line,
-                cond: self.cond_text(),
-                doc: doc.clone(),
-                via: None,
-            };
-            self.routers[id as usize].regs.push(reg);
+            let kind = RegKind::package_route(r.method, full, pkg, r.subpaths);
+            self.push_reg(id, kind, ctx.file, line, doc.clone(), None);
         }
     }
 }

@@ -117,6 +117,30 @@ pub(crate) enum RegKind {
     },
 }
 
+impl RegKind {
+    /// A route a package answers itself (a GraphQL endpoint, a metrics page):
+    /// no middleware, no handler function of the program, no stated contract.
+    pub(crate) fn package_route(
+        method: &str,
+        paths: Vec<PathArg>,
+        package: &str,
+        subpaths: bool,
+    ) -> RegKind {
+        RegKind::Route {
+            method: method.to_string(),
+            paths,
+            middleware: Vec::new(),
+            handler: Some(HandlerRef {
+                name: package.to_string(),
+                at: None,
+            }),
+            contract: Rc::new(RefCell::new(RawContract::default())),
+            funcs: Vec::new(),
+            subpaths,
+        }
+    }
+}
+
 /// A registration on an app or router, in program order.
 #[derive(Clone)]
 pub(crate) struct Reg {
