@@ -55,12 +55,15 @@ done
 P=$(curl -sI http://127.0.0.1:5571/api/api-docs/catalog.json | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
 N=$(curl -sI http://127.0.0.1:5572/ | tr -d '\r' | awk -F': ' 'tolower($1)=="etag"{print $2}')
 
-# CPU time (user + system, clock ticks) a process has used so far.
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# CPU time a process has used so far, in clock ticks: "user system".
+ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
 
 # run KEY PID wrk-arguments...: one wrk run against the server PID; appends
-# "rps p50 p99 errors cpu-us-per-request" to $TMP/KEY. The server's CPU time per
-# request does not depend on how much of the core other processes took.
+# "rps p50 p99 errors cpu-us-per-request user-us sys-us" to $TMP/KEY. The
+# server's CPU time per request does not depend on how much of the core other
+# processes took; its split shows how much of it is the kernel's (loopback TCP:
+# the receive, the send and the peer's receive path all run on the sender's
+# core), which no server can save.
 run() {
   local key=$1 pid=$2; shift 2
   local out t0 t1 n
@@ -75,7 +78,9 @@ run() {
   errs=$(awk '/Socket errors/{gsub(/,/,""); print $4+$6+$8+$10}' <<<"$out")
   non2=$(awk '/Non-2xx or 3xx/{print $NF}' <<<"$out")
   local us
-  us=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="${n:-0}" 'BEGIN {if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print 0}')
+  us=$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" -v n="${n:-0}" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); u = y[1] - x[1]; s = y[2] - x[2]
+    if (n > 0) printf "%.1f %.1f %.1f", (u + s) * 1e6 / hz / n, u * 1e6 / hz / n, s * 1e6 / hz / n; else print "0 0 0"}')
   echo "$rps $p50 $p99 $(( ${non2:-0} + ${errs:-0} )) $us" >>"$TMP/$key"
 }
 
@@ -101,7 +106,7 @@ for r in $(seq "$ROUNDS"); do
 done
 echo "uptime after:  $(uptime)"
 echo
-printf '%-44s %10s  %8s  %8s  %6s  %10s  %s\n' "case (median of $ROUNDS)" "req/s" "p50 ms" "p99 ms" "errors" "CPU us/req" "req/s per round"
+printf '%-44s %10s  %8s  %8s  %6s  %10s  %9s  %9s  %s\n' "case (median of $ROUNDS)" "req/s" "p50 ms" "p99 ms" "errors" "CPU us/req" "user us" "kernel us" "req/s per round"
 for key in p304 a304 p200 a200 pcall; do
   case $key in
     p304) label="304  portolan catalog.json If-None-Match" ;;
@@ -115,9 +120,16 @@ for key in p304 a304 p200 a200 pcall; do
   p99=$(while read -r _ _ b _; do ms "$b"; echo; done <"$TMP/$key" | median)
   errs=$(awk '{s+=$4} END {print s}' "$TMP/$key")
   us=$(cut -d' ' -f5 "$TMP/$key" | median)
-  printf '%-44s %10.0f  %8.2f  %8.2f  %6s  %10.1f  %s\n' "$label" "$rps" "$p50" "$p99" "$errs" "$us" "$(cut -d' ' -f1 "$TMP/$key" | tr '\n' ' ')"
+  user=$(cut -d' ' -f6 "$TMP/$key" | median)
+  sys=$(cut -d' ' -f7 "$TMP/$key" | median)
+  printf '%-44s %10.0f  %8.2f  %8.2f  %6s  %10.1f  %9.1f  %9.1f  %s\n' "$label" "$rps" "$p50" "$p99" "$errs" "$us" "$user" "$sys" "$(cut -d' ' -f1 "$TMP/$key" | tr '\n' ' ')"
 done
 ratio=$(awk -v p="$(cut -d' ' -f1 "$TMP/p304" | median)" -v a="$(cut -d' ' -f1 "$TMP/a304" | median)" 'BEGIN {printf "%.2f", p/a}')
 echo
 cpu=$(awk -v p="$(cut -d' ' -f5 "$TMP/p304" | median)" -v a="$(cut -d' ' -f5 "$TMP/a304" | median)" 'BEGIN {if (p > 0) printf "%.2f", a/p; else print "n/a"}')
 echo "304 ratio portolan / anchor (medians): ${ratio}x requests/s, ${cpu}x less server CPU per request (target: at least 3x requests/s, p99 under 5 ms)"
+# The ceiling of that ratio: the anchor's CPU per request over portolan's
+# kernel time alone, i.e. what a server spending no user time at all on this
+# core could reach against the anchor.
+bound=$(awk -v a="$(cut -d' ' -f5 "$TMP/a304" | median)" -v k="$(cut -d' ' -f7 "$TMP/p304" | median)" 'BEGIN {if (k > 0) printf "%.2f", a/k; else print "n/a"}')
+echo "304 ceiling with zero user time in portolan (anchor CPU / portolan kernel CPU per request): ${bound}x"
