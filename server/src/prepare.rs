@@ -57,6 +57,7 @@ impl AnalysisArgs {
                 client_dirs: config.socket.client_dirs.clone(),
             })?,
             config,
+            fail_on: self.fail_on,
         })
     }
 }
