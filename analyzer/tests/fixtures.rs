@@ -24,65 +24,12 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use test_support::render::{Rendered, render};
+use test_support::{project_copy, snapshot, staged_fixture, workspace};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-struct Actual {
-    /// `METHOD PATH FILE:LINE [conditional]`, `finding CODE FILE:LINE`, and
-    /// `event NAME DIRECTION NAMESPACE FILE:LINE SIDE [via=H] [ack] [assumed-namespace]`.
-    lines: BTreeSet<String>,
-    /// `contract METHOD PATH PART=...` lines (compared when expected.txt has any).
-    contracts: BTreeSet<String>,
-    /// `payload NAME DIRECTION NAMESPACE <json>` and `ack …` lines (compared when expected.txt has any).
-    payloads: BTreeSet<String>,
-    /// `guard METHOD PATH NAME STATUS FILE:LINE [credential=H]` lines (compared when expected.txt has any).
-    guards: BTreeSet<String>,
-    /// `entry FILE` lines (compared when expected.txt has any).
-    entries: BTreeSet<String>,
-    /// Same operation lines with ` mw=a,b` appended.
-    with_mw: BTreeSet<String>,
-    stats: String,
-    /// `census charted=N total=N` (compared when expected.txt has one).
-    census: String,
-    /// Census items accounted for by nothing (must be empty for every case).
-    unaccounted: Vec<String>,
-    table: String,
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        let name = if name == "_node_modules" {
-            "node_modules".into()
-        } else {
-            name
-        };
-        let target = to.join(name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
-fn run(case: &Path, cache: &Path) -> Actual {
-    // Materialize `_node_modules/` as `node_modules/` in a temporary copy.
-    let staged = tempfile::tempdir().unwrap();
-    let root = if case.join("_node_modules").is_dir() {
-        let root = staged.path().join(case.file_name().unwrap());
-        copy_tree(case, &root);
-        root
-    } else {
-        case.to_path_buf()
-    };
+/// A case analyzed (with `_node_modules/` installed), rendered as text.
+fn run(case: &Path, cache: &Path) -> Rendered {
+    let (_staged, root) = staged_fixture(case);
     let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
         root,
         entries: Vec::new(),
@@ -92,248 +39,7 @@ fn run(case: &Path, cache: &Path) -> Actual {
         ..Default::default()
     })
     .unwrap_or_else(|e| panic!("{}: analyze failed: {e}", case.display()));
-    let mut lines = BTreeSet::new();
-    let mut with_mw = BTreeSet::new();
-    let mut table = String::from(
-        "METHOD   PATH                                     DECLARED AT                    HANDLER / MIDDLEWARE\n",
-    );
-    for op in &inv.operations {
-        for d in &op.declarations {
-            let mut l = format!(
-                "{} {} {}:{}",
-                op.method.to_uppercase(),
-                op.path.express,
-                d.at.file,
-                d.at.line
-            );
-            if d.conditional.is_some() {
-                l.push_str(" conditional");
-            }
-            if d.subpaths {
-                l.push_str(" subpaths");
-            }
-            if let Some(v) = &d.via {
-                l.push_str(&format!(" via={}:{}", v.file, v.line));
-            }
-            if let Some(r) = &op.reached {
-                l.push_str(&format!(
-                    " reached={}:{}@{}:{}",
-                    r.how, r.via, r.at.file, r.at.line
-                ));
-            }
-            with_mw.insert(format!("{l} mw={}", d.middleware.join(",")));
-            lines.insert(l);
-            table.push_str(&format!(
-                "{:<8} {:<40} {:<30} {}{}{}\n",
-                op.method.to_uppercase(),
-                op.path.express,
-                format!("{}:{}", d.at.file, d.at.line),
-                d.handler.as_ref().map(|h| h.name.as_str()).unwrap_or("-"),
-                if d.middleware.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [{}]", d.middleware.join(", "))
-                },
-                d.conditional
-                    .as_ref()
-                    .map(|c| format!(" if {c}"))
-                    .unwrap_or_default()
-                    + &op
-                        .reached
-                        .as_ref()
-                        .map(|r| format!(" (reached: {})", r.label()))
-                        .unwrap_or_default(),
-            ));
-        }
-    }
-    let mut contracts = BTreeSet::new();
-    for op in &inv.operations {
-        let head = format!("contract {} {}", op.method.to_uppercase(), op.path.express);
-        for d in &op.declarations {
-            let c = &d.contract;
-            let j = |s: &serde_json::Value| serde_json::to_string(s).unwrap();
-            if let Some(b) = &c.body {
-                contracts.insert(format!("{head} body={}", j(&b.schema)));
-            }
-            if let Some(q) = &c.query {
-                contracts.insert(format!("{head} query={}", j(&q.schema)));
-            }
-            if let Some(p) = &c.params {
-                contracts.insert(format!("{head} params={}", j(&p.schema)));
-            }
-            if !c.query_read.is_empty() {
-                contracts.insert(format!("{head} query-read={}", c.query_read.join(",")));
-            }
-            if !c.headers_read.is_empty() {
-                contracts.insert(format!("{head} header-read={}", c.headers_read.join(",")));
-            }
-            if !c.body_read.is_empty() {
-                contracts.insert(format!("{head} body-read={}", c.body_read.join(",")));
-            }
-            for r in &c.responses {
-                contracts.insert(match &r.schema {
-                    Some(s) => format!("{head} response={} {}", r.status, j(&s.schema)),
-                    None => format!("{head} response={}", r.status),
-                });
-            }
-        }
-    }
-    let mut guards = BTreeSet::new();
-    for op in &inv.operations {
-        for d in &op.declarations {
-            if let Some(g) = &d.guard {
-                let mut l = format!(
-                    "guard {} {} {} {} {}:{}",
-                    op.method.to_uppercase(),
-                    op.path.express,
-                    g.name,
-                    g.status,
-                    g.at.file,
-                    g.at.line
-                );
-                if let Some(c) = &g.credential {
-                    l.push_str(&format!(" credential={c}"));
-                }
-                guards.insert(l);
-            }
-        }
-    }
-    if !guards.is_empty() {
-        table.push_str("\nGUARDS\n");
-        for g in &guards {
-            table.push_str(g);
-            table.push('\n');
-        }
-    }
-    if !contracts.is_empty() {
-        table.push_str("\nCONTRACTS\n");
-        for c in &contracts {
-            table.push_str(c);
-            table.push('\n');
-        }
-    }
-    let mut payloads = BTreeSet::new();
-    for e in &inv.events {
-        for (part, map) in [("payload", &e.payload), ("ack", &e.ack)] {
-            for (dir, schema) in map {
-                payloads.insert(format!(
-                    "{part} {} {} {} {}",
-                    e.name,
-                    dir.as_str(),
-                    e.namespace,
-                    serde_json::to_string(&schema.schema).unwrap()
-                ));
-            }
-        }
-    }
-    if !inv.events.is_empty() {
-        table.push_str("\nEVENTS\n");
-    }
-    for e in &inv.events {
-        for site in &e.sites {
-            let side = site.side.as_str();
-            let mut l = format!(
-                "event {} {} {} {}:{} {side}",
-                e.name,
-                site.direction.as_str(),
-                e.namespace,
-                site.at.file,
-                site.at.line
-            );
-            if let Some(v) = &site.via {
-                l.push_str(&format!(" via={v}"));
-            }
-            if site.ack {
-                l.push_str(" ack");
-            }
-            if let Some(r) = &site.reached {
-                l.push_str(&format!(" {}", r.how));
-            }
-            table.push_str(&format!(
-                "{l}  kind={}{}{}{}\n",
-                site.kind,
-                if e.lifecycle { " lifecycle" } else { "" },
-                if site.args.is_empty() {
-                    String::new()
-                } else {
-                    format!(" args={}", site.args.join(","))
-                },
-                if site.rooms.is_empty() {
-                    String::new()
-                } else {
-                    format!(" rooms={}", site.rooms.join(","))
-                },
-            ));
-            lines.insert(l);
-        }
-    }
-    if !inv.findings.is_empty() {
-        table.push_str("\nFINDINGS\n");
-    }
-    for f in &inv.findings {
-        lines.insert(match &f.cause {
-            Some(c) => format!(
-                "finding {} {}:{} cause={c}",
-                f.code.as_str(),
-                f.at.file,
-                f.at.line
-            ),
-            None => format!("finding {} {}:{}", f.code.as_str(), f.at.file, f.at.line),
-        });
-        table.push_str(&format!(
-            "{:<18} {}:{}  {}\n",
-            f.code.as_str(),
-            f.at.file,
-            f.at.line,
-            f.message
-        ));
-    }
-    let s = &inv.stats;
-    let stats = format!(
-        "stats mounts={} operations={} declarations={} sourceFiles={}",
-        s.mounts, s.operations, s.declarations, s.source_files
-    );
-    table.push_str(&format!("\n{stats}\n"));
-    let c = &inv.coverage;
-    let census = format!(
-        "census charted={} total={}",
-        c.http_charted + c.socket_charted,
-        c.http_total + c.socket_total
-    );
-    let unaccounted = unaccounted(&inv);
-    if !payloads.is_empty() {
-        table.push_str("\nPAYLOADS\n");
-        for p in &payloads {
-            table.push_str(p);
-            table.push('\n');
-        }
-    }
-    Actual {
-        lines,
-        contracts,
-        payloads,
-        guards,
-        entries: inv.entries.iter().map(|e| format!("entry {e}")).collect(),
-        with_mw,
-        stats,
-        census,
-        unaccounted,
-        table,
-    }
-}
-
-/// Census items neither charted nor accounted for by a finding at the place
-/// their entry names (the promise: nothing is silently dropped).
-fn unaccounted(inv: &analyzer::Inventory) -> Vec<String> {
-    inv.census
-        .iter()
-        .filter(|e| !e.charted)
-        .filter(|e| {
-            let Some(at) = &e.finding else { return true };
-            e.cause.is_none() || !inv.findings.iter().any(|f| &f.at == at)
-        })
-        .map(|e| format!("{}:{} {}", e.at.file, e.at.line, e.what))
-        .collect()
+    render(&inv)
 }
 
 fn cases() -> Vec<PathBuf> {
@@ -353,11 +59,6 @@ fn cases() -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// Whether `UPDATE_SNAPSHOTS` is set: tables are rewritten and stale ones removed.
-fn updating() -> bool {
-    std::env::var_os("UPDATE_SNAPSHOTS").is_some()
 }
 
 fn snap_root() -> PathBuf {
@@ -525,20 +226,8 @@ fn check_case(case: &Path) -> Result<(), Failed> {
             actual.table
         ));
     }
-    let snap = snapshot_of(&family, &name);
-    let current = std::fs::read_to_string(&snap).ok();
-    if current.as_deref() != Some(actual.table.as_str()) {
-        if updating() {
-            std::fs::create_dir_all(snap.parent().unwrap()).unwrap();
-            std::fs::write(&snap, &actual.table).unwrap();
-        } else {
-            failures.push(format!(
-                "{family}/{name}: snapshot {} differs (run with UPDATE_SNAPSHOTS=1 after checking):\n--- want ---\n{}\n--- got ---\n{}",
-                snap.display(),
-                current.unwrap_or_default(),
-                actual.table
-            ));
-        }
+    if let Err(e) = snapshot::compare(&snapshot_of(&family, &name), actual.table.as_bytes()) {
+        failures.push(format!("{family}/{name}: snapshot {e}"));
     }
     if failures.is_empty() {
         Ok(())
@@ -561,12 +250,10 @@ fn check_stale_snapshots(all: &[PathBuf]) -> Result<(), Failed> {
         for family in std::fs::read_dir(&snap_root).unwrap() {
             for f in std::fs::read_dir(family.unwrap().path()).unwrap() {
                 let f = f.unwrap().path();
-                if !wanted.contains(&f) {
-                    if updating() {
-                        std::fs::remove_file(&f).unwrap();
-                    } else {
-                        failures.push(format!("stale snapshot with no fixture: {}", f.display()));
-                    }
+                if !wanted.contains(&f)
+                    && let Err(e) = snapshot::stale(&f)
+                {
+                    failures.push(e);
                 }
             }
         }
@@ -635,9 +322,7 @@ fn main() -> ExitCode {
 
 /// A copy of harbor we can edit (kept while the first folder lives), and an empty cache folder.
 fn editable_harbor() -> (tempfile::TempDir, PathBuf, tempfile::TempDir) {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("harbor");
-    copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    let (tmp, root) = project_copy("harbor");
     (tmp, root, tempfile::tempdir().unwrap())
 }
 

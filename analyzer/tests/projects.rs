@@ -3,12 +3,11 @@
 //! found at that location, and nothing else.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use test_support::render::render;
+use test_support::workspace;
 
 fn check(name: &str) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/projects")
-        .join(name);
+    let root = workspace().join("tests/projects").join(name);
     let expected_md = std::fs::read_to_string(root.join("EXPECTED.md")).unwrap();
     let verbs = [
         "GET ", "POST ", "PUT ", "PATCH ", "DELETE ", "ALL ", "HEAD ", "OPTIONS ",
@@ -36,32 +35,14 @@ fn check(name: &str) {
         ..Default::default()
     })
     .unwrap();
-    let actual: BTreeSet<String> = inv
-        .operations
-        .iter()
-        .flat_map(|op| {
-            op.declarations.iter().map(move |d| {
-                format!(
-                    "{} {} {}:{}",
-                    op.method.to_uppercase(),
-                    op.path.express,
-                    d.at.file,
-                    d.at.line
-                )
-            })
-        })
-        .collect();
+    let rendered = render(&inv);
+    let actual = rendered.declarations;
     // Every census item is charted or accounted for by a finding.
-    for e in inv.census.iter().filter(|e| !e.charted) {
-        let at = e.finding.as_ref();
-        assert!(
-            e.cause.is_some() && at.is_some_and(|at| inv.findings.iter().any(|f| &f.at == at)),
-            "{name}: census item accounted for by nothing: {}:{} {}",
-            e.at.file,
-            e.at.line,
-            e.what
-        );
-    }
+    assert!(
+        rendered.unaccounted.is_empty(),
+        "{name}: census items accounted for by nothing: {:#?}",
+        rendered.unaccounted
+    );
     let missing: Vec<_> = expected.difference(&actual).collect();
     let extra: Vec<_> = actual.difference(&expected).collect();
     assert!(
@@ -104,7 +85,7 @@ fn expected_sites(md: &str) -> BTreeSet<String> {
 
 #[test]
 fn harbor_events_match_expected() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/projects/harbor");
+    let root = workspace().join("tests/projects/harbor");
     let md = std::fs::read_to_string(root.join("EXPECTED.md")).unwrap();
     let expected = expected_sites(&md);
     assert!(
@@ -191,7 +172,7 @@ fn harbor_events_match_expected() {
 
 #[test]
 fn configured_folders_decide_the_side() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/projects/harbor");
+    let root = workspace().join("tests/projects/harbor");
     let run = |server_dirs: Vec<String>| {
         analyzer::analyze(&analyzer::AnalyzeOptions {
             root: root.clone(),

@@ -1,8 +1,9 @@
 //! The `build` verb: write every document into a folder, reusing stored output when no input changed.
 
+use crate::pipeline::Product;
 use crate::prepare::AnalysisArgs;
-use crate::summary::{DocumentCounts, print_cache_notes, print_timings};
-use crate::{failon, outcache, publish};
+use crate::publish;
+use crate::summary::{print_cache_notes, print_timings};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -32,78 +33,40 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         timings,
     } = args;
     let start = std::time::Instant::now();
-    let fail_on = analysis.fail_on;
     let prepared = analysis.prepare()?;
     let opts = prepared.spec_options(openapi31)?;
-    // (--fail-on needs the findings: no stored output then.)
-    let slot = match fail_on {
-        Some(_) => None,
-        None => outcache::Slot::find(&prepared.analyzer, &opts, "build")?,
-    };
-    if let Some(o) = slot.as_ref().and_then(|s| s.load()) {
-        let files: Vec<(&str, &[u8])> = o
-            .files
-            .iter()
-            .map(|(p, b)| (p.as_str(), b.as_slice()))
-            .collect();
-        publish::write_set(&out, &files)?;
-        for w in &o.warnings {
-            eprintln!("warning: {w}");
-        }
-        println!(
-            "wrote {} documents to {} {}",
-            o.files.len(),
-            out.display(),
-            o.message
-        );
+    let derived = prepared.derive(Product::Documents, &opts)?;
+    if timings && derived.inventory.is_some() {
+        print_cache_notes(&derived.notes);
+    }
+    let output = derived.output?;
+    let files: Vec<(&str, &[u8])> = output
+        .files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    publish::write_set(&out, &files)?;
+    for w in &output.warnings {
+        eprintln!("warning: {w}");
+    }
+    println!(
+        "wrote {} documents to {} {}",
+        output.files.len(),
+        out.display(),
+        output.message
+    );
+    let Some(inv) = &derived.inventory else {
         if timings {
-            if let Some(s) = &slot {
-                print_cache_notes(&s.notes.borrow());
-            }
+            print_cache_notes(&derived.notes);
             eprintln!(
                 "timings: total {:.1} ms (documents reused: no input changed)",
                 start.elapsed().as_secs_f64() * 1000.0
             );
         }
         return Ok(0);
-    }
-    if timings && let Some(s) = &slot {
-        print_cache_notes(&s.notes.borrow());
-    }
-    let inv = prepared.analyzer.run()?;
-    let docs = specgen::documents(&inv, &opts)?;
-    let files: Vec<(&str, &[u8])> = docs
-        .documents
-        .iter()
-        .map(|d| (d.path.as_str(), d.bytes.as_slice()))
-        .collect();
-    publish::write_set(&out, &files)?;
-    for w in &docs.warnings {
-        eprintln!("warning: {w}");
-    }
-    let counts = DocumentCounts::of(&inv);
-    let message = format!(
-        "({} operations, {} events, {} findings)",
-        counts.operations, counts.events, counts.findings
-    );
-    println!(
-        "wrote {} documents to {} {message}",
-        docs.documents.len(),
-        out.display(),
-    );
-    if let Some(s) = outcache::Slot::after(&inv, prepared.options(), &opts, "build") {
-        s.store(&outcache::Output {
-            files: docs
-                .documents
-                .iter()
-                .map(|d| (d.path.clone(), d.bytes.clone()))
-                .collect(),
-            message,
-            warnings: docs.warnings.clone(),
-        });
-    }
+    };
     if timings {
-        print_timings(&inv, start);
+        print_timings(inv, start);
     }
-    Ok(failon::exit_code(fail_on, &inv))
+    Ok(prepared.exit_code(inv))
 }

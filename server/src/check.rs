@@ -2,7 +2,7 @@
 
 use crate::prepare::AnalysisArgs;
 use crate::summary::coverage_line;
-use crate::{failon, publish, snapshot};
+use crate::{publish, snapshot};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -32,10 +32,9 @@ pub(crate) fn run(args: CheckArgs) -> Result<i32> {
         update,
         min_coverage,
     } = args;
-    let fail_on = analysis.fail_on;
     let prepared = analysis.prepare()?;
     let opts = prepared.spec_options(false)?;
-    let inv = prepared.analyzer.run()?;
+    let inv = prepared.analyze()?;
     let below = min_coverage.filter(|&n| inv.coverage.percent() + 1e-9 < n);
     if let Some(n) = min_coverage {
         let line = coverage_line(&inv.coverage);
@@ -57,7 +56,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<i32> {
     if update {
         publish::write_one(&snapshot, current.as_bytes())?;
         println!("wrote {}", snapshot.display());
-        return Ok(failon::exit_code(fail_on, &inv));
+        return Ok(prepared.exit_code(&inv));
     }
     let pinned = match std::fs::read_to_string(&snapshot) {
         Ok(t) => t,
@@ -78,7 +77,7 @@ pub(crate) fn run(args: CheckArgs) -> Result<i32> {
         Ok(if below.is_some() {
             1
         } else {
-            failon::exit_code(fail_on, &inv)
+            prepared.exit_code(&inv)
         })
     } else {
         print!("{d}");

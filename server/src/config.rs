@@ -7,11 +7,47 @@
 //!
 //! Serve-time settings (`[server]`: upstream, auth, limits; `[[recipes]]`)
 //! are kept as raw TOML values here and parsed strictly by `portolan serve`.
+//!
+//! Every problem is a [`ConfigError`] naming the key and the reason.
 
-use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why a configuration cannot be used; each message says what to change.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ConfigError {
+    /// The file named by `--config` (or found at ROOT) cannot be read.
+    #[error("cannot read the config file {}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A problem inside a file, with the file named.
+    #[error("in {}", path.display())]
+    InFile {
+        path: PathBuf,
+        #[source]
+        source: Box<ConfigError>,
+    },
+    /// Not TOML, or a key or value type this version does not know; the
+    /// parser's message names the key, its line and the keys allowed there.
+    #[error("{message}")]
+    Toml { message: String },
+    /// A value that must be `METHOD /path` (`[[tools]] bind`, a
+    /// `[side_effects]` key); `key` says which.
+    #[error("{key}: `{value}` must be `METHOD /path`, e.g. `GET /api/items/:id`")]
+    NotMethodPath { key: String, value: String },
+    /// `[openapi] auth` names no credential.
+    #[error("[openapi] auth: {reason}")]
+    Auth { reason: String },
+    /// An `[[expose]]` prefix that is not a path.
+    #[error("[[expose]] `{id}`: prefix `{prefix}` must start with `/`")]
+    ExposePrefix { id: String, prefix: String },
+}
+
+type Result<T> = std::result::Result<T, ConfigError>;
 
 /// The whole file.
 #[derive(Debug, Default, Deserialize)]
@@ -109,7 +145,7 @@ pub(crate) struct SocketSection {
     pub(crate) client_dirs: Vec<String>,
 }
 
-/// Split `"POST /api/x"` into method and path.
+/// Split `"POST /api/x"` into method and path; `what` is the key it came from.
 fn method_path(s: &str, what: &str) -> Result<(String, String)> {
     let mut parts = s.split_whitespace();
     match (parts.next(), parts.next(), parts.next()) {
@@ -118,21 +154,31 @@ fn method_path(s: &str, what: &str) -> Result<(String, String)> {
         {
             Ok((m.to_ascii_uppercase(), p.to_string()))
         }
-        _ => bail!("{what}: `{s}` must be `METHOD /path`, e.g. `GET /api/items/:id`"),
+        _ => Err(ConfigError::NotMethodPath {
+            key: what.to_string(),
+            value: s.to_string(),
+        }),
     }
 }
 
 impl Config {
     /// Read and parse a file; errors name the file (and the key or line).
     pub(crate) fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the config file {}", path.display()))?;
-        Config::parse(&text).with_context(|| format!("in {}", path.display()))
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|e| ConfigError::InFile {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        })
     }
 
+    /// Parse a file's text strictly.
     pub(crate) fn parse(text: &str) -> Result<Config> {
-        let config: Config =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        let config: Config = toml::from_str(text).map_err(|e| ConfigError::Toml {
+            message: e.to_string().trim_end().to_string(),
+        })?;
         for t in &config.tools {
             method_path(&t.bind, &format!("[[tools]] `{}` bind", t.name))?;
         }
@@ -158,8 +204,8 @@ impl Config {
             ..specgen::SpecOptions::default()
         };
         if let Some(a) = &self.openapi.auth {
-            opts.auth = specgen::AuthScheme::parse(a)
-                .map_err(|e| anyhow::anyhow!("[openapi] auth: {e}"))?;
+            opts.auth =
+                specgen::AuthScheme::parse(a).map_err(|reason| ConfigError::Auth { reason })?;
         }
         if let Some(h) = &self.socket.host {
             opts.socket_host = h.clone();
@@ -170,11 +216,10 @@ impl Config {
             .extend(self.access.loopback.iter().cloned());
         for e in &self.expose {
             if !e.prefix.starts_with('/') {
-                bail!(
-                    "[[expose]] `{}`: prefix `{}` must start with `/`",
-                    e.id,
-                    e.prefix
-                );
+                return Err(ConfigError::ExposePrefix {
+                    id: e.id.clone(),
+                    prefix: e.prefix.clone(),
+                });
             }
             opts.exposed.push(specgen::ExposedApi {
                 id: e.id.clone(),
@@ -285,5 +330,42 @@ client_dirs = ["client"]
             .unwrap_err()
             .to_string();
         assert!(e.contains("must be `METHOD /path`"), "{e}");
+        match Config::parse("[side_effects]\n\"GET\" = \"read\"\n") {
+            Err(ConfigError::NotMethodPath { key, value }) => {
+                assert_eq!(
+                    (key.as_str(), value.as_str()),
+                    ("[side_effects] key", "GET")
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_in_a_file_name_the_file_then_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("portolan.toml");
+        std::fs::write(
+            &path,
+            "[[expose]]\nid = \"x\"\nprefix = \"/x\"\n[openapi]\ntitel = 1\n",
+        )
+        .unwrap();
+        let e = anyhow::Error::from(Config::load(&path).unwrap_err());
+        let text = format!("{e:#}");
+        assert!(
+            text.starts_with(&format!("in {}: TOML parse error", path.display()))
+                && text.contains("titel"),
+            "{text}"
+        );
+        let c = Config::parse("[[expose]]\nid = \"x\"\nprefix = \"api\"\n").unwrap();
+        let e = c.spec_options("x".into(), "0".into(), false).unwrap_err();
+        assert!(
+            matches!(&e, ConfigError::ExposePrefix { id, .. } if id == "x"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "[[expose]] `x`: prefix `api` must start with `/`"
+        );
     }
 }

@@ -6,6 +6,7 @@ mod check;
 mod config;
 mod failon;
 mod outcache;
+mod pipeline;
 mod prepare;
 mod publish;
 mod scan;
@@ -13,7 +14,8 @@ mod serve_cli;
 mod snapshot;
 mod summary;
 
-pub(crate) use prepare::{AnalysisArgs, Prepared};
+pub(crate) use pipeline::Prepared;
+pub(crate) use prepare::AnalysisArgs;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

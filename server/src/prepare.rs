@@ -1,8 +1,9 @@
-//! What every analysing verb shares: the options, the configuration they
-//! name, and the analysis and emitter options derived from both.
+//! What every analysing verb shares: the options, and the configuration they
+//! name, opened as a [`Prepared`] analysis.
 
 use crate::config::Config;
 use crate::failon;
+use crate::pipeline::Prepared;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -27,13 +28,6 @@ pub(crate) struct AnalysisArgs {
     /// Exit 1 when a finding of this severity or a more severe one is reported.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub(crate) fail_on: Option<failon::FailOn>,
-}
-
-/// An analysis ready to run (the project opened with its options), with the
-/// configuration it was given.
-pub(crate) struct Prepared {
-    pub(crate) analyzer: analyzer::Analyzer,
-    pub(crate) config: Config,
 }
 
 impl AnalysisArgs {
@@ -63,37 +57,7 @@ impl AnalysisArgs {
                 client_dirs: config.socket.client_dirs.clone(),
             })?,
             config,
+            fail_on: self.fail_on,
         })
-    }
-}
-
-impl Prepared {
-    /// The analysis options.
-    pub(crate) fn options(&self) -> &analyzer::AnalyzeOptions {
-        self.analyzer.options()
-    }
-
-    /// Emitter options: the config, with title and version from the
-    /// project's package.json (else the folder name and `0.0.0`).
-    pub(crate) fn spec_options(&self, openapi31: bool) -> Result<specgen::SpecOptions> {
-        let root = &self.options().root;
-        let pkg = self.analyzer.package();
-        let title = pkg.name.unwrap_or_else(|| {
-            root.canonicalize()
-                .ok()
-                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_else(|| "API".into())
-        });
-        let version = pkg.version.unwrap_or_else(|| "0.0.0".into());
-        let mut opts = self.config.spec_options(title, version, openapi31)?;
-        // A plain SPDX id only; `SEE LICENSE IN …` and expressions are not names.
-        if opts.license.is_none() {
-            opts.license = pkg.license.filter(|l| {
-                !l.is_empty()
-                    && l.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c))
-            });
-        }
-        Ok(opts)
     }
 }

@@ -1,8 +1,8 @@
 //! The `scan` verb: analyze and print the summary, or one document (`--json` catalog.json, `--events` events.json), reusing stored output when no input changed.
 
+use crate::pipeline::Product;
 use crate::prepare::AnalysisArgs;
 use crate::summary::{print_cache_notes, print_summary, print_timings};
-use crate::{failon, outcache};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -40,7 +40,6 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         findings,
     } = args;
     let start = std::time::Instant::now();
-    let fail_on = analysis.fail_on;
     let prepared = analysis.prepare()?;
     if json || events {
         // The document alone: reuse the bytes of an identical earlier run.
@@ -48,49 +47,31 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         // only for the events has findings of its own that catalog.json
         // lists, and the two must print the same bytes.
         let spec = prepared.spec_options(false)?;
-        let verb = if json { "scan --json" } else { "scan --events" };
-        // (--fail-on needs the findings: no stored output then.)
-        let slot = match fail_on {
-            Some(_) => None,
-            None => outcache::Slot::find(&prepared.analyzer, &spec, verb)?,
+        let product = if json {
+            Product::Catalog
+        } else {
+            Product::Events
         };
-        let mut code = 0;
-        let bytes = match slot.as_ref().and_then(|s| s.load()) {
-            Some(o) => o
-                .files
-                .into_iter()
-                .next()
-                .map(|(_, b)| b)
-                .unwrap_or_default(),
-            None => {
-                let inv = prepared.analyzer.run()?;
-                code = failon::exit_code(fail_on, &inv);
-                let mut b = if json {
-                    serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
-                } else {
-                    serde_json::to_vec_pretty(&specgen::events(&inv))?
-                };
-                b.push(b'\n');
-                if let Some(s) = outcache::Slot::after(&inv, prepared.options(), &spec, verb) {
-                    s.store(&outcache::Output {
-                        files: vec![(verb.into(), b.clone())],
-                        message: String::new(),
-                        warnings: Vec::new(),
-                    });
-                }
-                if timings {
-                    print_timings(&inv, start);
-                }
-                b
-            }
-        };
+        let derived = prepared.derive(product, &spec)?;
+        let code = derived
+            .inventory
+            .as_ref()
+            .map_or(0, |inv| prepared.exit_code(inv));
+        let output = derived.output?;
+        if timings && let Some(inv) = &derived.inventory {
+            print_timings(inv, start);
+        }
+        let bytes = output
+            .files
+            .into_iter()
+            .next()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
         let mut out = std::io::stdout().lock();
         out.write_all(&bytes)?;
         out.flush()?;
         if timings {
-            if let Some(s) = &slot {
-                print_cache_notes(&s.notes.borrow());
-            }
+            print_cache_notes(&derived.notes);
             eprintln!(
                 "timings: total {:.1} ms",
                 start.elapsed().as_secs_f64() * 1000.0
@@ -98,7 +79,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         }
         return Ok(code);
     }
-    let inv = prepared.analyzer.run()?;
+    let inv = prepared.analyze()?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let level = findings
         .as_deref()
@@ -109,5 +90,5 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
     if timings {
         print_timings(&inv, start);
     }
-    Ok(failon::exit_code(fail_on, &inv))
+    Ok(prepared.exit_code(&inv))
 }

@@ -9,6 +9,7 @@
 //! the workspace), and the source tree the binary was built from.
 
 use crate::AnalysisArgs;
+use crate::pipeline::{self, Product};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use portolan::serve::postgres::PostgresStore;
@@ -83,8 +84,8 @@ fn server_settings(prepared: &crate::Prepared, listen: Option<&str>) -> Result<S
 
 fn derive(prepared: &crate::Prepared) -> Result<Derived> {
     let opts = prepared.spec_options(false)?;
-    let inv = prepared.analyzer.run()?;
-    let documents = specgen::documents(&inv, &opts)?;
+    let inv = prepared.analyze()?;
+    let documents = pipeline::generate(&inv, Product::Documents, &opts)?;
     for w in &documents.warnings {
         eprintln!("warning: {w}");
     }

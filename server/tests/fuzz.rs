@@ -28,17 +28,11 @@
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use test_support::{copy_tree, workspace};
 
 /// Time one analysis may take on a busy 2-core machine (debug builds are
 /// about ten times slower; `.ci/run` runs the harness in release).
 const CASE_BUDGET: Duration = Duration::from_secs(if cfg!(debug_assertions) { 90 } else { 10 });
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 /// splitmix64: small, seedable, good enough to pick mutations.
 struct Rng(u64);
@@ -113,18 +107,6 @@ fn corpus() -> Vec<(PathBuf, Vec<String>)> {
     }
     out.sort();
     out
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 /// One mutation of `src`; its name.

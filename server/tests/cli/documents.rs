@@ -4,21 +4,7 @@
 
 use crate::util::{portolan, workspace};
 use std::collections::BTreeSet;
-use std::path::Path;
-
-fn files_under(dir: &Path, base: &Path, out: &mut BTreeSet<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, base, out);
-        } else if let Ok(rel) = p.strip_prefix(base) {
-            out.insert(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-}
+use test_support::snapshot;
 
 fn build_and_compare(project: &str, extra: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
@@ -31,8 +17,7 @@ fn build_and_compare(project: &str, extra: &[&str]) {
     assert_eq!(run.code, 0, "{run}");
     assert!(run.stdout.starts_with("wrote 7 documents"), "{run}");
     let pinned = workspace().join("snapshots/documents").join(project);
-    let mut built = BTreeSet::new();
-    files_under(&out, &out, &mut built);
+    let built = snapshot::files_under(&out);
     let expected_paths: BTreeSet<String> = [
         "asyncapi.json",
         "catalog.json",
@@ -46,66 +31,16 @@ fn build_and_compare(project: &str, extra: &[&str]) {
     .map(|s| s.to_string())
     .collect();
     assert_eq!(built, expected_paths);
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut stale = Vec::new();
     for rel in &built {
         let got = std::fs::read(out.join(rel)).unwrap();
-        let want_path = pinned.join(rel);
-        if update {
-            std::fs::create_dir_all(want_path.parent().unwrap()).unwrap();
-            std::fs::write(&want_path, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read(&want_path).unwrap_or_else(|_| {
-            panic!(
-                "{} is missing; run `UPDATE_SNAPSHOTS=1 cargo test -p portolan --test cli` and review it",
-                want_path.display()
-            )
-        });
-        if got != want {
-            let (g, w) = (
-                String::from_utf8_lossy(&got),
-                String::from_utf8_lossy(&want),
-            );
-            let line = g
-                .lines()
-                .zip(w.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(g.lines().count().min(w.lines().count()));
-            let (gl, wl) = (
-                g.lines().nth(line).unwrap_or("<end>"),
-                w.lines().nth(line).unwrap_or("<end>"),
-            );
-            // Long (minified) lines: show a window around the first differing byte.
-            let col = gl
-                .bytes()
-                .zip(wl.bytes())
-                .position(|(a, b)| a != b)
-                .unwrap_or(gl.len().min(wl.len()));
-            let window = |s: &str| -> String {
-                let from = col.saturating_sub(60);
-                s.char_indices()
-                    .skip_while(|(i, _)| *i < from)
-                    .take(140)
-                    .map(|(_, c)| c)
-                    .collect()
-            };
-            stale.push(format!(
-                "{rel}: first difference at line {}, byte {}\n  built:  …{}\n  pinned: …{}",
-                line + 1,
-                col + 1,
-                window(gl),
-                window(wl)
-            ));
+        if let Err(e) = snapshot::compare(&pinned.join(rel), &got) {
+            stale.push(e);
         }
     }
-    let mut on_disk = BTreeSet::new();
-    files_under(&pinned, &pinned, &mut on_disk);
-    for extra in on_disk.difference(&built) {
-        if update {
-            std::fs::remove_file(pinned.join(extra)).unwrap();
-        } else {
-            stale.push(format!("{extra}: pinned but no longer built"));
+    for extra in snapshot::files_under(&pinned).difference(&built) {
+        if let Err(e) = snapshot::stale(&pinned.join(extra)) {
+            stale.push(e);
         }
     }
     assert!(
@@ -200,9 +135,7 @@ fn bad_config_and_bindings_fail_with_clear_messages() {
 
 #[test]
 fn repeated_builds_reuse_documents_until_the_source_changes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("harbor");
-    crate::util::copy_tree(&workspace().join("tests/projects/harbor"), &root);
+    let (tmp, root) = test_support::project_copy("harbor");
     let cache = tmp.path().join("cache");
     let root_s = root.to_str().unwrap().to_string();
     let build = |out: &str| {

@@ -3,12 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub(crate) fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("server/ has a parent")
-        .to_path_buf()
-}
+pub(crate) use test_support::{copy_tree, workspace};
 
 /// What a run printed and how it ended.
 pub(crate) struct Run {
@@ -54,19 +49,5 @@ pub(crate) fn portolan_with(args: &[&str], cache: &Path, env: &[(&str, &str)]) -
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// Copy a folder tree.
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }

@@ -8,13 +8,10 @@ use portolan::serve::settings::ServerSettings;
 use portolan::serve::store::SqliteStore;
 use portolan::serve::{AppState, Derived, app};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use tower::ServiceExt;
 
-pub(crate) fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+pub(crate) use test_support::workspace;
 
 /// The harbor example's documents, derived once per test binary.
 pub(crate) fn harbor() -> specgen::Documents {
