@@ -957,14 +957,18 @@ impl Interp {
             Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
                 (path_list(v).unwrap_or_default(), 1)
             }
-            Some((_, v @ Value::Arr(a)))
-                if a.borrow()
-                    .iter()
-                    .all(|x| matches!(x, Value::Str(_) | Value::Regex(_)))
-                    && !a.borrow().is_empty() =>
-            {
-                (path_list(v).unwrap_or_default(), 1)
-            }
+            // Express takes an array for paths when its first element
+            // (arrays flattened) is not a function: `use([a, b], router)`.
+            Some((_, v @ Value::Arr(a))) if first_is_path(a) => match path_list(v) {
+                Ok(p) => {
+                    self.note_unknown_head(ctx, id, call, "use", &p);
+                    (p, 1)
+                }
+                Err(()) => {
+                    self.dynamic_path(ctx, call, "use");
+                    return;
+                }
+            },
             Some((_, v @ Value::Pattern(_))) => match path_list(v) {
                 Ok(p) => {
                     self.note_unknown_head(ctx, id, call, "use", &p);
@@ -1184,4 +1188,19 @@ pub(crate) fn answers_alone(f: &crate::ir::Func) -> bool {
         }
         _ => false,
     })
+}
+
+/// Whether `use`'s array argument holds paths: its first element, arrays
+/// flattened, is a path (a string, a pattern with run-time parts, a regex)
+/// rather than a function, as Express decides.
+fn first_is_path(a: &Rc<RefCell<Vec<Value>>>) -> bool {
+    let mut cur = a.borrow().first().cloned();
+    for _ in 0..8 {
+        match cur {
+            Some(Value::Arr(inner)) => cur = inner.borrow().first().cloned(),
+            Some(Value::Str(_) | Value::Regex(_) | Value::Pattern(_)) => return true,
+            _ => return false,
+        }
+    }
+    false
 }
