@@ -204,6 +204,35 @@ pub(crate) struct Func {
     pub(crate) arrow: bool,
     /// The last parameter is a rest parameter (`...args`): it gets an array of the remaining arguments.
     pub(crate) rest: bool,
+    /// `async function`, `function*`, `async function*`: what its
+    /// `constructor.name` says (`AsyncFunction`, `GeneratorFunction`, …).
+    pub(crate) kind: FuncKind,
+}
+
+/// The kind of function a declaration makes (its constructor in JavaScript).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum FuncKind {
+    /// `function`, arrow, method.
+    #[default]
+    Plain,
+    /// `async function`, `async () =>`, `async m()`.
+    Async,
+    /// `function*`.
+    Generator,
+    /// `async function*`.
+    AsyncGenerator,
+}
+
+impl FuncKind {
+    /// The name of its constructor (`fn.constructor.name`).
+    pub(crate) fn constructor_name(self) -> &'static str {
+        match self {
+            FuncKind::Plain => "Function",
+            FuncKind::Async => "AsyncFunction",
+            FuncKind::Generator => "GeneratorFunction",
+            FuncKind::AsyncGenerator => "AsyncGeneratorFunction",
+        }
+    }
 }
 
 /// A class.

@@ -170,6 +170,9 @@ pub(crate) enum Builtin {
     ObjectFn(&'static str),
     /// The global `Array` (`Array.from`, `Array.isArray`).
     ArrayNs,
+    /// A function's constructor (`fn.constructor`): `Function`,
+    /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`.
+    FunctionCtor(&'static str),
     /// `Array.from`.
     ArrayFrom,
     /// `Array.isArray`.
@@ -583,6 +586,7 @@ impl Value {
                 | Builtin::ObjectNs
                 | Builtin::ObjectFn(_)
                 | Builtin::ArrayNs
+                | Builtin::FunctionCtor(_)
                 | Builtin::ArrayFrom
                 | Builtin::ArrayIsArray
                 | Builtin::ArrayMethod(_)

@@ -878,7 +878,11 @@ impl Interp {
                 seen.push(c);
             }
         }
-        Some(seen.join(" && "))
+        if seen.len() == 1 {
+            return Some(seen[0].to_string());
+        }
+        let parts: Vec<String> = seen.iter().map(|c| and_operand(c)).collect();
+        Some(parts.join(" && "))
     }
 
     pub(crate) fn handler_names(
@@ -957,14 +961,18 @@ impl Interp {
             Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
                 (path_list(v).unwrap_or_default(), 1)
             }
-            Some((_, v @ Value::Arr(a)))
-                if a.borrow()
-                    .iter()
-                    .all(|x| matches!(x, Value::Str(_) | Value::Regex(_)))
-                    && !a.borrow().is_empty() =>
-            {
-                (path_list(v).unwrap_or_default(), 1)
-            }
+            // Express takes an array for paths when its first element
+            // (arrays flattened) is not a function: `use([a, b], router)`.
+            Some((_, v @ Value::Arr(a))) if first_is_path(a) => match path_list(v) {
+                Ok(p) => {
+                    self.note_unknown_head(ctx, id, call, "use", &p);
+                    (p, 1)
+                }
+                Err(()) => {
+                    self.dynamic_path(ctx, call, "use");
+                    return;
+                }
+            },
             Some((_, v @ Value::Pattern(_))) => match path_list(v) {
                 Ok(p) => {
                     self.note_unknown_head(ctx, id, call, "use", &p);
@@ -1184,4 +1192,97 @@ pub(crate) fn answers_alone(f: &crate::ir::Func) -> bool {
         }
         _ => false,
     })
+}
+
+/// Whether `use`'s array argument holds paths: its first element, arrays
+/// flattened, is a path (a string, a pattern with run-time parts, a regex)
+/// rather than a function, as Express decides.
+fn first_is_path(a: &Rc<RefCell<Vec<Value>>>) -> bool {
+    let mut cur = a.borrow().first().cloned();
+    for _ in 0..8 {
+        match cur {
+            Some(Value::Arr(inner)) => cur = inner.borrow().first().cloned(),
+            Some(Value::Str(_) | Value::Regex(_) | Value::Pattern(_)) => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A condition's text as an operand of `&&`: in parentheses when an operator
+/// that binds more loosely (`||`, `??`, `?:`, `=`, `,`) stands at its top
+/// level, so `a || b` under `c` reads `(a || b) && c`, as JavaScript would.
+pub(crate) fn and_operand(c: &str) -> String {
+    let b = c.as_bytes();
+    let (mut depth, mut i) = (0i32, 0);
+    let mut loose = false;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ if depth == 0 => {
+                let two = &b[i..(i + 2).min(b.len())];
+                let cmp = |j: usize| {
+                    b.get(j)
+                        .is_some_and(|c| matches!(c, b'=' | b'!' | b'<' | b'>'))
+                };
+                // `||`, `??`, `,`, a ternary's `?` (not `?.`), an
+                // assignment's `=` (not `==`, `<=`, `=>`).
+                loose = two == b"||"
+                    || two == b"??"
+                    || b[i] == b','
+                    || (b[i] == b'?' && b.get(i + 1) != Some(&b'.'))
+                    || (b[i] == b'='
+                        && !cmp(i + 1)
+                        && !(i > 0 && cmp(i - 1))
+                        && b.get(i + 1) != Some(&b'>'));
+            }
+            _ => {}
+        }
+        if loose {
+            break;
+        }
+        i += 1;
+    }
+    if loose {
+        format!("({c})")
+    } else {
+        c.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::and_operand;
+
+    #[test]
+    fn and_operands_keep_javascript_precedence() {
+        assert_eq!(and_operand("a || b"), "(a || b)");
+        assert_eq!(
+            and_operand("(!err && n > 0) || test"),
+            "((!err && n > 0) || test)"
+        );
+        assert_eq!(and_operand("a ?? b"), "(a ?? b)");
+        assert_eq!(and_operand("a ? b : c"), "(a ? b : c)");
+        assert_eq!(and_operand("!(a || b)"), "!(a || b)");
+        assert_eq!(and_operand("a === 'x||y'"), "a === 'x||y'");
+        assert_eq!(and_operand("a?.b && c !== d"), "a?.b && c !== d");
+        assert_eq!(
+            and_operand("x <= 1 && y >= 2 && f(a, b)"),
+            "x <= 1 && y >= 2 && f(a, b)"
+        );
+        assert_eq!(
+            and_operand("list.some((x) => x.on)"),
+            "list.some((x) => x.on)"
+        );
+    }
 }

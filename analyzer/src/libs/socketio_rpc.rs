@@ -280,6 +280,8 @@ impl Interp {
             }
             let mut site = None;
             if !self.sio_quiet {
+                // Sited at the function a wrapper passes the call on to.
+                let c = &self.unwrapped(c);
                 let (params, ack) = crate::libs::socketio::listener_shape(&c.func);
                 // What the dispatcher hands over besides the payload (the
                 // socket, a callback) is no part of it.
@@ -349,6 +351,92 @@ impl Interp {
                 self.listener_site = saved;
                 self.event_mode = was;
             }
+        }
+    }
+}
+
+impl Interp {
+    /// The function `c` passes its own arguments on to, through any number
+    /// (up to four) of wrappers, else `c` itself. A table's functions are
+    /// often wrapped by a generic helper (`promisify`-style: `return
+    /// function wrapper(...args) { … return orig(...args) }`); the listener
+    /// a reader looks for is the function it wraps.
+    fn unwrapped(&mut self, c: &Rc<Closure>) -> Rc<Closure> {
+        let mut cur = c.clone();
+        for _ in 0..4 {
+            match self.forwards_to(&cur) {
+                Some(next) if !Rc::ptr_eq(&next, &cur) => cur = next,
+                _ => break,
+            }
+        }
+        cur
+    }
+
+    /// The one function every call in `c`'s body (outside nested functions)
+    /// that hands over `c`'s own arguments (`f(...args)` with `args` its rest
+    /// parameter or `arguments`, `f.apply(this, arguments)`, `f.call(this,
+    /// ...args)`) calls, found through `c`'s closure; None when there is no
+    /// such call, or they call different or unknown functions.
+    fn forwards_to(&mut self, c: &Rc<Closure>) -> Option<Rc<Closure>> {
+        let rest = match (c.func.rest, c.func.params.last()) {
+            (true, Some(Pattern::Ident(n))) => Some(n.as_str()),
+            _ => None,
+        };
+        let mut callees = Vec::new();
+        forwarding_calls(&c.func.body, rest, &mut callees);
+        let mut target: Option<Rc<Closure>> = None;
+        for callee in callees {
+            let Expr::Ident(n) = callee else {
+                return None;
+            };
+            let v = c.env.lookup(n)?;
+            let Value::Func(f) = self.force(v, 0) else {
+                return None;
+            };
+            match &target {
+                Some(t) if t.file != f.file || t.func.id != f.func.id => return None,
+                Some(_) => {}
+                None => target = Some(f),
+            }
+        }
+        target
+    }
+}
+
+/// The callees of the calls in `body` (and its blocks, branches and `try`
+/// parts, not nested functions) that pass on the enclosing function's own
+/// arguments (see [`Interp::forwards_to`]).
+fn forwarding_calls<'a>(body: &'a [Stmt], rest: Option<&str>, out: &mut Vec<&'a Expr>) {
+    let own =
+        |e: &Expr| matches!(e, Expr::Ident(n) if n == "arguments" || Some(n.as_str()) == rest);
+    for s in body {
+        match s {
+            Stmt::Return(Some(e)) | Stmt::Expr(e) => {
+                let e = match e {
+                    Expr::Await(inner) => inner.as_ref(),
+                    e => e,
+                };
+                let Expr::Call(call) = e else { continue };
+                match (&call.callee, call.args.as_slice()) {
+                    (callee, [Expr::Spread(a)]) if own(a) => out.push(callee),
+                    (Expr::Member(f, m), [_, a]) if m == "apply" && own(a) => out.push(f),
+                    (Expr::Member(f, m), [_, Expr::Spread(a)]) if m == "call" && own(a) => {
+                        out.push(f)
+                    }
+                    _ => {}
+                }
+            }
+            Stmt::If(_, _, then, other, _) => {
+                forwarding_calls(then, rest, out);
+                forwarding_calls(other, rest, out);
+            }
+            Stmt::Block(b) => forwarding_calls(b, rest, out),
+            Stmt::Try(b, _, handler, finalizer) => {
+                forwarding_calls(b, rest, out);
+                forwarding_calls(handler, rest, out);
+                forwarding_calls(finalizer, rest, out);
+            }
+            _ => {}
         }
     }
 }

@@ -1261,9 +1261,11 @@ impl Interp {
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
-            Builtin::PathModule | Builtin::ObjectNs | Builtin::ArrayNs | Builtin::PromiseNs => {
-                Value::dynamic()
-            }
+            Builtin::PathModule
+            | Builtin::ObjectNs
+            | Builtin::ArrayNs
+            | Builtin::PromiseNs
+            | Builtin::FunctionCtor(_) => Value::dynamic(),
         }
     }
 }

@@ -447,12 +447,12 @@ impl Interp {
                     return self.invoke(&g, Vec::new(), Some(o.clone()));
                 }
                 let class = data.class.borrow().clone();
-                if let Some(c) = class {
-                    if let Some(m) = self.find_method(&c, prop, o) {
+                if let Some(c) = &class {
+                    if let Some(m) = self.find_method(c, prop, o) {
                         return m;
                     }
                     // A getter runs when the property is read.
-                    if let Some(g) = self.find_getter(&c, prop, o) {
+                    if let Some(g) = self.find_getter(c, prop, o) {
                         return self.invoke(&g, Vec::new(), Some(o.clone()));
                     }
                 }
@@ -460,11 +460,18 @@ impl Interp {
                     Some(v) => v,
                     // What the runtime provides (`globalThis.fetch`).
                     None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
+                    // An instance's constructor is its class; a plain
+                    // object's is `Object`.
+                    None if prop == "constructor" => match class {
+                        Some(c) => Value::Class(c),
+                        None => Value::Builtin(Builtin::ObjectNs),
+                    },
                     None => Value::dynamic(),
                 }
             }
             Value::Arr(a) => match prop {
                 "length" => Value::Num(a.borrow().len() as f64),
+                "constructor" => Value::Builtin(Builtin::ArrayNs),
                 _ => match prop.parse::<usize>() {
                     Ok(i) => a.borrow().get(i).cloned().unwrap_or(Value::Undef),
                     Err(_) if ARRAY_METHODS.contains(&prop) => {
@@ -487,6 +494,9 @@ impl Interp {
             Value::Class(c) => {
                 if let Some(v) = c.statics.get(prop) {
                     return v;
+                }
+                if prop == "name" {
+                    return Value::str(c.class.name.as_deref().unwrap_or(""));
                 }
                 match &c.superclass {
                     Some(s @ Value::Class(_)) => {

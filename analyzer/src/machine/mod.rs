@@ -1212,6 +1212,10 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             _ => "defineProperty",
         })),
         (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
+        // `x.constructor.name`.
+        (Builtin::ObjectNs, "name") => Value::str("Object"),
+        (Builtin::ArrayNs, "name") => Value::str("Array"),
+        (Builtin::FunctionCtor(n), "name") => Value::str(n),
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
         (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
         (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),

@@ -64,6 +64,9 @@ impl Interp {
                 .as_deref()
                 .map(Value::str)
                 .unwrap_or(Value::str("")),
+            None if prop == "constructor" => Value::Builtin(crate::value::Builtin::FunctionCtor(
+                c.func.kind.constructor_name(),
+            )),
             None => Value::dynamic(),
         }
     }

@@ -116,6 +116,22 @@ impl<'s> Lowerer<'s> {
             body.splice(0..0, assigns);
         }
         let name = name.or_else(|| node.field(F::Name).map(|n| self.text(n).to_string()));
+        // `async` and `*` are tokens of the declaration itself.
+        let (mut is_async, mut generator) = (false, node.kind().contains("generator"));
+        let mut cur = node.walk();
+        for c in node.children(&mut cur) {
+            match c.kind() {
+                "async" => is_async = true,
+                "*" => generator = true,
+                _ => {}
+            }
+        }
+        let kind = match (is_async, generator) {
+            (false, false) => FuncKind::Plain,
+            (true, false) => FuncKind::Async,
+            (false, true) => FuncKind::Generator,
+            (true, true) => FuncKind::AsyncGenerator,
+        };
         Func {
             id,
             name,
@@ -126,6 +142,7 @@ impl<'s> Lowerer<'s> {
             doc: None,
             arrow: node.kind() == "arrow_function",
             rest,
+            kind,
         }
     }
 
