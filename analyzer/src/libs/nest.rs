@@ -22,8 +22,10 @@
 //! program makes by wrapping `Module(...)` is run with its arguments and the
 //! metadata it hands to `Module` is read (the factory runs with the
 //! decorator's arguments, then the function it returns with the class, as
-//! TypeScript runs decorators); a module decorator that cannot be followed
-//! makes that finding say Nest may serve the controller.
+//! TypeScript runs decorators; `MODULE_METADATA` of
+//! `@nestjs/common/constants` is the table of metadata keys); a module
+//! decorator that cannot be followed makes that finding say Nest may serve
+//! the controller.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -102,6 +104,28 @@ pub(crate) fn verb_of(decorator: &str) -> Option<&'static str> {
         "Search" => "search",
         _ => return None,
     })
+}
+
+/// Members of Nest's packages that are plain data: `MODULE_METADATA` of
+/// `@nestjs/common/constants`, the keys of `@Module` metadata, which module
+/// decorators of the program use to pick them (`pick(meta,
+/// Object.values(MODULE_METADATA))`).
+pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
+    match (module, prop) {
+        ("@nestjs/common/constants", "MODULE_METADATA") => {
+            let keys = ObjData::new();
+            for (k, v) in [
+                ("IMPORTS", "imports"),
+                ("PROVIDERS", "providers"),
+                ("CONTROLLERS", "controllers"),
+                ("EXPORTS", "exports"),
+            ] {
+                keys.set(k, Value::str(v));
+            }
+            Some(Value::Obj(keys))
+        }
+        _ => None,
+    }
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).

@@ -1262,6 +1262,9 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         {
             Value::Builtin(Builtin::Framework(Rc::from(p)))
         }
+        (Builtin::OpaqueModule(m), p) if crate::libs::nest::member(m, p).is_some() => {
+            crate::libs::nest::member(m, p).unwrap_or_else(Value::external)
+        }
         (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
             crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
         }
