@@ -1289,6 +1289,20 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     for (i, key) in grouped {
         entries[i].finding = placed.get(&key).cloned();
     }
+    // A project whose routes are all file-routed handlers has no entry to
+    // pass: say what its routes are rather than ask for one.
+    let file_routes = entries.iter().filter(|e| e.kind == "file-route").count();
+    if file_routes > 0 && coverage.http_charted == 0 {
+        for f in inv
+            .findings
+            .iter_mut()
+            .filter(|f| f.code == FindingCode::NoEntry && f.at.line == 0)
+        {
+            f.message = format!(
+                "no entry found: no package.json main/start script and no file calls express(); the project's {file_routes} route handlers are exported for a file-based router (the `unmodelled-framework` findings), which Portolan does not model, so no --entry would chart them"
+            );
+        }
+    }
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     entries.sort();
