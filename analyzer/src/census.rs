@@ -890,7 +890,8 @@ pub(crate) fn is_client_path(rel: &str) -> bool {
 }
 
 /// Whether a file's imports name a browser framework, its router or state
-/// store, or the Socket.IO client.
+/// store, a package's binding for one (`@unhead/vue`, `vue-i18n`), a
+/// stylesheet, or the Socket.IO client.
 pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
     let client = |s: &str| {
         matches!(
@@ -915,8 +916,30 @@ pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
                 | "next/router"
                 | "next/navigation"
         ) || s.starts_with("@angular/")
+            || s.starts_with("@vue/")
+            || s.starts_with("@vueuse/")
             || s.starts_with("socket.io-client")
+            // A package's binding for a browser framework: `@unhead/vue`,
+            // `dioc/vue`, `@sentry/react`, `vue-i18n`, `@x/vue-toasted`.
+            || s.rsplit_once('/').is_some_and(|(_, last)| {
+                matches!(last, "vue" | "react" | "svelte" | "preact")
+            })
+            || package_name(s).starts_with("vue-")
+            // A stylesheet: only a bundler imports one (Node cannot).
+            || [".css", ".scss", ".sass", ".less"]
+                .iter()
+                .any(|e| s.ends_with(e))
     };
+    /// The package's own name, without its scope (`@x/vue-toasted/dist` → `vue-toasted`).
+    fn package_name(s: &str) -> &str {
+        let mut parts = s.split('/');
+        let first = parts.next().unwrap_or("");
+        if first.starts_with('@') {
+            parts.next().unwrap_or("")
+        } else {
+            first
+        }
+    }
     facts.static_sources().any(client)
 }
 
