@@ -49,6 +49,13 @@
 //!   decorator is imported from is kept: a controller of a package Portolan
 //!   does not model is accounted for as `unmodelled-framework`.
 //!
+//! - handlers a module exports under an HTTP method's name for a file-based
+//!   router (`export const GET = async (req, res) => …`, `export async
+//!   function POST`; a function or a call's result, at the top level), as
+//!   Medusa's and Next.js's `route.ts` and SvelteKit's `+server.ts` do: no
+//!   such router is modelled, so each is accounted for as
+//!   `unmodelled-framework`.
+//!
 //! Deliberately not captured: other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`,
 //! `X.route(p)` with no verb after it.
@@ -77,6 +84,11 @@ pub(crate) enum CensusKind {
     /// A call of a function that itself (transitively) registers: one of
     /// this file's, or one a relative import gives (see [`CallTarget`]).
     Call,
+    /// A handler a module exports under an HTTP method's name for a
+    /// file-based router (`export const GET = …` in Medusa's or Next.js's
+    /// `route.ts`, `export async function POST` in SvelteKit's
+    /// `+server.ts`): the router, not the code, makes it a route.
+    FileRoute,
 }
 
 /// How much an `on`/`emit` receiver looks like Socket.IO, by its text.
@@ -152,9 +164,16 @@ impl CensusItem {
         if self.kind == CensusKind::Call {
             return format!("`{}(…)`, which registers", self.method);
         }
+        if self.kind == CensusKind::FileRoute {
+            return format!("`export {}` (a file-routed handler)", self.method);
+        }
         format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
     }
 }
+
+/// The export names file-based routers take as an HTTP method's handler.
+pub(crate) const FILE_ROUTE_METHODS: &[&str] =
+    &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 const VERBS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "del", "head", "options", "all",
@@ -383,7 +402,12 @@ impl Walker {
                     self.stmts(&c.body, d);
                 }
             }
-            Stmt::ExportDecl(inner, _) => self.stmt(inner, d),
+            Stmt::ExportDecl(inner, names) => {
+                if d == 1 {
+                    self.file_routes(inner, names);
+                }
+                self.stmt(inner, d)
+            }
             Stmt::Return(None)
             | Stmt::Break(_)
             | Stmt::Continue(_)
@@ -422,6 +446,51 @@ impl Walker {
             self.func(f, Some(n), d);
         }
         self.decorated_routes(c);
+    }
+
+    /// Top-level exports named after an HTTP method whose value is a
+    /// function (or what a call gives: `export const GET = wrap(async …)`):
+    /// one item per name, at the declaration's line. A constant
+    /// (`export const GET = 'GET'`) is not one.
+    fn file_routes(&mut self, inner: &Stmt, names: &[String]) {
+        fn handler_line(e: &Expr) -> Option<u32> {
+            match e {
+                Expr::Func(f) => Some(f.line),
+                Expr::Call(c) => Some(c.line),
+                Expr::Typed(e, _) => handler_line(e),
+                _ => None,
+            }
+        }
+        let found: Vec<(&str, u32)> = match inner {
+            Stmt::Function(n, f) => vec![(n.as_str(), f.line)],
+            Stmt::Var(decls) => decls
+                .iter()
+                .filter_map(|(p, e)| match (p, e) {
+                    (Pattern::Ident(n), Some(e)) => Some((n.as_str(), handler_line(e)?)),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (name, line) in found {
+            if !FILE_ROUTE_METHODS.contains(&name) || !names.iter().any(|n| n == name) {
+                continue;
+            }
+            self.out.push(CensusItem {
+                kind: CensusKind::FileRoute,
+                line,
+                method: name.to_string(),
+                first: String::new(),
+                receiver: "export".into(),
+                enclosing: Vec::new(),
+                receiver_package: None,
+                condition: None,
+                controller: None,
+                target: None,
+                socket_shape: SocketShape::Plain,
+                framework: None,
+            });
+        }
     }
 
     /// Route decorators on the methods of a controller-like class (NestJS,
@@ -821,7 +890,8 @@ pub(crate) fn is_client_path(rel: &str) -> bool {
 }
 
 /// Whether a file's imports name a browser framework, its router or state
-/// store, or the Socket.IO client.
+/// store, a package's binding for one (`@unhead/vue`, `vue-i18n`), a
+/// stylesheet, or the Socket.IO client.
 pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
     let client = |s: &str| {
         matches!(
@@ -846,8 +916,30 @@ pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
                 | "next/router"
                 | "next/navigation"
         ) || s.starts_with("@angular/")
+            || s.starts_with("@vue/")
+            || s.starts_with("@vueuse/")
             || s.starts_with("socket.io-client")
+            // A package's binding for a browser framework: `@unhead/vue`,
+            // `dioc/vue`, `@sentry/react`, `vue-i18n`, `@x/vue-toasted`.
+            || s.rsplit_once('/').is_some_and(|(_, last)| {
+                matches!(last, "vue" | "react" | "svelte" | "preact")
+            })
+            || package_name(s).starts_with("vue-")
+            // A stylesheet: only a bundler imports one (Node cannot).
+            || [".css", ".scss", ".sass", ".less"]
+                .iter()
+                .any(|e| s.ends_with(e))
     };
+    /// The package's own name, without its scope (`@x/vue-toasted/dist` → `vue-toasted`).
+    fn package_name(s: &str) -> &str {
+        let mut parts = s.split('/');
+        let first = parts.next().unwrap_or("");
+        if first.starts_with('@') {
+            parts.next().unwrap_or("")
+        } else {
+            first
+        }
+    }
     facts.static_sources().any(client)
 }
 
@@ -1083,6 +1175,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     CensusKind::Param => "param",
                     CensusKind::Event => "event",
                     CensusKind::Call => "call",
+                    CensusKind::FileRoute => "file-route",
                 };
                 let mut entry = CensusEntry {
                     at: loc(file, item.line),
@@ -1218,6 +1311,20 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     // Point the entries at their findings.
     for (i, key) in grouped {
         entries[i].finding = placed.get(&key).cloned();
+    }
+    // A project whose routes are all file-routed handlers has no entry to
+    // pass: say what its routes are rather than ask for one.
+    let file_routes = entries.iter().filter(|e| e.kind == "file-route").count();
+    if file_routes > 0 && coverage.http_charted == 0 {
+        for f in inv
+            .findings
+            .iter_mut()
+            .filter(|f| f.code == FindingCode::NoEntry && f.at.line == 0)
+        {
+            f.message = format!(
+                "no entry found: no package.json main/start script and no file calls express(); the project's {file_routes} route handlers are exported for a file-based router (the `unmodelled-framework` findings), which Portolan does not model, so no --entry would chart them"
+            );
+        }
     }
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
@@ -1368,6 +1475,12 @@ fn explain(
         return Why {
             cause: "skipped",
             reason: why.clone(),
+        };
+    }
+    if item.kind == CensusKind::FileRoute {
+        return Why {
+            cause: "unmodelled-framework",
+            reason: "the module exports handlers named after HTTP methods for a file-based router (Medusa's or Next.js's `route.ts`, SvelteKit's `+server.ts`), which Portolan does not model; the routes its folder names are not charted".into(),
         };
     }
     if let (Some(l), Some(p)) = (item.controller, &item.framework)

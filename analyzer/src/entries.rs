@@ -11,7 +11,10 @@
 //! --exec ts-node src/x.ts`, `ts-node-dev --respawn`, `tsx watch`, `pm2
 //! start`, `forever start`, `babel-node`); `nest start [project]`, which
 //! runs nest-cli.json's `sourceRoot` + `entryFile` (defaults `src`, `main`;
-//! a monorepo's `projects.<name>`); shell launchers a script names
+//! a monorepo's `projects.<name>`); `nx serve api`, `nx run api:serve` and
+//! `ng serve api` in an Nx or Angular workspace, whose Node executor runs
+//! the `main` of the build target it names (a browser app's dev server
+//! gives nothing); shell launchers a script names
 //! (`sandbox/run.sh`, `sh ./bin/start`), whose lines are read as commands
 //! (`exec env NODE_PATH=_build node _build/server.js`), or which are Node
 //! scripts themselves (`#!/usr/bin/env node`); a script named without an
@@ -250,10 +253,20 @@ impl Launch<'_> {
                         .and_then(|s| s.get(n))
                         .and_then(|s| s.as_str())
                 };
+                // A script run with arguments gets them appended (`yarn ng
+                // serve api` with `"ng": "cross-env … nx"` runs `nx serve api`).
+                let with_args = |next: &str, extra: &[&str]| {
+                    let extra: Vec<&str> = extra.iter().copied().filter(|w| *w != "--").collect();
+                    if extra.is_empty() {
+                        next.to_string()
+                    } else {
+                        format!("{next} {}", extra.join(" "))
+                    }
+                };
                 match rest.as_slice() {
-                    ["run" | "run-script", name, ..] | [name @ "start", ..] => {
+                    ["run" | "run-script", name, extra @ ..] | [name @ "start", extra @ ..] => {
                         if let Some(next) = script(name) {
-                            self.command(next, depth + 1, out);
+                            self.command(&with_args(next, extra), depth + 1, out);
                         }
                     }
                     // `npm exec -- tsx x`, `pnpm exec nest start`, `yarn node x`.
@@ -269,7 +282,9 @@ impl Launch<'_> {
                             && !matches!(*name, "workspace" | "install" | "add" | "build") =>
                     {
                         match script(name) {
-                            Some(next) => self.command(next, depth + 1, out),
+                            Some(next) => {
+                                self.command(&with_args(next, &rest[1..]), depth + 1, out)
+                            }
                             None => self.program(&rest, depth + 1, out),
                         }
                     }
@@ -286,6 +301,11 @@ impl Launch<'_> {
                 if args.first() == Some(&"start")
                     && let Some(t) = self.nest_start(&args[1..])
                 {
+                    out.push(t);
+                }
+            }
+            "nx" | "ng" => {
+                if let Some(t) = self.workspace_target(prog_name, args) {
                     out.push(t);
                 }
             }
@@ -404,6 +424,113 @@ impl Launch<'_> {
             how: format!("{named} runs `{path}` ({config}: sourceRoot, entryFile)"),
             path,
         })
+    }
+}
+
+impl Launch<'_> {
+    /// The file an Nx or Angular workspace target runs: `nx serve api`,
+    /// `nx run api:serve:production`, `ng serve api`. The project is
+    /// `projects.<name>` of `angular.json`/`workspace.json` (inline, or a
+    /// folder holding its `project.json`), else the `project.json` of
+    /// `apps/<name>`, `packages/<name>`, `libs/<name>` or `<name>`. A target
+    /// whose executor runs Node (`@nx/js:node`, `@nrwl/node:execute`: names
+    /// ending `:node` or `:execute`) runs the `main` of the build target its
+    /// `buildTarget` names (`api:build`); other executors (an Angular or
+    /// Vite dev server) serve a browser app and give nothing.
+    fn workspace_target(&self, tool: &str, args: &[&str]) -> Option<Target> {
+        let words: Vec<&str> = args
+            .iter()
+            .copied()
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        let (project, target) = match words.as_slice() {
+            ["run", spec, ..] => {
+                let mut parts = spec.split(':');
+                (parts.next()?, parts.next()?)
+            }
+            [target, project, ..] => (*project, *target),
+            _ => return None,
+        };
+        let (file, serve) = self.workspace_project_target(project, target)?;
+        let executor = serve
+            .get("executor")
+            .or_else(|| serve.get("builder"))
+            .and_then(|e| e.as_str())?;
+        if !(executor.ends_with(":node") || executor.ends_with(":execute")) {
+            return None;
+        }
+        let options = serve.get("options");
+        let main = match options.and_then(|o| o.get("main")).and_then(|m| m.as_str()) {
+            Some(main) => main.to_string(),
+            None => {
+                let build = options
+                    .and_then(|o| o.get("buildTarget").or_else(|| o.get("target")))
+                    .and_then(|b| b.as_str())?;
+                let mut parts = build.split(':');
+                let (p, t) = (parts.next()?, parts.next()?);
+                let (_, build) = self.workspace_project_target(p, t)?;
+                build
+                    .get("options")
+                    .and_then(|o| o.get("main"))
+                    .and_then(|m| m.as_str())?
+                    .to_string()
+            }
+        };
+        let path = main.trim_start_matches("./").to_string();
+        Some(Target {
+            how: format!(
+                "`{tool} {}` runs `{path}` ({file}: {executor})",
+                words.join(" ")
+            ),
+            path,
+        })
+    }
+
+    /// A workspace project's target (`targets` of Nx, `architect` of
+    /// Angular), with the file that declares it.
+    fn workspace_project_target(
+        &self,
+        project: &str,
+        target: &str,
+    ) -> Option<(String, serde_json::Value)> {
+        let read_json = |f: &str| -> Option<serde_json::Value> {
+            (self.read)(f).and_then(|t| serde_json::from_str(&t).ok())
+        };
+        let mut found: Option<(String, serde_json::Value)> = None;
+        for ws in ["angular.json", "workspace.json"] {
+            let Some(entry) = read_json(ws)
+                .and_then(|j| j.get("projects").and_then(|ps| ps.get(project)).cloned())
+            else {
+                continue;
+            };
+            found = match entry {
+                serde_json::Value::String(dir) => {
+                    let f = format!("{}/project.json", dir.trim_end_matches('/'));
+                    read_json(&f).map(|j| (f, j))
+                }
+                j => Some((ws.to_string(), j)),
+            };
+            break;
+        }
+        if found.is_none() {
+            found = ["apps", "packages", "libs", ""].iter().find_map(|dir| {
+                let f = if dir.is_empty() {
+                    format!("{project}/project.json")
+                } else {
+                    format!("{dir}/{project}/project.json")
+                };
+                let j = read_json(&f)?;
+                let named = j.get("name").and_then(|n| n.as_str());
+                (named.is_none() || named == Some(project)).then_some((f, j))
+            });
+        }
+        let (file, j) = found?;
+        let t = j
+            .get("targets")
+            .or_else(|| j.get("architect"))
+            .and_then(|ts| ts.get(target))?
+            .clone();
+        Some((file, t))
     }
 }
 
@@ -684,6 +811,38 @@ mod tests {
             .0,
             "apps/web/src/main"
         );
+    }
+
+    #[test]
+    fn workspace_targets_run_their_build_main() {
+        let api = r#"{"name": "api", "targets": {
+            "build": {"executor": "@nx/webpack:webpack", "options": {"main": "apps/api/src/main.ts"}},
+            "serve": {"executor": "@nx/js:node", "options": {"buildTarget": "api:build"}}}}"#;
+        let web = r#"{"projects": {"web": {"architect": {
+            "build": {"builder": "@angular-devkit/build-angular:browser", "options": {"main": "web/main.ts"}},
+            "serve": {"builder": "@angular-devkit/build-angular:dev-server", "options": {"browserTarget": "web:build"}}}}}}"#;
+        let files = [("apps/api/project.json", api), ("angular.json", web)];
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"start": "nx run api:serve:production --watch"}}),
+                &files
+            ),
+            [(
+                "apps/api/src/main.ts".to_string(),
+                "scripts.start: `nx run api:serve:production` runs `apps/api/src/main.ts` (apps/api/project.json: @nx/js:node)"
+                    .to_string()
+            )]
+        );
+        assert!(hints_with(json!({"scripts": {"start": "ng serve web"}}), &files).is_empty());
+    }
+
+    #[test]
+    fn script_arguments_are_appended() {
+        let j = json!({"scripts": {
+            "start": "npm run tsx -- src/server.ts",
+            "tsx": "cross-env NODE_ENV=dev tsx watch"
+        }});
+        assert_eq!(hints_with(j, &[])[0].0, "src/server.ts");
     }
 
     #[test]

@@ -91,10 +91,33 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("socket") || has("io.") || has("io?.") || has("$root.") || has("$parent.") {
         flags |= needle::SOCKET;
     }
-    if flags & needle::CONTROLLER != 0 || census_shaped(bytes, flags & needle::SOCKET != 0) {
+    if flags & needle::CONTROLLER != 0
+        || census_shaped(bytes, flags & needle::SOCKET != 0)
+        || exports_http_method(bytes)
+    {
         flags |= needle::CENSUS;
     }
     flags
+}
+
+/// Whether the bytes export a name a file-based router takes as a method's
+/// handler: `export const GET`, `export async function POST`, `export let PUT`.
+fn exports_http_method(bytes: &[u8]) -> bool {
+    use memchr::memmem::find_iter;
+    find_iter(bytes, b"export ").any(|at| {
+        let mut rest = &bytes[at + 7..];
+        for word in [&b"async "[..], b"function ", b"const ", b"let ", b"var "] {
+            if let Some(r) = rest.strip_prefix(word) {
+                rest = r;
+            }
+        }
+        crate::census::FILE_ROUTE_METHODS.iter().any(|m| {
+            rest.strip_prefix(m.as_bytes()).is_some_and(|r| {
+                !r.first()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            })
+        })
+    })
 }
 
 /// Whether the bytes hold a call the census would count: a verb called with

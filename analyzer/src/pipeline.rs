@@ -459,7 +459,7 @@ fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries
         let outside = project.outside_workspaces(&p.dir) || is_test_path(&format!("{}/", p.dir));
         let in_package = |f: &str| project::normalize(&format!("{}/{f}", p.dir));
         let manifest = in_package("package.json");
-        // Launchers and nest-cli.json, read in the package's folder.
+        // Launchers, nest-cli.json and workspace project files, read in the package's folder.
         let read = |f: &str| {
             let rel = in_package(f);
             let path = opts.root.join(&rel);

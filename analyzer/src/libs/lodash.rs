@@ -3,7 +3,7 @@
 //! Captures `forEach`/`each`/`map`/`filter`/`some`/`every`/`find` over arrays
 //! and objects (the callback gets `(value, key, collection)`), `merge`,
 //! `assign`/`extend`, `defaults`, `get` and `set` with dotted or array paths,
-//! `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
+//! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
 //! `identity`, `memoize`/`once` (what they wrap). Example:
 //! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
 //! entry of the table.
@@ -69,6 +69,32 @@ impl Interp {
                     }
                 }
                 Value::Obj(target)
+            }
+            // `_.pick(o, ['a', 'b'])`, `_.pick(o, 'a', 'b')`, and `omit`:
+            // a new object with those own keys (or without them).
+            "pick" | "omit" => {
+                let Value::Obj(src) = arg(0) else {
+                    return Value::dynamic();
+                };
+                let mut keys: Vec<String> = Vec::new();
+                for a in argv.iter().skip(1) {
+                    let listed = match a {
+                        Value::Arr(items) => items.borrow().iter().map(Value::as_text).collect(),
+                        a => a.as_text().map(|k| vec![k]),
+                    };
+                    let Some(listed) = listed else {
+                        // Keys only known at run time.
+                        return Value::dynamic();
+                    };
+                    keys.extend(listed);
+                }
+                let out = ObjData::new();
+                for (k, v) in src.entries() {
+                    if keys.contains(&k) == (name == "pick") {
+                        out.set(&k, v);
+                    }
+                }
+                Value::Obj(out)
             }
             "get" => {
                 let Some(path) = path_of(&arg(1)) else {

@@ -124,6 +124,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-json-validator-middleware", Module::JsonValidator),
     // nest.rs
     modelled("@nestjs/common", Module::Family),
+    modelled("@nestjs/common/constants", Module::Family),
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs

@@ -20,8 +20,12 @@
 //! A `@Controller` class that no module reachable from the root lists is an
 //! `unmounted-router` finding (Nest does not serve it). A module decorator the
 //! program makes by wrapping `Module(...)` is run with its arguments and the
-//! metadata it hands to `Module` is read; a module decorator that cannot be
-//! followed makes that finding say Nest may serve the controller.
+//! metadata it hands to `Module` is read (the factory runs with the
+//! decorator's arguments, then the function it returns with the class, as
+//! TypeScript runs decorators; `MODULE_METADATA` of
+//! `@nestjs/common/constants` is the table of metadata keys); a module
+//! decorator that cannot be followed makes that finding say Nest may serve
+//! the controller.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -100,6 +104,28 @@ pub(crate) fn verb_of(decorator: &str) -> Option<&'static str> {
         "Search" => "search",
         _ => return None,
     })
+}
+
+/// Members of Nest's packages that are plain data: `MODULE_METADATA` of
+/// `@nestjs/common/constants`, the keys of `@Module` metadata, which module
+/// decorators of the program use to pick them (`pick(meta,
+/// Object.values(MODULE_METADATA))`).
+pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
+    match (module, prop) {
+        ("@nestjs/common/constants", "MODULE_METADATA") => {
+            let keys = ObjData::new();
+            for (k, v) in [
+                ("IMPORTS", "imports"),
+                ("PROVIDERS", "providers"),
+                ("CONTROLLERS", "controllers"),
+                ("EXPORTS", "exports"),
+            ] {
+                keys.set(k, Value::str(v));
+            }
+            Some(Value::Obj(keys))
+        }
+        _ => None,
+    }
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
@@ -598,7 +624,7 @@ impl Interp {
                         }
                         Some(_) => {}
                         None => {
-                            if let Some(o) = self.module_meta_through(&ctx, d) {
+                            if let Some(o) = self.module_meta_through(&ctx, d, cv) {
                                 metas.insert(0, o);
                             }
                         }
@@ -662,10 +688,17 @@ impl Interp {
 
     /// A class decorator made by a function of the program that applies
     /// `Module(...)` (`const AppModule = (meta) => Module({ ...meta, imports:
-    /// [...BASE, ...meta.imports] })`, then `@AppModule({...})`): the metadata
-    /// it hands to `Module`, found by running the function with the
-    /// decorator's arguments, as JavaScript does when the class is defined.
-    fn module_meta_through(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<ObjData>> {
+    /// [...BASE, ...meta.imports] })`, then `@AppModule({...})`; or
+    /// `(meta) => (target) => { Module(meta)(target) }`): the metadata it
+    /// hands to `Module`, found as TypeScript runs a decorator when the
+    /// class is defined: the factory with the decorator's arguments, then
+    /// the function it returns with the class.
+    fn module_meta_through(
+        &mut self,
+        ctx: &Ctx,
+        d: &Decorator,
+        class: &Rc<ClassVal>,
+    ) -> Option<Rc<ObjData>> {
         let f = self.eval(ctx, &d.callee);
         let f = self.force(f, 0);
         if !matches!(f, Value::Func(_)) || self.nest.capture.is_some() {
@@ -673,7 +706,13 @@ impl Interp {
         }
         let argv = self.eval_args(ctx, &d.args);
         self.nest.capture = Some(Vec::new());
-        let _ = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
+        let decorator = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
+        if self.nest.capture.as_ref().is_some_and(|got| got.is_empty())
+            && let decorator @ Value::Func(_) = self.force(decorator, 0)
+        {
+            let target = vec![Value::Class(class.clone())];
+            let _ = self.call_value_now(ctx, &decorator, target, &[], d.line, None);
+        }
         let got = self.nest.capture.take().unwrap_or_default();
         got.into_iter().find_map(|v| match self.force_deep(v) {
             Value::Obj(o) => Some(o),

@@ -625,7 +625,9 @@ impl Interp {
         }
         // Follow now when the call carries an app/router/socket or an inline
         // callback, or its module can lead to a registration
-        // (`Loader::may_route`); otherwise defer it.
+        // (`Loader::may_route`), or its value is discarded (an expression
+        // statement: it runs for its effects, see `Interp::discarded`);
+        // otherwise defer it.
         // While looking for events in code nobody calls, a function is only
         // followed when it gets a socket or a name to emit: every function
         // runs once on its own anyway.
@@ -654,7 +656,9 @@ impl Interp {
                 }
         } else {
             (match f {
-                Value::Lazy(file, _) => self.loader.may_route(*file),
+                Value::Lazy(file, _) => {
+                    self.loader.may_route(*file) || self.discarded == Some((ctx.file, line))
+                }
                 Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
                 _ => true,
             }) || tracked

@@ -94,7 +94,14 @@ impl Interp {
                 let mut out = Vec::new();
                 for it in items {
                     match it {
+                        // Spreading iterates the value now: a call not
+                        // followed yet (`[...getConfig().plugins]`) runs.
                         Expr::Spread(inner) => match self.eval(ctx, inner) {
+                            v @ Value::Deferred(_) => match self.force_deep(v) {
+                                Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
+                                Value::Coll(c) => out.extend(c.iterated()),
+                                _ => out.push(Value::dynamic()),
+                            },
                             Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
                             Value::Coll(c) => out.extend(c.iterated()),
                             _ => out.push(Value::dynamic()),
@@ -122,6 +129,10 @@ impl Interp {
                         }
                         ObjProp::Spread(e) => {
                             let src = self.eval(ctx, e);
+                            let src = match src {
+                                Value::Deferred(_) => self.force_deep(src),
+                                src => src,
+                            };
                             if self.copies_app(&src) {
                                 copied_app = Some(src.clone());
                             }

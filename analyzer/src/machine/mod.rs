@@ -276,6 +276,13 @@ pub(crate) struct Interp {
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
     pub(crate) initializing: Vec<usize>,
+    /// The call an expression statement makes (file, line of the call):
+    /// its value is discarded, so it only matters for what it does, and it
+    /// is followed even into a module that cannot route. E.g. `await
+    /// defineConfig(config);` in a bootstrap function, where `defineConfig`
+    /// reassigns the module's `let current` that `getConfig()` reads later
+    /// (deferred, the assignment would never happen).
+    pub(crate) discarded: Option<(FileId, u32)>,
     pub(crate) findings: Vec<RawFinding>,
     pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
     /// Strings that are a default taken for a value only known at run time,
@@ -469,6 +476,7 @@ impl Interp {
             uncalled: HashMap::new(),
             called: HashSet::new(),
             event_mode: false,
+            discarded: None,
             near: HashMap::new(),
             route_contract: None,
             classes: Vec::new(),
@@ -1265,6 +1273,9 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
         {
             Value::Builtin(Builtin::Framework(Rc::from(p)))
+        }
+        (Builtin::OpaqueModule(m), p) if crate::libs::nest::member(m, p).is_some() => {
+            crate::libs::nest::member(m, p).unwrap_or_else(Value::external)
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
             crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)

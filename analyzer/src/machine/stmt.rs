@@ -39,7 +39,16 @@ impl Interp {
         self.steps += 1;
         match stmt {
             Stmt::Expr(e) => {
+                let call = match e {
+                    Expr::Await(inner) => inner.as_ref(),
+                    e => e,
+                };
+                let outer = match call {
+                    Expr::Call(c) => self.discarded.replace((ctx.file, c.line)),
+                    _ => self.discarded,
+                };
                 self.eval(ctx, e);
+                self.discarded = outer;
             }
             Stmt::Var(decls) => {
                 for (pat, init) in decls {
