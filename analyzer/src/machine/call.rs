@@ -1023,20 +1023,22 @@ impl Interp {
                     .cloned()
                     .map(|v| self.force(v, 0))
                     .unwrap_or(Value::Undef);
-                match (*f, &target) {
-                    ("keys", Value::Obj(o)) => {
-                        Value::array(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
-                    ("values", Value::Obj(o)) => {
-                        Value::array(o.props.borrow().values().cloned().collect())
-                    }
-                    ("entries", Value::Obj(o)) => Value::array(
-                        o.props
-                            .borrow()
-                            .iter()
-                            .map(|(k, v)| Value::array(vec![Value::str(k), v.clone()]))
+                let keys = match *f {
+                    "keys" | "values" | "entries" => self.run_time_keys(&target),
+                    _ => None,
+                };
+                if let Some(keys) = keys {
+                    return Value::array(
+                        keys.into_iter()
+                            .map(|(k, v)| match *f {
+                                "keys" => k,
+                                "values" => v,
+                                _ => Value::array(vec![k, v]),
+                            })
                             .collect(),
-                    ),
+                    );
+                }
+                match (*f, &target) {
                     ("freeze", _) => target,
                     ("create", _) => {
                         let o = ObjData::new();

@@ -13,6 +13,10 @@
 //! Example: `for (const r of ROUTES) { if (r.off) continue; app.get(r.path, h) }`
 //! registers exactly the routes whose `off` is false.
 //!
+//! An object the program also wrote under run-time keys (`byId[socket.id] =
+//! socket`) has one more key, only known at run time, under which a read
+//! gets what was written (`for (const id in byId) byId[id].emit(…)`).
+//!
 //! Deliberately not: a loop whose test or collection is only known at run
 //! time runs its body once with unknown values (a `dynamic-loop` finding when
 //! it registers); `while`/`do` loops always run that way; a throw ends the
@@ -22,7 +26,7 @@
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
 use crate::ir::{Expr, ForStmt, Pattern, Stmt};
-use crate::value::{Scope, Value};
+use crate::value::{Scope, SioKind, Value};
 use std::cell::Cell;
 
 /// What an iteration's way out means for its loop.
@@ -73,9 +77,14 @@ impl Interp {
                             .map(|i| Value::Num(i as f64))
                             .collect(),
                     ),
-                    (Value::Obj(o), true) => {
-                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
+                    (Value::Obj(_) | Value::Sio(_), true) => self
+                        .run_time_keys(&v)
+                        .map(|keys| keys.into_iter().map(|(k, _)| k).collect()),
+                    // Iterating the connected sockets (a `Map` since v3):
+                    // `[id, socket]` pairs.
+                    (Value::Sio(s), false) if s.kind == SioKind::SocketSet => Some(vec![
+                        Value::array(vec![Value::dynamic(), s.derive(SioKind::Socket)]),
+                    ]),
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
