@@ -78,7 +78,15 @@ impl Interp {
                 }
                 match k.as_text() {
                     Some(k) => self.member(&o, &k),
-                    None => self.under_dynamic_key(&o).unwrap_or_else(Value::dynamic),
+                    None => match (self.under_dynamic_key(&o), &o) {
+                        (Some(v), _) => v,
+                        (None, Value::Obj(data)) => {
+                            let table = expr_text(obj);
+                            self.object_lookup_by_run_time_name(data, &table, None);
+                            Value::dynamic()
+                        }
+                        (None, _) => Value::dynamic(),
+                    },
                 }
             }
             Expr::Call(call) => self.call(ctx, call),
