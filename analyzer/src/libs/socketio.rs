@@ -969,6 +969,16 @@ impl Interp {
 
     /// Both names of `emit(cond ? 'a' : 'b', ...)` when each branch is a known name.
     fn alternative_names(&mut self, ctx: &Ctx, call: &Call) -> Option<Vec<(String, bool)>> {
+        // `case 'a': case 'b': emit(event.name)` in `switch (event.name)`.
+        if let Some(first) = call
+            .args
+            .first()
+            .filter(|e| crate::machine::flow::narrowable(e))
+            && let Some(labels) = self.narrowed_labels(&expr_text(first))
+            && labels.len() > 1
+        {
+            return Some(labels.iter().map(|l| (l.to_string(), false)).collect());
+        }
         let Some(Expr::Cond(_, _, a, b)) = call.args.first() else {
             return None;
         };

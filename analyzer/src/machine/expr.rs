@@ -58,6 +58,9 @@ impl Interp {
                 }
             }
             Expr::Ident(name) => match ctx.scope.lookup(name) {
+                Some(v) if !self.narrowed.is_empty() && v.as_text().is_none() => {
+                    self.narrowed_value(name).unwrap_or(v)
+                }
                 Some(v) => v,
                 None => self.global_obj.get(name).unwrap_or(Value::external()),
             },
@@ -68,7 +71,11 @@ impl Interp {
                     return v;
                 }
                 let o = self.eval(ctx, obj);
-                self.member(&o, prop)
+                let v = self.member(&o, prop);
+                if !self.narrowed.is_empty() && v.as_text().is_none() {
+                    return self.narrowed_value(&expr_text(e)).unwrap_or(v);
+                }
+                v
             }
             Expr::Index(obj, idx) => {
                 let o = self.eval(ctx, obj);

@@ -299,6 +299,11 @@ pub(crate) struct Interp {
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
     /// on them is decided per iteration, even while looking for events.
     pub(crate) iteration_names: Vec<(String, usize)>,
+    /// Switch cases now running whose discriminant is only known at run
+    /// time: (call depth, the discriminant's text, the case labels that reach
+    /// the body). Inside `case 'documents.update':` of `switch (event.name)`,
+    /// `event.name` is that label (see `flow.rs`, `narrowed`).
+    pub(crate) narrowed: Vec<(usize, String, Vec<Rc<str>>)>,
     pub(crate) steps: u64,
     pub(crate) budget_reported: bool,
     pub(crate) cond: Vec<String>,
@@ -496,6 +501,7 @@ impl Interp {
             dispatch_queue: Vec::new(),
             stores: Vec::new(),
             iteration_names: Vec::new(),
+            narrowed: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),

@@ -151,8 +151,18 @@ impl Interp {
                 // Unknown: every case may run; names the cases assign become unknown after.
                 self.cond.push(format!("switch ({})", expr_text(disc)));
                 let mut assigned = Vec::new();
-                for c in cases {
+                let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
+                for (i, c) in cases.iter().enumerate() {
+                    let labels = match &subject {
+                        Some(_) => self.case_labels(ctx, cases, i),
+                        None => None,
+                    };
+                    let mark = self.narrowed.len();
+                    if let (Some(s), Some(l)) = (&subject, labels) {
+                        self.narrowed.push((self.stack.len(), s.clone(), l));
+                    }
                     self.exec_block(ctx, &c.body);
+                    self.narrowed.truncate(mark);
                     assigned_names(&c.body, &mut assigned);
                 }
                 self.cond.pop();
