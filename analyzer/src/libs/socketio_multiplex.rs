@@ -82,16 +82,24 @@ impl Interp {
         }
     }
 
-    /// `table[name]` on a plain object with a name only known at run time,
-    /// inside a listener: a sub-event dispatch when the object holds two or
+    /// `table[name]` on a plain object, where `name` is a parameter of the
+    /// running listener: a sub-event dispatch when the object holds two or
     /// more properties and every one is a function.
     pub(crate) fn object_lookup_by_run_time_name(
         &mut self,
         o: &ObjData,
         table: &str,
+        key: &Expr,
         at: Option<(FileId, u32)>,
     ) {
-        if self.listener_site.is_none() || o.class.borrow().is_some() || o.is_module_obj.get() {
+        let Expr::Ident(key) = key else {
+            return;
+        };
+        let from_listener = self
+            .listener_site
+            .and_then(|i| self.sites.get(i))
+            .is_some_and(|s| s.args.iter().any(|a| a == key));
+        if !from_listener || o.class.borrow().is_some() || o.is_module_obj.get() {
             return;
         }
         let names: Option<Vec<String>> = o

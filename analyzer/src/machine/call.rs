@@ -81,6 +81,7 @@ impl Interp {
                             self.object_lookup_by_run_time_name(
                                 table,
                                 &text,
+                                idx,
                                 Some((ctx.file, call.line)),
                             );
                         }

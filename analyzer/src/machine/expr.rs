@@ -89,7 +89,7 @@ impl Interp {
                         (Some(v), _) => v,
                         (None, Value::Obj(data)) => {
                             let table = expr_text(obj);
-                            self.object_lookup_by_run_time_name(data, &table, None);
+                            self.object_lookup_by_run_time_name(data, &table, idx, None);
                             Value::dynamic()
                         }
                         (None, _) => Value::dynamic(),
