@@ -881,6 +881,9 @@ impl Interp {
                     line,
                     format!("the event name `{text}` is only known at run time"),
                 );
+                if let Some(e) = e {
+                    self.note_relayed_name(e, ctx.file, line);
+                }
                 None
             }
         }

@@ -343,6 +343,9 @@ pub(crate) struct Interp {
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
+    /// Emits whose name is a field of a message (`m.message`): (file, line,
+    /// field), matched with publishers at the end (`libs/socketio_relay.rs`).
+    pub(crate) relay_sinks: Vec<(FileId, u32, String)>,
     /// NestJS gateways seen, by (file, class line).
     pub(crate) nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
@@ -482,6 +485,7 @@ impl Interp {
             event_called: HashSet::new(),
             loading_unreached: false,
             listener_site: None,
+            relay_sinks: Vec::new(),
             nest_gateways: HashSet::new(),
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
