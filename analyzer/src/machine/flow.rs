@@ -555,3 +555,50 @@ pub(crate) fn narrowable(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// Whether statements declare or assign `name` (in nested blocks too, not in
+/// nested functions): a case that rebinds the discriminant's root
+/// (`const {type} = message.data` inside `case 'COLLABROOM': {…}`) is not
+/// decided by its label.
+pub(crate) fn rebinds(stmts: &[Stmt], name: &str) -> bool {
+    let mut assigned = Vec::new();
+    super::assigned_names(stmts, &mut assigned);
+    if assigned.iter().any(|n| n == name) {
+        return true;
+    }
+    stmts.iter().any(|s| {
+        crate::syntax::bound_names(s).iter().any(|n| n == name)
+            || match s {
+                Stmt::Block(b) | Stmt::Loop(_, b, _) => rebinds(b, name),
+                Stmt::If(_, _, a, b, _) => rebinds(a, name) || rebinds(b, name),
+                Stmt::ForOf(p, _, _, b, _, _) => {
+                    crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))
+                        .iter()
+                        .any(|n| n == name)
+                        || rebinds(b, name)
+                }
+                Stmt::For(f) => rebinds(&f.init, name) || rebinds(&f.body, name),
+                Stmt::Labeled(_, inner) => rebinds(std::slice::from_ref(inner.as_ref()), name),
+                Stmt::Try(a, p, b, c) => {
+                    p.as_ref().is_some_and(|p| {
+                        crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))
+                            .iter()
+                            .any(|n| n == name)
+                    }) || rebinds(a, name)
+                        || rebinds(b, name)
+                        || rebinds(c, name)
+                }
+                Stmt::Switch(_, cases) => cases.iter().any(|c| rebinds(&c.body, name)),
+                _ => false,
+            }
+    })
+}
+
+/// The name a discriminant path starts from (`event` of `event.name`).
+pub(crate) fn root_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Ident(n) => Some(n),
+        Expr::Member(o, _) => root_name(o),
+        _ => None,
+    }
+}

@@ -153,9 +153,11 @@ impl Interp {
                 let mut assigned = Vec::new();
                 let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
                 for (i, c) in cases.iter().enumerate() {
+                    let rebound = super::flow::root_name(disc)
+                        .is_some_and(|r| super::flow::rebinds(&c.body, r));
                     let labels = match &subject {
-                        Some(_) => self.case_labels(ctx, cases, i),
-                        None => None,
+                        Some(_) if !rebound => self.case_labels(ctx, cases, i),
+                        _ => None,
                     };
                     let mark = self.narrowed.len();
                     if let (Some(s), Some(l)) = (&subject, labels) {
