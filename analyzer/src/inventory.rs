@@ -356,6 +356,9 @@ pub enum FindingCode {
     DynamicEvent,
     /// A catch-all listener (`onAny`) that receives every event.
     CatchAllListener,
+    /// A listener that hands a name it received to a table of the
+    /// program's handlers: sub-events inside one event, not charted.
+    MultiplexedEvent,
     /// A client emits an event no server handler receives.
     UnhandledEvent,
     /// A server handler listens for an event no client emits.
@@ -422,6 +425,7 @@ impl FindingCode {
             self,
             FindingCode::DynamicEvent
                 | FindingCode::CatchAllListener
+                | FindingCode::MultiplexedEvent
                 | FindingCode::UnhandledEvent
                 | FindingCode::UnemittedEvent
                 | FindingCode::UnheardEvent
@@ -453,6 +457,7 @@ impl FindingCode {
             FindingCode::MissedEntry => "missed-entry",
             FindingCode::DynamicEvent => "dynamic-event",
             FindingCode::CatchAllListener => "catch-all-listener",
+            FindingCode::MultiplexedEvent => "multiplexed-event",
             FindingCode::UnhandledEvent => "unhandled-event",
             FindingCode::UnemittedEvent => "unemitted-event",
             FindingCode::UnheardEvent => "unheard-event",
@@ -523,6 +528,7 @@ impl Finding {
             C::UnmountedRouter
             | C::UnresolvedImport
             | C::CatchAllListener
+            | C::MultiplexedEvent
             | C::UnhandledEvent
             | C::UnemittedEvent
             | C::UnheardEvent

@@ -331,6 +331,7 @@ pub(crate) fn analyze_here(
     }
     interp.set_event_mode(false);
     interp.settle_catch_alls();
+    interp.settle_relays();
     timings.events_ms = ms(t4);
 
     let t3 = Instant::now();

@@ -29,6 +29,8 @@ pub(crate) mod schemas;
 pub(crate) mod served;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
+pub(crate) mod socketio_multiplex;
+pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
 pub(crate) mod stores;
 

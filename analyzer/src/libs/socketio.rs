@@ -472,7 +472,8 @@ impl Interp {
     pub(crate) fn sio_member(&mut self, s: &Rc<Sio>, prop: &str) -> Value {
         match (s.kind, prop) {
             (SioKind::Server, "sockets") => s.derive(SioKind::Namespace),
-            (SioKind::Namespace, "sockets") => s.derive(SioKind::SocketSet),
+            // v1/v2: `connected` (and `sockets`) are objects of sockets by id.
+            (SioKind::Namespace, "sockets" | "connected") => s.derive(SioKind::SocketSet),
             (SioKind::Server | SioKind::Namespace, "local" | "volatile") => s.derive(s.kind),
             (SioKind::Socket, "broadcast") => Value::Sio(Rc::new(Sio {
                 kind: SioKind::Target,
@@ -757,6 +758,19 @@ impl Interp {
                 Value::Undef
             }
             (SioKind::SocketSet, "values") => Value::array(vec![s.derive(SioKind::Socket)]),
+            (SioKind::SocketSet, "keys") => Value::array(vec![Value::dynamic()]),
+            (SioKind::SocketSet, "entries") => Value::array(vec![Value::array(vec![
+                Value::dynamic(),
+                s.derive(SioKind::Socket),
+            ])]),
+            // socket.io 0.9: `io.sockets.clients(room)` is the array of the
+            // room's sockets (from v1 on, `clients(cb)` passes ids to a callback).
+            (SioKind::Server | SioKind::Namespace | SioKind::Target, "clients")
+                if !matches!(call.args.first(), Some(crate::ir::Expr::Func(_))) =>
+            {
+                self.eval_args(ctx, &call.args);
+                Value::array(vec![s.derive(SioKind::Socket)])
+            }
             (SioKind::SocketSet, "get") => {
                 self.eval_args(ctx, &call.args);
                 s.derive(SioKind::Socket)
@@ -867,6 +881,9 @@ impl Interp {
                     line,
                     format!("the event name `{text}` is only known at run time"),
                 );
+                if let Some(e) = e {
+                    self.note_relayed_name(e, ctx.file, line);
+                }
                 None
             }
         }
@@ -955,6 +972,16 @@ impl Interp {
 
     /// Both names of `emit(cond ? 'a' : 'b', ...)` when each branch is a known name.
     fn alternative_names(&mut self, ctx: &Ctx, call: &Call) -> Option<Vec<(String, bool)>> {
+        // `case 'a': case 'b': emit(event.name)` in `switch (event.name)`.
+        if let Some(first) = call
+            .args
+            .first()
+            .filter(|e| crate::machine::flow::narrowable(e))
+            && let Some(labels) = self.narrowed_labels(&expr_text(first))
+            && labels.len() > 1
+        {
+            return Some(labels.iter().map(|l| (l.to_string(), false)).collect());
+        }
         let Some(Expr::Cond(_, _, a, b)) = call.args.first() else {
             return None;
         };

@@ -76,6 +76,15 @@ impl Interp {
                                 ),
                             }
                         }
+                        if let Value::Obj(table) = &o {
+                            let text = expr_text(obj);
+                            self.object_lookup_by_run_time_name(
+                                table,
+                                &text,
+                                idx,
+                                Some((ctx.file, call.line)),
+                            );
+                        }
                         if let Value::Obj(table) = &o
                             && let Some(v) = self.dispatch_table(ctx, table, &o, obj, idx, call)
                         {
@@ -431,19 +440,27 @@ impl Interp {
             "get" => {
                 let items = c.items.borrow();
                 let key = arg(0).as_text();
-                if let Some(k) = key
+                if let Some(k) = key.as_ref()
                     && let Some((_, v)) = items
                         .iter()
-                        .find(|(k2, _)| k2.as_text().as_ref() == Some(&k))
+                        .find(|(k2, _)| k2.as_text().as_ref() == Some(k))
                 {
                     return v.clone();
                 }
                 // An unknown key: the entry that carries a socket or router, if any.
-                items
+                let found = items
                     .iter()
                     .find(|(_, v)| v.is_tracked(0))
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or(Value::dynamic())
+                    .map(|(_, v)| v.clone());
+                drop(items);
+                if found.is_none() && key.is_none() {
+                    let table = match &call.callee {
+                        Expr::Member(o, _) => expr_text(o),
+                        e => expr_text(e),
+                    };
+                    self.map_lookup_by_run_time_name(c, &table, ctx.file, call.line);
+                }
+                found.unwrap_or(Value::dynamic())
             }
             "values" => Value::array(c.items.borrow().iter().map(|(_, v)| v.clone()).collect()),
             "keys" => Value::array(c.items.borrow().iter().map(|(k, _)| k.clone()).collect()),
@@ -648,8 +665,13 @@ impl Interp {
                 && argv
                     .iter()
                     .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)));
+            // A listener handing a name it received to a dispatcher
+            // (`relay.call(name, ...args)`): see `libs/socketio_multiplex.rs`.
+            let dispatcher = self.listener_site.is_some()
+                && matches!(f, Value::Func(c) if crate::libs::socketio_multiplex::looks_up_by_param(&c.func));
             tracked
                 || request
+                || dispatcher
                 || match file {
                     Some(file) => names && self.loader.needles_of(file) & needle::SOCKET != 0,
                     None => !matches!(f, Value::Deferred(_)),
@@ -1027,20 +1049,22 @@ impl Interp {
                     .cloned()
                     .map(|v| self.force(v, 0))
                     .unwrap_or(Value::Undef);
-                match (*f, &target) {
-                    ("keys", Value::Obj(o)) => {
-                        Value::array(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
-                    ("values", Value::Obj(o)) => {
-                        Value::array(o.props.borrow().values().cloned().collect())
-                    }
-                    ("entries", Value::Obj(o)) => Value::array(
-                        o.props
-                            .borrow()
-                            .iter()
-                            .map(|(k, v)| Value::array(vec![Value::str(k), v.clone()]))
+                let keys = match *f {
+                    "keys" | "values" | "entries" => self.run_time_keys(&target),
+                    _ => None,
+                };
+                if let Some(keys) = keys {
+                    return Value::array(
+                        keys.into_iter()
+                            .map(|(k, v)| match *f {
+                                "keys" => k,
+                                "values" => v,
+                                _ => Value::array(vec![k, v]),
+                            })
                             .collect(),
-                    ),
+                    );
+                }
+                match (*f, &target) {
                     ("freeze", _) => target,
                     ("create", _) => {
                         let o = ObjData::new();

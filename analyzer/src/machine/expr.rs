@@ -58,6 +58,9 @@ impl Interp {
                 }
             }
             Expr::Ident(name) => match ctx.scope.lookup(name) {
+                Some(v) if !self.narrowed.is_empty() && v.as_text().is_none() => {
+                    self.narrowed_value(name).unwrap_or(v)
+                }
                 Some(v) => v,
                 None => self.global_obj.get(name).unwrap_or(Value::external()),
             },
@@ -68,7 +71,11 @@ impl Interp {
                     return v;
                 }
                 let o = self.eval(ctx, obj);
-                self.member(&o, prop)
+                let v = self.member(&o, prop);
+                if !self.narrowed.is_empty() && v.as_text().is_none() {
+                    return self.narrowed_value(&expr_text(e)).unwrap_or(v);
+                }
+                v
             }
             Expr::Index(obj, idx) => {
                 let o = self.eval(ctx, obj);
@@ -78,7 +85,15 @@ impl Interp {
                 }
                 match k.as_text() {
                     Some(k) => self.member(&o, &k),
-                    None => self.under_dynamic_key(&o).unwrap_or_else(Value::dynamic),
+                    None => match (self.under_dynamic_key(&o), &o) {
+                        (Some(v), _) => v,
+                        (None, Value::Obj(data)) => {
+                            let table = expr_text(obj);
+                            self.object_lookup_by_run_time_name(data, &table, idx, None);
+                            Value::dynamic()
+                        }
+                        (None, _) => Value::dynamic(),
+                    },
                 }
             }
             Expr::Call(call) => self.call(ctx, call),
@@ -279,6 +294,7 @@ impl Interp {
             }
             Expr::Assign(pat, v) => {
                 let val = self.eval_raw(ctx, v);
+                let val = self.lazy_default(ctx, pat, v, val);
                 self.bind(ctx, pat, val.clone(), false);
                 val
             }
@@ -572,14 +588,68 @@ impl Interp {
         }
     }
 
-    /// What was kept under a run-time key of this object, if anything.
-    pub(crate) fn under_dynamic_key(&self, o: &Value) -> Option<Value> {
-        let Value::Obj(data) = o else {
-            return None;
+    /// `C[k] = C[k] || {}`, `C[k] ??= new Map()`: a lazy default for a slot
+    /// whose value is only known at run time holds a container either way
+    /// (the one made earlier or this fresh one), so it gets the fresh
+    /// container rather than the unknown (whose writes would be lost:
+    /// `C[k][socket.id] = socket` then keeps nothing).
+    fn lazy_default(&mut self, ctx: &Ctx, pat: &Pattern, rhs: &Expr, val: Value) -> Value {
+        let (Pattern::Target(target), Expr::Logical(LogicalOp::Or | LogicalOp::Nullish, l, r)) =
+            (pat, rhs)
+        else {
+            return val;
         };
-        self.dynamic_slots
-            .get(&(Rc::as_ptr(data) as usize))
-            .map(|(_, v)| v.clone())
+        let fresh = match r.as_ref() {
+            Expr::Object(props) => props.is_empty(),
+            Expr::Array(items) => items.is_empty(),
+            Expr::New(c, args, _) => {
+                args.is_empty() && matches!(c.as_ref(), Expr::Ident(n) if n == "Map" || n == "Set")
+            }
+            _ => false,
+        };
+        if !fresh || !val.is_unknown() || expr_text(target) != expr_text(l) {
+            return val;
+        }
+        self.eval_raw(ctx, r)
+    }
+
+    /// What a read under a key only known at run time gives: what was kept
+    /// under a run-time key of a plain object, or a socket of the connected
+    /// sockets of a namespace (`io.sockets.sockets[id]`, v2's
+    /// `io.sockets.connected[id]`: socket ids are their keys). Iterating
+    /// such a container yields it too (`for…in`, `Object.values`, see
+    /// [`Interp::run_time_keys`]).
+    pub(crate) fn under_dynamic_key(&self, o: &Value) -> Option<Value> {
+        match o {
+            Value::Obj(data) => self
+                .dynamic_slots
+                .get(&(Rc::as_ptr(data) as usize))
+                .map(|(_, v)| v.clone()),
+            Value::Sio(s) if s.kind == SioKind::SocketSet => Some(s.derive(SioKind::Socket)),
+            _ => None,
+        }
+    }
+
+    /// The keys of an object as `for…in` and `Object.keys` see them, with
+    /// the value under each: its own properties, then one key only known at
+    /// run time when the program wrote some (`byId[socket.id] = socket`:
+    /// `for (const id in byId) byId[id].emit(…)` reaches that socket).
+    /// `None` when the value is no object whose keys are known.
+    pub(crate) fn run_time_keys(&self, o: &Value) -> Option<Vec<(Value, Value)>> {
+        let mut out: Vec<(Value, Value)> = match o {
+            Value::Obj(data) => data
+                .props
+                .borrow()
+                .iter()
+                .map(|(k, v)| (Value::str(k), v.clone()))
+                .collect(),
+            Value::Sio(s) if s.kind == SioKind::SocketSet => Vec::new(),
+            _ => return None,
+        };
+        if let Some(v) = self.under_dynamic_key(o) {
+            out.push((Value::dynamic(), v));
+        }
+        Some(out)
     }
 
     /// A getter of the class or its superclasses, bound to `this`.

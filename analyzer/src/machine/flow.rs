@@ -13,6 +13,16 @@
 //! Example: `for (const r of ROUTES) { if (r.off) continue; app.get(r.path, h) }`
 //! registers exactly the routes whose `off` is false.
 //!
+//! An object the program also wrote under run-time keys (`byId[socket.id] =
+//! socket`) has one more key, only known at run time, under which a read
+//! gets what was written (`for (const id in byId) byId[id].emit(…)`).
+//!
+//! A `switch` whose discriminant is only known at run time runs every case;
+//! inside a case, a discriminant that is a name or a property path
+//! (`switch (event.name)`) is the case's label (or, reached by falling
+//! through, one of the labels that fall into it: an event name site then
+//! lists each), in the function that runs the switch.
+//!
 //! Deliberately not: a loop whose test or collection is only known at run
 //! time runs its body once with unknown values (a `dynamic-loop` finding when
 //! it registers); `while`/`do` loops always run that way; a throw ends the
@@ -21,9 +31,10 @@
 //! throw there either).
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
-use crate::ir::{Expr, ForStmt, Pattern, Stmt};
-use crate::value::{Scope, Value};
+use crate::ir::{Expr, ForStmt, Pattern, Stmt, SwitchCase};
+use crate::value::{Scope, SioKind, Value};
 use std::cell::Cell;
+use std::rc::Rc;
 
 /// What an iteration's way out means for its loop.
 enum Step {
@@ -73,9 +84,14 @@ impl Interp {
                             .map(|i| Value::Num(i as f64))
                             .collect(),
                     ),
-                    (Value::Obj(o), true) => {
-                        Some(o.props.borrow().keys().map(|k| Value::str(k)).collect())
-                    }
+                    (Value::Obj(_) | Value::Sio(_), true) => self
+                        .run_time_keys(&v)
+                        .map(|keys| keys.into_iter().map(|(k, _)| k).collect()),
+                    // Iterating the connected sockets (a `Map` since v3):
+                    // `[id, socket]` pairs.
+                    (Value::Sio(s), false) if s.kind == SioKind::SocketSet => Some(vec![
+                        Value::array(vec![Value::dynamic(), s.derive(SioKind::Socket)]),
+                    ]),
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
@@ -198,6 +214,54 @@ impl Interp {
             }
         }
         None
+    }
+
+    /// The labels whose entry reaches case `i`'s body: its own and those of
+    /// the cases before it that fall into it. `None` when one of them is
+    /// `default` or not a constant.
+    pub(crate) fn case_labels(
+        &mut self,
+        ctx: &Ctx,
+        cases: &[SwitchCase],
+        i: usize,
+    ) -> Option<Vec<Rc<str>>> {
+        let mut out = Vec::new();
+        let mut j = i;
+        loop {
+            let test = cases[j].test.as_ref()?;
+            let v = self.eval(ctx, test);
+            let label: Rc<str> = Rc::from(self.force_deep(v).as_text()?.as_str());
+            if !out.contains(&label) {
+                out.push(label);
+            }
+            if j == 0 || cases[j - 1].exits {
+                break;
+            }
+            j -= 1;
+        }
+        out.reverse();
+        Some(out)
+    }
+
+    /// What a name or property path read in a running switch case is, when
+    /// it is that switch's discriminant and the case decides it to one label
+    /// (whatever the analysis knew of it: a case entered by matching has
+    /// `discriminant === label`).
+    pub(crate) fn narrowed_value(&self, text: &str) -> Option<Value> {
+        match self.narrowed_labels(text)? {
+            [one] => Some(Value::Str(one.clone())),
+            _ => None,
+        }
+    }
+
+    /// The labels a running switch case decides its discriminant to.
+    pub(crate) fn narrowed_labels(&self, text: &str) -> Option<&[Rc<str>]> {
+        let depth = self.stack.len();
+        self.narrowed
+            .iter()
+            .rev()
+            .find(|(d, t, _)| *d == depth && t == text)
+            .map(|(_, _, l)| l.as_slice())
     }
 
     /// Whether an `if` test reads a name that one iteration of a loop over a
@@ -480,5 +544,61 @@ fn test_roots<'a>(e: &'a Expr, out: &mut Vec<&'a str>, depth: u32) {
             test_roots(i, out, depth + 1);
         }
         _ => {}
+    }
+}
+
+/// A discriminant a case can decide: a name or a property path.
+pub(crate) fn narrowable(e: &Expr) -> bool {
+    match e {
+        Expr::Ident(_) => true,
+        Expr::Member(o, _) => narrowable(o),
+        _ => false,
+    }
+}
+
+/// Whether statements declare or assign `name` (in nested blocks too, not in
+/// nested functions): a case that rebinds the discriminant's root
+/// (`const {type} = message.data` inside `case 'COLLABROOM': {…}`) is not
+/// decided by its label.
+pub(crate) fn rebinds(stmts: &[Stmt], name: &str) -> bool {
+    let mut assigned = Vec::new();
+    super::assigned_names(stmts, &mut assigned);
+    if assigned.iter().any(|n| n == name) {
+        return true;
+    }
+    stmts.iter().any(|s| {
+        crate::syntax::bound_names(s).iter().any(|n| n == name)
+            || match s {
+                Stmt::Block(b) | Stmt::Loop(_, b, _) => rebinds(b, name),
+                Stmt::If(_, _, a, b, _) => rebinds(a, name) || rebinds(b, name),
+                Stmt::ForOf(p, _, _, b, _, _) => {
+                    crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))
+                        .iter()
+                        .any(|n| n == name)
+                        || rebinds(b, name)
+                }
+                Stmt::For(f) => rebinds(&f.init, name) || rebinds(&f.body, name),
+                Stmt::Labeled(_, inner) => rebinds(std::slice::from_ref(inner.as_ref()), name),
+                Stmt::Try(a, p, b, c) => {
+                    p.as_ref().is_some_and(|p| {
+                        crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))
+                            .iter()
+                            .any(|n| n == name)
+                    }) || rebinds(a, name)
+                        || rebinds(b, name)
+                        || rebinds(c, name)
+                }
+                Stmt::Switch(_, cases) => cases.iter().any(|c| rebinds(&c.body, name)),
+                _ => false,
+            }
+    })
+}
+
+/// The name a discriminant path starts from (`event` of `event.name`).
+pub(crate) fn root_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Ident(n) => Some(n),
+        Expr::Member(o, _) => root_name(o),
+        _ => None,
     }
 }

@@ -306,6 +306,11 @@ pub(crate) struct Interp {
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
     /// on them is decided per iteration, even while looking for events.
     pub(crate) iteration_names: Vec<(String, usize)>,
+    /// Switch cases now running whose discriminant is only known at run
+    /// time: (call depth, the discriminant's text, the case labels that reach
+    /// the body). Inside `case 'documents.update':` of `switch (event.name)`,
+    /// `event.name` is that label (see `flow.rs`, `narrowed`).
+    pub(crate) narrowed: Vec<(usize, String, Vec<Rc<str>>)>,
     pub(crate) steps: u64,
     pub(crate) budget_reported: bool,
     pub(crate) cond: Vec<String>,
@@ -345,6 +350,9 @@ pub(crate) struct Interp {
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
+    /// Emits whose name is a field of a message (`m.message`): (file, line,
+    /// field), matched with publishers at the end (`libs/socketio_relay.rs`).
+    pub(crate) relay_sinks: Vec<(FileId, u32, String)>,
     /// NestJS gateways seen, by (file, class line).
     pub(crate) nest_gateways: HashSet<(FileId, u32)>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
@@ -485,6 +493,7 @@ impl Interp {
             event_called: HashSet::new(),
             loading_unreached: false,
             listener_site: None,
+            relay_sinks: Vec::new(),
             nest_gateways: HashSet::new(),
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
@@ -504,6 +513,7 @@ impl Interp {
             dispatch_queue: Vec::new(),
             stores: Vec::new(),
             iteration_names: Vec::new(),
+            narrowed: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),

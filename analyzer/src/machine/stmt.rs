@@ -160,8 +160,20 @@ impl Interp {
                 // Unknown: every case may run; names the cases assign become unknown after.
                 self.cond.push(format!("switch ({})", expr_text(disc)));
                 let mut assigned = Vec::new();
-                for c in cases {
+                let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
+                for (i, c) in cases.iter().enumerate() {
+                    let rebound = super::flow::root_name(disc)
+                        .is_some_and(|r| super::flow::rebinds(&c.body, r));
+                    let labels = match &subject {
+                        Some(_) if !rebound => self.case_labels(ctx, cases, i),
+                        _ => None,
+                    };
+                    let mark = self.narrowed.len();
+                    if let (Some(s), Some(l)) = (&subject, labels) {
+                        self.narrowed.push((self.stack.len(), s.clone(), l));
+                    }
                     self.exec_block(ctx, &c.body);
+                    self.narrowed.truncate(mark);
                     assigned_names(&c.body, &mut assigned);
                 }
                 self.cond.pop();
