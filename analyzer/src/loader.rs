@@ -733,8 +733,8 @@ pub(crate) struct Loader {
     byte_imports: Vec<OnceLock<Box<[FileId]>>>,
     /// Files known to lead, or not, to one that routes (see [`Loader::may_route`]).
     routes_below: Mutex<HashMap<FileId, bool>>,
-    /// Files whose facts were produced by parsing in this run.
-    pub(crate) parsed: std::sync::atomic::AtomicUsize,
+    /// Files whose facts were produced by parsing in this run, in the order parsed.
+    pub(crate) parsed: Mutex<Vec<FileId>>,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
 }
 
@@ -1099,8 +1099,9 @@ impl Loader {
                         }
                     })
                 }));
-                self.parsed
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Ok(mut p) = self.parsed.lock() {
+                    p.push(id);
+                }
                 if let Some(c) = &self.cache
                     && problem.is_none()
                     && !failed

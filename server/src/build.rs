@@ -1,7 +1,7 @@
 //! The `build` verb: write every document into a folder, reusing stored output when no input changed.
 
 use crate::prepare::AnalysisArgs;
-use crate::summary::{DocumentCounts, print_cache_notes, print_timings};
+use crate::summary::{DocumentCounts, print_cache_notes, print_timings, write_parsed_list};
 use crate::{failon, outcache, publish};
 use anyhow::Result;
 use clap::Args;
@@ -21,6 +21,10 @@ pub(crate) struct BuildArgs {
     /// Print where the time went (to stderr).
     #[arg(long)]
     timings: bool,
+    /// Write the files the analysis parsed to this file, one a line (for the
+    /// bench's parse floor; nothing is written when stored output is reused).
+    #[arg(long, hide = true, value_name = "FILE")]
+    parsed_list: Option<std::path::PathBuf>,
 }
 
 /// Run `portolan build`; the result is the process exit code.
@@ -30,6 +34,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         out,
         openapi31,
         timings,
+        parsed_list,
     } = args;
     let start = std::time::Instant::now();
     let fail_on = analysis.fail_on;
@@ -71,6 +76,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         print_cache_notes(&s.notes.borrow());
     }
     let inv = prepared.analyzer.run()?;
+    write_parsed_list(parsed_list.as_deref(), &inv)?;
     let docs = specgen::documents(&inv, &opts)?;
     let files: Vec<(&str, &[u8])> = docs
         .documents

@@ -1,7 +1,7 @@
 //! The `scan` verb: analyze and print the summary, or one document (`--json` catalog.json, `--events` events.json), reusing stored output when no input changed.
 
 use crate::prepare::AnalysisArgs;
-use crate::summary::{print_cache_notes, print_summary, print_timings};
+use crate::summary::{print_cache_notes, print_summary, print_timings, write_parsed_list};
 use crate::{failon, outcache};
 use anyhow::Result;
 use clap::Args;
@@ -21,6 +21,10 @@ pub(crate) struct ScanArgs {
     /// Print where the time went (to stderr).
     #[arg(long)]
     timings: bool,
+    /// Write the files the analysis parsed to this file, one a line (for the
+    /// bench's parse floor; nothing is written when stored output is reused).
+    #[arg(long, hide = true, value_name = "FILE")]
+    parsed_list: Option<std::path::PathBuf>,
     /// List every operation in the summary.
     #[arg(long)]
     list: bool,
@@ -36,6 +40,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         json,
         events,
         timings,
+        parsed_list,
         list,
         findings,
     } = args;
@@ -64,6 +69,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
                 .unwrap_or_default(),
             None => {
                 let inv = prepared.analyzer.run()?;
+                write_parsed_list(parsed_list.as_deref(), &inv)?;
                 code = failon::exit_code(fail_on, &inv);
                 let mut b = if json {
                     serde_json::to_vec_pretty(&specgen::catalog_with(&inv, &spec)?)?
@@ -99,6 +105,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         return Ok(code);
     }
     let inv = prepared.analyzer.run()?;
+    write_parsed_list(parsed_list.as_deref(), &inv)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let level = findings
         .as_deref()
