@@ -725,8 +725,12 @@ pub(crate) struct Loader {
     /// Where files are parsed ahead of the evaluator (`None`: on demand only).
     prefetch: Option<Arc<rayon::ThreadPool>>,
     slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
-    /// Needle flags and content hash per file (`None` hash: unreadable).
-    needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
+    /// Needle flags per file (0: unreadable).
+    needles: Vec<OnceLock<u8>>,
+    /// Content hash per file (`None`: unreadable). Without a cache only the
+    /// files loaded are hashed; with one, every file is (the index and the
+    /// input key need them), while its needles are read.
+    hashes: Vec<OnceLock<Option<[u8; 32]>>>,
     /// The bytes of modules a barrel's `export *` names (see [`Loader::may_export`]).
     barrel_texts: Mutex<HashMap<FileId, Arc<[u8]>>>,
     /// The project files each file's bytes import (see [`Loader::may_route`]).
@@ -751,6 +755,7 @@ impl Loader {
             prefetch,
             slots: Mutex::new(HashMap::new()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
+            hashes: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
             byte_imports: (0..n).map(|_| OnceLock::new()).collect(),
             routes_below: Mutex::new(HashMap::new()),
@@ -773,33 +778,41 @@ impl Loader {
     }
 
     pub(crate) fn needles_of(&self, id: FileId) -> u8 {
-        self.needle_entry(id).0
-    }
-
-    /// The content hash of a file (`None` when it cannot be read).
-    pub(crate) fn hash_of(&self, id: FileId) -> Option<[u8; 32]> {
-        self.needle_entry(id).1
-    }
-
-    fn needle_entry(&self, id: FileId) -> (u8, Option<[u8; 32]>) {
         *self.needles[id as usize].get_or_init(|| {
             let f = &self.project.files[id as usize];
             if let Some(c) = &self.cache
                 && let Some(e) = c.lookup(&f.rel, f.size, f.mtime)
             {
-                return (e.needles, Some(e.hash));
+                let _ = self.hashes[id as usize].set(Some(e.hash));
+                return e.needles;
             }
             match std::fs::read(self.project.abs(id)) {
                 Ok(bytes) => {
                     let needles = needles_of(&bytes);
-                    let hash = *blake3::hash(&bytes).as_bytes();
                     if let Some(c) = &self.cache {
+                        let hash = *blake3::hash(&bytes).as_bytes();
+                        let _ = self.hashes[id as usize].set(Some(hash));
                         c.record_file(f, hash, needles);
                     }
-                    (needles, Some(hash))
+                    needles
                 }
-                Err(_) => (0, None),
+                Err(_) => {
+                    let _ = self.hashes[id as usize].set(None);
+                    0
+                }
             }
+        })
+    }
+
+    /// The content hash of a file (`None` when it cannot be read).
+    pub(crate) fn hash_of(&self, id: FileId) -> Option<[u8; 32]> {
+        if self.cache.is_some() {
+            self.needles_of(id);
+        }
+        *self.hashes[id as usize].get_or_init(|| {
+            std::fs::read(self.project.abs(id))
+                .ok()
+                .map(|b| *blake3::hash(&b).as_bytes())
         })
     }
 
@@ -1000,7 +1013,8 @@ impl Loader {
         {
             self.from_cache
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let _ = self.needles[id as usize].set((e.needles, Some(e.hash)));
+            let _ = self.needles[id as usize].set(e.needles);
+            let _ = self.hashes[id as usize].set(Some(e.hash));
             return Loaded {
                 facts: Arc::new(facts),
                 hash: blake3::Hash::from_bytes(e.hash).to_hex().to_string(),
@@ -1024,7 +1038,8 @@ impl Loader {
         };
         let hash = *blake3::hash(&bytes).as_bytes();
         let needles = needles_of(&bytes);
-        let _ = self.needles[id as usize].set((needles, Some(hash)));
+        let _ = self.needles[id as usize].set(needles);
+        let _ = self.hashes[id as usize].set(Some(hash));
         let mut problem = None;
         let facts = self
             .cache

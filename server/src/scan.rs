@@ -87,6 +87,8 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
                 if timings {
                     print_timings(&inv, start);
                 }
+                // The process exits next (see `main`).
+                std::mem::forget(inv);
                 b
             }
         };
@@ -116,5 +118,8 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
     if timings {
         print_timings(&inv, start);
     }
-    Ok(failon::exit_code(fail_on, &inv))
+    let code = failon::exit_code(fail_on, &inv);
+    // The process exits next (see `main`).
+    std::mem::forget((inv, prepared));
+    Ok(code)
 }
