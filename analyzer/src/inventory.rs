@@ -673,6 +673,10 @@ pub struct Timings {
     /// Cache records found damaged (or of another version) in this run,
     /// discarded and recomputed: one line each, printed as `info` lines.
     pub cache_notes: Vec<String>,
+    /// The files parsed in this run (relative to the root, sorted), for the
+    /// bench's parse floor ([`crate::parse_floor`]). Not stored with a result.
+    #[serde(skip)]
+    pub parsed_files: Vec<String>,
 }
 
 /// Which way an event travels.

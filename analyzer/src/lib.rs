@@ -19,6 +19,7 @@ mod census;
 mod entries;
 mod entry_advice;
 mod events;
+mod floor;
 mod generated;
 mod inventory;
 mod ir;
@@ -35,6 +36,7 @@ mod unread_client;
 mod value;
 
 pub use cachedir::{CacheReport, cache_base, default_cache_dir, verify_cache};
+pub use floor::{ParseFloor, parse_floor};
 pub use inventory::{
     App, CensusEntry, Contract, Coverage, Declaration, Direction, Event, EventSite, EventStats,
     Finding, FindingCode, Guard, Handler, Inventory, Location, Method, MountStep, Operation,

@@ -748,16 +748,20 @@ pub(crate) struct Loader {
     /// Where files are parsed ahead of the evaluator (`None`: on demand only).
     prefetch: Option<Arc<rayon::ThreadPool>>,
     slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
-    /// Needle flags and content hash per file (`None` hash: unreadable).
-    needles: Vec<OnceLock<(u8, Option<[u8; 32]>)>>,
+    /// Needle flags per file (0: unreadable).
+    needles: Vec<OnceLock<u8>>,
+    /// Content hash per file (`None`: unreadable). Without a cache only the
+    /// files loaded are hashed; with one, every file is (the index and the
+    /// input key need them), while its needles are read.
+    hashes: Vec<OnceLock<Option<[u8; 32]>>>,
     /// The bytes of modules a barrel's `export *` names (see [`Loader::may_export`]).
     barrel_texts: Mutex<HashMap<FileId, Arc<[u8]>>>,
     /// The project files each file's bytes import (see [`Loader::may_route`]).
     byte_imports: Vec<OnceLock<Box<[FileId]>>>,
     /// Files known to lead, or not, to one that routes (see [`Loader::may_route`]).
     routes_below: Mutex<HashMap<FileId, bool>>,
-    /// Files whose facts were produced by parsing in this run.
-    pub(crate) parsed: std::sync::atomic::AtomicUsize,
+    /// Files whose facts were produced by parsing in this run, in the order parsed.
+    pub(crate) parsed: Mutex<Vec<FileId>>,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
 }
 
@@ -774,6 +778,7 @@ impl Loader {
             prefetch,
             slots: Mutex::new(HashMap::new()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
+            hashes: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
             byte_imports: (0..n).map(|_| OnceLock::new()).collect(),
             routes_below: Mutex::new(HashMap::new()),
@@ -796,33 +801,41 @@ impl Loader {
     }
 
     pub(crate) fn needles_of(&self, id: FileId) -> u8 {
-        self.needle_entry(id).0
-    }
-
-    /// The content hash of a file (`None` when it cannot be read).
-    pub(crate) fn hash_of(&self, id: FileId) -> Option<[u8; 32]> {
-        self.needle_entry(id).1
-    }
-
-    fn needle_entry(&self, id: FileId) -> (u8, Option<[u8; 32]>) {
         *self.needles[id as usize].get_or_init(|| {
             let f = &self.project.files[id as usize];
             if let Some(c) = &self.cache
                 && let Some(e) = c.lookup(&f.rel, f.size, f.mtime)
             {
-                return (e.needles, Some(e.hash));
+                let _ = self.hashes[id as usize].set(Some(e.hash));
+                return e.needles;
             }
             match std::fs::read(self.project.abs(id)) {
                 Ok(bytes) => {
                     let needles = needles_of(&bytes);
-                    let hash = *blake3::hash(&bytes).as_bytes();
                     if let Some(c) = &self.cache {
+                        let hash = *blake3::hash(&bytes).as_bytes();
+                        let _ = self.hashes[id as usize].set(Some(hash));
                         c.record_file(f, hash, needles);
                     }
-                    (needles, Some(hash))
+                    needles
                 }
-                Err(_) => (0, None),
+                Err(_) => {
+                    let _ = self.hashes[id as usize].set(None);
+                    0
+                }
             }
+        })
+    }
+
+    /// The content hash of a file (`None` when it cannot be read).
+    pub(crate) fn hash_of(&self, id: FileId) -> Option<[u8; 32]> {
+        if self.cache.is_some() {
+            self.needles_of(id);
+        }
+        *self.hashes[id as usize].get_or_init(|| {
+            std::fs::read(self.project.abs(id))
+                .ok()
+                .map(|b| *blake3::hash(&b).as_bytes())
         })
     }
 
@@ -1023,7 +1036,8 @@ impl Loader {
         {
             self.from_cache
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let _ = self.needles[id as usize].set((e.needles, Some(e.hash)));
+            let _ = self.needles[id as usize].set(e.needles);
+            let _ = self.hashes[id as usize].set(Some(e.hash));
             return Loaded {
                 facts: Arc::new(facts),
                 hash: blake3::Hash::from_bytes(e.hash).to_hex().to_string(),
@@ -1047,7 +1061,8 @@ impl Loader {
         };
         let hash = *blake3::hash(&bytes).as_bytes();
         let needles = needles_of(&bytes);
-        let _ = self.needles[id as usize].set((needles, Some(hash)));
+        let _ = self.needles[id as usize].set(needles);
+        let _ = self.hashes[id as usize].set(Some(hash));
         let mut problem = None;
         let facts = self
             .cache
@@ -1122,8 +1137,9 @@ impl Loader {
                         }
                     })
                 }));
-                self.parsed
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Ok(mut p) = self.parsed.lock() {
+                    p.push(id);
+                }
                 if let Some(c) = &self.cache
                     && problem.is_none()
                     && !failed

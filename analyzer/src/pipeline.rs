@@ -410,7 +410,11 @@ pub(crate) fn analyze_here(
     inv.findings
         .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     timings.inventory_ms = ms(t3);
-    timings.files_parsed = loader.parsed.load(std::sync::atomic::Ordering::Relaxed);
+    if let Ok(parsed) = loader.parsed.lock() {
+        timings.files_parsed = parsed.len();
+        timings.parsed_files = parsed.iter().map(|&f| project.rel(f).to_string()).collect();
+        timings.parsed_files.sort();
+    }
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
     timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;

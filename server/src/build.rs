@@ -3,7 +3,7 @@
 use crate::pipeline::Product;
 use crate::prepare::AnalysisArgs;
 use crate::publish;
-use crate::summary::{print_cache_notes, print_timings};
+use crate::summary::{print_cache_notes, print_timings, write_parsed_list};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -22,6 +22,10 @@ pub(crate) struct BuildArgs {
     /// Print where the time went (to stderr).
     #[arg(long)]
     timings: bool,
+    /// Write the files the analysis parsed to this file, one a line (for the
+    /// bench's parse floor; nothing is written when stored output is reused).
+    #[arg(long, hide = true, value_name = "FILE")]
+    parsed_list: Option<std::path::PathBuf>,
 }
 
 /// Run `portolan build`; the result is the process exit code.
@@ -31,6 +35,7 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         out,
         openapi31,
         timings,
+        parsed_list,
     } = args;
     let start = std::time::Instant::now();
     let prepared = analysis.prepare()?;
@@ -65,8 +70,14 @@ pub(crate) fn run(args: BuildArgs) -> Result<i32> {
         }
         return Ok(0);
     };
+    write_parsed_list(parsed_list.as_deref(), inv)?;
     if timings {
         print_timings(inv, start);
     }
-    Ok(prepared.exit_code(inv))
+    let code = prepared.exit_code(inv);
+    // The process exits next: its memory goes back whole, not freed piece
+    // by piece (see `main`).
+    drop(files);
+    std::mem::forget((derived.inventory, prepared));
+    Ok(code)
 }

@@ -79,7 +79,10 @@ fn main() {
     }
 }
 
-/// Run a verb; the result is the process exit code.
+/// Run a verb; the result is the process exit code. The process exits
+/// right after: `scan` and `build` end by forgetting the inventory and the
+/// documents they hold (`mem::forget`) rather than freeing them piece by
+/// piece; the operating system takes the memory back whole.
 fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Scan(args) => scan::run(args),

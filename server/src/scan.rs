@@ -2,7 +2,7 @@
 
 use crate::pipeline::Product;
 use crate::prepare::AnalysisArgs;
-use crate::summary::{print_cache_notes, print_summary, print_timings};
+use crate::summary::{print_cache_notes, print_summary, print_timings, write_parsed_list};
 use anyhow::Result;
 use clap::Args;
 use std::io::Write;
@@ -21,6 +21,10 @@ pub(crate) struct ScanArgs {
     /// Print where the time went (to stderr).
     #[arg(long)]
     timings: bool,
+    /// Write the files the analysis parsed to this file, one a line (for the
+    /// bench's parse floor; nothing is written when stored output is reused).
+    #[arg(long, hide = true, value_name = "FILE")]
+    parsed_list: Option<std::path::PathBuf>,
     /// List every operation in the summary.
     #[arg(long)]
     list: bool,
@@ -36,6 +40,7 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
         json,
         events,
         timings,
+        parsed_list,
         list,
         findings,
     } = args;
@@ -53,6 +58,9 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
             Product::Events
         };
         let derived = prepared.derive(product, &spec)?;
+        if let Some(inv) = &derived.inventory {
+            write_parsed_list(parsed_list.as_deref(), inv)?;
+        }
         let code = derived
             .inventory
             .as_ref()
@@ -77,9 +85,12 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
                 start.elapsed().as_secs_f64() * 1000.0
             );
         }
+        // The process exits next (see `main`).
+        std::mem::forget(derived.inventory);
         return Ok(code);
     }
     let inv = prepared.analyze()?;
+    write_parsed_list(parsed_list.as_deref(), &inv)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let level = findings
         .as_deref()
@@ -90,5 +101,8 @@ pub(crate) fn run(args: ScanArgs) -> Result<i32> {
     if timings {
         print_timings(&inv, start);
     }
-    Ok(prepared.exit_code(&inv))
+    let code = prepared.exit_code(&inv);
+    // The process exits next (see `main`).
+    std::mem::forget((inv, prepared));
+    Ok(code)
 }

@@ -11,6 +11,20 @@ pub(crate) fn print_cache_notes(notes: &[String]) {
     }
 }
 
+/// Write the files the analysis parsed, one a line (`--parsed-list`, for the
+/// bench's parse floor).
+pub(crate) fn write_parsed_list(
+    path: Option<&std::path::Path>,
+    inv: &analyzer::Inventory,
+) -> Result<()> {
+    if let Some(path) = path {
+        let mut text = inv.timings.parsed_files.join("\n");
+        text.push('\n');
+        std::fs::write(path, text)?;
+    }
+    Ok(())
+}
+
 pub(crate) fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant) {
     let t = &inv.timings;
     print_cache_notes(&t.cache_notes);

@@ -219,6 +219,16 @@ impl SyntaxContext {
         }
     }
 
+    /// Parse one file and drop the tree (for [`crate::floor`]).
+    pub(crate) fn parse_only(&mut self, grammar: Grammar, src: &[u8]) {
+        let parser = match grammar {
+            Grammar::JavaScript => &mut self.js,
+            Grammar::TypeScript => &mut self.ts,
+            Grammar::Tsx => &mut self.tsx,
+        };
+        drop(parser.parse(src, None));
+    }
+
     /// Parse and lower one file.
     pub(crate) fn lower(&mut self, grammar: Grammar, src: &[u8]) -> FileFacts {
         FIELDS.with(|t| t.set(FieldIds::get(grammar)));
