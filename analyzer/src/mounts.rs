@@ -438,6 +438,11 @@ pub(crate) fn build_inventory(
         );
     }
     let salvaged = salvage_walk(project, interp, &roots, &mut out);
+    // A router that no root reaches may be one of several instances made by
+    // the same code (a factory run twice, once mounted): its declarations
+    // that another instance charted are not unmounted, and a finding that
+    // listed them would contradict the catalog.
+    let charted = crate::salvaged::charted_so_far(&out, &salvaged);
     // Routers with routes that no root reaches.
     for (i, r) in interp.routers.iter().enumerate() {
         if out.reached_routers.contains(&(i as u32)) {
@@ -447,19 +452,27 @@ pub(crate) fn build_inventory(
             .regs
             .iter()
             .filter_map(|reg| match &reg.kind {
-                RegKind::Route { method, paths, .. } => Some(format!(
-                    "{} {} ({}:{})",
-                    method.to_uppercase(),
-                    paths
+                RegKind::Route { method, paths, .. } => {
+                    let at = loc(project, reg.file, reg.line);
+                    let lost: Vec<&str> = paths
                         .iter()
                         .map(|p| match p {
                             PathArg::Str(s) | PathArg::Regex(s) => s.as_str(),
                         })
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    project.rel(reg.file),
-                    reg.line
-                )),
+                        .filter(|p| {
+                            !charted.contains_key(&(at.clone(), method.clone(), p.to_string()))
+                        })
+                        .collect();
+                    (!lost.is_empty()).then(|| {
+                        format!(
+                            "{} {} ({}:{})",
+                            method.to_uppercase(),
+                            lost.join(", "),
+                            project.rel(reg.file),
+                            reg.line
+                        )
+                    })
+                }
                 _ => None,
             })
             .collect();
