@@ -1166,6 +1166,12 @@ impl Interp {
                 self.note_fork(ctx, &argv, line);
                 Value::external()
             }
+            Builtin::MiddlewareFactory(n)
+                if matches!(n.as_ref(), "cluster.setupPrimary" | "cluster.setupMaster") =>
+            {
+                self.note_cluster_exec(ctx, &argv, line);
+                Value::external()
+            }
             Builtin::MiddlewareFactory(n) => {
                 let n = n.clone();
                 self.note_factory_call(&n, &argv);

@@ -5,7 +5,9 @@
 //! Captures: `fork('./worker.js')`, `fork('workers/index')` (relative to the
 //! calling file's folder, else to the project root, as a process started from
 //! the root resolves it). `cluster.fork()` re-runs the same file and adds no
-//! entry.
+//! entry, unless `cluster.setupPrimary({ exec: './lib/worker.js' })` (or the
+//! older `setupMaster`) names the file the workers run: that file is then
+//! started as `fork` would.
 //!
 //! Deliberately not captured: paths only known at run time (`__dirname` joins
 //! are run-time values here), `spawn('node', [...])` and worker threads.
@@ -34,6 +36,18 @@ impl Interp {
             && !self.forked.iter().any(|(f, _, _)| *f == id)
         {
             self.forked.push((id, ctx.file, line));
+        }
+    }
+
+    /// `cluster.setupPrimary({ exec })`: the workers `cluster.fork()` starts
+    /// run `exec` instead of the primary's own file.
+    pub(crate) fn note_cluster_exec(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+        let Some(Value::Obj(settings)) = argv.first() else {
+            return;
+        };
+        let exec = settings.props.borrow().get("exec").cloned();
+        if let Some(exec) = exec {
+            self.note_fork(ctx, &[exec], line);
         }
     }
 
