@@ -227,10 +227,12 @@ pub(crate) fn walk(
                 subpaths,
                 ..
             } => {
-                // A function mounted with `use` that only ever answers 404 is
-                // the fallback for what nothing under its path answered (`// API
-                // 404s`), not an operation.
-                if *subpaths && {
+                // A function mounted with `use`, or a route at a catch-all
+                // path (`app.all('*', …)`), that only ever answers 404 is the
+                // fallback for what nothing under its path answered (`// API
+                // 404s`), not an operation. (Its router is walked, so the
+                // census counts it as charted.)
+                if (*subpaths || route_paths.iter().all(catch_all)) && {
                     let c = contract.borrow();
                     !c.responses.is_empty() && c.responses.iter().all(|r| r.0 == 404)
                 } {
@@ -680,6 +682,22 @@ pub(crate) fn build_inventory(
     census::account(&run, census_files, &mut inv);
     inv.timings.census_account_ms = t.elapsed().as_secs_f64() * 1000.0;
     inv
+}
+
+/// A route path that matches every path under its mount: `*`, `/*`,
+/// `/(.*)`, Express 5's `/*splat` and `/{*splat}`.
+fn catch_all(p: &PathArg) -> bool {
+    let PathArg::Str(s) = p else { return false };
+    let t = s.trim_start_matches('/');
+    let named = |rest: &str| {
+        rest.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    t == "(.*)"
+        || t.strip_prefix('*').is_some_and(named)
+        || t.strip_prefix("{*")
+            .and_then(|r| r.strip_suffix('}'))
+            .is_some_and(named)
 }
 
 fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {
