@@ -1163,7 +1163,7 @@ impl Interp {
                 }
             },
             Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
-                self.note_fork(ctx, &argv, line);
+                self.note_fork(ctx, &argv, line, "child_process.fork");
                 Value::external()
             }
             Builtin::MiddlewareFactory(n)

@@ -16,7 +16,7 @@ use super::*;
 
 impl Interp {
     /// `child_process.fork(path, ...)`: remember the module it starts.
-    pub(crate) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+    pub(crate) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32, how: &'static str) {
         let Some(path) = argv
             .first()
             .and_then(|v| self.force_deep(v.clone()).as_text())
@@ -33,9 +33,9 @@ impl Interp {
         if let Some(id) = candidates
             .iter()
             .find_map(|c| self.loader.project.resolve_path(c))
-            && !self.forked.iter().any(|(f, _, _)| *f == id)
+            && !self.forked.iter().any(|(f, ..)| *f == id)
         {
-            self.forked.push((id, ctx.file, line));
+            self.forked.push((id, ctx.file, line, how));
         }
     }
 
@@ -47,12 +47,12 @@ impl Interp {
         };
         let exec = settings.props.borrow().get("exec").cloned();
         if let Some(exec) = exec {
-            self.note_fork(ctx, &[exec], line);
+            self.note_fork(ctx, &[exec], line, "cluster.setupPrimary({ exec })");
         }
     }
 
-    /// The modules started with `fork`, with where: (module, file, line).
-    pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32)> {
+    /// The modules started with `fork`, with where: (module, file, line, how).
+    pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32, &'static str)> {
         self.forked.clone()
     }
 }
