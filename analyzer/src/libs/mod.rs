@@ -285,13 +285,15 @@ const NO_ROUTES: &[&str] = &[
 /// analysis does not know: an installed package that is not modelled, not
 /// one of Node's modules and not one known to add none.
 /// Packages whose values are middleware that answers no path of its own
-/// (parsers, headers, logging, sessions, auth checks, rate limits, uploads,
-/// static files): mounted with `use(path, x)` they add no operation, so
-/// they are no `package-router` finding.
+/// (parsers, headers, logging, sessions, auth checks, rate limits, uploads),
+/// or only the files of a folder, as `express.static` does (static files,
+/// stylesheets compiled on request): mounted with `use(path, x)` they add no
+/// operation, so they are no `package-router` finding.
 const MIDDLEWARE: &[&str] = &[
     "body-parser",
     "compression",
     "connect-flash",
+    "connect-gzip-static",
     "connect-timeout",
     "cookie-parser",
     "cookie-session",
@@ -304,12 +306,15 @@ const MIDDLEWARE: &[&str] = &[
     "express-rate-limit",
     "express-session",
     "express-slow-down",
+    "express-static-gzip",
     "express-winston",
     "helmet",
     "hpp",
+    "less-middleware",
     "method-override",
     "morgan",
     "multer",
+    "node-sass-middleware",
     "passport",
     "pino-http",
     "response-time",
