@@ -308,6 +308,7 @@ const MIDDLEWARE: &[&str] = &[
     "express-slow-down",
     "express-static-gzip",
     "express-winston",
+    "graphql-upload",
     "helmet",
     "hpp",
     "less-middleware",
@@ -328,7 +329,14 @@ const MIDDLEWARE: &[&str] = &[
 /// the analysis does not see: a package that may add routes
 /// ([`may_add_routes`]) and is not known middleware ([`MIDDLEWARE`]).
 pub(crate) fn may_serve_routes(pkg: &str) -> bool {
-    may_add_routes(pkg) && !MIDDLEWARE.contains(&pkg)
+    // (`graphql-upload/graphqlUploadExpress.js` is `graphql-upload`.)
+    let mut parts = pkg.splitn(3, '/');
+    let base = match (parts.next(), parts.next()) {
+        (Some(scope), Some(name)) if scope.starts_with('@') => &pkg[..scope.len() + 1 + name.len()],
+        (Some(name), _) => name,
+        _ => pkg,
+    };
+    may_add_routes(pkg) && !MIDDLEWARE.contains(&base)
 }
 
 pub(crate) fn may_add_routes(pkg: &str) -> bool {
