@@ -9,7 +9,8 @@
 //!   regex, an array of those, or a name/member that may be a constant) and
 //!   that have at least one handler-like argument after it (function, arrow,
 //!   name, member, call, array). A name or member path needs a function or a
-//!   member handler (`client.get(url, options)` is left out). Chains
+//!   member handler, or a spread followed by a handler (`router.post(r.url,
+//!   ...middlewares, wrap(r.callback))`; `client.get(url, options)` is left out). Chains
 //!   `X.route(P).get(H).post(H)` count once per verb;
 //! - `X.use([P,] H...)` with at least one handler-like argument;
 //! - `X.param(name, H)`;
@@ -697,9 +698,11 @@ impl Walker {
                     let first = c.args.first();
                     let rest = c.args.get(1..).unwrap_or(&[]);
                     let ok = match first {
-                        Some(Expr::Ident(_) | Expr::Member(..)) => rest
-                            .iter()
-                            .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..))),
+                        Some(Expr::Ident(_) | Expr::Member(..)) => {
+                            rest.iter()
+                                .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                || spread_then_handler(rest)
+                        }
                         Some(p) => path_like(p) && rest.iter().any(handler_like),
                         None => false,
                     };
@@ -782,6 +785,16 @@ fn path_literal(e: &Expr) -> bool {
 
 fn path_like(e: &Expr) -> bool {
     path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
+}
+
+/// `(...middlewares, handler)`: a spread list of middleware followed by a
+/// handler, the way route tables are registered (`router.post(route.url,
+/// ...middlewares, wrap(route.callback))`); a client call does not spread
+/// arguments before its callback.
+fn spread_then_handler(rest: &[Expr]) -> bool {
+    rest.iter()
+        .position(|a| matches!(a, Expr::Spread(_)))
+        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
 }
 
 fn handler_like(e: &Expr) -> bool {

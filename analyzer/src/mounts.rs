@@ -227,10 +227,12 @@ pub(crate) fn walk(
                 subpaths,
                 ..
             } => {
-                // A function mounted with `use` that only ever answers 404 is
-                // the fallback for what nothing under its path answered (`// API
-                // 404s`), not an operation.
-                if *subpaths && {
+                // A function mounted with `use`, or a route at a catch-all
+                // path (`app.all('*', …)`), that only ever answers 404 is the
+                // fallback for what nothing under its path answered (`// API
+                // 404s`), not an operation. (Its router is walked, so the
+                // census counts it as charted.)
+                if (*subpaths || route_paths.iter().all(catch_all)) && {
                     let c = contract.borrow();
                     !c.responses.is_empty() && c.responses.iter().all(|r| r.0 == 404)
                 } {
@@ -438,6 +440,11 @@ pub(crate) fn build_inventory(
         );
     }
     let salvaged = salvage_walk(project, interp, &roots, &mut out);
+    // A router that no root reaches may be one of several instances made by
+    // the same code (a factory run twice, once mounted): its declarations
+    // that another instance charted are not unmounted, and a finding that
+    // listed them would contradict the catalog.
+    let charted = crate::salvaged::charted_so_far(&out, &salvaged);
     // Routers with routes that no root reaches.
     for (i, r) in interp.routers.iter().enumerate() {
         if out.reached_routers.contains(&(i as u32)) {
@@ -447,19 +454,27 @@ pub(crate) fn build_inventory(
             .regs
             .iter()
             .filter_map(|reg| match &reg.kind {
-                RegKind::Route { method, paths, .. } => Some(format!(
-                    "{} {} ({}:{})",
-                    method.to_uppercase(),
-                    paths
+                RegKind::Route { method, paths, .. } => {
+                    let at = loc(project, reg.file, reg.line);
+                    let lost: Vec<&str> = paths
                         .iter()
                         .map(|p| match p {
                             PathArg::Str(s) | PathArg::Regex(s) => s.as_str(),
                         })
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    project.rel(reg.file),
-                    reg.line
-                )),
+                        .filter(|p| {
+                            !charted.contains_key(&(at.clone(), method.clone(), p.to_string()))
+                        })
+                        .collect();
+                    (!lost.is_empty()).then(|| {
+                        format!(
+                            "{} {} ({}:{})",
+                            method.to_uppercase(),
+                            lost.join(", "),
+                            project.rel(reg.file),
+                            reg.line
+                        )
+                    })
+                }
                 _ => None,
             })
             .collect();
@@ -667,6 +682,22 @@ pub(crate) fn build_inventory(
     census::account(&run, census_files, &mut inv);
     inv.timings.census_account_ms = t.elapsed().as_secs_f64() * 1000.0;
     inv
+}
+
+/// A route path that matches every path under its mount: `*`, `/*`,
+/// `/(.*)`, Express 5's `/*splat` and `/{*splat}`.
+fn catch_all(p: &PathArg) -> bool {
+    let PathArg::Str(s) = p else { return false };
+    let t = s.trim_start_matches('/');
+    let named = |rest: &str| {
+        rest.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    t == "(.*)"
+        || t.strip_prefix('*').is_some_and(named)
+        || t.strip_prefix("{*")
+            .and_then(|r| r.strip_suffix('}'))
+            .is_some_and(named)
 }
 
 fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {

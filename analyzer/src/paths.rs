@@ -139,6 +139,11 @@ impl PathPattern {
             }
             i += 1;
         }
+        // An OpenAPI path starts with `/`; an Express path that opens with a
+        // group (`(/+api|/+api/*?)`) does not.
+        if !openapi.starts_with('/') {
+            openapi.insert(0, '/');
+        }
         PathPattern {
             express: express.to_string(),
             openapi,
@@ -149,8 +154,20 @@ impl PathPattern {
 }
 
 /// Join a mount prefix and a route path the way Express composes them:
-/// empty parts dropped, slashes trimmed, one leading `/`.
+/// empty parts dropped, slashes trimmed, one leading `/` (but for a path
+/// that opens with a group, below).
 pub fn join(prefix: &str, path: &str) -> String {
+    // A path that opens with a group (`(/+api|/+api/*?)`, Express 4) is a
+    // pattern matched from the start of what the mount leaves, slashes
+    // included: it follows the prefix as written, with no `/` put between.
+    if path.starts_with('(') {
+        let p = join(prefix, "");
+        return if p == "/" {
+            path.to_string()
+        } else {
+            format!("{p}{path}")
+        };
+    }
     let mut parts = Vec::new();
     for p in [prefix, path] {
         let t = p.trim_matches('/');
@@ -342,6 +359,15 @@ mod tests {
         assert_eq!(join("/", "/"), "/");
         assert_eq!(join("/api/", "/users/:id/"), "/api/users/:id");
         assert_eq!(join("", "x"), "/x");
+    }
+
+    #[test]
+    fn a_group_path_follows_the_prefix_as_written() {
+        assert_eq!(join("/", "(/+api|/+api/*?)"), "(/+api|/+api/*?)");
+        assert_eq!(
+            join("/forum/", "(/+api|/+api/*?)"),
+            "/forum(/+api|/+api/*?)"
+        );
     }
 
     #[test]

@@ -252,7 +252,7 @@ pub(crate) fn analyze_here(
     // Modules the entries start with `child_process.fork` are programs of their own.
     if opts.entries.is_empty() {
         let mut i = 0;
-        while let Some(&(target, file, line)) = interp.forked().get(i) {
+        while let Some(&(target, file, line, how)) = interp.forked().get(i) {
             i += 1;
             if entries.contains(&target) {
                 continue;
@@ -260,7 +260,7 @@ pub(crate) fn analyze_here(
             run_entry(&mut interp, &mut productive, target);
             entries.push(target);
             reasons.entry(target).or_insert(format!(
-                "started with child_process.fork at {}:{line}",
+                "started with {how} at {}:{line}",
                 project.rel(file)
             ));
         }

@@ -57,7 +57,7 @@ fn new_out() -> WalkOut {
 }
 
 /// A declaration: (site, method, route path).
-type DeclKey = (Location, String, String);
+pub(crate) type DeclKey = (Location, String, String);
 
 /// The declarations `ops` charts, as charted by no salvaged app (`u32::MAX`).
 fn charted(
@@ -69,6 +69,23 @@ fn charted(
                 .map(move |d| ((d.at.clone(), m.clone(), d.route_path.clone()), u32::MAX))
         })
         .collect()
+}
+
+/// The declarations charted from the roots (`out`) and by the salvaged apps
+/// (`found`), as charted by no salvaged router (`u32::MAX`): an unmounted
+/// router's declaration among them is charted already (by another instance
+/// the same code made, which was mounted).
+pub(crate) fn charted_so_far(out: &WalkOut, found: &Salvaged) -> BTreeMap<DeclKey, u32> {
+    let mut seen = charted(&out.ops);
+    for op in &found.ops {
+        for d in &op.decls {
+            seen.insert(
+                (d.at.clone(), op.method.clone(), d.route_path.clone()),
+                u32::MAX,
+            );
+        }
+    }
+    seen
 }
 
 /// Keep the operations of `sout` whose declarations nothing charted yet.
@@ -225,15 +242,7 @@ pub(crate) fn salvage_unmounted(
             &mut uout,
         );
     }
-    let mut seen = charted(&out.ops);
-    for op in &found.ops {
-        for d in &op.decls {
-            seen.insert(
-                (d.at.clone(), op.method.clone(), d.route_path.clone()),
-                u32::MAX,
-            );
-        }
-    }
+    let mut seen = charted_so_far(out, &found);
     keep_new(
         uout,
         &mut seen,

@@ -382,6 +382,12 @@ pub(crate) enum Unknown {
     /// What an import the analyzer could not resolve gives; that import is
     /// already a finding.
     Reported,
+    /// An object built with `new` from a class of an installed package the
+    /// analysis does not model (`new ScimRouters({...})`, the package's name
+    /// kept): unknown like [`Unknown::External`], but mounting it with
+    /// `use(path, x)` says which package's routes are not charted. Its
+    /// members and what calling it gives are [`Unknown::External`].
+    Instance(Rc<str>),
 }
 
 /// A value.

@@ -1010,6 +1010,7 @@ impl Interp {
                 self.routers[*r as usize].mounted = true;
             }
         }
+        self.package_mounts(ctx, call, &paths, start, &argv);
         let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
         self.graphql_mounts(ctx, id, &paths, &values, call);
         self.served_mounts(ctx, id, &paths, &values, call);
@@ -1024,6 +1025,63 @@ impl Interp {
             call.doc.clone(),
             None,
         );
+    }
+
+    /// `use(path, x)` where `x` is a value of an installed package that may
+    /// answer routes of its own and is not known middleware
+    /// ([`crate::libs::may_serve_routes`]): an object built with `new` from
+    /// its class (`new ScimRouters({...})`, a class extending
+    /// `express.Router`), mounted anywhere, or what one of its functions
+    /// returns (`app.use('/scim', scimRouter(opts))`), mounted at a path of
+    /// its own. The routes it answers are not charted, which a
+    /// `package-router` finding says, naming the package and the path.
+    fn package_mounts(
+        &mut self,
+        ctx: &Ctx,
+        call: &Call,
+        paths: &[PathArg],
+        start: usize,
+        argv: &[(&Expr, Value)],
+    ) {
+        let own_path = start == 1
+            && paths
+                .iter()
+                .any(|p| matches!(p, PathArg::Str(s) if crate::paths::join("", s) != "/"));
+        let at: Vec<&str> = paths
+            .iter()
+            .map(|p| match p {
+                PathArg::Str(s) | PathArg::Regex(s) => s.as_str(),
+            })
+            .collect();
+        for (e, v) in argv.iter().skip(start) {
+            let (pkg, how) = match v {
+                Value::Unknown(Unknown::Instance(pkg)) => {
+                    (pkg.to_string(), "an object built with `new` from")
+                }
+                Value::Unknown(Unknown::External)
+                    if own_path && matches!(e, Expr::Call(_) | Expr::New(..)) =>
+                {
+                    match self.package_of(ctx, e) {
+                        Some(pkg) => (pkg, "a value made by"),
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            };
+            if !crate::libs::may_serve_routes(&pkg) {
+                continue;
+            }
+            let text = expr_text(e);
+            self.finding(
+                FindingCode::PackageRouter,
+                ctx.file,
+                call.line,
+                format!(
+                    "`{text}`, mounted with `use` at `{}`, is {how} the package `{pkg}`, which the analysis does not follow: the routes it answers there are not charted",
+                    if start == 1 { at.join("`, `") } else { "/".to_string() },
+                ),
+            );
+        }
     }
 
     /// `use(path, ..., fn)` whose last function answers and never passes the

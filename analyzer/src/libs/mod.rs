@@ -287,6 +287,61 @@ const NO_ROUTES: &[&str] = &[
 /// Whether handing an app or router to package `pkg` may add routes the
 /// analysis does not know: an installed package that is not modelled, not
 /// one of Node's modules and not one known to add none.
+/// Packages whose values are middleware that answers no path of its own
+/// (parsers, headers, logging, sessions, auth checks, rate limits, uploads),
+/// or only the files of a folder, as `express.static` does (static files,
+/// stylesheets compiled on request): mounted with `use(path, x)` they add no
+/// operation, so they are no `package-router` finding.
+const MIDDLEWARE: &[&str] = &[
+    "body-parser",
+    "compression",
+    "connect-flash",
+    "connect-gzip-static",
+    "connect-timeout",
+    "cookie-parser",
+    "cookie-session",
+    "cors",
+    "csurf",
+    "errorhandler",
+    "express-basic-auth",
+    "express-fileupload",
+    "express-mongo-sanitize",
+    "express-rate-limit",
+    "express-session",
+    "express-slow-down",
+    "express-static-gzip",
+    "express-winston",
+    "graphql-upload",
+    "helmet",
+    "hpp",
+    "less-middleware",
+    "method-override",
+    "morgan",
+    "multer",
+    "node-sass-middleware",
+    "passport",
+    "pino-http",
+    "response-time",
+    "serve-favicon",
+    "serve-index",
+    "serve-static",
+    "xss-clean",
+];
+
+/// Whether a value of `pkg` mounted with `use(path, x)` may answer routes
+/// the analysis does not see: a package that may add routes
+/// ([`may_add_routes`]) and is not known middleware ([`MIDDLEWARE`]).
+pub(crate) fn may_serve_routes(pkg: &str) -> bool {
+    // (`graphql-upload/graphqlUploadExpress.js` is `graphql-upload`.)
+    let mut parts = pkg.splitn(3, '/');
+    let base = match (parts.next(), parts.next()) {
+        (Some(scope), Some(name)) if scope.starts_with('@') => &pkg[..scope.len() + 1 + name.len()],
+        (Some(name), _) => name,
+        _ => pkg,
+    };
+    may_add_routes(pkg) && !MIDDLEWARE.contains(&base)
+}
+
 pub(crate) fn may_add_routes(pkg: &str) -> bool {
     let scope = pkg.split('/').next().unwrap_or(pkg);
     !(row(pkg).is_some()

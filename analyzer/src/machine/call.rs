@@ -339,6 +339,11 @@ impl Interp {
                 Value::dynamic()
             }
             Value::Unknown(kind) => {
+                // A package instance's methods are the package's.
+                let kind = &match kind {
+                    Unknown::Instance(_) => Unknown::External,
+                    k => k.clone(),
+                };
                 // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
                 let looping = matches!(
                     name,
@@ -729,7 +734,10 @@ impl Interp {
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
-                Value::Unknown(k.clone())
+                match k {
+                    Unknown::Instance(_) => Value::external(),
+                    k => Value::Unknown(k.clone()),
+                }
             }
             // A compiled validator (`ajv.compile(schema)`) applied to the request.
             Value::Zod(z) => {
@@ -955,7 +963,10 @@ impl Interp {
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
-                Value::Unknown(k.clone())
+                match k {
+                    Unknown::Instance(_) => Value::external(),
+                    k => Value::Unknown(k.clone()),
+                }
             }
             _ => Value::dynamic(),
         }
@@ -1180,7 +1191,13 @@ impl Interp {
                 }
             },
             Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
-                self.note_fork(ctx, &argv, line);
+                self.note_fork(ctx, &argv, line, "child_process.fork");
+                Value::external()
+            }
+            Builtin::MiddlewareFactory(n)
+                if matches!(n.as_ref(), "cluster.setupPrimary" | "cluster.setupMaster") =>
+            {
+                self.note_cluster_exec(ctx, &argv, line);
                 Value::external()
             }
             Builtin::MiddlewareFactory(n) => {
@@ -1316,21 +1333,7 @@ impl Interp {
         if !handed {
             return;
         }
-        let mut root = callee;
-        for _ in 0..16 {
-            root = match root {
-                Expr::Member(o, _) | Expr::Index(o, _) => o,
-                Expr::Call(c) => &c.callee,
-                _ => break,
-            };
-        }
-        let Expr::Ident(name) = root else { return };
-        let facts = self.loader.get(ctx.file).facts.clone();
-        let Some(pkg) = crate::census::top_level_packages(&facts)
-            .into_iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, p)| p)
-        else {
+        let Some(pkg) = self.package_of(ctx, callee) else {
             return;
         };
         if !crate::libs::may_add_routes(&pkg) {
@@ -1345,6 +1348,29 @@ impl Interp {
                 "an app or router is handed to `{text}` from the package `{pkg}`, which the analysis does not follow: routes that package adds are not charted"
             ),
         );
+    }
+}
+
+impl Interp {
+    /// The installed package an expression's root name is bound to at the
+    /// top level of its file (`scimmy` in `new scimmy.Router()`, `cors` in
+    /// `cors()`), if any.
+    pub(crate) fn package_of(&self, ctx: &Ctx, e: &Expr) -> Option<String> {
+        let mut root = e;
+        for _ in 0..16 {
+            root = match root {
+                Expr::Member(o, _) | Expr::Index(o, _) => o,
+                Expr::Call(c) => &c.callee,
+                Expr::New(c, _, _) => c,
+                _ => break,
+            };
+        }
+        let Expr::Ident(name) = root else { return None };
+        let facts = self.loader.get(ctx.file).facts.clone();
+        crate::census::top_level_packages(&facts)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
     }
 }
 

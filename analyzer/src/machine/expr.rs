@@ -102,6 +102,13 @@ impl Interp {
                 let argv = self.eval_args(ctx, args);
                 if matches!(c, Value::Unknown(Unknown::External)) {
                     self.package_router(ctx, callee, *line, &argv);
+                    let made = self.construct(ctx, &c, argv, args, *line);
+                    return match (&made, self.package_of(ctx, callee)) {
+                        (Value::Unknown(Unknown::External), Some(pkg)) => {
+                            Value::Unknown(Unknown::Instance(Rc::from(pkg.as_str())))
+                        }
+                        _ => made,
+                    };
                 }
                 self.construct(ctx, &c, argv, args, *line)
             }
@@ -550,6 +557,7 @@ impl Interp {
                 .cloned()
                 .unwrap_or(Value::dynamic()),
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
+            Value::Unknown(Unknown::Instance(_)) => Value::external(),
             Value::Unknown(k) => Value::Unknown(k.clone()),
             Value::Undef | Value::Null => Value::dynamic(),
             _ => Value::dynamic(),

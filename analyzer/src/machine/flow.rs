@@ -426,9 +426,19 @@ impl Interp {
 /// constant is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
 /// 'ENOENT') return false } return true` is neither `true` nor `false` here,
 /// so an `if (!exists(p))` that decides what the program runs keeps both
-/// branches. Objects, functions, apps and sockets are kept as they are (the
-/// last path's), as before.
+/// branches. When the last path gives nothing (`undefined`, `null`: the
+/// function falls off its end) and a path that may run returned an app,
+/// router, socket, function or class, the call gives that one, as [`join`]
+/// keeps it for a variable: `init(s) { if (!s.disableEditor) { const app =
+/// express(); …; return app } }` is the editor app its caller mounts.
+/// Otherwise objects, functions, apps and sockets are kept as they are (the
+/// last path's).
 pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
+    if matches!(result, Value::Undef | Value::Null)
+        && let Some(v) = maybe.iter().rev().find(|v| carries_routes(v))
+    {
+        return v.clone();
+    }
     let constant = |v: &Value| {
         matches!(
             v,
@@ -494,20 +504,24 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
     // An app, router, socket or function against `null`/`undefined`
     // (`if (enabled) app = express(); else app = null;`): what may register
     // is the one that matters.
-    let carries = |v: &Value| {
-        matches!(
-            v,
-            Value::Router(_) | Value::Chain(..) | Value::Sio(_) | Value::Func(_) | Value::Class(_)
-        )
-    };
     let nothing = |v: &Value| matches!(v, Value::Undef | Value::Null);
-    if carries(&x) && nothing(&y) {
+    if carries_routes(&x) && nothing(&y) {
         return x;
     }
-    if carries(&y) && nothing(&x) {
+    if carries_routes(&y) && nothing(&x) {
         return y;
     }
     if same(&y, pre) { x } else { y }
+}
+
+/// Whether a value may register routes or events (an app, router, route
+/// chain, socket, function or class), so that it wins over `null` or
+/// `undefined` on another path.
+fn carries_routes(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Router(_) | Value::Chain(..) | Value::Sio(_) | Value::Func(_) | Value::Class(_)
+    )
 }
 
 /// The names one iteration of a loop binds: its variable and the

@@ -5,7 +5,9 @@
 //! Captures: `fork('./worker.js')`, `fork('workers/index')` (relative to the
 //! calling file's folder, else to the project root, as a process started from
 //! the root resolves it). `cluster.fork()` re-runs the same file and adds no
-//! entry.
+//! entry, unless `cluster.setupPrimary({ exec: './lib/worker.js' })` (or the
+//! older `setupMaster`) names the file the workers run: that file is then
+//! started as `fork` would.
 //!
 //! Deliberately not captured: paths only known at run time (`__dirname` joins
 //! are run-time values here), `spawn('node', [...])` and worker threads.
@@ -14,7 +16,7 @@ use super::*;
 
 impl Interp {
     /// `child_process.fork(path, ...)`: remember the module it starts.
-    pub(crate) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+    pub(crate) fn note_fork(&mut self, ctx: &Ctx, argv: &[Value], line: u32, how: &'static str) {
         let Some(path) = argv
             .first()
             .and_then(|v| self.force_deep(v.clone()).as_text())
@@ -31,14 +33,26 @@ impl Interp {
         if let Some(id) = candidates
             .iter()
             .find_map(|c| self.loader.project.resolve_path(c))
-            && !self.forked.iter().any(|(f, _, _)| *f == id)
+            && !self.forked.iter().any(|(f, ..)| *f == id)
         {
-            self.forked.push((id, ctx.file, line));
+            self.forked.push((id, ctx.file, line, how));
         }
     }
 
-    /// The modules started with `fork`, with where: (module, file, line).
-    pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32)> {
+    /// `cluster.setupPrimary({ exec })`: the workers `cluster.fork()` starts
+    /// run `exec` instead of the primary's own file.
+    pub(crate) fn note_cluster_exec(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+        let Some(Value::Obj(settings)) = argv.first() else {
+            return;
+        };
+        let exec = settings.props.borrow().get("exec").cloned();
+        if let Some(exec) = exec {
+            self.note_fork(ctx, &[exec], line, "cluster.setupPrimary({ exec })");
+        }
+    }
+
+    /// The modules started with `fork`, with where: (module, file, line, how).
+    pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32, &'static str)> {
         self.forked.clone()
     }
 }

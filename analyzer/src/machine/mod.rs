@@ -400,8 +400,9 @@ pub(crate) struct Interp {
     pub(crate) middleware_keys: HashSet<(String, FileId, String)>,
     /// Middleware that can answer 401 or 403, by chain name (see `guards`).
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
-    /// Modules started with `child_process.fork`: (module, calling file, line) (see `forks`).
-    pub(crate) forked: Vec<(FileId, FileId, u32)>,
+    /// Modules started with `child_process.fork` or as cluster workers:
+    /// (module, calling file, line, the call that names it) (see `forks`).
+    pub(crate) forked: Vec<(FileId, FileId, u32, &'static str)>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
     /// The salvage pass (see `machine/salvage.rs`).
