@@ -157,6 +157,24 @@ pub(crate) struct CensusItem {
 }
 
 impl CensusItem {
+    /// An item with nothing known beyond its kind, line, call and receiver.
+    fn new(kind: CensusKind, line: u32, method: String, first: String, receiver: String) -> Self {
+        CensusItem {
+            kind,
+            line,
+            method,
+            first,
+            receiver,
+            enclosing: Vec::new(),
+            receiver_package: None,
+            condition: None,
+            controller: None,
+            target: None,
+            socket_shape: SocketShape::Plain,
+            framework: None,
+        }
+    }
+
     /// A short description: `router.get('/users')`.
     pub(crate) fn describe(&self) -> String {
         if let Some(on) = self.receiver.strip_prefix('@') {
@@ -477,20 +495,13 @@ impl Walker {
             if !FILE_ROUTE_METHODS.contains(&name) || !names.iter().any(|n| n == name) {
                 continue;
             }
-            self.out.push(CensusItem {
-                kind: CensusKind::FileRoute,
+            self.out.push(CensusItem::new(
+                CensusKind::FileRoute,
                 line,
-                method: name.to_string(),
-                first: String::new(),
-                receiver: "export".into(),
-                enclosing: Vec::new(),
-                receiver_package: None,
-                condition: None,
-                controller: None,
-                target: None,
-                socket_shape: SocketShape::Plain,
-                framework: None,
-            });
+                name.to_string(),
+                String::new(),
+                "export".into(),
+            ));
         }
     }
 
@@ -674,19 +685,14 @@ impl Walker {
             return;
         };
         let m = method.as_str();
-        let item = |kind, first: Option<&Expr>| CensusItem {
-            kind,
-            line: c.line,
-            method: m.to_string(),
-            first: first.map(short_text).unwrap_or_default(),
-            receiver: receiver_text(recv),
-            enclosing: Vec::new(),
-            receiver_package: None,
-            condition: None,
-            controller: None,
-            target: None,
-            socket_shape: SocketShape::Plain,
-            framework: None,
+        let item = |kind, first: Option<&Expr>| {
+            CensusItem::new(
+                kind,
+                c.line,
+                m.to_string(),
+                first.map(short_text).unwrap_or_default(),
+                receiver_text(recv),
+            )
         };
         let found = if VERBS.contains(&m) {
             match route_chain_path(recv) {

@@ -961,28 +961,24 @@ impl Interp {
             Some((_, v @ (Value::Str(_) | Value::Regex(_)))) => {
                 (path_list(v).unwrap_or_default(), 1)
             }
-            // Express takes an array for paths when its first element
-            // (arrays flattened) is not a function: `use([a, b], router)`.
-            Some((_, v @ Value::Arr(a))) if first_is_path(a) => match path_list(v) {
-                Ok(p) => {
-                    self.note_unknown_head(ctx, id, call, "use", &p);
-                    (p, 1)
+            // A template with run-time parts; an array is paths when its
+            // first element (arrays flattened) is not a function, as Express
+            // decides: `use([a, b], router)`.
+            Some((_, v))
+                if matches!(v, Value::Pattern(_))
+                    || matches!(v, Value::Arr(a) if first_is_path(a)) =>
+            {
+                match path_list(v) {
+                    Ok(p) => {
+                        self.note_unknown_head(ctx, id, call, "use", &p);
+                        (p, 1)
+                    }
+                    Err(()) => {
+                        self.dynamic_path(ctx, call, "use");
+                        return;
+                    }
                 }
-                Err(()) => {
-                    self.dynamic_path(ctx, call, "use");
-                    return;
-                }
-            },
-            Some((_, v @ Value::Pattern(_))) => match path_list(v) {
-                Ok(p) => {
-                    self.note_unknown_head(ctx, id, call, "use", &p);
-                    (p, 1)
-                }
-                Err(()) => {
-                    self.dynamic_path(ctx, call, "use");
-                    return;
-                }
-            },
+            }
             Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
                 self.dynamic_path(ctx, call, "use");
                 return;
