@@ -106,23 +106,17 @@ impl Interp {
                 _ => return Value::dynamic(),
             },
         };
-        let mut root_path = String::from("/");
-        if let Value::Obj(o) = self.force_deep(arg(2))
-            && let Some(p) = o.get("rootPath")
-        {
-            match self.force_deep(p) {
-                Value::Undef => {}
-                v => match v.as_text() {
-                    Some(t) => root_path = t,
-                    None => self.finding(
-                        FindingCode::DynamicPath,
-                        ctx.file,
-                        line,
-                        "the `rootPath` of `new InversifyExpressServer(...)` is only known at run time; routes are charted without it".into(),
-                    ),
-                },
-            }
+        let root_path = match self.force_deep(arg(2)) {
+            Value::Obj(o) => self.path_option(
+                ctx,
+                line,
+                &o,
+                "rootPath",
+                "the `rootPath` of `new InversifyExpressServer(...)`",
+            ),
+            _ => None,
         }
+        .unwrap_or_else(|| String::from("/"));
         self.inversify_servers.push(InversifyServer {
             app,
             router,

@@ -352,6 +352,38 @@ pub(crate) fn may_add_routes(pkg: &str) -> bool {
         || scope == "@opentelemetry")
 }
 
+impl crate::machine::Interp {
+    /// A path option of a framework's options object (`{ rootPath: '/api' }`):
+    /// its text; `None` when the option is absent, or only known at run time,
+    /// which a `dynamic-path` finding then says (`what` names the option and
+    /// the call: "the `rootPath` of `new InversifyExpressServer(...)`").
+    pub(crate) fn path_option(
+        &mut self,
+        ctx: &crate::machine::Ctx,
+        line: u32,
+        opts: &crate::value::ObjData,
+        key: &str,
+        what: &str,
+    ) -> Option<String> {
+        let v = opts.get(key)?;
+        match self.force_deep(v) {
+            Value::Undef => None,
+            v => match v.as_text() {
+                Some(t) => Some(t),
+                None => {
+                    self.finding(
+                        crate::inventory::FindingCode::DynamicPath,
+                        ctx.file,
+                        line,
+                        format!("{what} is only known at run time; routes are charted without it"),
+                    );
+                    None
+                }
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

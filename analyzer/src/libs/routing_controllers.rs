@@ -77,21 +77,17 @@ impl Interp {
             Some(Value::Obj(o)) => Some(o),
             _ => None,
         };
-        let mut prefix = String::new();
-        if let Some(p) = opts.as_ref().and_then(|o| o.get("routePrefix")) {
-            match self.force_deep(p) {
-                Value::Undef => {}
-                v => match v.as_text() {
-                    Some(t) => prefix = t,
-                    None => self.finding(
-                        FindingCode::DynamicPath,
-                        ctx.file,
-                        line,
-                        format!("the `routePrefix` of `{which}(...)` is only known at run time; routes are charted without it"),
-                    ),
-                },
-            }
+        let prefix = match &opts {
+            Some(o) => self.path_option(
+                ctx,
+                line,
+                o,
+                "routePrefix",
+                &format!("the `routePrefix` of `{which}(...)`"),
+            ),
+            None => None,
         }
+        .unwrap_or_default();
         let authorization = opts
             .as_ref()
             .is_some_and(|o| o.get("authorizationChecker").is_some());

@@ -170,27 +170,7 @@ pub(crate) fn postgres_database(test: &str) -> Option<String> {
         "portolan_t_{}",
         &blake3::hash(format!("{test}:{}:{nanos}", std::process::id()).as_bytes()).to_hex()[..16]
     );
-    let admin = base.clone();
-    let create = name.clone();
-    // A thread of its own: the caller may be inside a runtime.
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let (client, conn) = tokio_postgres::connect(&admin, tokio_postgres::NoTls)
-                .await
-                .unwrap_or_else(|e| panic!("cannot reach PORTOLAN_TEST_POSTGRES: {e}"));
-            tokio::spawn(conn);
-            client
-                .batch_execute(&format!("CREATE DATABASE {create}"))
-                .await
-                .unwrap();
-        })
-    })
-    .join()
-    .unwrap();
+    postgres_query(&base, &format!("CREATE DATABASE {name}"));
     let (prefix, _) = base
         .rsplit_once('/')
         .expect("PORTOLAN_TEST_POSTGRES ends in /DATABASE");
@@ -199,6 +179,20 @@ pub(crate) fn postgres_database(test: &str) -> Option<String> {
 
 /// Run SQL on a test database and return the rows' text columns.
 pub(crate) fn postgres_rows(url: &str, sql: &str) -> Vec<Vec<Option<String>>> {
+    postgres_query(url, sql)
+        .iter()
+        .filter_map(|m| match m {
+            tokio_postgres::SimpleQueryMessage::Row(r) => {
+                Some((0..r.len()).map(|i| r.get(i).map(str::to_string)).collect())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Run SQL on a PostgreSQL server, on a thread and runtime of its own (the
+/// caller may be inside a runtime).
+fn postgres_query(url: &str, sql: &str) -> Vec<tokio_postgres::SimpleQueryMessage> {
     let (url, sql) = (url.to_string(), sql.to_string());
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread()
@@ -208,17 +202,9 @@ pub(crate) fn postgres_rows(url: &str, sql: &str) -> Vec<Vec<Option<String>>> {
         rt.block_on(async move {
             let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
                 .await
-                .unwrap();
+                .unwrap_or_else(|e| panic!("cannot reach PostgreSQL: {e}"));
             tokio::spawn(conn);
-            let rows = client.simple_query(&sql).await.unwrap();
-            rows.iter()
-                .filter_map(|m| match m {
-                    tokio_postgres::SimpleQueryMessage::Row(r) => {
-                        Some((0..r.len()).map(|i| r.get(i).map(str::to_string)).collect())
-                    }
-                    _ => None,
-                })
-                .collect()
+            client.simple_query(&sql).await.unwrap()
         })
     })
     .join()
