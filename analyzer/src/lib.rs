@@ -7,9 +7,10 @@
 //! resolve (a small evaluator over the facts, then a walk of the mount graph
 //! from every root app).
 //!
-//! This file is the façade: the options, the error, the [`Analyzer`] handle
-//! (which owns the threads analyses run on, so a long-lived host can keep
-//! one), [`analyze`] for one-shot callers, and the input key. `pipeline` runs one analysis; `mounts` builds the HTTP
+//! This file is the façade: the [`Analyzer`] handle (which owns the threads
+//! analyses run on, so a long-lived host can keep one), [`analyze`] for
+//! one-shot callers, and the input key; `options` holds what a caller gives
+//! and the error. `pipeline` runs one analysis; `mounts` builds the HTTP
 //! inventory and `events` the Socket.IO one from what `machine` recorded;
 //! `cachedir` says where the cache lives and checks it.
 
@@ -27,6 +28,7 @@ mod libs;
 mod loader;
 mod machine;
 mod mounts;
+mod options;
 mod paths;
 mod pipeline;
 mod project;
@@ -44,52 +46,12 @@ pub use inventory::{
     UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
 };
 pub use loader::INTERNAL_ERROR;
+pub use options::{AnalyzeError, AnalyzeOptions, Package};
 pub use paths::{PathParam, PathPattern, join as join_paths};
 pub(crate) use project::is_test_path;
 
 use pipeline::analyze_here;
-use std::path::PathBuf;
 use std::sync::Arc;
-
-/// What stops an analysis from running at all (per-file trouble is a [`Finding`]).
-#[derive(Debug, thiserror::Error)]
-pub enum AnalyzeError {
-    /// The root cannot be used.
-    #[error("cannot analyze `{0}`: {1}")]
-    Root(String, String),
-    /// A named entry file does not exist.
-    #[error(
-        "entry `{0}` is not a JavaScript or TypeScript file under the root (check --entry; paths are relative to the root)"
-    )]
-    Entry(String),
-    /// The cache directory cannot be used.
-    #[error("cannot use the cache at `{0}`: {1} (pass --cache-dir DIR or --no-cache)")]
-    Cache(String, String),
-    /// A bug: the analysis panicked (the panic message was printed).
-    #[error("internal error: {0} (a bug in portolan; please report it with the message above)")]
-    Internal(String),
-}
-
-/// How to analyze.
-#[derive(Debug, Clone, Default)]
-pub struct AnalyzeOptions {
-    /// The project root.
-    pub root: PathBuf,
-    /// Entry files relative to the root; empty means auto-detect.
-    pub entries: Vec<String>,
-    /// Where the facts cache lives; `None` means the default location.
-    pub cache_dir: Option<PathBuf>,
-    /// Do not read or write the cache.
-    pub no_cache: bool,
-    /// Leave out the Socket.IO inventory (and the code read only to find it):
-    /// for callers that need the HTTP inventory alone.
-    pub skip_events: bool,
-    /// Folders (relative to the root) whose Socket.IO sites are server code,
-    /// whatever the values say.
-    pub server_dirs: Vec<String>,
-    /// Folders whose Socket.IO sites are client code.
-    pub client_dirs: Vec<String>,
-}
 
 /// A project opened for analysis: its options and the threads its analyses
 /// run on. A long-lived host (`portolan serve --watch`) keeps one and calls
@@ -102,18 +64,6 @@ pub struct Analyzer {
     workers: rayon::ThreadPool,
     /// Parses files ahead of the evaluator (all cores but one).
     prefetch: Option<Arc<rayon::ThreadPool>>,
-}
-
-/// What the project's root `package.json` says of itself: each field only
-/// when it is present and a string.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Package {
-    /// `name`.
-    pub name: Option<String>,
-    /// `version`.
-    pub version: Option<String>,
-    /// `license` (as written: an SPDX id, an expression or `SEE LICENSE IN …`).
-    pub license: Option<String>,
 }
 
 impl Analyzer {

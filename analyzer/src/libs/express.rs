@@ -832,7 +832,7 @@ impl Interp {
                     "json" | "jsonp" => call
                         .args
                         .first()
-                        .and_then(|e| crate::libs::socketio::literal_schema(e, 0))
+                        .and_then(|e| crate::libs::socketio_syntax::literal_schema(e, 0))
                         // A value built elsewhere (a constant, a helper's argument).
                         .or_else(|| {
                             let v = self.force(argv.first()?.clone(), 0);
@@ -1190,7 +1190,7 @@ impl Interp {
 /// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
 /// handler (four parameters) or a function without `res` is not one.
 pub(crate) fn answers_alone(f: &crate::ir::Func) -> bool {
-    use crate::libs::socketio::any_expr;
+    use crate::libs::socketio_syntax::any_expr;
     let name = |p: Option<&crate::ir::Pattern>| match p {
         Some(crate::ir::Pattern::Ident(n)) => Some(n.clone()),
         Some(crate::ir::Pattern::Default(p, _)) => match p.as_ref() {

@@ -32,7 +32,9 @@ pub(crate) mod socketio_client;
 pub(crate) mod socketio_multiplex;
 pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
+pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
+pub(crate) mod validators;
 
 use crate::machine::NodeFn;
 use crate::value::{Builtin, Value};

@@ -13,8 +13,10 @@
 //! or a middleware factory given a schema); query parameters and headers the
 //! handler reads; responses (`res.status(201).json({...})`, `sendStatus`).
 //!
-//! Deliberately not captured: Joi, express-validator and TypeScript request
-//! types (not yet); schemas built at run time.
+//! TypeScript request types and JSDoc tags as schemas; Joi, celebrate and
+//! express-validator are in `validators.rs`.
+//!
+//! Deliberately not captured: schemas built at run time.
 
 use crate::machine::*;
 use serde_json::{Map, Value as J, json};
@@ -123,16 +125,7 @@ pub(crate) fn json_schema(schema: J) -> Value {
     }))
 }
 
-fn joi(schema: J) -> Value {
-    Value::Zod(Rc::new(ZodVal {
-        schema,
-        optional: true,
-        joi: true,
-        json_schema: false,
-    }))
-}
-
-fn with(z: &ZodVal, f: impl FnOnce(&mut Map<String, J>)) -> Value {
+pub(crate) fn with(z: &ZodVal, f: impl FnOnce(&mut Map<String, J>)) -> Value {
     let mut s = z.schema.clone();
     if let J::Object(m) = &mut s {
         f(m);
@@ -294,7 +287,7 @@ impl Interp {
         }
     }
 
-    fn zod_object(&mut self, shape: &Value) -> J {
+    pub(crate) fn zod_object(&mut self, shape: &Value) -> J {
         let mut props = Map::new();
         let mut required = Vec::new();
         if let Value::Obj(o) = shape {
@@ -574,318 +567,6 @@ impl Interp {
         }
     }
 
-    /// `Joi.<name>(args)`.
-    pub(crate) fn joi_builder(
-        &mut self,
-        ctx: &Ctx,
-        name: &str,
-        argv: &[Value],
-        line: u32,
-    ) -> Value {
-        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
-        match name {
-            "string" => joi(json!({"type": "string"})),
-            "number" => joi(json!({"type": "number"})),
-            "boolean" | "bool" => joi(json!({"type": "boolean"})),
-            "date" => joi(json!({"type": "string", "format": "date-time"})),
-            "any" => joi(json!({})),
-            "array" => joi(json!({"type": "array"})),
-            "object" => {
-                let shape = self.force_deep(arg(0));
-                // Joi rejects keys an object does not list, unless `.unknown()`.
-                let mut s = self.zod_object(&shape);
-                s["additionalProperties"] = json!(false);
-                joi(s)
-            }
-            "alternatives" => {
-                let items: Vec<J> = argv.iter().filter_map(|a| self.zod_schema(a)).collect();
-                joi(json!({"anyOf": items}))
-            }
-            "valid" | "allow" => {
-                let forced: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
-                match all_const(&forced) {
-                    Some(vals) => joi(json!({"enum": vals})),
-                    None => joi(json!({})),
-                }
-            }
-            "attempt" | "assert" => {
-                let all: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
-                self.note_validation(ctx, line, &all, "Joi.attempt");
-                Value::dynamic()
-            }
-            _ => joi(json!({})),
-        }
-    }
-
-    /// `<joi schema>.<name>(args)`.
-    pub(crate) fn joi_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
-        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
-        let set_opt = |z: &ZodVal, optional: bool| {
-            Value::Zod(Rc::new(ZodVal {
-                optional,
-                ..z.clone()
-            }))
-        };
-        match name {
-            "required" | "exist" => set_opt(z, false),
-            "optional" => set_opt(z, true),
-            "integer" => self.zod_method(z, "int", argv),
-            "uri" => self.zod_method(z, "url", argv),
-            "guid" => self.zod_method(z, "uuid", argv),
-            "isoDate" => self.zod_method(z, "datetime", argv),
-            "pattern" => self.zod_method(z, "regex", argv),
-            "description" | "label" | "note" => self.zod_method(z, "describe", argv),
-            "greater" => self.zod_method(z, "gt", argv),
-            "less" => self.zod_method(z, "lt", argv),
-            "keys" | "append" => self.zod_method(z, "extend", argv),
-            "unknown" => {
-                let on = !matches!(self.force_deep(arg(0)), Value::Bool(false));
-                with(z, |m| {
-                    m.insert("additionalProperties".into(), json!(on));
-                })
-            }
-            "items" => {
-                let items = self.zod_schema(&arg(0)).unwrap_or(json!({}));
-                with(z, |m| {
-                    m.insert("items".into(), items);
-                })
-            }
-            "valid" | "allow" | "only" | "equal" => {
-                let forced: Vec<Value> = argv.iter().map(|a| self.force_deep(a.clone())).collect();
-                let Some(vals) = all_const(&forced) else {
-                    return Value::Zod(z.clone());
-                };
-                if vals.iter().all(|v| v.is_null()) && !vals.is_empty() {
-                    return self.zod_method(z, "nullable", &[]);
-                }
-                with(z, |m| {
-                    if name == "allow" {
-                        return;
-                    }
-                    m.insert("enum".into(), J::Array(vals));
-                })
-            }
-            "try" => {
-                let items: Vec<J> = match self.force_deep(arg(0)) {
-                    Value::Arr(a) => a
-                        .borrow()
-                        .clone()
-                        .iter()
-                        .filter_map(|v| self.zod_schema(v))
-                        .collect(),
-                    _ => argv.iter().filter_map(|a| self.zod_schema(a)).collect(),
-                };
-                with(z, |m| {
-                    m.insert("anyOf".into(), J::Array(items));
-                })
-            }
-            "validate" | "validateAsync" => Value::dynamic(),
-            "messages" | "message" | "error" | "strip" | "trim" | "lowercase" | "uppercase"
-            | "empty" | "raw" | "options" | "prefs" | "custom" | "when" | "concat" | "id"
-            | "example" | "meta" | "tag" | "unit" | "presence" | "insensitive" | "hex"
-            | "alphanum" | "token" | "precision" | "port" | "sign" | "unique" | "sparse"
-            | "single" | "rename" => Value::Zod(z.clone()),
-            _ => self.zod_method(z, name, argv),
-        }
-    }
-
-    /// `celebrate({ [Segments.BODY]: Joi.object(...), ... })`.
-    pub(crate) fn celebrate(&mut self, argv: &[Value]) -> Value {
-        let mut parts = Vec::new();
-        if let Some(Value::Obj(o)) = argv.first().map(|a| self.force_deep(a.clone())) {
-            let entries = o.entries();
-            for (k, v) in entries {
-                let part: &'static str = match k.to_ascii_lowercase().as_str() {
-                    "body" => "body",
-                    "query" => "query",
-                    "params" => "params",
-                    "headers" => "headers",
-                    _ => continue,
-                };
-                let schema = match self.force_deep(v) {
-                    Value::Zod(z) => z.schema.clone(),
-                    // A plain object is `Joi.object(...)`: unknown keys are rejected.
-                    shape @ Value::Obj(_) => {
-                        let mut s = self.zod_object(&shape);
-                        s["additionalProperties"] = json!(false);
-                        s
-                    }
-                    _ => continue,
-                };
-                parts.push((part, String::new(), schema, true));
-            }
-        }
-        Value::Validator(Rc::new(parts))
-    }
-
-    /// `checkSchema({ email: { in: ['body'], isEmail: true, optional: true }, ... })`.
-    fn check_schema(&mut self, argv: &[Value]) -> Value {
-        let mut parts = Vec::new();
-        let Some(Value::Obj(spec)) = argv.first().map(|a| self.force_deep(a.clone())) else {
-            return Value::Validator(Rc::new(parts));
-        };
-        for (field, rules) in spec.entries() {
-            let Value::Obj(rules) = self.force_deep(rules) else {
-                continue;
-            };
-            let locations: Vec<String> = match rules.get("in").map(|v| self.force_deep(v)) {
-                Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
-                Some(v) => v.as_text().into_iter().collect(),
-                None => vec!["body".into()],
-            };
-            // Each validator named in the rules, with its options, as a chain step.
-            let mut chain =
-                Value::Validator(Rc::new(vec![("body", field.clone(), json!({}), true)]));
-            for (rule, opts) in rules.entries() {
-                if rule == "in" || rule == "errorMessage" {
-                    continue;
-                }
-                let opts = self.force_deep(opts);
-                let arg = match &opts {
-                    Value::Obj(o) => o.get("options").unwrap_or(Value::Undef),
-                    _ => Value::Undef,
-                };
-                if rule == "optional" && opts.truthy() == Some(false) {
-                    continue;
-                }
-                if let Value::Validator(v) = &chain {
-                    let v = v.clone();
-                    chain = self.validator_method(&v, &rule, &[arg]);
-                }
-            }
-            if let Value::Validator(v) = chain
-                && let Some((_, _, schema, required)) = v.first()
-            {
-                for loc in &locations {
-                    let part: &'static str = match loc.as_str() {
-                        "query" => "query",
-                        "params" => "params",
-                        "headers" => "headers",
-                        _ => "body",
-                    };
-                    parts.push((part, field.clone(), schema.clone(), *required));
-                }
-            }
-        }
-        Value::Validator(Rc::new(parts))
-    }
-
-    /// `body('email')` and the like: a one-field validator chain.
-    pub(crate) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
-        if part == "schema" {
-            return self.check_schema(argv);
-        }
-        let field = argv
-            .first()
-            .and_then(|a| self.force_deep(a.clone()).as_text())
-            .unwrap_or_default();
-        Value::Validator(Rc::new(vec![(part, field, json!({}), true)]))
-    }
-
-    /// A method on an express-validator chain.
-    pub(crate) fn validator_method(
-        &mut self,
-        v: &Rc<Vec<(&'static str, String, J, bool)>>,
-        name: &str,
-        argv: &[Value],
-    ) -> Value {
-        let Some((part, field, schema, required)) = v.first().cloned() else {
-            return Value::Validator(v.clone());
-        };
-        if v.len() != 1 || field.is_empty() {
-            return Value::Validator(v.clone());
-        }
-        let opts = match argv.first().map(|a| self.force_deep(a.clone())) {
-            Some(Value::Obj(o)) => Some(o),
-            _ => None,
-        };
-        let opt_num = |k: &str| {
-            opts.as_ref()
-                .and_then(|o| o.get(k))
-                .and_then(|v| if let Value::Num(n) = v { Some(n) } else { None })
-        };
-        let mut s = match schema {
-            J::Object(m) => m,
-            _ => Map::new(),
-        };
-        let mut required = required;
-        let mut set = |k: &str, v: J| {
-            s.insert(k.into(), v);
-        };
-        let int = |n: f64| {
-            if n.fract() == 0.0 {
-                json!(n as i64)
-            } else {
-                json!(n)
-            }
-        };
-        match name {
-            "isEmail" => {
-                set("type", json!("string"));
-                set("format", json!("email"));
-            }
-            "isURL" => {
-                set("type", json!("string"));
-                set("format", json!("uri"));
-            }
-            "isUUID" => {
-                set("type", json!("string"));
-                set("format", json!("uuid"));
-            }
-            "isISO8601" | "isDate" => {
-                set("type", json!("string"));
-                set("format", json!("date-time"));
-            }
-            "isInt" | "isFloat" | "isNumeric" | "isDecimal" => {
-                set(
-                    "type",
-                    json!(if name == "isInt" { "integer" } else { "number" }),
-                );
-                if let Some(n) = opt_num("min") {
-                    set("minimum", int(n));
-                }
-                if let Some(n) = opt_num("max") {
-                    set("maximum", int(n));
-                }
-            }
-            "isBoolean" => set("type", json!("boolean")),
-            "isString" | "isAlpha" | "isAlphanumeric" => set("type", json!("string")),
-            "isArray" => set("type", json!("array")),
-            "isObject" => set("type", json!("object")),
-            "isLength" => {
-                if let Some(n) = opt_num("min") {
-                    set("minLength", int(n));
-                }
-                if let Some(n) = opt_num("max") {
-                    set("maxLength", int(n));
-                }
-            }
-            "isIn" => {
-                if let Some(Value::Arr(a)) = argv.first().map(|a| self.force_deep(a.clone()))
-                    && let Some(vals) = all_const(&a.borrow())
-                {
-                    set("enum", J::Array(vals));
-                }
-            }
-            "matches" => {
-                if let Some(Value::Regex(r)) = argv.first().map(|a| self.force_deep(a.clone())) {
-                    let body = r.trim_start_matches('/');
-                    let body = body.rsplit_once('/').map(|(b, _)| b).unwrap_or(body);
-                    set("pattern", json!(body));
-                }
-            }
-            "optional" => required = false,
-            "notEmpty" | "exists"
-                if s.get("type").and_then(|t| t.as_str()) == Some("string")
-                    || s.get("type").is_none() =>
-            {
-                s.entry("minLength").or_insert(json!(1));
-            }
-            _ => {}
-        }
-        Value::Validator(Rc::new(vec![(part, field, J::Object(s), required)]))
-    }
-
     /// JSON Schema for a TypeScript type, resolving declared names in `env`
     /// (names inside a declared type resolve where it was declared).
     pub(crate) fn ts_schema(&mut self, env: &Rc<Scope>, t: &TypeExpr, depth: u32) -> J {
@@ -1105,12 +786,13 @@ impl Interp {
             if status.is_some() {
                 break;
             }
-            let runs_code = crate::libs::socketio::any_expr(&[Stmt::Expr(a.clone())], &|x| {
-                matches!(
-                    x,
-                    Expr::Call(_) | Expr::New(..) | Expr::Func(_) | Expr::Assign(..)
-                )
-            });
+            let runs_code =
+                crate::libs::socketio_syntax::any_expr(&[Stmt::Expr(a.clone())], &|x| {
+                    matches!(
+                        x,
+                        Expr::Call(_) | Expr::New(..) | Expr::Func(_) | Expr::Assign(..)
+                    )
+                });
             if !runs_code {
                 let av = self.eval(ctx, a);
                 status = status_of(&av);
@@ -1462,7 +1144,7 @@ pub(crate) fn value_schema(v: &Value, depth: u32) -> Option<J> {
 }
 
 /// Every value as JSON, or `None` when any is not a non-empty set of constants.
-fn all_const(vals: &[Value]) -> Option<Vec<J>> {
+pub(crate) fn all_const(vals: &[Value]) -> Option<Vec<J>> {
     let out: Vec<J> = vals.iter().map(const_json).collect::<Option<_>>()?;
     (!out.is_empty()).then_some(out)
 }

@@ -44,7 +44,7 @@ pub(crate) fn looks_up_by_param(f: &Func) -> bool {
         return false;
     }
     let is_param = |e: &Expr| matches!(e, Expr::Ident(n) if params.contains(&n.as_str()));
-    crate::libs::socketio::any_expr(&f.body, &|e| match e {
+    crate::libs::socketio_syntax::any_expr(&f.body, &|e| match e {
         Expr::Call(c) => {
             matches!(&c.callee, Expr::Member(_, m) if m == "get")
                 && c.args.first().is_some_and(is_param)

@@ -17,7 +17,7 @@
 
 use crate::inventory::FindingCode;
 use crate::ir::{Expr, Func, ObjProp, Pattern, PropKey, Stmt};
-use crate::libs::socketio::any_expr;
+use crate::libs::socketio_syntax::any_expr;
 use crate::machine::Interp;
 use crate::project::FileId;
 use std::collections::BTreeSet;

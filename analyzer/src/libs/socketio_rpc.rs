@@ -282,7 +282,7 @@ impl Interp {
             if !self.sio_quiet {
                 // Sited at the function a wrapper passes the call on to.
                 let c = &self.unwrapped(c);
-                let (params, ack) = crate::libs::socketio::listener_shape(&c.func);
+                let (params, ack) = crate::libs::socketio_syntax::listener_shape(&c.func);
                 // What the dispatcher hands over besides the payload (the
                 // socket, a callback) is no part of it.
                 let params = params

@@ -177,7 +177,7 @@ impl Interp {
                 .into_iter()
                 .filter_map(|(_, v)| match v {
                     Value::Func(c)
-                        if crate::libs::socketio::calls_name(&c.func.body, &set_name) =>
+                        if crate::libs::socketio_syntax::calls_name(&c.func.body, &set_name) =>
                     {
                         Some(c)
                     }
@@ -305,7 +305,7 @@ impl Interp {
 
 /// Whether a function assigns a property of `this` (`this.socket = io()`).
 fn assigns_this(body: &[Stmt]) -> bool {
-    crate::libs::socketio::any_expr(body, &|e| {
+    crate::libs::socketio_syntax::any_expr(body, &|e| {
         matches!(e, Expr::Assign(p, _) if matches!(p.as_ref(), Pattern::Target(t)
             if matches!(t.as_ref(), Expr::Member(o, _) if matches!(o.as_ref(), Expr::This))))
     })

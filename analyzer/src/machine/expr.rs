@@ -425,7 +425,7 @@ impl Interp {
         let emits = *self
             .emits
             .entry(key)
-            .or_insert_with(|| crate::libs::socketio::mentions_emit(f));
+            .or_insert_with(|| crate::libs::socketio_syntax::mentions_emit(f));
         if emits {
             self.emit_funcs.entry(key).or_insert_with(|| c.clone());
         }

@@ -1,0 +1,839 @@
+//! The census accounting: every census item matched against what the
+//! evaluation charted, the rest accounted for with findings grouped per
+//! file, cause and reason.
+
+use super::packages::{HTTP_CLIENTS, OTHER_FRAMEWORKS, routing_package};
+use super::{
+    CallTarget, CensusItem, CensusKind, SocketShape, imports_client_framework, is_client_path,
+};
+use crate::inventory::{CensusEntry, Coverage, FindingCode, Inventory, Location};
+use crate::ir::{FileFacts, Stmt};
+use crate::loader::{Loader, needle};
+use crate::machine::Interp;
+use crate::machine::census_rec::Recv;
+use crate::project::{FileId, Project};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+/// The files whose census counts: every non-test file the analysis read, and
+/// the others whose bytes hold a registration-shaped call (client-side
+/// files only when they mention sockets, for their event sites).
+pub(crate) fn files(
+    project: &Project,
+    loader: &Arc<Loader>,
+    touched: &BTreeSet<FileId>,
+    events: bool,
+) -> Vec<FileId> {
+    (0..project.files.len() as FileId)
+        .filter(|&i| {
+            let rel = project.rel(i);
+            if crate::is_test_path(rel) {
+                return false;
+            }
+            if touched.contains(&i) {
+                return true;
+            }
+            let n = loader.needles_of(i);
+            n & needle::CENSUS != 0 && (!is_client_path(rel) || (events && n & needle::SOCKET != 0))
+        })
+        .collect()
+}
+
+/// What the accounting needs of the run.
+pub(crate) struct RunView<'a> {
+    pub(crate) project: &'a Project,
+    pub(crate) loader: &'a Arc<Loader>,
+    pub(crate) interp: &'a Interp,
+    /// Files the entries reached in the routing phase.
+    pub(crate) reached: &'a BTreeSet<FileId>,
+    /// Routers the mount walk reached from a root app.
+    pub(crate) walked: &'a HashSet<u32>,
+    /// Routes on walked routers that the route handing requests to them
+    /// never lets through, with why (`mounts::WalkOut::unanswered`).
+    pub(crate) unanswered: &'a BTreeMap<(FileId, u32), String>,
+    /// Files a reached file imports (loaded lazily, so possibly never read).
+    pub(crate) imported: HashSet<FileId>,
+    /// Whether events were analyzed.
+    pub(crate) events: bool,
+}
+
+/// The files that the files in `reached` import (statically, at the top level or in a function).
+pub(crate) fn imported_by(
+    project: &Project,
+    loader: &Arc<Loader>,
+    reached: &BTreeSet<FileId>,
+) -> HashSet<FileId> {
+    let mut out = HashSet::new();
+    for &f in reached {
+        let facts = loader.get(f).facts.clone();
+        let specs = facts
+            .static_sources()
+            .chain(facts.eager.iter().map(String::as_str))
+            .chain(
+                facts
+                    .fn_imports
+                    .iter()
+                    .flat_map(|(_, v)| v.iter().map(String::as_str)),
+            );
+        for spec in specs {
+            if let crate::project::Resolved::File(t) = project.resolve(f, spec) {
+                out.insert(t);
+            }
+        }
+    }
+    out
+}
+
+/// A finding's group of items: (file, events?, cause, reason).
+type GroupKey = (String, bool, &'static str, String);
+
+/// Why an item is not charted, and where that is decided.
+struct Why {
+    cause: &'static str,
+    /// The place that blocks it, in words (`the enclosing function `setup` (a.js:3)`).
+    reason: String,
+}
+
+/// Match every census item against what the inventory charted; account for
+/// the rest with findings (grouped per file, cause and reason) and set the
+/// coverage. Items an existing finding at their own line explains (a
+/// dynamic path, method, mount, call or event name), and the routes an
+/// `unmounted-router` finding lists, are accounted for by that finding.
+pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
+    let project = run.project;
+    let rec = &run.interp.census;
+    let loc = |f: FileId, l: u32| Location {
+        file: project.rel(f).to_string(),
+        line: l,
+    };
+    // What is charted, by (file, line).
+    let mut http: HashSet<(FileId, u32)> = HashSet::new();
+    for &r in run.walked {
+        for reg in &run.interp.routers[r as usize].regs {
+            http.insert((reg.file, reg.line));
+        }
+    }
+    let mut sites: HashSet<(String, u32)> = HashSet::new();
+    for e in &inv.events {
+        for s in &e.sites {
+            sites.insert((s.at.file.clone(), s.at.line));
+        }
+    }
+    let at_line: HashMap<(String, u32), Vec<(FindingCode, String)>> = {
+        let mut m: HashMap<(String, u32), Vec<(FindingCode, String)>> = HashMap::new();
+        for f in &inv.findings {
+            m.entry((f.at.file.clone(), f.at.line))
+                .or_default()
+                .push((f.code, f.message.clone()));
+        }
+        m
+    };
+    let budget = inv
+        .findings
+        .iter()
+        .find(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out"))
+        .map(|f| (f.at.clone(), f.message.clone()));
+    // Recursion or call-depth limits, at the function that hit them.
+    let depth: Vec<(Location, String)> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("nest deeper"))
+        .map(|f| (f.at.clone(), f.message.clone()))
+        .collect();
+    let computed_imports: Vec<Location> = inv
+        .findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.code,
+                FindingCode::DynamicImport | FindingCode::DynamicLoop
+            )
+        })
+        .map(|f| f.at.clone())
+        .collect();
+    let unmounted: Vec<&crate::Finding> = inv
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::UnmountedRouter)
+        .collect();
+
+    let mut entries: Vec<CensusEntry> = Vec::new();
+    // (file, cause, reason) → items (line, description)
+    let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
+    // (index in `entries`, its group)
+    let mut grouped: Vec<(usize, GroupKey)> = Vec::new();
+    let mut coverage = Coverage::default();
+    // Per (file, events?): the functions enclosing a real registration
+    // (charted, or lost for a cause other than not being on an app, router
+    // or socket), by name and by id. Registering calls are judged against
+    // them in the second pass: a call of a function whose only census
+    // items turned out not to be registrations (`pm2.delete(...)`) is none.
+    let mut real: HashMap<(FileId, bool), HashSet<String>> = HashMap::new();
+    for pass in [false, true] {
+        for &file in files {
+            let loaded = run.loader.get(file);
+            let facts = &loaded.facts;
+            if facts.census.is_empty() {
+                continue;
+            }
+            let rel = project.rel(file).to_string();
+            let client = is_client_path(&rel) || imports_client_framework(facts);
+            let mut sio_package = None;
+            let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
+                && (imports_socket_io(facts)
+                    || rec.event_sources.iter().any(|(f, _)| *f == file)
+                    || rec.sites.iter().any(|((f, _), s)| {
+                        *f == file
+                            && (s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket))
+                    }));
+            for item in &facts.census {
+                if (item.kind == CensusKind::Call) != pass {
+                    continue;
+                }
+                // A registering call counts as what its callee registers: HTTP
+                // first, else events; not at all when it registers nothing real.
+                let registers = |f: FileId, name: Option<&str>| {
+                    let has = |ev: bool| {
+                        real.get(&(f, ev)).is_some_and(|names| match name {
+                            Some(n) => names.contains(n),
+                            None => !names.is_empty(),
+                        })
+                    };
+                    (has(false), has(true))
+                };
+                let call = match &item.target {
+                    Some(CallTarget::Local) => Some(registers(file, Some(&item.method))),
+                    Some(CallTarget::Import(spec)) => Some(match run.project.resolve(file, spec) {
+                        crate::project::Resolved::File(t) => registers(t, None),
+                        _ => (false, false),
+                    }),
+                    None => None,
+                };
+                if call == Some((false, false)) {
+                    continue;
+                }
+                let event = item.kind == CensusKind::Event || call.is_some_and(|(h, _)| !h);
+                let key = (file, item.line);
+                let counted = if !event {
+                    !client
+                } else if !run.events {
+                    false
+                } else if item.kind == CensusKind::Event {
+                    socket_site(run, file, item, socket_file, &mut sio_package)
+                } else {
+                    socket_file
+                };
+                if !counted {
+                    continue;
+                }
+                let charted = if item.kind == CensusKind::Call {
+                    // It ran: every function around it was entered (in the routing
+                    // phase, or for events at all), in a file the analysis ran.
+                    run.interp.touched.contains(&file)
+                        && item.enclosing.iter().all(|(id, _, _)| {
+                            rec.entered.contains(&(file, *id))
+                                || event && run.interp.called.contains(&(file, *id))
+                        })
+                } else if event {
+                    sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
+                } else if item.kind == CensusKind::Param {
+                    matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
+                } else {
+                    http.contains(&key) && !run.unanswered.contains_key(&key)
+                };
+                let kind = match item.kind {
+                    CensusKind::Route => "route",
+                    CensusKind::Use => "use",
+                    CensusKind::Param => "param",
+                    CensusKind::Event => "event",
+                    CensusKind::Call => "call",
+                    CensusKind::FileRoute => "file-route",
+                };
+                let mut entry = CensusEntry {
+                    at: loc(file, item.line),
+                    kind: kind.into(),
+                    what: item.describe(),
+                    charted,
+                    cause: None,
+                    finding: None,
+                };
+                if charted {
+                    if event {
+                        coverage.socket_total += 1;
+                        coverage.socket_charted += 1;
+                    } else {
+                        coverage.http_total += 1;
+                        coverage.http_charted += 1;
+                    }
+                    if !pass {
+                        let names = real.entry((file, event)).or_default();
+                        names.extend(item.enclosing.iter().map(|(_, n, _)| n.clone()));
+                    }
+                    entries.push(entry);
+                    continue;
+                }
+                // An existing finding at the item's own line, or an unmounted-router
+                // finding that lists it.
+                let own = at_line.get(&(rel.clone(), item.line)).and_then(|v| {
+                    v.iter().find(|(c, _)| {
+                        matches!(
+                            c,
+                            FindingCode::DynamicPath
+                                | FindingCode::DynamicMethod
+                                | FindingCode::DynamicMount
+                                | FindingCode::DynamicCall
+                                | FindingCode::DynamicEvent
+                                | FindingCode::DynamicImport
+                        )
+                    })
+                });
+                let in_loop = rec
+                    .sites
+                    .get(&key)
+                    .and_then(|s| s.dyn_loop)
+                    .map(|(f, l)| loc(f, l))
+                    .filter(|l| {
+                        at_line
+                            .get(&(l.file.clone(), l.line))
+                            .is_some_and(|v| v.iter().any(|(c, _)| *c == FindingCode::DynamicLoop))
+                    });
+                let listed = unmounted.iter().find(|f| {
+                    f.message.contains(&format!("({rel}:{})", item.line))
+                        || item
+                            .controller
+                            .is_some_and(|l| f.at.file == rel && f.at.line == l)
+                });
+                let (cause, finding_at) = if let Some((code, _)) = own {
+                    (code.as_str(), Some(loc(file, item.line)))
+                } else if let Some(l) = in_loop {
+                    ("dynamic-loop", Some(l))
+                } else if let Some(f) = listed {
+                    ("unmounted-router", Some(f.at.clone()))
+                } else {
+                    let why = explain(
+                        run,
+                        file,
+                        item,
+                        event,
+                        budget.as_ref(),
+                        &depth,
+                        &computed_imports,
+                    );
+                    let key = (rel.clone(), event, why.cause, why.reason);
+                    groups
+                        .entry(key.clone())
+                        .or_default()
+                        .push((item.line, item.describe()));
+                    grouped.push((entries.len(), key));
+                    (why.cause, None)
+                };
+                entry.cause = Some(cause.to_string());
+                entry.finding = finding_at;
+                let info = matches!(cause, "not-a-router" | "not-a-socket");
+                if !info {
+                    if event {
+                        coverage.socket_total += 1;
+                    } else {
+                        coverage.http_total += 1;
+                    }
+                }
+                if !pass && !info {
+                    let names = real.entry((file, event)).or_default();
+                    names.extend(item.enclosing.iter().map(|(_, n, _)| n.clone()));
+                }
+                *coverage.causes.entry(cause.to_string()).or_default() += 1;
+                entries.push(entry);
+            }
+        }
+    }
+    // One finding per (file, kind, cause, reason), at its first item.
+    let mut placed: HashMap<GroupKey, Location> = HashMap::new();
+    for ((rel, event, cause, reason), items) in groups {
+        let first = items.iter().map(|(l, _)| *l).min().unwrap_or(1);
+        let at = Location {
+            file: rel.clone(),
+            line: first,
+        };
+        let n = items.len();
+        let what = if event {
+            "Socket.IO site"
+        } else {
+            "registration"
+        };
+        let listed: Vec<String> = items
+            .iter()
+            .map(|(l, d)| format!("{d} (line {l})"))
+            .collect();
+        inv.findings.push(crate::Finding {
+            code: if event {
+                FindingCode::UnchartedEvent
+            } else {
+                FindingCode::UnchartedRoute
+            },
+            at: at.clone(),
+            message: format!(
+                "{n} {what}{} not charted: {}: {reason}",
+                if n == 1 { " is" } else { "s are" },
+                listed.join(", ")
+            ),
+            cause: Some(cause.to_string()),
+        });
+        placed.insert((rel, event, cause, reason), at);
+    }
+    // Point the entries at their findings.
+    for (i, key) in grouped {
+        entries[i].finding = placed.get(&key).cloned();
+    }
+    // A project whose routes are all file-routed handlers has no entry to
+    // pass: say what its routes are rather than ask for one.
+    let file_routes = entries.iter().filter(|e| e.kind == "file-route").count();
+    if file_routes > 0 && coverage.http_charted == 0 {
+        for f in inv
+            .findings
+            .iter_mut()
+            .filter(|f| f.code == FindingCode::NoEntry && f.at.line == 0)
+        {
+            f.message = format!(
+                "no entry found: no package.json main/start script and no file calls express(); the project's {file_routes} route handlers are exported for a file-based router (the `unmodelled-framework` findings), which Portolan does not model, so no --entry would chart them"
+            );
+        }
+    }
+    inv.findings
+        .sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
+    entries.sort();
+    inv.census = entries;
+    inv.coverage = coverage;
+}
+
+/// Whether a Socket.IO-shaped `on`/`once`/`emit` item counts (see the
+/// module doc). `sio_package` caches, per file, whether its package depends
+/// on Socket.IO.
+fn socket_site(
+    run: &RunView,
+    file: FileId,
+    item: &CensusItem,
+    socket_file: bool,
+    sio_package: &mut Option<bool>,
+) -> bool {
+    let seen = run.interp.census.sites.get(&(file, item.line));
+    let recv = seen.and_then(|s| s.main.or(s.later));
+    // (Not "an event site was charted at this line": that may be a helper's
+    // call beside an emitter's `on`, `bus.on('x', d => relay('y', d))`.)
+    if seen.is_some_and(|s| s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket)) {
+        return true;
+    }
+    let literal = item.first.starts_with('\'');
+    let name = item.first.trim_matches('\'');
+    match item.socket_shape {
+        SocketShape::Io | SocketShape::SocketName if socket_file => return true,
+        // A file of a package that depends on Socket.IO, with no Socket.IO
+        // import of its own (`this.io.of(name).emit(...)` in a helper handed
+        // the server): only Socket.IO's own vocabulary counts, as `socket`
+        // names there are as often `net`/`tls` sockets.
+        SocketShape::Io => {
+            return (!literal || !NODE_EVENTS.contains(&name))
+                && *sio_package.get_or_insert_with(|| {
+                    run.project
+                        .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
+                });
+        }
+        SocketShape::SocketName | SocketShape::Plain => {}
+    }
+    // Any other receiver: in a file that imports Socket.IO, a literal name
+    // that is not Node's, on a receiver that the evaluation did not see as
+    // something else.
+    let root = item
+        .receiver
+        .split(['.', '(', '[', '?'])
+        .next()
+        .unwrap_or("");
+    let emitter = item.receiver.split(['.', '(', '[', '?']).any(|seg| {
+        let l = seg.to_ascii_lowercase();
+        [
+            "emitter", "event", "bus", "queue", "redis", "stream", "pubsub",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    });
+    literal
+        && !emitter
+        && matches!(recv, None | Some(Recv::Dynamic | Recv::Param))
+        && item.receiver_package.is_none()
+        && !matches!(root, "process" | "window" | "document" | "console")
+        && !NODE_EVENTS.contains(&name)
+        && imports_socket_io_itself(&run.loader.get(file).facts)
+}
+
+/// Whether a file imports the Socket.IO server or client itself (not a
+/// parser, adapter or other package of the family), statically.
+fn imports_socket_io_itself(facts: &FileFacts) -> bool {
+    // (`import type { Server } from 'socket.io'` is erased: the file does not
+    // use Socket.IO at run time.)
+    let runtime = facts.body.iter().filter_map(|st| match st {
+        Stmt::Import(imp) if !imp.type_only => Some(imp.source.as_str()),
+        Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+        _ => None,
+    });
+    runtime
+        .chain(facts.eager.iter().map(String::as_str))
+        .any(|s| matches!(s, "socket.io" | "socket.io-client") || s.starts_with("socket.io/"))
+}
+
+/// Events Node's own objects emit (processes, streams, servers, child
+/// processes, emitters): an `on`/`emit` of one of these on a receiver that
+/// does not look like Socket.IO is taken for Node's.
+const NODE_EVENTS: &[&str] = &[
+    "close",
+    "data",
+    "end",
+    "error",
+    "finish",
+    "drain",
+    "readable",
+    "pipe",
+    "unpipe",
+    "listening",
+    "request",
+    "upgrade",
+    "checkContinue",
+    "clientError",
+    "exit",
+    "spawn",
+    "message",
+    "online",
+    "open",
+    "response",
+    "timeout",
+    "abort",
+    "aborted",
+    "socket",
+    "secureConnection",
+    "newListener",
+    "removeListener",
+    "uncaughtException",
+    "unhandledRejection",
+    "warning",
+    "beforeExit",
+    "SIGINT",
+    "SIGTERM",
+    "SIGHUP",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGQUIT",
+];
+
+/// The precise cause of an uncharted item (see the module doc).
+fn explain(
+    run: &RunView,
+    file: FileId,
+    item: &CensusItem,
+    event: bool,
+    budget: Option<&(Location, String)>,
+    depth: &[(Location, String)],
+    computed_imports: &[Location],
+) -> Why {
+    let project = run.project;
+    let rec = &run.interp.census;
+    let here = |f: FileId, l: u32| format!("{}:{l}", project.rel(f));
+    let seen = rec.sites.get(&(file, item.line));
+    let call = item.describe();
+    let not_a = if event {
+        "not-a-socket"
+    } else {
+        "not-a-router"
+    };
+    let receiver = &item.receiver;
+    if let Some(why) = run.unanswered.get(&(file, item.line)) {
+        return Why {
+            cause: "skipped",
+            reason: why.clone(),
+        };
+    }
+    if item.kind == CensusKind::FileRoute {
+        return Why {
+            cause: "unmodelled-framework",
+            reason: "the module exports handlers named after HTTP methods for a file-based router (Medusa's or Next.js's `route.ts`, SvelteKit's `+server.ts`), which Portolan does not model; the routes its folder names are not charted".into(),
+        };
+    }
+    if let (Some(l), Some(p)) = (item.controller, &item.framework)
+        && !crate::libs::is_modelled(p)
+    {
+        return Why {
+            cause: "unmodelled-framework",
+            reason: format!(
+                "the controller class at {} is declared with `{p}`, a framework Portolan does not model; its routes are not charted",
+                here(file, l)
+            ),
+        };
+    }
+    if seen.and_then(|s| s.main).is_none()
+        && let Some(p) = item
+            .receiver_package
+            .as_deref()
+            .filter(|p| !routing_package(p))
+    {
+        return Why {
+            cause: not_a,
+            reason: if OTHER_FRAMEWORKS.contains(&p) {
+                format!("`{receiver}` belongs to `{p}`, an HTTP framework other than Express")
+            } else {
+                format!(
+                    "`{receiver}` comes from the package `{p}`, not {}",
+                    if event { "Socket.IO" } else { "Express" }
+                )
+            },
+        };
+    }
+    if !event
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(client) = receiver
+            .split(['.', '(', '[', '?'])
+            .find(|seg| HTTP_CLIENTS.contains(seg))
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is an HTTP client (`{client}` sends requests; it does not serve them)"
+            ),
+        };
+    }
+    if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
+        let rel = project.rel(file);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let near = computed_imports.iter().find(|l| {
+            let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
+            d.is_empty() || dir == d || dir.starts_with(&format!("{d}/"))
+        });
+        return match near {
+            Some(l) => Why {
+                cause: "dynamic-import",
+                reason: format!(
+                    "no entry reaches this file; it may be the module the computed import at {}:{} loads",
+                    l.file, l.line
+                ),
+            },
+            None => Why {
+                cause: "unreached-file",
+                reason: "no entry reaches this file (pass it with --entry if it is a program of its own)".into(),
+            },
+        };
+    }
+    if let Some(l) = item.controller {
+        return Why {
+            cause: "unmounted-router",
+            reason: format!(
+                "the controller class at {} is not among the controllers the analysis found an application serving",
+                here(file, l)
+            ),
+        };
+    }
+    if let Some(s) = seen {
+        if let Some((f, l)) = s.dyn_loop {
+            return Why {
+                cause: "dynamic-loop",
+                reason: format!("it runs in the loop over run-time values at {}", here(f, l)),
+            };
+        }
+        let recv = if event {
+            s.main.or(s.later)
+        } else {
+            s.main.or(match s.later {
+                Some(r @ (Recv::Other | Recv::External | Recv::Socket)) => Some(r),
+                _ => None,
+            })
+        };
+        match recv {
+            Some(Recv::Router(id)) if !event => {
+                let r = &run.interp.routers[id as usize];
+                return Why {
+                    cause: "unmounted-router",
+                    reason: format!(
+                        "it runs on the {} created at {}, which no entry's app mounts",
+                        if r.is_app { "app" } else { "router" },
+                        here(r.file, r.line)
+                    ),
+                };
+            }
+            Some(Recv::Socket) if event => {
+                return Why {
+                    cause: "dynamic-event",
+                    reason: format!(
+                        "{call} runs on a Socket.IO object, but its event name is only known at run time"
+                    ),
+                };
+            }
+            Some(Recv::Socket) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` is a Socket.IO object (Socket.IO middleware, not HTTP)"
+                    ),
+                };
+            }
+            Some(Recv::Router(_)) | Some(Recv::Other) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` is a value the program builds that is not {}",
+                        if event {
+                            "a Socket.IO object"
+                        } else {
+                            "an Express app or router"
+                        }
+                    ),
+                };
+            }
+            Some(Recv::External) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "`{receiver}` comes from an installed package or the runtime, not {}",
+                        if event { "Socket.IO" } else { "Express" }
+                    ),
+                };
+            }
+            Some(Recv::Dynamic | Recv::Param) => {
+                // A callback handed to a package's function gets its values from that package.
+                if let Some((id, name, line)) = item.enclosing.last()
+                    && let Some(&(f, l)) = rec.handed.get(&(file, *id))
+                {
+                    // (A receiver in Socket.IO's own vocabulary, `io.of(name)`,
+                    // is taken for Socket.IO's, handed over like an HTTP host.)
+                    return if event && item.socket_shape != SocketShape::Io {
+                        Why {
+                            cause: not_a,
+                            reason: format!(
+                                "`{receiver}` comes from the package function that calls `{name}` ({}) at {}, not from Socket.IO",
+                                here(file, *line),
+                                here(f, l)
+                            ),
+                        }
+                    } else {
+                        Why {
+                            cause: "external-host",
+                            reason: format!(
+                                "`{receiver}` is what a package's function at {} hands to `{name}` ({}); what that package registers is not known",
+                                here(f, l),
+                                here(file, *line)
+                            ),
+                        }
+                    };
+                }
+                return Why {
+                    cause: "unknown-receiver",
+                    reason: format!("{call} runs, but `{receiver}` is only known at run time"),
+                };
+            }
+            None => {}
+        }
+    }
+    // Not run in the routing phase: the outermost enclosing function nobody called.
+    let blocker = item
+        .enclosing
+        .iter()
+        .find(|(id, _, _)| !rec.entered.contains(&(file, *id)));
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
+    if let (Some((b, msg)), true) = (budget, blocker.is_some() || seen.is_none()) {
+        let inside = msg
+            .split('`')
+            .nth(1)
+            .map(|n| format!(" entering `{n}`"))
+            .unwrap_or_default();
+        return Why {
+            cause: "budget",
+            reason: format!(
+                "the analysis budget ran out{inside} ({}:{}); calls past that point were not followed",
+                b.file, b.line
+            ),
+        };
+    }
+    if let Some((id, name, line)) = blocker {
+        if let Some(&(f, l)) = rec
+            .handed
+            .get(&(file, *id))
+            .or_else(|| rec.handed_names.get(&(file, name.clone())))
+        {
+            return Why {
+                cause: "external-host",
+                reason: format!(
+                    "the enclosing function `{name}` ({}) is handed to a package's function at {}, which is not followed",
+                    here(file, *line),
+                    here(f, l)
+                ),
+            };
+        }
+        return Why {
+            cause: "uncalled-function",
+            reason: format!(
+                "the enclosing function `{name}` ({}) is never called",
+                here(file, *line)
+            ),
+        };
+    }
+    if !run.interp.touched.contains(&file) {
+        return if run.imported.contains(&file) {
+            Why {
+                cause: "skipped",
+                reason: "a reached module imports this file, but the analysis never needed what it exports, so its top level did not run".into(),
+            }
+        } else {
+            Why {
+                cause: "unreached-file",
+                reason: "no entry reaches this file".into(),
+            }
+        };
+    }
+    if let Some(why) = recursion_limit(project, item, file, depth) {
+        return why;
+    }
+    Why {
+        cause: "skipped",
+        reason: match &item.condition {
+            Some((test, line)) => format!(
+                "the code around it runs, but this call is not reached: it is under `if ({test})` ({}), which the analysis decided, or after an early return",
+                here(file, *line)
+            ),
+            None => "the code around it runs, but this call is not reached (an early return, or a condition the analysis decided)".into(),
+        },
+    }
+}
+
+/// An item inside a function whose calls hit the recursion or call-depth
+/// limit: the registration may only run deeper than the analysis followed.
+fn recursion_limit(
+    project: &Project,
+    item: &CensusItem,
+    file: FileId,
+    depth: &[(Location, String)],
+) -> Option<Why> {
+    let rel = project.rel(file);
+    item.enclosing.iter().rev().find_map(|(_, name, line)| {
+        let (at, msg) = depth.iter().find(|(l, _)| l.file == rel && l.line == *line)?;
+        let limit = msg
+            .split("deeper than ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .unwrap_or("the limit of");
+        Some(Why {
+            cause: "budget",
+            reason: format!(
+                "the recursion of `{name}` ({}:{}) was cut at {limit} levels (the analysis budget); this call may only run deeper than that",
+                at.file, at.line
+            ),
+        })
+    })
+}
+
+/// Whether a file imports Socket.IO (server or client), statically, at its
+/// top level or in a function.
+fn imports_socket_io(facts: &FileFacts) -> bool {
+    let sio = |s: &str| s.starts_with("socket.io") || s.starts_with("@nestjs/websockets");
+    facts.static_sources().any(sio)
+        || facts.eager.iter().any(|s| sio(s))
+        || facts
+            .fn_imports
+            .iter()
+            .any(|(_, v)| v.iter().any(|s| sio(s)))
+}

@@ -1,0 +1,963 @@
+//! The census: every registration-shaped call in a file's facts, whatever
+//! its receiver is called, and the accounting that matches each one against
+//! what the evaluation charted.
+//!
+//! Captures (from the lowered IR only, no evaluation, cached with the facts):
+//! - verb calls `X.get|post|put|patch|delete|del|head|options|all(P, H...)`
+//!   whose first argument looks like an Express path (a string starting
+//!   with `/` or `*`, a template starting with `/` or with a substitution, a
+//!   regex, an array of those, or a name/member that may be a constant) and
+//!   that have at least one handler-like argument after it (function, arrow,
+//!   name, member, call, array). A name or member path needs a function or a
+//!   member handler, or a spread followed by a handler (`router.post(r.url,
+//!   ...middlewares, wrap(r.callback))`; `client.get(url, options)` is left out). Chains
+//!   `X.route(P).get(H).post(H)` count once per verb;
+//! - `X.use([P,] H...)` with at least one handler-like argument;
+//! - `X.param(name, H)`;
+//! - Socket.IO sites: `X.on|once(name, H)` and `X.emit(name, ...)` (the name
+//!   a literal or computed) on any receiver, each marked whether the receiver
+//!   looks like Socket.IO: a name in its chain contains `socket` or is `io`,
+//!   `nsp` or `namespace`, or the chain goes through `.to(`, `.in(`,
+//!   `.except(`, `.of(`, `.broadcast`, `.volatile` or `.timeout(`. The
+//!   accounting counts a socket-looking site in a file that uses Socket.IO
+//!   (imports it, or the evaluation saw a Socket.IO object there) or in a
+//!   package that depends on it; any other site only when the evaluation saw
+//!   a Socket.IO object at it (`client.on('joinDoc', …)` on a socket.io 0.9
+//!   connection), or, in a file that imports Socket.IO, when its name is a
+//!   literal that is not one of Node's own events (`close`, `data`,
+//!   `SIGTERM`, …), its receiver is not a package's value (`process`,
+//!   `redis.on`) and not named like an event emitter, bus, queue or stream
+//!   (`this.eventEmitter.emit('hook')`). (`process.on`, `stream.on` and a program's own emitters are
+//!   too common elsewhere for a shape rule to be useful.)
+//!
+//! - calls of functions that themselves register: a plain call of a
+//!   function of the same file whose body holds items (directly or through
+//!   another such call), or of a name a relative import binds, or
+//!   `require('./x')(args)` ([`CallTarget`]); the accounting keeps those
+//!   whose callee holds a real registration and charts them when the code
+//!   around them ran.
+//!
+//! Each item keeps the functions that enclose it (outermost first), so the
+//! accounting can name the function that was never called.
+//!
+//! - route decorators on the methods of a class whose decorator is
+//!   controller-like (`@Controller`, `@controller`, `@JsonController`,
+//!   `@RestController`, `@Route`), whatever package they come from: a verb
+//!   (`@Get('x')`, `@Post()`, `@httpGet('/x')`, `@All()`) or a method
+//!   decorator (routing-controllers' `@Method('get', 'x')`,
+//!   inversify-express-utils' `@httpMethod('get', '/x')`) with a path
+//!   literal or no path, at the decorator's line. The package the class
+//!   decorator is imported from is kept: a controller of a package Portolan
+//!   does not model is accounted for as `unmodelled-framework`.
+//!
+//! - handlers a module exports under an HTTP method's name for a file-based
+//!   router (`export const GET = async (req, res) => …`, `export async
+//!   function POST`; a function or a call's result, at the top level), as
+//!   Medusa's and Next.js's `route.ts` and SvelteKit's `+server.ts` do: no
+//!   such router is modelled, so each is accounted for as
+//!   `unmodelled-framework`.
+//!
+//! Deliberately not captured: other decorators, `app[verb]` computed calls
+//! (the evaluation reports those itself), calls through `.call`/`.apply`,
+//! `X.route(p)` with no verb after it.
+
+use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+mod account;
+mod packages;
+pub(crate) use account::{RunView, account, files, imported_by};
+pub(crate) use packages::top_level_packages;
+use packages::{other_framework, required};
+
+/// What kind of registration a census item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) enum CensusKind {
+    /// A verb call (also in a `route(p)` chain).
+    Route,
+    /// A `use` call.
+    Use,
+    /// A `param` call.
+    Param,
+    /// A Socket.IO `on`/`once`/`emit`.
+    Event,
+    /// A call of a function that itself (transitively) registers: one of
+    /// this file's, or one a relative import gives (see [`CallTarget`]).
+    Call,
+    /// A handler a module exports under an HTTP method's name for a
+    /// file-based router (`export const GET = …` in Medusa's or Next.js's
+    /// `route.ts`, `export async function POST` in SvelteKit's
+    /// `+server.ts`): the router, not the code, makes it a route.
+    FileRoute,
+}
+
+/// How much an `on`/`emit` receiver looks like Socket.IO, by its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum SocketShape {
+    /// Nothing in it does (`client`, `peer`, `this.conn`).
+    #[default]
+    Plain,
+    /// A name in its chain contains `socket` (`socket`, `tlsSocket`,
+    /// `this.sockets[id]`): Socket.IO's, or a `net`/`tls`/`ws` socket.
+    SocketName,
+    /// `io`, `nsp`, `namespace`, or a chain through `.to(`, `.in(`,
+    /// `.except(`, `.of(`, `.timeout(`, `.broadcast`, `.volatile`, `.local`:
+    /// Socket.IO's own vocabulary.
+    Io,
+}
+
+/// What a registering call calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum CallTarget {
+    /// A function of this file whose body (or what it calls here) holds
+    /// registration-shaped calls (the accounting checks they are real).
+    Local,
+    /// What a project module gives (its specifier): it counts when that
+    /// module registers inside a function.
+    Import(String),
+}
+
+/// A registration-shaped call.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct CensusItem {
+    /// What kind.
+    pub(crate) kind: CensusKind,
+    /// The call's line (the method name's line, as [`crate::ir::Call`] records it).
+    pub(crate) line: u32,
+    /// The method (`get`, `use`, `on`, ...).
+    pub(crate) method: String,
+    /// The first argument as written (path, parameter or event name), shortened.
+    pub(crate) first: String,
+    /// The receiver as written (`router`, `this.app`, `io.to(room)`).
+    pub(crate) receiver: String,
+    /// Enclosing functions, outermost first: (function id, name, line).
+    pub(crate) enclosing: Vec<(u32, String, u32)>,
+    /// The installed package the receiver's root name is imported from at
+    /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), if any.
+    #[serde(default)]
+    pub(crate) receiver_package: Option<String>,
+    /// The innermost `if` around it inside its function: (test text, line).
+    #[serde(default)]
+    pub(crate) condition: Option<(String, u32)>,
+    /// For a route decorator (`@Get('x')` on a method of a `@Controller` /
+    /// `@JsonController` class): the line of the class's controller decorator.
+    #[serde(default)]
+    pub(crate) controller: Option<u32>,
+    /// For a registering call: what it calls.
+    #[serde(default)]
+    pub(crate) target: Option<CallTarget>,
+    /// For a Socket.IO site: how much its receiver looks like Socket.IO.
+    #[serde(default)]
+    pub(crate) socket_shape: SocketShape,
+    /// For a route decorator: the installed package the class's controller
+    /// decorator is imported from (`inversify-express-utils`), if any.
+    #[serde(default)]
+    pub(crate) framework: Option<String>,
+}
+
+impl CensusItem {
+    /// An item with nothing known beyond its kind, line, call and receiver.
+    fn new(kind: CensusKind, line: u32, method: String, first: String, receiver: String) -> Self {
+        CensusItem {
+            kind,
+            line,
+            method,
+            first,
+            receiver,
+            enclosing: Vec::new(),
+            receiver_package: None,
+            condition: None,
+            controller: None,
+            target: None,
+            socket_shape: SocketShape::Plain,
+            framework: None,
+        }
+    }
+
+    /// A short description: `router.get('/users')`.
+    pub(crate) fn describe(&self) -> String {
+        if let Some(on) = self.receiver.strip_prefix('@') {
+            return format!("`@{}({})` on `{on}`", self.method, self.first);
+        }
+        if self.kind == CensusKind::Call {
+            return format!("`{}(…)`, which registers", self.method);
+        }
+        if self.kind == CensusKind::FileRoute {
+            return format!("`export {}` (a file-routed handler)", self.method);
+        }
+        format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
+    }
+}
+
+/// The export names file-based routers take as an HTTP method's handler.
+pub(crate) const FILE_ROUTE_METHODS: &[&str] =
+    &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+const VERBS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "del", "head", "options", "all",
+];
+
+/// Collect the census of one file's facts, in source order.
+pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
+    let mut w = Walker {
+        out: Vec::new(),
+        stack: Vec::new(),
+        conds: Vec::new(),
+        calls: Vec::new(),
+    };
+    w.stmts(&facts.body, 0);
+    let imported = imported_names(facts);
+    let calls = registering_calls(facts, &w.out, std::mem::take(&mut w.calls));
+    let packages = top_level_packages(facts);
+    let framework = other_framework(facts);
+    for it in &mut w.out {
+        if let Some(root) = it.framework.take() {
+            // (The walker left the controller decorator's root name here.)
+            it.framework = imported
+                .iter()
+                .find(|(n, _)| *n == root)
+                .map(|(_, p)| p.clone());
+            continue;
+        }
+        let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
+        it.receiver_package = packages
+            .iter()
+            .find(|(n, _)| n == root)
+            .map(|(_, p)| p.clone());
+        // In a file that uses another HTTP framework and not Express, an
+        // HTTP registration on a name bound elsewhere is that framework's.
+        if it.receiver_package.is_none() && it.kind != CensusKind::Event {
+            it.receiver_package = framework.clone();
+        }
+    }
+    w.out.extend(calls);
+    w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
+    w.out
+        .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
+    w.out
+}
+
+/// The calls among `calls` that register: of a function of this file whose
+/// body registers (directly, or through another such call, to a fixed
+/// point), named by the functions that enclose the registrations; or of
+/// what a relative import binds (checked against that module when
+/// accounting). A function's call inside its own body is left out.
+fn registering_calls(
+    facts: &FileFacts,
+    items: &[CensusItem],
+    calls: Vec<CensusItem>,
+) -> Vec<CensusItem> {
+    if calls.is_empty() {
+        return calls;
+    }
+    // Functions (by name) that hold items, directly or through a call of
+    // another such function (to a fixed point).
+    let mut regs: HashSet<String> = items
+        .iter()
+        .flat_map(|it| it.enclosing.iter().map(|(_, n, _)| n.clone()))
+        .filter(|n| n != "<anonymous>")
+        .collect();
+    for _ in 0..16 {
+        let mut changed = false;
+        for c in &calls {
+            if !regs.contains(&c.method) {
+                continue;
+            }
+            for (_, n, _) in &c.enclosing {
+                if n != "<anonymous>" && *n != c.method {
+                    changed |= regs.insert(n.clone());
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let imports = relative_bindings(facts);
+    calls
+        .into_iter()
+        .filter_map(|mut c| {
+            if c.enclosing.iter().any(|(_, n, _)| *n == c.method) {
+                return None;
+            }
+            if c.target.is_some() {
+                return Some(c);
+            }
+            if regs.contains(&c.method) {
+                c.target = Some(CallTarget::Local);
+                return Some(c);
+            }
+            let spec = imports.iter().find(|(n, _)| *n == c.method)?.1.clone();
+            c.target = Some(CallTarget::Import(spec));
+            Some(c)
+        })
+        .collect()
+}
+
+/// Top-level names bound to a relative module: `import x from './x'`,
+/// `import { a } from './x'`, `const x = require('./x')`, `const { a } = require('./x')`.
+fn relative_bindings(facts: &FileFacts) -> Vec<(String, String)> {
+    bindings_from(facts, |s| s.starts_with('.'))
+}
+
+/// Top-level names an installed package binds, named imports included:
+/// `import { controller } from 'inversify-express-utils'`,
+/// `import * as rc from 'routing-controllers'`, `const { Get } = require('x')`.
+fn imported_names(facts: &FileFacts) -> Vec<(String, String)> {
+    bindings_from(facts, |s| {
+        !(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"))
+    })
+}
+
+/// Top-level names bound by `import` or `require` of a module whose
+/// specifier `source` accepts, with that specifier.
+fn bindings_from(facts: &FileFacts, source: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if source(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+                for (_, local) in &imp.named {
+                    out.push((local.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let Some(spec) = e.as_ref().and_then(required).filter(|s| source(s)) else {
+                        continue;
+                    };
+                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
+                        out.push((n, spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The methods the evaluation records for the census (see `machine/census_rec.rs`).
+pub(crate) fn is_census_method(name: &str) -> bool {
+    VERBS.contains(&name) || matches!(name, "use" | "param" | "on" | "once" | "emit")
+}
+
+struct Walker {
+    out: Vec<CensusItem>,
+    stack: Vec<(u32, String, u32)>,
+    /// Enclosing `if` tests (text, line), with the function depth they belong to.
+    conds: Vec<(String, u32, usize)>,
+    /// Calls of a plain name with arguments (`setup(app)`), or of what a
+    /// relative `require` gives (`require('./routes')(app)`): candidates for
+    /// registering calls, kept when the callee turns out to register.
+    calls: Vec<CensusItem>,
+}
+
+const MAX_DEPTH: u32 = 400;
+
+impl Walker {
+    fn stmts(&mut self, stmts: &[Stmt], d: u32) {
+        for s in stmts {
+            self.stmt(s, d);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, d: u32) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Return(Some(e)) => self.expr(e, None, d),
+            Stmt::ExportDefault(e) => self.expr(e, Some("default"), d),
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    if let Some(e) = e {
+                        let name = match p {
+                            Pattern::Ident(n) => Some(n.as_str()),
+                            _ => None,
+                        };
+                        self.expr(e, name, d);
+                    }
+                }
+            }
+            Stmt::Function(name, f) => self.func(f, Some(name), d),
+            Stmt::Class(_, c) => self.class(c, d),
+            Stmt::If(t, text, a, b, line) => {
+                self.expr(t, None, d);
+                let depth = self.stack.len();
+                self.conds.push((shorten(text, 60), *line, depth));
+                self.stmts(a, d);
+                self.conds.pop();
+                self.conds
+                    .push((format!("!({})", shorten(text, 60)), *line, depth));
+                self.stmts(b, d);
+                self.conds.pop();
+            }
+            Stmt::ForOf(_, it, _, body, _, _) => {
+                self.expr(it, None, d);
+                self.stmts(body, d);
+            }
+            Stmt::For(f) => {
+                self.stmts(&f.init, d);
+                for e in f.test.iter().chain(f.update.iter()) {
+                    self.expr(e, None, d);
+                }
+                self.stmts(&f.body, d);
+            }
+            Stmt::Labeled(_, inner) => self.stmt(inner, d),
+            Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
+            Stmt::Try(a, _, b, c) => {
+                self.stmts(a, d);
+                self.stmts(b, d);
+                self.stmts(c, d);
+            }
+            Stmt::Switch(x, cases) => {
+                self.expr(x, None, d);
+                for c in cases {
+                    self.stmts(&c.body, d);
+                }
+            }
+            Stmt::ExportDecl(inner, names) => {
+                if d == 1 {
+                    self.file_routes(inner, names);
+                }
+                self.stmt(inner, d)
+            }
+            Stmt::Return(None)
+            | Stmt::Break(_)
+            | Stmt::Continue(_)
+            | Stmt::Import(_)
+            | Stmt::ExportNames(..)
+            | Stmt::ExportAll(..)
+            | Stmt::Enum(..)
+            | Stmt::TypeDecl(..) => {}
+        }
+    }
+
+    fn func(&mut self, f: &Func, name: Option<&str>, d: u32) {
+        let name = f
+            .name
+            .clone()
+            .or_else(|| name.map(str::to_string))
+            .unwrap_or_else(|| "<anonymous>".into());
+        self.stack.push((f.id, name, f.line));
+        self.stmts(&f.body, d);
+        self.stack.pop();
+    }
+
+    fn class(&mut self, c: &Class, d: u32) {
+        if let Some(s) = &c.superclass {
+            self.expr(s, None, d);
+        }
+        for (n, e) in c.fields.iter().chain(&c.static_fields) {
+            if let Some(e) = e {
+                self.expr(e, Some(n), d);
+            }
+        }
+        if let Some(k) = &c.constructor {
+            self.func(k, Some("constructor"), d);
+        }
+        for (n, f) in c.methods.iter().chain(&c.getters).chain(&c.static_methods) {
+            self.func(f, Some(n), d);
+        }
+        self.decorated_routes(c);
+    }
+
+    /// Top-level exports named after an HTTP method whose value is a
+    /// function (or what a call gives: `export const GET = wrap(async …)`):
+    /// one item per name, at the declaration's line. A constant
+    /// (`export const GET = 'GET'`) is not one.
+    fn file_routes(&mut self, inner: &Stmt, names: &[String]) {
+        fn handler_line(e: &Expr) -> Option<u32> {
+            match e {
+                Expr::Func(f) => Some(f.line),
+                Expr::Call(c) => Some(c.line),
+                Expr::Typed(e, _) => handler_line(e),
+                _ => None,
+            }
+        }
+        let found: Vec<(&str, u32)> = match inner {
+            Stmt::Function(n, f) => vec![(n.as_str(), f.line)],
+            Stmt::Var(decls) => decls
+                .iter()
+                .filter_map(|(p, e)| match (p, e) {
+                    (Pattern::Ident(n), Some(e)) => Some((n.as_str(), handler_line(e)?)),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (name, line) in found {
+            if !FILE_ROUTE_METHODS.contains(&name) || !names.iter().any(|n| n == name) {
+                continue;
+            }
+            self.out.push(CensusItem::new(
+                CensusKind::FileRoute,
+                line,
+                name.to_string(),
+                String::new(),
+                "export".into(),
+            ));
+        }
+    }
+
+    /// Route decorators on the methods of a controller-like class (NestJS,
+    /// routing-controllers, inversify-express-utils, or a framework nobody
+    /// models): one item per verb decorator, at the decorator's line (the
+    /// line the models record for the operation).
+    fn decorated_routes(&mut self, c: &Class) {
+        let text = |e: &Expr| crate::machine::expr_text(e);
+        let last = |e: &Expr| text(e).rsplit('.').next().unwrap_or("").to_string();
+        let Some(ctl) = c.decorators.iter().find(|d| {
+            let n = last(&d.callee).to_ascii_lowercase();
+            n.ends_with("controller") || n == "route"
+        }) else {
+            return;
+        };
+        let root = text(&ctl.callee)
+            .split('.')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let class = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
+        for (member, decs) in &c.member_decorators {
+            for d in decs {
+                let name = last(&d.callee);
+                let lower = name.to_ascii_lowercase();
+                let bare = lower.strip_prefix("http").unwrap_or(&lower);
+                let first = if VERBS.contains(&bare) && bare != "del" {
+                    d.args.first()
+                } else if bare == "method" {
+                    // `@Method('get', path)`, `@httpMethod('get', path)`.
+                    if !matches!(d.args.first(), Some(Expr::Str(_))) {
+                        continue;
+                    }
+                    d.args.get(1)
+                } else {
+                    continue;
+                };
+                // A path (a literal, a constant's name, a list), or none
+                // (`@Get()`): not a configuration object or a number.
+                if !first.is_none_or(|p| {
+                    path_literal(p)
+                        || matches!(
+                            p,
+                            Expr::Str(_) | Expr::Ident(_) | Expr::Member(..) | Expr::Array(_)
+                        )
+                }) {
+                    continue;
+                }
+                self.out.push(CensusItem {
+                    kind: CensusKind::Route,
+                    line: d.line,
+                    method: name,
+                    first: first.map(short_text).unwrap_or_default(),
+                    receiver: format!("@{class}.{member}"),
+                    enclosing: self.stack.clone(),
+                    receiver_package: None,
+                    condition: None,
+                    controller: Some(ctl.line),
+                    target: None,
+                    socket_shape: SocketShape::Plain,
+                    framework: Some(root.clone()),
+                });
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr, name: Option<&str>, d: u32) {
+        if d > MAX_DEPTH {
+            return;
+        }
+        let d = d + 1;
+        match e {
+            Expr::Call(c) => {
+                self.call(c);
+                self.expr(&c.callee, None, d);
+                for a in &c.args {
+                    self.expr(a, None, d);
+                }
+            }
+            Expr::Func(f) => self.func(f, name, d),
+            Expr::Class(c) => self.class(c, d),
+            Expr::Member(o, _) => self.expr(o, None, d),
+            Expr::Index(a, b)
+            | Expr::Add(a, b)
+            | Expr::Logical(_, a, b)
+            | Expr::Compare(_, a, b) => {
+                self.expr(a, name, d);
+                self.expr(b, name, d);
+            }
+            Expr::Cond(t, _, a, b) => {
+                self.expr(t, None, d);
+                self.expr(a, name, d);
+                self.expr(b, name, d);
+            }
+            Expr::Assign(p, v) => {
+                let n = match p.as_ref() {
+                    Pattern::Ident(n) => Some(n.as_str()),
+                    Pattern::Target(t) => match t.as_ref() {
+                        Expr::Member(_, n) => Some(n.as_str()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                self.expr(v, n, d);
+            }
+            Expr::Await(v) | Expr::Unary(_, v) | Expr::Spread(v) | Expr::Typed(v, _) => {
+                self.expr(v, name, d)
+            }
+            Expr::Seq(items) | Expr::Array(items) | Expr::Template(_, items) => {
+                for i in items {
+                    self.expr(i, None, d);
+                }
+            }
+            Expr::New(c, args, _) => {
+                self.expr(c, None, d);
+                for a in args {
+                    self.expr(a, None, d);
+                }
+            }
+            Expr::Object(props) => {
+                for p in props {
+                    match p {
+                        ObjProp::KeyValue(k, v) => {
+                            let n = match k {
+                                PropKey::Name(n) => Some(n.as_str()),
+                                PropKey::Computed(_) => None,
+                            };
+                            self.expr(v, n, d);
+                        }
+                        ObjProp::Spread(v) => self.expr(v, None, d),
+                        ObjProp::Method(k, f) | ObjProp::Getter(k, f) => {
+                            let n = match k {
+                                PropKey::Name(n) => Some(n.as_str()),
+                                PropKey::Computed(_) => None,
+                            };
+                            self.func(f, n, d);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn call(&mut self, c: &crate::ir::Call) {
+        let callee = match &c.callee {
+            Expr::Ident(n) if !c.args.is_empty() => Some((n.clone(), None)),
+            Expr::Call(r) if !c.args.is_empty() => required(&Expr::Call(r.clone()))
+                .filter(|s| s.starts_with('.'))
+                .map(|s| {
+                    (
+                        "require".to_string(),
+                        Some(CallTarget::Import(s.to_string())),
+                    )
+                }),
+            _ => None,
+        };
+        if let Some((name, target)) = callee {
+            self.calls.push(CensusItem {
+                kind: CensusKind::Call,
+                line: c.line,
+                method: name.clone(),
+                first: String::new(),
+                receiver: name,
+                enclosing: self.stack.clone(),
+                receiver_package: None,
+                condition: self
+                    .conds
+                    .last()
+                    .filter(|(_, _, depth)| *depth == self.stack.len())
+                    .map(|(t, l, _)| (t.clone(), *l)),
+                controller: None,
+                target,
+                socket_shape: SocketShape::Plain,
+                framework: None,
+            });
+            return;
+        }
+        let Expr::Member(recv, method) = &c.callee else {
+            return;
+        };
+        let m = method.as_str();
+        let item = |kind, first: Option<&Expr>| {
+            CensusItem::new(
+                kind,
+                c.line,
+                m.to_string(),
+                first.map(short_text).unwrap_or_default(),
+                receiver_text(recv),
+            )
+        };
+        let found = if VERBS.contains(&m) {
+            match route_chain_path(recv) {
+                // `X.route(p).get(h)`: the handlers are all the arguments.
+                Some(p) => {
+                    (c.args.iter().any(handler_like)).then(|| item(CensusKind::Route, Some(p)))
+                }
+                None => {
+                    let first = c.args.first();
+                    let rest = c.args.get(1..).unwrap_or(&[]);
+                    let ok = match first {
+                        Some(Expr::Ident(_) | Expr::Member(..)) => {
+                            rest.iter()
+                                .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                || spread_then_handler(rest)
+                        }
+                        Some(p) => path_like(p) && rest.iter().any(handler_like),
+                        None => false,
+                    };
+                    ok.then(|| item(CensusKind::Route, first))
+                }
+            }
+        } else if m == "use" && !socket_like(recv) {
+            // (`io.use(fn)` and `socket.use(fn)` are Socket.IO middleware.)
+            let first = c.args.first();
+            let (path, rest) = match first {
+                Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
+                _ => (None, &c.args[..]),
+            };
+            rest.iter()
+                .any(handler_like)
+                .then(|| item(CensusKind::Use, path))
+        } else if m == "param" {
+            let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
+                && c.args.get(1).is_some_and(handler_like);
+            ok.then(|| item(CensusKind::Param, c.args.first()))
+        } else if matches!(m, "on" | "once" | "emit") {
+            let named = c
+                .args
+                .first()
+                .is_some_and(|a| !matches!(a, Expr::Func(_) | Expr::Object(_)));
+            let handled = m == "emit" || c.args.get(1).is_some_and(handler_like);
+            // (Engine.IO and adapter objects' events are not Socket.IO events.)
+            let shape = socket_shape(recv);
+            (named && handled && shape.is_some()).then(|| CensusItem {
+                socket_shape: shape.unwrap_or_default(),
+                ..item(CensusKind::Event, c.args.first())
+            })
+        } else {
+            None
+        };
+        if let Some(mut it) = found {
+            it.enclosing = self.stack.clone();
+            it.condition = self
+                .conds
+                .last()
+                .filter(|(_, _, depth)| *depth == self.stack.len())
+                .map(|(t, l, _)| (t.clone(), *l));
+            self.out.push(it);
+        }
+    }
+}
+
+/// `X.route(p)` (possibly followed by verb calls): the path argument.
+fn route_chain_path(e: &Expr) -> Option<&Expr> {
+    let mut e = e;
+    for _ in 0..32 {
+        let Expr::Call(c) = e else { return None };
+        let Expr::Member(inner, m) = &c.callee else {
+            return None;
+        };
+        if m == "route" {
+            return c.args.first();
+        }
+        if !VERBS.contains(&m.as_str()) {
+            return None;
+        }
+        e = inner;
+    }
+    None
+}
+
+/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
+fn path_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Str(s) => s.starts_with('/') || s == "*",
+        Expr::Template(q, exprs) => q
+            .first()
+            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
+        Expr::Regex(_) => true,
+        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
+        Expr::Add(a, _) => path_literal(a),
+        _ => false,
+    }
+}
+
+fn path_like(e: &Expr) -> bool {
+    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
+}
+
+/// `(...middlewares, handler)`: a spread list of middleware followed by a
+/// handler, the way route tables are registered (`router.post(route.url,
+/// ...middlewares, wrap(route.callback))`); a client call does not spread
+/// arguments before its callback.
+fn spread_then_handler(rest: &[Expr]) -> bool {
+    rest.iter()
+        .position(|a| matches!(a, Expr::Spread(_)))
+        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
+}
+
+fn handler_like(e: &Expr) -> bool {
+    match e {
+        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
+        Expr::Ident(n) => n != "undefined",
+        Expr::Spread(_) => true,
+        _ => false,
+    }
+}
+
+/// How much a receiver looks like Socket.IO; `None` for Engine.IO and
+/// adapter objects (`io.engine`, `nsp.adapter`, `socket.conn`,
+/// `socket.request`), which are not.
+fn socket_shape(e: &Expr) -> Option<SocketShape> {
+    let mut e = e;
+    let mut named = false;
+    for _ in 0..32 {
+        match e {
+            Expr::Member(_, n)
+                if matches!(n.as_str(), "engine" | "adapter" | "conn" | "request") =>
+            {
+                return None;
+            }
+            Expr::Ident(n) | Expr::Member(_, n)
+                if matches!(n.to_ascii_lowercase().as_str(), "io" | "nsp" | "namespace") =>
+            {
+                return Some(SocketShape::Io);
+            }
+            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => named = true,
+            Expr::Member(_, n) if matches!(n.as_str(), "broadcast" | "volatile" | "local") => {
+                return Some(SocketShape::Io);
+            }
+            _ => {}
+        }
+        e = match e {
+            Expr::Member(o, _) => o,
+            Expr::Call(c) => match &c.callee {
+                Expr::Member(o, m) => {
+                    if matches!(m.as_str(), "to" | "in" | "except" | "of" | "timeout") {
+                        return Some(SocketShape::Io);
+                    }
+                    o
+                }
+                _ => break,
+            },
+            _ => break,
+        };
+    }
+    Some(if named {
+        SocketShape::SocketName
+    } else {
+        SocketShape::Plain
+    })
+}
+
+/// Whether a receiver looks like Socket.IO (see the module doc).
+fn socket_like(e: &Expr) -> bool {
+    matches!(
+        socket_shape(e),
+        Some(SocketShape::Io | SocketShape::SocketName)
+    )
+}
+
+fn socket_name(n: &str) -> bool {
+    n.to_ascii_lowercase().contains("socket")
+}
+
+fn receiver_text(e: &Expr) -> String {
+    let t = crate::machine::expr_text(e);
+    shorten(&t, 40)
+}
+
+fn short_text(e: &Expr) -> String {
+    let t = match e {
+        Expr::Str(s) => format!("'{s}'"),
+        other => crate::machine::expr_text(other),
+    };
+    shorten(&t, 48)
+}
+
+fn shorten(t: &str, n: usize) -> String {
+    if t.chars().count() <= n {
+        t.to_string()
+    } else {
+        let s: String = t.chars().take(n).collect();
+        format!("{s}…")
+    }
+}
+
+/// Files whose code runs in a browser: their verb calls are HTTP clients,
+/// not routes (their Socket.IO sites still count). Judged from the path
+/// (markup files, `client/`, `frontend/`, `public/`, `static/`, `www/`,
+/// `browser/` folders) and, once parsed, from imports of browser frameworks.
+pub(crate) fn is_client_path(rel: &str) -> bool {
+    let markup = [".vue", ".html", ".svelte", ".hbs"]
+        .iter()
+        .any(|e| rel.ends_with(e));
+    markup
+        || rel.split('/').any(|seg| {
+            matches!(
+                seg,
+                "client" | "frontend" | "public" | "static" | "www" | "browser" | "webapp"
+            )
+        })
+}
+
+/// Whether a file's imports name a browser framework, its router or state
+/// store, a package's binding for one (`@unhead/vue`, `vue-i18n`), a
+/// stylesheet, or the Socket.IO client.
+pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
+    let client = |s: &str| {
+        matches!(
+            s,
+            "react"
+                | "react-dom"
+                | "react-dom/client"
+                | "vue"
+                | "svelte"
+                | "svelte/store"
+                | "preact"
+                | "solid-js"
+                | "pinia"
+                | "vuex"
+                | "vue-router"
+                | "zustand"
+                | "redux"
+                | "react-redux"
+                | "@reduxjs/toolkit"
+                | "react-router"
+                | "react-router-dom"
+                | "next/router"
+                | "next/navigation"
+        ) || s.starts_with("@angular/")
+            || s.starts_with("@vue/")
+            || s.starts_with("@vueuse/")
+            || s.starts_with("socket.io-client")
+            // A package's binding for a browser framework: `@unhead/vue`,
+            // `dioc/vue`, `@sentry/react`, `vue-i18n`, `@x/vue-toasted`.
+            || s.rsplit_once('/').is_some_and(|(_, last)| {
+                matches!(last, "vue" | "react" | "svelte" | "preact")
+            })
+            || package_name(s).starts_with("vue-")
+            // A stylesheet: only a bundler imports one (Node cannot).
+            || [".css", ".scss", ".sass", ".less"]
+                .iter()
+                .any(|e| s.ends_with(e))
+    };
+    /// The package's own name, without its scope (`@x/vue-toasted/dist` → `vue-toasted`).
+    fn package_name(s: &str) -> &str {
+        let mut parts = s.split('/');
+        let first = parts.next().unwrap_or("");
+        if first.starts_with('@') {
+            parts.next().unwrap_or("")
+        } else {
+            first
+        }
+    }
+    facts.static_sources().any(client)
+}

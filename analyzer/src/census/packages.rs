@@ -1,0 +1,139 @@
+//! What a file's top-level names are bound to: installed packages, the
+//! HTTP frameworks other than Express, and the specifiers `require` calls name.
+
+use crate::ir::{Expr, FileFacts, Pattern, Stmt};
+
+/// Top-level names bound to an installed package: `import x from 'p'`,
+/// `import * as x from 'p'`, `const x = require('p')`, `const x = require('p')(...)`.
+pub(crate) fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
+    let package =
+        |spec: &str| !(spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("@/"));
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) => {
+                for n in imp.default.iter().chain(&imp.namespace) {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let (Pattern::Ident(n), Some(e)) = (p, e) else {
+                        continue;
+                    };
+                    if let Some(spec) = required(e)
+                        && package(spec)
+                    {
+                        out.push((n.clone(), spec.to_string()));
+                    } else if let Some(spec) = made_by(e, &out) {
+                        // `const app = fastify()`, `const app = new Koa()`:
+                        // an instance of what the package makes.
+                        out.push((n.clone(), spec));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The package whose top-level name `e` calls or constructs (`fastify()`,
+/// `new Koa()`, `Fastify({ logger })`, `new Hono().basePath('/x')`).
+pub(super) fn made_by(e: &Expr, bound: &[(String, String)]) -> Option<String> {
+    let root = |callee: &Expr| -> Option<String> {
+        let mut c = callee;
+        while let Expr::Member(o, _) = c {
+            c = o;
+        }
+        match c {
+            Expr::Ident(n) => bound.iter().find(|(b, _)| b == n).map(|(_, p)| p.clone()),
+            _ => None,
+        }
+    };
+    match e {
+        Expr::Call(c) => match &c.callee {
+            Expr::Member(o, _) if matches!(**o, Expr::Call(_) | Expr::New(..)) => made_by(o, bound),
+            callee => root(callee),
+        },
+        Expr::New(callee, _, _) => root(callee),
+        Expr::Await(o) => made_by(o, bound),
+        _ => None,
+    }
+}
+
+/// The HTTP framework other than Express a file imports, when it imports
+/// none that can make an Express app or router.
+pub(super) fn other_framework(facts: &FileFacts) -> Option<String> {
+    let mut specs: Vec<&str> = facts.static_sources().collect();
+    specs.extend(facts.eager.iter().map(String::as_str));
+    specs.extend(
+        facts
+            .fn_imports
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(String::as_str)),
+    );
+    if specs.iter().any(|s| routing_package(s)) {
+        return None;
+    }
+    specs
+        .into_iter()
+        .find(|s| OTHER_FRAMEWORKS.contains(s))
+        .map(str::to_string)
+}
+
+/// `require('p')`, `require('p')(...)`, `require('p').x`: the specifier.
+pub(super) fn required(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Call(c) => match (&c.callee, c.args.first()) {
+            (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" => Some(s),
+            (callee, _) => required(callee),
+        },
+        Expr::Member(o, _) | Expr::Await(o) => required(o),
+        _ => None,
+    }
+}
+
+/// Names HTTP clients go by in a receiver (`this.axios.patch(...)`,
+/// `this.$http.get(...)`, `httpClient.post(...)`): a name rule, like the
+/// Socket.IO one, for calls whose receiver the evaluation did not see.
+pub(super) const HTTP_CLIENTS: &[&str] = &[
+    "axios",
+    "$axios",
+    "$http",
+    "httpClient",
+    "HttpClient",
+    "superagent",
+    "got",
+    "ky",
+];
+
+/// HTTP frameworks other than Express: their apps and routers have verb and
+/// `use` methods too, but what they serve is not an Express app's.
+pub(super) const OTHER_FRAMEWORKS: &[&str] = &[
+    "fastify",
+    "koa",
+    "@koa/router",
+    "koa-router",
+    "hono",
+    "h3",
+    "elysia",
+    "@hapi/hapi",
+    "hapi",
+    "restify",
+    "polka",
+    "@tinyhttp/app",
+    "find-my-way",
+];
+
+/// Packages whose values can be an app, a router or a Socket.IO object.
+pub(super) fn routing_package(p: &str) -> bool {
+    if OTHER_FRAMEWORKS.contains(&p) {
+        return false;
+    }
+    let base = p.split('/').next().unwrap_or(p);
+    base.contains("express")
+        || base.contains("router")
+        || base.starts_with("socket.io")
+        || base.starts_with("@nestjs")
+}
