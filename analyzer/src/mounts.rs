@@ -69,6 +69,61 @@ pub(crate) struct ScopedMw {
     pub(crate) name: String,
     /// Applies only under this full prefix.
     pub(crate) scope: Option<String>,
+    /// Applies only to routes at this method (`all`: any) whose path this
+    /// full path matches (`/v1/*` matches `/v1/items`): a route registered
+    /// only to pass requests on ([`passes_on`]).
+    pub(crate) route: Option<RouteScope>,
+    /// What it refuses with, when it is such a route that answers 401/403.
+    pub(crate) guard: Option<Guard>,
+}
+
+/// The method and full path of a route registered only to pass requests on.
+#[derive(Clone)]
+pub(crate) struct RouteScope {
+    method: String,
+    path: String,
+    matcher: Option<regex::Regex>,
+}
+
+impl RouteScope {
+    fn new(method: &str, path: String) -> RouteScope {
+        RouteScope {
+            method: method.to_ascii_lowercase(),
+            matcher: paths::route_matcher(&path),
+            path,
+        }
+    }
+
+    fn admits(&self, method: &str, full: &str) -> bool {
+        (self.method == method || self.method == "all")
+            && (self.path == full
+                || self
+                    .matcher
+                    .as_ref()
+                    .is_some_and(|m| m.is_match(&paths::sample_request(full))))
+    }
+}
+
+impl ScopedMw {
+    fn named(name: &str, scope: Option<String>) -> ScopedMw {
+        ScopedMw {
+            name: name.to_string(),
+            scope,
+            route: None,
+            guard: None,
+        }
+    }
+
+    /// Whether it runs before the route at `method` and `full`.
+    fn applies(&self, method: &str, full: &str) -> bool {
+        let scoped = match &self.scope {
+            None => true,
+            Some(s) => {
+                full == *s || full.starts_with(&format!("{}/", s.trim_end_matches('/'))) || s == "/"
+            }
+        };
+        scoped && self.route.as_ref().is_none_or(|r| r.admits(method, full))
+    }
 }
 
 pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
@@ -141,10 +196,7 @@ pub(crate) fn walk(
                                 );
                             }
                         }
-                        UseHandler::Middleware(name) => local_mw.push(ScopedMw {
-                            name: name.clone(),
-                            scope: None,
-                        }),
+                        UseHandler::Middleware(name) => local_mw.push(ScopedMw::named(name, None)),
                     }
                 }
                 // Middleware in a use() without routers applies to what follows.
@@ -158,10 +210,7 @@ pub(crate) fn walk(
                             PathArg::Regex(_) => continue,
                         };
                         for m in &local_mw {
-                            chain.push(ScopedMw {
-                                name: m.name.clone(),
-                                scope: scope.clone(),
-                            });
+                            chain.push(ScopedMw::named(&m.name, scope.clone()));
                         }
                     }
                 }
@@ -175,10 +224,7 @@ pub(crate) fn walk(
                 // Scoped middleware above is kept as it is: the routes below
                 // have their own full paths, which the scopes are matched against.
                 let mut here = chain.clone();
-                here.extend(middleware.iter().map(|n| ScopedMw {
-                    name: n.clone(),
-                    scope: None,
-                }));
+                here.extend(middleware.iter().map(|n| ScopedMw::named(n, None)));
                 for p in route_paths {
                     let matcher = match p {
                         PathArg::Str(s) => paths::route_matcher(&paths::join(prefix, s)),
@@ -238,6 +284,30 @@ pub(crate) fn walk(
                 } {
                     continue;
                 }
+                // A route whose last handler passes the request on (`next()`)
+                // and otherwise only refuses it is middleware for the routes
+                // registered after it at the same method and path, not an
+                // operation (`app.put(p, adminOnly)` before `app.put(p, save)`).
+                if let Some(refuses) = passes_on(&contract.borrow()) {
+                    let name = handler
+                        .as_ref()
+                        .map_or_else(|| "<anonymous>".to_string(), |h| h.name.clone());
+                    for p in route_paths {
+                        let PathArg::Str(s) = p else { continue };
+                        chain.push(ScopedMw {
+                            name: name.clone(),
+                            scope: None,
+                            route: Some(RouteScope::new(method, paths::join(prefix, s))),
+                            guard: refuses.map(|(status, f, l)| Guard {
+                                name: name.clone(),
+                                status,
+                                at: loc(project, f, l),
+                                credential: None,
+                            }),
+                        });
+                    }
+                    continue;
+                }
                 let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
@@ -266,18 +336,10 @@ pub(crate) fn walk(
                         continue;
                     }
                     let method = &method;
-                    let mut mw: Vec<String> = chain
-                        .iter()
-                        .filter(|m| match &m.scope {
-                            None => true,
-                            Some(s) => {
-                                full == *s
-                                    || full.starts_with(&format!("{}/", s.trim_end_matches('/')))
-                                    || s == "/"
-                            }
-                        })
-                        .map(|m| m.name.clone())
-                        .collect();
+                    let lower = method.to_ascii_lowercase();
+                    let before: Vec<&ScopedMw> =
+                        chain.iter().filter(|m| m.applies(&lower, &full)).collect();
+                    let mut mw: Vec<String> = before.iter().map(|m| m.name.clone()).collect();
                     if !regex {
                         mw.extend(param_callbacks(data, &own).map(|m| m.name));
                     }
@@ -292,6 +354,7 @@ pub(crate) fn walk(
                                 credential: g.credential.clone(),
                             })
                         })
+                        .or_else(|| before.iter().find_map(|m| m.guard.clone()))
                         .or_else(|| {
                             // A route middleware the chain cannot name, seen answering 401/403.
                             raw_guard.as_ref().map(|(name, status, f, l)| Guard {
@@ -369,10 +432,7 @@ fn param_callbacks<'a>(data: &'a RouterData, own: &str) -> impl Iterator<Item = 
     data.param_callbacks
         .iter()
         .filter(move |(n, _, _)| names.contains(n))
-        .map(|(_, f, _)| ScopedMw {
-            name: f.clone(),
-            scope: None,
-        })
+        .map(|(_, f, _)| ScopedMw::named(f, None))
 }
 
 pub(crate) fn build_inventory(
@@ -686,6 +746,23 @@ pub(crate) fn build_inventory(
 
 /// A route path that matches every path under its mount: `*`, `/*`,
 /// `/(.*)`, Express 5's `/*splat` and `/{*splat}`.
+/// A route's handlers pass the request on: the last one called `next()`, and
+/// every response they gave refuses it (4xx/5xx; at least one). `Some` with
+/// the 401/403 it refuses with, if any.
+#[allow(clippy::type_complexity)]
+fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<(u16, FileId, u32)>> {
+    if !c.passes || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
+        return None;
+    }
+    Some(
+        c.responses
+            .iter()
+            .filter(|r| r.0 == 401 || r.0 == 403)
+            .min_by_key(|r| (r.0, r.2, r.3))
+            .map(|r| (r.0, r.2, r.3)),
+    )
+}
+
 fn catch_all(p: &PathArg) -> bool {
     let PathArg::Str(s) = p else { return false };
     let t = s.trim_start_matches('/');

@@ -804,6 +804,40 @@ impl Interp {
         }
     }
 
+    /// An expression statement in a route's code that sets the response's
+    /// status and nothing else: `res.status(401);` (its value `res` with the
+    /// status) or `res.statusCode = 401;`. Express keeps it on `res`.
+    pub(crate) fn statement_status(&mut self, ctx: &Ctx, e: &Expr, v: &Value) {
+        match e {
+            Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "status") => {
+                if let Value::Http(HttpVal::Res(n)) = v
+                    && *n != 0
+                {
+                    self.res_status = Some(*n);
+                }
+            }
+            Expr::Assign(target, rhs) => {
+                let Pattern::Target(t) = target.as_ref() else {
+                    return;
+                };
+                let Expr::Member(obj, m) = t.as_ref() else {
+                    return;
+                };
+                // A name and a number only: evaluating them again does nothing.
+                let (Expr::Ident(_), Expr::Num(n)) = (obj.as_ref(), rhs.as_ref()) else {
+                    return;
+                };
+                if m == "statusCode"
+                    && (100.0..600.0).contains(n)
+                    && matches!(self.eval(ctx, obj), Value::Http(HttpVal::Res(_)))
+                {
+                    self.res_status = Some(*n as u16);
+                }
+            }
+            _ => {}
+        }
+    }
+
     pub(crate) fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         match (h, name) {
@@ -826,6 +860,8 @@ impl Interp {
                 let status = match (name, argv.first().map(|v| self.force(v.clone(), 0))) {
                     ("sendStatus", Some(Value::Num(n))) if (100.0..600.0).contains(&n) => n as u16,
                     ("sendStatus", _) => 0,
+                    // The plain `res` after `res.status(401);` alone.
+                    (_, _) if status == 200 => self.res_status.unwrap_or(200),
                     _ => status,
                 };
                 let schema = match name {

@@ -92,6 +92,9 @@ pub(crate) struct RawContract {
     /// A route middleware (anonymous ones too) that answered 401/403 when it
     /// ran: (its name, status, file, line).
     pub(crate) guard: Option<(String, u16, FileId, u32)>,
+    /// The route's last handler called `next()`: it passes the request on
+    /// to what is registered after it, as middleware does.
+    pub(crate) passes: bool,
 }
 
 impl RawContract {

@@ -851,6 +851,7 @@ impl Interp {
         self.maybe_returns.push(Vec::new());
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
+        let status = self.res_status;
         for s in &c.func.body {
             match self.exec_stmt(&ctx, s) {
                 Flow::Normal => {}
@@ -865,6 +866,7 @@ impl Interp {
                 }
             }
         }
+        self.res_status = status;
         let maybe = self.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
         flow::primitive_result(result, &maybe)
@@ -1281,6 +1283,15 @@ impl Interp {
                 Value::dynamic()
             }
             Builtin::NextFn => {
+                // `next()` and `next('route')` pass the request on.
+                if self.route_contract.is_some()
+                    && match argv.first() {
+                        None | Some(Value::Undef) => true,
+                        Some(v) => v.as_text().as_deref() == Some("route"),
+                    }
+                {
+                    self.next_passed = true;
+                }
                 // `next(err)`: an error with a status is a response.
                 if let (Some(v), Some(e)) = (argv.first(), args.first())
                     && self.route_contract.is_some()

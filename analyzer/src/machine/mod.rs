@@ -283,6 +283,15 @@ pub(crate) struct Interp {
     /// reassigns the module's `let current` that `getConfig()` reads later
     /// (deferred, the assignment would never happen).
     pub(crate) discarded: Option<(FileId, u32)>,
+    /// The status a statement set on the response (`res.status(401);` or
+    /// `res.statusCode = 401;` alone): Express keeps it on `res`, so a later
+    /// `res.json(…)` in the same block or a nested one answers with it. Blocks
+    /// and function bodies restore it when they end (an `if` branch's status
+    /// does not leak into the code after the `if`).
+    pub(crate) res_status: Option<u16>,
+    /// Whether the running route handler called `next()` (or `next('route')`):
+    /// it passes the request on, as middleware does.
+    pub(crate) next_passed: bool,
     pub(crate) findings: Vec<RawFinding>,
     pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
     /// Strings that are a default taken for a value only known at run time,
@@ -486,6 +495,8 @@ impl Interp {
             called: HashSet::new(),
             event_mode: false,
             discarded: None,
+            res_status: None,
+            next_passed: false,
             near: HashMap::new(),
             route_contract: None,
             classes: Vec::new(),
@@ -752,7 +763,11 @@ impl Interp {
             for (i, f) in funcs.iter().enumerate() {
                 if let Value::Func(c) = &f {
                     let before = contract.borrow().responses.len();
+                    self.next_passed = false;
                     self.run_as_handler(f, c);
+                    if record && i + 1 == funcs.len() && self.next_passed {
+                        contract.borrow_mut().passes = true;
+                    }
                     // A middleware (not the final handler) that answers 401/403.
                     if record && i + 1 < funcs.len() {
                         crate::libs::guards::note_route_guard(&contract, c, before);

@@ -26,12 +26,15 @@ impl Interp {
             ..ctx.clone()
         };
         self.hoist(&inner, stmts);
+        let status = self.res_status;
         for s in stmts {
             let flow = self.exec_stmt(&inner, s);
             if !matches!(flow, Flow::Normal) {
+                self.res_status = status;
                 return flow;
             }
         }
+        self.res_status = status;
         Flow::Normal
     }
 
@@ -47,8 +50,11 @@ impl Interp {
                     Expr::Call(c) => self.discarded.replace((ctx.file, c.line)),
                     _ => self.discarded,
                 };
-                self.eval(ctx, e);
+                let v = self.eval(ctx, e);
                 self.discarded = outer;
+                if self.route_contract.is_some() {
+                    self.statement_status(ctx, call, &v);
+                }
             }
             Stmt::Var(decls) => {
                 for (pat, init) in decls {
