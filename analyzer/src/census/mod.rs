@@ -205,6 +205,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         stack: Vec::new(),
         conds: Vec::new(),
         calls: Vec::new(),
+        data: Vec::new(),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -354,6 +355,12 @@ struct Walker {
     /// relative `require` gives (`require('./routes')(app)`): candidates for
     /// registering calls, kept when the callee turns out to register.
     calls: Vec<CensusItem>,
+    /// Names a `const`/`let`/`var` binds to an object, string, number or
+    /// boolean literal, with the function depth (`stack.len()`) they belong
+    /// to: data, never a handler (Express refuses an object as a callback),
+    /// so `client.post('/rest/issue', issue)` with `const issue = { … }` is
+    /// an HTTP client sending data, not a route.
+    data: Vec<(usize, String)>,
 }
 
 const MAX_DEPTH: u32 = 400;
@@ -380,6 +387,18 @@ impl Walker {
                             Pattern::Ident(n) => Some(n.as_str()),
                             _ => None,
                         };
+                        if let Some(n) = name
+                            && matches!(
+                                e,
+                                Expr::Object(_)
+                                    | Expr::Str(_)
+                                    | Expr::Template(..)
+                                    | Expr::Num(_)
+                                    | Expr::Bool(_)
+                            )
+                        {
+                            self.data.push((self.stack.len(), n.to_string()));
+                        }
                         self.expr(e, name, d);
                     }
                 }
@@ -447,6 +466,13 @@ impl Walker {
         self.stack.push((f.id, name, f.line));
         self.stmts(&f.body, d);
         self.stack.pop();
+        let depth = self.stack.len();
+        self.data.retain(|(k, _)| *k <= depth);
+    }
+
+    /// A handler-like argument that is not a name bound to data here.
+    fn handler_arg(&self, e: &Expr) -> bool {
+        handler_like(e) && !matches!(e, Expr::Ident(n) if self.data.iter().any(|(_, d)| d == n))
     }
 
     fn class(&mut self, c: &Class, d: u32) {
@@ -709,7 +735,7 @@ impl Walker {
                                 .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
                                 || spread_then_handler(rest)
                         }
-                        Some(p) => path_like(p) && rest.iter().any(handler_like),
+                        Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
                         None => false,
                     };
                     ok.then(|| item(CensusKind::Route, first))
