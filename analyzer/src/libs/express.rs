@@ -480,7 +480,10 @@ impl Interp {
             if names.len() == before + 1 {
                 named_values.push((before, v.clone()));
             }
+            let had = funcs.len();
             self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
+            // Whether this argument, once the last, gives a function that runs.
+            contract.borrow_mut().last_unrun = funcs.len() == had;
             // A factory that was followed (`validate(schemas.create)` returning
             // a closure): what it was handed, read again (plain reads only).
             if let (Expr::Call(c), Value::Func(_)) = (a, &v)

@@ -95,6 +95,9 @@ pub(crate) struct RawContract {
     /// The route's last handler called `next()`: it passes the request on
     /// to what is registered after it, as middleware does.
     pub(crate) passes: bool,
+    /// The route's last handler argument gave no function the run can
+    /// follow (a controller method of a package, a value known at run time).
+    pub(crate) last_unrun: bool,
 }
 
 impl RawContract {

@@ -756,6 +756,10 @@ impl Interp {
                     f => f.clone(),
                 })
                 .collect();
+            // Whether the route's last handler is a function that runs (not
+            // a controller method or package value the run cannot follow).
+            let last_runs =
+                matches!(funcs.last(), Some(Value::Func(_))) && !contract.borrow().last_unrun;
             let funcs: Vec<Value> = funcs
                 .into_iter()
                 .filter(|f| matches!(f, Value::Func(_)))
@@ -765,7 +769,7 @@ impl Interp {
                     let before = contract.borrow().responses.len();
                     self.next_passed = false;
                     self.run_as_handler(f, c);
-                    if record && i + 1 == funcs.len() && self.next_passed {
+                    if record && last_runs && i + 1 == funcs.len() && self.next_passed {
                         contract.borrow_mut().passes = true;
                     }
                     // A middleware (not the final handler) that answers 401/403.
