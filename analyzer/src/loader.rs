@@ -70,6 +70,11 @@ fn needles_of(bytes: &[u8]) -> u8 {
             || has("new express")
             || has("express_1.default)()")
             || has("express.default()")
+            || express_names(bytes).any(|n| {
+                let mut call = n.to_vec();
+                call.extend_from_slice(b"()");
+                find(bytes, &call).is_some()
+            })
         {
             flags |= needle::APP;
         }
@@ -98,6 +103,52 @@ fn needles_of(bytes: &[u8]) -> u8 {
         flags |= needle::CENSUS;
     }
     flags
+}
+
+/// The names Express's default export is bound to under another name
+/// (`import Express from 'express'`, `import createApp, { Router } from
+/// "express"`, `const server = require('express')`): calling one makes an app.
+fn express_names(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    use memchr::memmem::{find_iter, rfind};
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let imports = [&b"from 'express'"[..], b"from \"express\""]
+        .into_iter()
+        .flat_map(move |needle| find_iter(bytes, needle).map(move |at| (at, needle)))
+        .filter_map(move |(at, _)| {
+            // The `import` that starts this statement, within a line or two.
+            let from = at.saturating_sub(200);
+            let start = from + rfind(&bytes[from..at], b"import ")? + 7;
+            let rest = &bytes[start..at];
+            let len = rest.iter().position(|&c| !ident(c)).unwrap_or(rest.len());
+            let name = &rest[..len];
+            (!name.is_empty() && name != b"type").then_some(name)
+        });
+    let requires = [&b"require('express')"[..], b"require(\"express\")"]
+        .into_iter()
+        .flat_map(move |needle| find_iter(bytes, needle).map(move |at| (at, needle)))
+        .filter_map(move |(at, needle)| {
+            // Directly assigned: `NAME = require('express')` (not `require('express')()`).
+            if bytes.get(at + needle.len()) == Some(&b'(') {
+                return None;
+            }
+            let mut end = at;
+            while end > 0 && bytes[end - 1] == b' ' {
+                end -= 1;
+            }
+            if end == 0 || bytes[end - 1] != b'=' {
+                return None;
+            }
+            end -= 1;
+            while end > 0 && bytes[end - 1] == b' ' {
+                end -= 1;
+            }
+            let mut start = end;
+            while start > 0 && ident(bytes[start - 1]) {
+                start -= 1;
+            }
+            (start < end).then(|| &bytes[start..end])
+        });
+    imports.chain(requires)
 }
 
 /// Whether the bytes export a name a file-based router takes as a method's
@@ -1165,7 +1216,22 @@ impl Loader {
 
 #[cfg(test)]
 mod tests {
-    use super::literal_specifiers;
+    use super::{express_names, literal_specifiers, needle, needles_of};
+
+    #[test]
+    fn an_app_made_by_express_under_another_name_is_a_possible_entry() {
+        let src = b"import Express, { Router } from 'express';\nconst app = Express();\n";
+        let names: Vec<&[u8]> = express_names(src).collect();
+        assert_eq!(names, [&b"Express"[..]]);
+        assert_ne!(needles_of(src) & needle::APP, 0);
+        let src = b"const createServer = require(\"express\")\nconst app = createServer()\n";
+        assert_ne!(needles_of(src) & needle::APP, 0);
+        // Bound but never called, or only its Router used: no app here.
+        let src = b"import Express from 'express';\nexport const r = Express.Router();\n";
+        assert_eq!(needles_of(src) & needle::APP, 0);
+        let src = b"import type { Request } from 'express';\n";
+        assert_eq!(express_names(src).count(), 0);
+    }
 
     #[test]
     fn specifiers_are_read_from_the_bytes() {
