@@ -1062,8 +1062,11 @@ impl Interp {
                     .cloned()
                     .map(|v| self.force(v, 0))
                     .unwrap_or(Value::Undef);
-                let keys = match *f {
-                    "keys" | "values" | "entries" => self.run_time_keys(&target),
+                let keys = match (*f, &target) {
+                    ("keys" | "values" | "entries", Value::Module(id)) => {
+                        Some(self.namespace_entries(*id))
+                    }
+                    ("keys" | "values" | "entries", _) => self.run_time_keys(&target),
                     _ => None,
                 };
                 if let Some(keys) = keys {

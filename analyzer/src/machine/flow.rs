@@ -84,6 +84,12 @@ impl Interp {
                             .map(|i| Value::Num(i as f64))
                             .collect(),
                     ),
+                    (Value::Module(id), true) => Some(
+                        self.namespace_entries(*id)
+                            .into_iter()
+                            .map(|(k, _)| k)
+                            .collect(),
+                    ),
                     (Value::Obj(_) | Value::Sio(_), true) => self
                         .run_time_keys(&v)
                         .map(|keys| keys.into_iter().map(|(k, _)| k).collect()),

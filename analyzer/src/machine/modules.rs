@@ -371,6 +371,44 @@ impl Interp {
         }
     }
 
+    /// The names an ES module's namespace object has (`import * as ns`):
+    /// its own exports and those of its `export *` modules (without their
+    /// `default`), sorted as the namespace's keys are.
+    pub(crate) fn namespace_names(&mut self, id: FileId, depth: u32) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        if depth > 16 {
+            return out;
+        }
+        let rec = self.load_module(id);
+        if let Some((_, names)) = rec.live.borrow().as_ref() {
+            out.extend(names.keys().cloned());
+        }
+        out.extend(
+            rec.exports
+                .props
+                .borrow()
+                .iter()
+                .map(|(k, _)| k.to_string()),
+        );
+        let stars = rec.stars.borrow().clone();
+        for s in stars {
+            let theirs = self.namespace_names(s, depth + 1);
+            out.extend(theirs.into_iter().filter(|n| n != "default"));
+        }
+        out
+    }
+
+    /// `Object.entries(ns)` of a module namespace: (name, value) by name.
+    pub(crate) fn namespace_entries(&mut self, id: FileId) -> Vec<(Value, Value)> {
+        self.namespace_names(id, 0)
+            .into_iter()
+            .map(|n| {
+                let v = self.export_of(id, &n, 0);
+                (Value::str(&n), v)
+            })
+            .collect()
+    }
+
     pub(crate) fn export_of(&mut self, id: FileId, name: &str, depth: u32) -> Value {
         if depth > 16 {
             return Value::dynamic();
