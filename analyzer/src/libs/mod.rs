@@ -34,6 +34,7 @@ pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
 pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
+pub(crate) mod tsoa;
 pub(crate) mod validators;
 
 use crate::machine::NodeFn;
@@ -135,6 +136,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("routing-controllers", Module::Family),
     // inversify.rs
     modelled("inversify-express-utils", Module::Family),
+    // tsoa.rs
+    modelled("tsoa", Module::Family),
+    modelled("@tsoa/runtime", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),

@@ -31,7 +31,7 @@ use crate::paths;
 const PKG: &str = "routing-controllers";
 
 /// Whether a repository path matches a glob (`**` any folders, `*` any name part).
-fn glob_match(pattern: &str, path: &str) -> bool {
+pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
     fn go(p: &[u8], s: &[u8]) -> bool {
         match p {
             [] => s.is_empty(),

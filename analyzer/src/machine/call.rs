@@ -1177,6 +1177,7 @@ impl Interp {
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
             Builtin::Framework(n) => match n.as_ref() {
                 "create" => self.nest_create(ctx, &argv, args, line),
+                "tsoa.RegisterRoutes" => self.tsoa_register_routes(ctx, &argv, line),
                 w @ ("createExpressServer" | "useExpressServer") => {
                     let w = w.to_string();
                     self.routing_controllers_server(ctx, &w, &argv, line)

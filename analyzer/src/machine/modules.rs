@@ -302,6 +302,13 @@ impl Interp {
                     Some(n) => self.member(&data, n),
                 }
             }
+            // tsoa's generated routes file, not in the repository.
+            Some(Resolved::Missing)
+                if name.is_some_and(|n| self.tsoa_generated_import(n).is_some()) =>
+            {
+                self.tsoa_generated_import(name.unwrap_or_default())
+                    .unwrap_or_else(Value::dynamic)
+            }
             _ => self.known_import(r, name),
         }
     }
