@@ -751,7 +751,7 @@ pub(crate) fn build_inventory(
 /// the 401/403 it refuses with, if any.
 #[allow(clippy::type_complexity)]
 fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<(u16, FileId, u32)>> {
-    if !c.passes || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
+    if !c.passes || c.answered || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
         return None;
     }
     Some(

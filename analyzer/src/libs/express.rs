@@ -482,8 +482,9 @@ impl Interp {
             }
             let had = funcs.len();
             self.route_funcs(ctx, &v, &contract, &mut funcs, call.line, 0);
-            // Whether this argument, once the last, gives a function that runs.
-            contract.borrow_mut().last_unrun = funcs.len() == had;
+            if funcs.len() == had {
+                contract.borrow_mut().unrun = true;
+            }
             // A factory that was followed (`validate(schemas.create)` returning
             // a closure): what it was handed, read again (plain reads only).
             if let (Expr::Call(c), Value::Func(_)) = (a, &v)
@@ -881,6 +882,9 @@ impl Interp {
                 };
                 if let Some(c) = &self.route_contract {
                     let mut c = c.borrow_mut();
+                    if status < 400 {
+                        c.answered = true;
+                    }
                     if !c
                         .responses
                         .iter()
@@ -898,6 +902,14 @@ impl Interp {
                 "set" | "header" | "type" | "cookie" | "clearCookie" | "location" | "vary"
                 | "append",
             ) => Value::Http(h),
+            // (A redirect is how a guard sends a visitor to log in: not an answer.)
+            (HttpVal::Res(_), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+                if let Some(c) = &self.route_contract {
+                    c.borrow_mut().answered = true;
+                }
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
             _ => {
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::dynamic()

@@ -95,9 +95,14 @@ pub(crate) struct RawContract {
     /// The route's last handler called `next()`: it passes the request on
     /// to what is registered after it, as middleware does.
     pub(crate) passes: bool,
-    /// The route's last handler argument gave no function the run can
-    /// follow (a controller method of a package, a value known at run time).
-    pub(crate) last_unrun: bool,
+    /// A handler argument of the route gave no function the run can follow
+    /// (a controller method of a package, a value known at run time).
+    pub(crate) unrun: bool,
+    /// The handlers answered other than with a refusal: a send with a
+    /// status under 400 (or one known only at run time), or `render`,
+    /// `sendFile`, `download`, `write`, `writeHead` (a redirect is how a
+    /// guard sends a visitor to log in, so it is not one).
+    pub(crate) answered: bool,
 }
 
 impl RawContract {

@@ -756,10 +756,10 @@ impl Interp {
                     f => f.clone(),
                 })
                 .collect();
-            // Whether the route's last handler is a function that runs (not
+            // Whether every handler of the route is a function that runs (not
             // a controller method or package value the run cannot follow).
             let last_runs =
-                matches!(funcs.last(), Some(Value::Func(_))) && !contract.borrow().last_unrun;
+                funcs.iter().all(|f| matches!(f, Value::Func(_))) && !contract.borrow().unrun;
             let funcs: Vec<Value> = funcs
                 .into_iter()
                 .filter(|f| matches!(f, Value::Func(_)))
