@@ -38,6 +38,7 @@ impl Interp {
             via,
         };
         self.routers[id as usize].regs.push(reg);
+        self.reentry.registered += 1;
     }
 
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {

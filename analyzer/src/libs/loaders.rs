@@ -376,6 +376,8 @@ impl Interp {
                         ChainKind::Consign => (argv.to_vec(), Some(m.clone())),
                         ChainKind::ExpressLoad => (vec![target.clone()], None),
                     };
+                    // Its result is kept: never a repeat skipped as discarded.
+                    self.reentry.discard_armed = false;
                     self.call_value(ctx, &m, args, &[], line, this)
                 }
                 _ => m.clone(),

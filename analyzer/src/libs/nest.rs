@@ -188,6 +188,7 @@ impl Interp {
             via: None,
         };
         self.routers[router as usize].regs.push(reg);
+        self.reentry.registered += 1;
     }
 
     /// Runs, as unreached code, every non-test file that declares a decorated

@@ -183,6 +183,7 @@ impl Interp {
                 continue;
             };
             let args = vec![Value::str(&d.hook), context.clone(), Value::Undef];
+            self.reentry.discard_armed = false;
             self.call_value(ctx, &f, args, &[], line, None);
         }
         self.plugin_hooks.firing.pop();

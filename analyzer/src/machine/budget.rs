@@ -11,6 +11,10 @@
 //! once, at the outer level. Example: pollers that re-arm each other with
 //! `setTimeout` ran in 66 s before; they now run each body a handful of times.
 //!
+//! Also fan-out without recursion: a discarded call (`f(x);`) of a function
+//! that already ran from one with the same shape of `this` and arguments and
+//! charted nothing is not run again (see [`Interp::call_discarded`]).
+//!
 //! Also the memory budget: values that grow without statements to count
 //! (`s = s + s` doubling in a short loop, `a = a.concat(a)`) are charged by
 //! their size when they are large ([`CHARGE_FROM`]); one string over
@@ -28,6 +32,8 @@ use crate::inventory::FindingCode;
 use crate::ir::Func;
 use crate::project::FileId;
 use crate::value::Value;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -91,6 +97,19 @@ pub(crate) struct Reentry {
     funcs: Vec<(FileId, Arc<Func>)>,
     /// Bytes charged by [`Interp::charge`] so far in this run.
     charged: u64,
+    /// The call node of the expression statement being run (by address).
+    pub(crate) discarded_call: Option<usize>,
+    /// Set while that call's callee and arguments are evaluated, taken by
+    /// its `call_value`: the call whose value is discarded.
+    pub(crate) discard_armed: bool,
+    /// Writes of apps, routers and sockets into variables, properties and
+    /// collections so far (see [`Interp::note_write`]).
+    writes: u64,
+    /// Registrations added to routers so far (see [`Interp::effects`]).
+    pub(crate) registered: u64,
+    /// Discarded calls that ran and charted nothing: (file, function, shape
+    /// of `this` and the arguments).
+    inert: HashSet<(FileId, u32, u64)>,
 }
 
 impl Interp {
@@ -176,6 +195,95 @@ impl Interp {
         false
     }
 
+    /// Count a write of `v` (an assignment, a property or collection entry)
+    /// when it holds an app, a router or a socket: state a run that charted
+    /// nothing may have lacked (`client.manager = manager` holding the
+    /// Socket.IO server), so discarded calls run again after it. Always true.
+    pub(crate) fn note_write(&mut self, v: Option<&Value>) -> bool {
+        if v.is_some_and(|v| v.is_tracked(1)) {
+            self.reentry.writes += 1;
+        }
+        true
+    }
+
+    /// Whether a discarded call may be skipped as a repeat (see
+    /// [`Interp::call_discarded`]): not while a route's contract or a
+    /// listener's events are being read, nor in the events pass, where
+    /// each run of a helper can record what the inert test does not count.
+    pub(crate) fn memo_eligible(&self) -> bool {
+        !self.event_mode && self.route_contract.is_none() && self.listener_site.is_none()
+    }
+
+    /// A count that grows whenever the analysis charts or learns something
+    /// a later stage reports: routers and their registrations, Socket.IO
+    /// servers and sites, findings, modules loaded, classes, stores,
+    /// middleware and guards seen.
+    fn effects(&self) -> u64 {
+        self.reentry.registered
+            + (self.routers.len()
+                + self.sio_servers.len()
+                + self.sites.len()
+                + self.findings.len()
+                + self.modules.len()
+                + self.classes.len()
+                + self.stores.len()
+                + self.middleware_seen.len()
+                + self.guards.len()
+                + self.forked.len()
+                + self.relay_sinks.len()
+                + self.catch_alls.len()
+                + self.nest_instances.len()) as u64
+    }
+
+    /// A call whose value the program discards (`f(x);`, `await f(x);`):
+    /// run for its effects, unless the same function already ran, from a
+    /// discarded call, with `this` and arguments of the same shape (see
+    /// [`shape`]) and charted nothing then, and no app, router or socket
+    /// was stored anywhere since, nor a module loaded: running it again
+    /// could only repeat that. This bounds fan-out that multiplies paths without
+    /// recursion (a stream callback that handles each cached message, each
+    /// handler emitting messages through a pipeline of helpers: every level
+    /// called with fresh objects of the same shape).
+    pub(crate) fn call_discarded(
+        &mut self,
+        ctx: &super::Ctx,
+        c: &Rc<crate::value::Closure>,
+        argv: Vec<Value>,
+        args: &[crate::ir::Expr],
+        line: u32,
+        this: Option<Value>,
+    ) -> Value {
+        let mut h = rustc_hash::FxHasher::default();
+        let receiver = c.this.as_ref().or(this.as_ref()).unwrap_or(&Value::Undef);
+        shape(&mut h, receiver, 1);
+        for a in &argv {
+            shape(&mut h, a, SHAPE_DEPTH);
+        }
+        // What the run could reach beyond its arguments: apps, routers and
+        // sockets written anywhere, routers and servers made, modules loaded.
+        (
+            self.reentry.writes,
+            self.routers.len(),
+            self.sio_servers.len(),
+            self.modules.len(),
+        )
+            .hash(&mut h);
+        let key = (c.file, c.func.id, h.finish());
+        if self.reentry.inert.contains(&key) {
+            return Value::Undef;
+        }
+        let before = self.effects();
+        let steps = self.steps;
+        let f = Value::Func(c.clone());
+        let r = self.call_value_now(ctx, &f, argv, args, line, this);
+        // Only once a run did some work (a body cut short by the budget or
+        // the re-entry rules must not stand for the full run).
+        if self.effects() == before && self.steps > steps && self.steps <= STEP_BUDGET {
+            self.reentry.inert.insert(key);
+        }
+        r
+    }
+
     /// Run `f` as a callback that the program runs later (timers, promises).
     pub(crate) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
         self.reentry.later.push(self.stack.len());
@@ -205,4 +313,50 @@ pub(crate) fn runs_later(callee: &crate::ir::Expr) -> bool {
             | "catch"
             | "finally"
     )
+}
+
+/// How deep [`shape`] looks into the arguments' objects and arrays.
+const SHAPE_DEPTH: u8 = 2;
+
+/// The shape of a value for [`Interp::call_discarded`]: strings, numbers and
+/// booleans by value, apps and routers by identity, functions by their
+/// definition, objects by their keys and the shapes of their values (arrays
+/// by their items), down to `depth` levels, below which only their size.
+/// Two fresh `{ path: 'a', value: x }` have one shape; `{ path: 'b', … }` another.
+fn shape(h: &mut impl Hasher, v: &Value, depth: u8) {
+    std::mem::discriminant(v).hash(h);
+    match v {
+        Value::Str(s) | Value::Pattern(s) | Value::Regex(s) => s.hash(h),
+        Value::Num(n) => n.to_bits().hash(h),
+        Value::Bool(b) => b.hash(h),
+        Value::Router(id) => id.hash(h),
+        Value::Chain(id, _) => id.hash(h),
+        Value::Lazy(f, n) => (f, n).hash(h),
+        Value::Module(f) => f.hash(h),
+        Value::Func(c) => (c.file, c.func.id).hash(h),
+        Value::Class(c) => (Rc::as_ptr(c) as *const u8 as usize).hash(h),
+        Value::Sio(s) => (Rc::as_ptr(s) as *const u8 as usize).hash(h),
+        Value::Emitter(e) => (Rc::as_ptr(e) as *const u8 as usize).hash(h),
+        Value::Obj(o) => {
+            let props = o.props.borrow();
+            props.len().hash(h);
+            if depth > 0 {
+                for (k, v) in props.iter() {
+                    k.hash(h);
+                    shape(h, v, depth - 1);
+                }
+            }
+        }
+        Value::Arr(a) => {
+            let items = a.borrow();
+            items.len().hash(h);
+            if depth > 0 {
+                for v in items.iter().take(64) {
+                    shape(h, v, depth - 1);
+                }
+            }
+        }
+        Value::Coll(c) => c.items.borrow().len().hash(h),
+        _ => {}
+    }
 }

@@ -8,10 +8,18 @@ use super::*;
 
 impl Interp {
     pub(crate) fn call(&mut self, ctx: &Ctx, call: &Call) -> Value {
-        if budget::runs_later(&call.callee) {
-            return self.later(|me| me.call_now(ctx, call));
-        }
-        self.call_now(ctx, call)
+        // Whether this is the call an expression statement makes (its value
+        // is discarded): only its own `call_value` takes the mark, not the
+        // calls its arguments make (see `Interp::call_value`).
+        let mine = self.reentry.discarded_call == Some(call as *const Call as usize);
+        let outer = std::mem::replace(&mut self.reentry.discard_armed, mine);
+        let r = if budget::runs_later(&call.callee) {
+            self.later(|me| me.call_now(ctx, call))
+        } else {
+            self.call_now(ctx, call)
+        };
+        self.reentry.discard_armed = outer;
+        r
     }
 
     pub(crate) fn call_now(&mut self, ctx: &Ctx, call: &Call) -> Value {
@@ -271,6 +279,7 @@ impl Interp {
                 } else {
                     o.clone()
                 };
+                self.reentry.discard_armed = false;
                 return self.call_value(ctx, cb, vec![arg], &[], call.line, None);
             }
             return o.clone();
@@ -424,6 +433,7 @@ impl Interp {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         match name {
             "add" | "set" => {
+                self.note_write(argv.last());
                 let entry = if c.map {
                     (arg(0), arg(1))
                 } else {
@@ -493,6 +503,8 @@ impl Interp {
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
         self.census_handed(ctx.file, line, argv);
+        // The callee calls them, not the statement: never a discarded call.
+        self.reentry.discard_armed = false;
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
@@ -645,6 +657,7 @@ impl Interp {
                 self.note_validation(ctx, line, &forced, &name);
             }
         }
+        let discarded = std::mem::take(&mut self.reentry.discard_armed);
         // Follow now when the call carries an app/router/socket or an inline
         // callback, or its module can lead to a registration
         // (`Loader::may_route`), or its value is discarded (an expression
@@ -691,6 +704,12 @@ impl Interp {
             }) || tracked
         };
         if follow {
+            if discarded
+                && let Value::Func(c) = f
+                && self.memo_eligible()
+            {
+                return self.call_discarded(ctx, c, argv, args, line, this);
+            }
             self.call_value_now(ctx, f, argv, args, line, this)
         } else {
             Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
@@ -1427,6 +1446,7 @@ impl Interp {
             return Some(Value::dynamic());
         }
         let key = format!("{}[{}]", expr_text(obj), expr_text(idx));
+        self.reentry.discard_armed = false;
         for (k, f) in funcs {
             self.cond.push(format!("{key} is {k}"));
             self.call_value(

@@ -50,8 +50,16 @@ impl Interp {
                     Expr::Call(c) => self.discarded.replace((ctx.file, c.line)),
                     _ => self.discarded,
                 };
+                let outer_call = std::mem::replace(
+                    &mut self.reentry.discarded_call,
+                    match call {
+                        Expr::Call(c) => Some(c.as_ref() as *const crate::ir::Call as usize),
+                        _ => None,
+                    },
+                );
                 let v = self.eval(ctx, e);
                 self.discarded = outer;
+                self.reentry.discarded_call = outer_call;
                 if self.route_contract.is_some() {
                     self.statement_status(ctx, call, &v);
                 }
@@ -218,7 +226,7 @@ impl Interp {
             Pattern::Ident(name) => {
                 if define {
                     ctx.scope.define(name, v);
-                } else if !ctx.scope.assign(name, v.clone()) {
+                } else if self.note_write(Some(&v)) && !ctx.scope.assign(name, v.clone()) {
                     // `config = {…}` with no declaration in sloppy code: a
                     // property of the global object, read as a bare name in
                     // every module (strict code would throw instead).
@@ -283,6 +291,7 @@ impl Interp {
                     if let Some(k) = k.as_text() {
                         self.set_member(&o, &k, v);
                     } else {
+                        self.note_write(Some(&v));
                         self.keep_under_dynamic_key(&o, v);
                     }
                 }
@@ -293,6 +302,7 @@ impl Interp {
     }
 
     pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
+        self.note_write(Some(&v));
         match o {
             Value::Obj(data) => data.set(prop, v),
             Value::Class(c) => c.statics.set(prop, v),

@@ -57,6 +57,20 @@ impl<'s> Lowerer<'s> {
 
     /// The JSDoc comment directly preceding `node` (skipping nothing else).
     pub(crate) fn doc_before(&self, node: Node) -> Option<String> {
+        // A doc comment right before the node ends with `*/` after at most
+        // whitespace. Looking at the bytes first spares `prev_sibling`, which
+        // walks the parent's children from the first (quadratic over a long
+        // block); other whitespace than ASCII takes the full look.
+        let before = &self.src[..node.start_byte().min(self.src.len())];
+        let end = before
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C'))
+            .map_or(0, |i| i + 1);
+        if !before[..end].ends_with(b"*/")
+            && before.get(end.wrapping_sub(1)).is_none_or(|b| b.is_ascii())
+        {
+            return None;
+        }
         let prev = node.prev_sibling()?;
         if prev.kind() != "comment" {
             return None;
