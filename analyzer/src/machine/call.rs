@@ -510,11 +510,21 @@ impl Interp {
         call: &Call,
     ) -> Value {
         // Growing an array does not copy it (a counted loop pushes once per index).
-        if matches!(name, "push" | "unshift") {
-            let mut items = a.borrow_mut();
-            let room = MAX_ITERATIONS.saturating_sub(items.len());
-            items.extend(argv.into_iter().take(room));
-            return Value::Num(items.len() as f64);
+        match name {
+            "push" | "unshift" => {
+                let mut items = a.borrow_mut();
+                let room = MAX_ITERATIONS.saturating_sub(items.len());
+                let added = argv.into_iter().take(room);
+                if name == "push" {
+                    items.extend(added);
+                } else {
+                    // `unshift` puts its arguments first, in their order.
+                    items.splice(0..0, added);
+                }
+                return Value::Num(items.len() as f64);
+            }
+            "splice" => return splice(a, &argv),
+            _ => {}
         }
         let items: Vec<Value> = a.borrow().clone();
         let cb = argv.first().cloned().unwrap_or(Value::Undef);
@@ -1440,4 +1450,36 @@ impl Interp {
         }
         Some(Value::dynamic())
     }
+}
+
+/// `a.splice(start, deleteCount, ...items)` with a known start (and count):
+/// the items are removed and inserted in place and the removed ones given
+/// back, as JavaScript does; with a start or count only known at run time the
+/// array is left as it was.
+fn splice(a: &Rc<RefCell<Vec<Value>>>, argv: &[Value]) -> Value {
+    let mut items = a.borrow_mut();
+    let len = items.len() as f64;
+    // `ToIntegerOrInfinity`: `undefined` and NaN are 0, fractions go toward 0.
+    let integer = |v: &Value| match v {
+        Value::Num(n) if n.is_nan() => Some(0.0),
+        Value::Num(n) => Some(n.trunc()),
+        Value::Undef => Some(0.0),
+        _ => None,
+    };
+    let start = match argv.first().map(integer) {
+        None => return Value::array(Vec::new()),
+        Some(None) => return Value::dynamic(),
+        Some(Some(n)) if n < 0.0 => (len + n).max(0.0),
+        Some(Some(n)) => n.min(len),
+    };
+    let count = match argv.get(1).map(integer) {
+        None => len - start,
+        Some(None) => return Value::dynamic(),
+        Some(Some(n)) => n.clamp(0.0, len - start),
+    };
+    let (start, count) = (start as usize, count as usize);
+    let room = MAX_ITERATIONS.saturating_sub(items.len() - count);
+    let inserted = argv.iter().skip(2).take(room).cloned();
+    let removed: Vec<Value> = items.splice(start..start + count, inserted).collect();
+    Value::array(removed)
 }
