@@ -621,6 +621,7 @@ impl Interp {
                     .collect(),
             ),
             "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
+            "indexOf" | "lastIndexOf" | "includes" => search(name, &items, &argv),
             _ => Value::dynamic(),
         }
     }
@@ -1482,4 +1483,54 @@ fn splice(a: &Rc<RefCell<Vec<Value>>>, argv: &[Value]) -> Value {
     let inserted = argv.iter().skip(2).take(room).cloned();
     let removed: Vec<Value> = items.splice(start..start + count, inserted).collect();
     Value::array(removed)
+}
+
+/// `indexOf`/`lastIndexOf` (strict equality) and `includes` (SameValueZero)
+/// when the items and the value searched for are known primitives; only known
+/// at run time otherwise, or when a `fromIndex` is given.
+fn search(name: &str, items: &[Value], argv: &[Value]) -> Value {
+    if argv.len() > 1 {
+        return Value::dynamic();
+    }
+    let needle = argv.first().cloned().unwrap_or(Value::Undef);
+    let same = |item: &Value| -> Option<bool> {
+        Some(match (item, &needle) {
+            (Value::Num(x), Value::Num(y)) => {
+                x == y || (name == "includes" && x.is_nan() && y.is_nan())
+            }
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Undef, Value::Undef) | (Value::Null, Value::Null) => true,
+            (x, y) if primitive(x) && primitive(y) => false,
+            _ => return None,
+        })
+    };
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    if name == "lastIndexOf" {
+        order.reverse();
+    }
+    let mut found = None;
+    for i in order {
+        match same(&items[i]) {
+            Some(true) => {
+                found = Some(i);
+                break;
+            }
+            Some(false) => {}
+            None => return Value::dynamic(),
+        }
+    }
+    match (name, found) {
+        ("includes", f) => Value::Bool(f.is_some()),
+        (_, Some(i)) => Value::Num(i as f64),
+        (_, None) => Value::Num(-1.0),
+    }
+}
+
+/// A value `===` compares by its content.
+fn primitive(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Undef | Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_)
+    )
 }
