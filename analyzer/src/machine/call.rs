@@ -622,8 +622,32 @@ impl Interp {
             ),
             "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
             "indexOf" | "lastIndexOf" | "includes" => search(name, &items, &argv),
+            "findIndex" => self.find_index(ctx, &arr, &cb, call.line),
             _ => Value::dynamic(),
         }
+    }
+
+    /// `findIndex(cb)`: the callback runs item by item until it answers truthy,
+    /// as JavaScript runs it; the index is known while its answers are
+    /// (`_.findIndex` over an array too).
+    pub(crate) fn find_index(&mut self, ctx: &Ctx, arr: &Value, cb: &Value, line: u32) -> Value {
+        let Value::Arr(a) = arr else {
+            return Value::dynamic();
+        };
+        let items: Vec<Value> = a.borrow().clone();
+        if items.len() > MAX_ITERATIONS {
+            return Value::dynamic();
+        }
+        for (i, item) in items.into_iter().enumerate() {
+            let at = Value::Num(i as f64);
+            let r = self.call_value_now(ctx, cb, vec![item, at, arr.clone()], &[], line, None);
+            match self.force(r, 0).truthy() {
+                Some(true) => return Value::Num(i as f64),
+                Some(false) => {}
+                None => return Value::dynamic(),
+            }
+        }
+        Value::Num(-1.0)
     }
 
     pub(crate) fn call_value(
