@@ -944,10 +944,13 @@ impl Interp {
             }
             (_, Value::Arr(vals)) => {
                 // Elements with a name of their own are listed by it; the others
-                // go under the array's name once (`signupRules`).
+                // go under the array's name once (`signupRules`). An element
+                // another module made (an import, a factory's call not run yet)
+                // is what it gives where the route takes it.
                 let vals = vals.borrow().clone();
                 let mut unnamed = false;
                 for vv in vals {
+                    let vv = self.force_deep(vv);
                     match value_name(&vv) {
                         Some(name) => out.push((name, value_at(&vv))),
                         None if !unnamed => {

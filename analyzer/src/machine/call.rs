@@ -621,7 +621,13 @@ impl Interp {
                     .collect(),
             ),
             "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
-            "indexOf" | "lastIndexOf" | "includes" => search(name, &items, &argv),
+            "indexOf" | "lastIndexOf" | "includes" => {
+                // What another module made (an import, a call not run yet) is
+                // compared as what it gives.
+                let items: Vec<Value> = items.into_iter().map(|v| self.force_deep(v)).collect();
+                let argv: Vec<Value> = argv.into_iter().map(|v| self.force_deep(v)).collect();
+                search(name, &items, &argv)
+            }
             "findIndex" => self.find_index(ctx, &arr, &cb, call.line),
             _ => Value::dynamic(),
         }
@@ -639,6 +645,9 @@ impl Interp {
             return Value::dynamic();
         }
         for (i, item) in items.into_iter().enumerate() {
+            // The callback inspects the item: what another module made is
+            // what it gives (`m.name` of a factory's middleware).
+            let item = self.force_deep(item);
             let at = Value::Num(i as f64);
             let r = self.call_value_now(ctx, cb, vec![item, at, arr.clone()], &[], line, None);
             match self.force(r, 0).truthy() {
