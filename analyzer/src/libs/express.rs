@@ -36,6 +36,7 @@ impl Interp {
             cond: self.cond_text(),
             doc,
             via,
+            declared: None,
         };
         self.routers[id as usize].regs.push(reg);
     }
@@ -563,7 +564,8 @@ impl Interp {
                 );
             }
         }
-        let via = self.path_supplier(ctx, call, &paths);
+        let declared = self.declared_by_decorator(ctx, call);
+        let via = self.path_supplier(ctx, call, &paths).or(declared);
         self.push_reg(
             id,
             RegKind::Route {
@@ -580,6 +582,9 @@ impl Interp {
             call.doc.clone(),
             via,
         );
+        if let Some(reg) = self.routers[id as usize].regs.last_mut() {
+            reg.declared = declared;
+        }
     }
 
     /// Where a route's path came from when the verb call does not write it

@@ -430,11 +430,8 @@ impl Interp {
                     (Value::Undef, arg(0))
                 };
                 let mut items = c.items.borrow_mut();
-                let key = entry.0.as_text();
-                if let Some(k) = key.as_ref().filter(|_| c.map)
-                    && let Some(slot) = items
-                        .iter_mut()
-                        .find(|(k2, _)| k2.as_text().as_ref() == Some(k))
+                if c.map
+                    && let Some(slot) = items.iter_mut().find(|(k2, _)| same_key(k2, &entry.0))
                 {
                     *slot = entry;
                 } else if items.len() < Coll::LIMIT {
@@ -444,14 +441,10 @@ impl Interp {
             }
             "get" => {
                 let items = c.items.borrow();
-                let key = arg(0).as_text();
-                if let Some(k) = key.as_ref()
-                    && let Some((_, v)) = items
-                        .iter()
-                        .find(|(k2, _)| k2.as_text().as_ref() == Some(k))
-                {
+                if let Some((_, v)) = items.iter().find(|(k2, _)| same_key(k2, &arg(0))) {
                     return v.clone();
                 }
+                let key = arg(0).as_text();
                 // An unknown key: the entry that carries a socket or router, if any.
                 let found = items
                     .iter()
@@ -1566,4 +1559,16 @@ fn primitive(v: &Value) -> bool {
         v,
         Value::Undef | Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_)
     )
+}
+
+/// Whether two `Map` keys are one key: the same object, class, function or
+/// array, or equal known text.
+fn same_key(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Obj(x), Value::Obj(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Func(x), Value::Func(y)) => Rc::ptr_eq(x, y),
+        (Value::Arr(x), Value::Arr(y)) => Rc::ptr_eq(x, y),
+        _ => matches!((a.as_text(), b.as_text()), (Some(x), Some(y)) if x == y),
+    }
 }

@@ -294,7 +294,10 @@ impl Interp {
 
     pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
         match o {
-            Value::Obj(data) => data.set(prop, v),
+            Value::Obj(data) => {
+                self.note_decorated(data, prop);
+                data.set(prop, v);
+            }
             Value::Class(c) => c.statics.set(prop, v),
             Value::Arr(a) => {
                 if let Ok(i) = prop.parse::<usize>() {
