@@ -285,6 +285,9 @@ pub(crate) struct Decorator {
     pub(crate) callee: Expr,
     /// The arguments when the decorator is a call.
     pub(crate) args: Vec<Expr>,
+    /// Whether the decorator is a call (`@Get()`, not `@Get`): then what the
+    /// call returns is the decorator.
+    pub(crate) called: bool,
     /// 1-based line of the `@`.
     pub(crate) line: u32,
 }

@@ -140,6 +140,13 @@ const NODE_BUILTINS: &[&str] = &[
     "module",
 ];
 
+/// Whether `spec` names one of Node's own modules (`http`, `node:fs`, `fs/promises`).
+pub(crate) fn is_node_builtin(spec: &str) -> bool {
+    let bare = spec.strip_prefix("node:").unwrap_or(spec);
+    let top = bare.split('/').next().unwrap_or(bare);
+    NODE_BUILTINS.contains(&top)
+}
+
 /// Folders never analyzed unless a `.gitignore` negation re-includes them.
 const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\nvendor/\njspm_packages/\nflow-typed/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
 
@@ -490,8 +497,7 @@ impl Project {
         if is_known_package(spec) || is_known_package(bare) {
             return Resolved::Known(bare.to_string());
         }
-        let top = bare.split('/').next().unwrap_or(bare);
-        if NODE_BUILTINS.contains(&top) {
+        if is_node_builtin(bare) {
             return Resolved::Known(bare.to_string());
         }
         // tsconfig paths and baseUrl, from the nearest tsconfig up the tree.

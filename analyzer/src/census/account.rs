@@ -111,6 +111,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     for &r in run.walked {
         for reg in &run.interp.routers[r as usize].regs {
             http.insert((reg.file, reg.line));
+            // A route a decorator declared (see `machine/decorators.rs`).
+            if let Some(at) = reg.declared {
+                http.insert(at);
+            }
         }
     }
     let mut sites: HashSet<(String, u32)> = HashSet::new();

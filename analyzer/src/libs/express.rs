@@ -36,6 +36,7 @@ impl Interp {
             cond: self.cond_text(),
             doc,
             via,
+            declared: None,
         };
         self.routers[id as usize].regs.push(reg);
         self.reentry.registered += 1;
@@ -565,7 +566,8 @@ impl Interp {
                 );
             }
         }
-        let via = self.path_supplier(ctx, call, &paths);
+        let declared = self.declared_by_decorator(ctx, call);
+        let via = self.path_supplier(ctx, call, &paths).or(declared);
         self.push_reg(
             id,
             RegKind::Route {
@@ -582,6 +584,9 @@ impl Interp {
             call.doc.clone(),
             via,
         );
+        if let Some(reg) = self.routers[id as usize].regs.last_mut() {
+            reg.declared = declared;
+        }
     }
 
     /// Where a route's path came from when the verb call does not write it
@@ -957,10 +962,13 @@ impl Interp {
             }
             (_, Value::Arr(vals)) => {
                 // Elements with a name of their own are listed by it; the others
-                // go under the array's name once (`signupRules`).
+                // go under the array's name once (`signupRules`). An element
+                // another module made (an import, a factory's call not run yet)
+                // is what it gives where the route takes it.
                 let vals = vals.borrow().clone();
                 let mut unnamed = false;
                 for vv in vals {
+                    let vv = self.force_deep(vv);
                     match value_name(&vv) {
                         Some(name) => out.push((name, value_at(&vv))),
                         None if !unnamed => {

@@ -1,7 +1,8 @@
 //! lodash and underscore: the helpers route and plug-in code builds on.
 //!
 //! Captures `forEach`/`each`/`map`/`filter`/`some`/`every`/`find` over arrays
-//! and objects (the callback gets `(value, key, collection)`), `merge`,
+//! and objects (the callback gets `(value, key, collection)`), `findIndex`
+//! over arrays (known while the callback's answers are), `merge`,
 //! `assign`/`extend`, `defaults`, `get` and `set` with dotted or array paths,
 //! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
 //! `identity`, `memoize`/`once` (what they wrap). Example:
@@ -57,6 +58,7 @@ impl Interp {
         match name {
             "forEach" | "each" | "forOwn" | "map" | "filter" | "some" | "every" | "find"
             | "mapValues" => self.lodash_iterate(ctx, name, arg(0), arg(1), line),
+            "findIndex" => self.find_index(ctx, &arg(0), &arg(1), line),
             "merge" | "assign" | "extend" | "assignIn" | "defaults" | "defaultsDeep" => {
                 let Value::Obj(target) = arg(0) else {
                     return arg(0);

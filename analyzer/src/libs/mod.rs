@@ -352,6 +352,7 @@ pub(crate) fn may_add_routes(pkg: &str) -> bool {
     let scope = pkg.split('/').next().unwrap_or(pkg);
     !(row(pkg).is_some()
         || crate::machine::node::module(pkg).is_some()
+        || crate::project::is_node_builtin(pkg)
         || pkg.starts_with("node:")
         || NO_ROUTES.contains(&pkg)
         || scope == "@sentry"

@@ -186,6 +186,7 @@ impl Interp {
             cond: None,
             doc: f.doc.clone(),
             via: None,
+            declared: None,
         };
         self.routers[router as usize].regs.push(reg);
         self.reentry.registered += 1;

@@ -461,7 +461,7 @@ impl Interp {
         if !c.decorators.is_empty() {
             self.nest_gateway(ctx, &cv);
         }
-        Value::Class(cv)
+        self.decorate_class(ctx, &cv)
     }
 
     /// Property read.

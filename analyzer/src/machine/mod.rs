@@ -24,6 +24,7 @@
 pub(crate) mod budget;
 pub(crate) mod call;
 pub(crate) mod census_rec;
+pub(crate) mod decorators;
 pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
@@ -153,6 +154,9 @@ pub(crate) struct Reg {
     /// calling `this.app[method](path, ...)`): the outermost call that handed
     /// the helper its path, where a reader sees the route declared.
     pub(crate) via: Option<(FileId, u32)>,
+    /// The decorator whose property the path is (`@Get('/x')` recorded in
+    /// metadata a registry loop reads; see `machine/decorators.rs`).
+    pub(crate) declared: Option<(FileId, u32)>,
 }
 
 /// An app or router instance.
@@ -420,6 +424,11 @@ pub(crate) struct Interp {
     /// object's address (the object is held, so the address stays its own):
     /// see `keep_under_dynamic_key`.
     pub(crate) dynamic_slots: HashMap<usize, (Rc<ObjData>, Value)>,
+    /// The place of the decorator being applied (`machine/decorators.rs`).
+    pub(crate) decorating: Option<(FileId, u32)>,
+    /// Properties a decorator assigned, by the object's address and name (the
+    /// object is held, so the address stays its own): the decorator's place.
+    pub(crate) decorated: decorators::DecoratedProps,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -516,6 +525,8 @@ impl Interp {
             guards: std::collections::BTreeMap::new(),
             forked: Vec::new(),
             dynamic_slots: HashMap::new(),
+            decorating: None,
+            decorated: HashMap::new(),
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,

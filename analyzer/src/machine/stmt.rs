@@ -304,7 +304,10 @@ impl Interp {
     pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
         self.note_write(Some(&v));
         match o {
-            Value::Obj(data) => data.set(prop, v),
+            Value::Obj(data) => {
+                self.note_decorated(data, prop);
+                data.set(prop, v);
+            }
             Value::Class(c) => c.statics.set(prop, v),
             Value::Arr(a) => {
                 if let Ok(i) = prop.parse::<usize>() {

@@ -299,17 +299,24 @@ impl<'s> Lowerer<'s> {
                     .map(|f| self.expr(f))
                     .unwrap_or(Expr::Opaque(line));
                 let args = self.argument_exprs(c.field(F::Arguments));
-                Decorator { callee, args, line }
+                Decorator {
+                    callee,
+                    args,
+                    line,
+                    called: true,
+                }
             }
             Some(c) => Decorator {
                 callee: self.expr(c),
                 args: Vec::new(),
                 line,
+                called: false,
             },
             None => Decorator {
                 callee: Expr::Opaque(line),
                 args: Vec::new(),
                 line,
+                called: false,
             },
         }
     }
