@@ -9,6 +9,9 @@
 //! not checked in mapped back to its source (`require('./dist')` with
 //! `outDir: "dist", rootDir: "src"` is `src/index.ts`).
 //!
+//! Also: module-alias's `_moduleAliases` (`{ "~": "." }` in the package.json
+//! nearest the importing file: `require('~/server/routes')`).
+//!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
 //! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
 
@@ -539,6 +542,13 @@ impl Project {
                 return r;
             }
         }
+        // module-alias: the `_moduleAliases` of the nearest package.json that
+        // declares them (`{ "~": "." }`, `{ "@lib": "src/lib" }`), which
+        // module-alias applies to every `require` once the package registers
+        // it; an alias that leads to no file is missing, not a package.
+        if let Some(r) = self.module_alias(from_dir, spec) {
+            return r;
+        }
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
         // the Vite and Vue CLI templates, from the nearest package.json.
         if let Some(rest) = spec.strip_prefix("@/") {
@@ -652,6 +662,31 @@ impl Project {
         .iter()
         .filter_map(|k| pkg.json.get(k).and_then(|d| d.as_object()))
         .any(|deps| deps.keys().any(|n| pred(n)))
+    }
+
+    /// Where `spec` leads through module-alias's `_moduleAliases` (see
+    /// [`Project::resolve_in`]); `None` when no alias names it. The longest
+    /// alias that is `spec` or a folder prefix of it wins.
+    fn module_alias(&self, from_dir: &str, spec: &str) -> Option<Resolved> {
+        let (dir, aliases) = ancestors(from_dir).find_map(|d| {
+            let a = self
+                .package_at(d)?
+                .json
+                .get("_moduleAliases")?
+                .as_object()?;
+            Some((d, a))
+        })?;
+        let (alias, target) = aliases
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .filter(|(k, _)| !k.is_empty() && (spec == *k || spec.starts_with(&format!("{k}/"))))
+            .max_by_key(|(k, _)| k.len())?;
+        let target = normalize(&join_rel(dir, &format!("{target}{}", &spec[alias.len()..])));
+        Some(match self.resolve_module(&target) {
+            Some(r) => r,
+            None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
+            None => Resolved::Missing,
+        })
     }
 
     pub(crate) fn package_at(&self, dir: &str) -> Option<&PackageJson> {

@@ -210,6 +210,10 @@ pub(crate) enum Builtin {
     ProxyCtor,
     /// A function from a modelled package that returns middleware.
     MiddlewareFactory(Rc<str>),
+    /// What `passport.authenticate(...)` returns: middleware that answers
+    /// 401 itself when authentication fails (`true`), or that leaves the
+    /// answer to a redirect or a callback (`false`); see `libs/passport.rs`.
+    PassportMiddleware(bool),
     /// A `new InversifyExpressServer(...)` (index into the interpreter's
     /// servers; see `libs/inversify.rs`).
     InversifyServer(u32),
@@ -613,6 +617,7 @@ impl Value {
                 | Builtin::JsonValidator
                 | Builtin::JsonValidate
                 | Builtin::JsonSchemaMiddleware(_)
+                | Builtin::PassportMiddleware(_)
                 | Builtin::UseRef
                 | Builtin::UseMemo
                 | Builtin::SocketIo

@@ -161,6 +161,15 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         .filter(|f| f.code == FindingCode::UnmountedRouter)
         .collect();
 
+    // The `param` calls that ran on a router the mount walk reached: the same
+    // code may build several routers (a salvaged run of the function that
+    // makes it, then the one an app mounts), so the call site's first
+    // receiver is not the one to judge by.
+    let walked_params: HashSet<(FileId, u32)> = run
+        .walked
+        .iter()
+        .flat_map(|&id| run.interp.routers[id as usize].param_sites.iter().copied())
+        .collect();
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
     let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
@@ -241,7 +250,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if event {
                     sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
                 } else if item.kind == CensusKind::Param {
-                    matches!(rec.sites.get(&key).and_then(|s| s.main), Some(Recv::Router(id)) if run.walked.contains(&id))
+                    walked_params.contains(&key)
                 } else {
                     http.contains(&key) && !run.unanswered.contains_key(&key)
                 };

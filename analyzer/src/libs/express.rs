@@ -52,6 +52,7 @@ impl Interp {
             props: HashMap::new(),
             mounted: false,
             param_callbacks: Vec::new(),
+            param_sites: Vec::new(),
             unreached: self.unreached_mode,
             in_event_pass: self.event_mode,
             salvage: self.salvage_tag(),
@@ -207,6 +208,11 @@ impl Interp {
                     Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
                     _ => Vec::new(),
                 };
+                if !self.event_mode && !self.salvage_blocks(id) {
+                    self.routers[id as usize]
+                        .param_sites
+                        .push((ctx.file, call.line));
+                }
                 if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
                     && !self.event_mode
                     && !self.salvage_blocks(id)

@@ -7,7 +7,8 @@
 //! own with a request and a response; when it answers 401 or 403
 //! (`res.status(401)`, `res.sendStatus(403)`, `next(createError(401))`,
 //! `throw new HttpError(403)`, a `jwt.verify` in a `try` whose `catch`
-//! answers 401 — whatever the contract reader records), it is a guard, named
+//! answers 401, passport's `authenticate(...)` middleware run by the function
+//! (`libs/passport.rs`) — whatever the contract reader records), it is a guard, named
 //! as the chain names it, with the header it reads as its credential
 //! (`authorization`, `x-api-key`). A route's own middleware that answers
 //! 401/403 when the route runs is its guard even when the chain can only

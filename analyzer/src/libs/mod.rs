@@ -23,6 +23,7 @@ pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
@@ -74,6 +75,9 @@ pub(crate) enum Module {
     Loader,
     /// zustand and its middleware, and Pinia, by name (see `stores.rs`).
     Zustand,
+    /// passport's module object (see `passport.rs`): its members are
+    /// functions of the package, `authenticate` modelled.
+    Passport,
     /// Decided by the family (drop-in routers' exports, `node:` names,
     /// packages whose members carry the meaning, React's hooks).
     Family,
@@ -179,6 +183,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("auto-load", Module::Loader),
     installed("consign", Module::Loader),
     installed("express-load", Module::Loader),
+    // passport.rs
+    installed("passport", Module::Passport),
     // lodash.rs
     installed("lodash", Module::Lodash),
     installed("lodash-es", Module::Lodash),
@@ -240,6 +246,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Fs => Builtin::FsModule,
         Module::EventEmitter => Builtin::EventEmitterCtor,
         Module::Lodash => Builtin::Lodash(Rc::from("")),
+        Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),

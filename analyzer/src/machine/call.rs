@@ -1262,6 +1262,12 @@ impl Interp {
                 self.note_cluster_exec(ctx, &argv, line);
                 Value::external()
             }
+            Builtin::MiddlewareFactory(n) if n.as_ref() == crate::libs::passport::AUTHENTICATE => {
+                self.passport_authenticate(ctx, &argv, args, line)
+            }
+            Builtin::PassportMiddleware(denies) => {
+                self.passport_middleware(ctx, *denies, &argv, args, line)
+            }
             Builtin::MiddlewareFactory(n) => {
                 let n = n.clone();
                 self.note_factory_call(&n, &argv);

@@ -175,6 +175,9 @@ pub(crate) struct RouterData {
     pub(crate) in_event_pass: bool,
     /// `router.param(name, fn)`: parameter name, callback name and value, in order.
     pub(crate) param_callbacks: Vec<(String, String, Value)>,
+    /// Where `param(...)` was called on it (file, line): a census `param`
+    /// item is charted when a router it ran on is walked.
+    pub(crate) param_sites: Vec<(FileId, u32)>,
     /// Built by code the salvage pass ran (see `machine/salvage.rs`).
     pub(crate) salvage: Option<Rc<Salvage>>,
 }

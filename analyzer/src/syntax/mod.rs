@@ -293,6 +293,19 @@ impl SyntaxContext {
             src = &renamed_using[..];
             using_stand_in = true;
         }
+        // TypeScript 5.0's type-only star re-exports (`export type * from
+        // './types'`), which the TypeScript grammar does not know: blanked,
+        // as compiling erases them (see `recover`).
+        let erased;
+        if tree.root_node().has_error()
+            && grammar != Grammar::JavaScript
+            && let Some(copy) = recover::erase_type_star_exports(src)
+            && let Some(t2) = better_parse(parser, &tree, &copy)
+        {
+            tree = t2;
+            erased = copy;
+            src = &erased[..];
+        }
         // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
         // reject; when a file has errors, try again with such `&` as `+`
         // (a binary operator in code, plain text in JSX) and keep the better parse.
@@ -635,6 +648,25 @@ mod tests {
         assert_eq!(
             recover::rename_using(b"using x = y; g(using); o.using; await using z = w"),
             Some("using x = y; g(usi\u{1E5}); o.usi\u{1E5}; await using z = w".into())
+        );
+    }
+
+    #[test]
+    fn type_star_exports_are_erased() {
+        let f = lower(
+            "export type * from './a';\nexport type * as T from \"./b\"\nexport const x = 1;\n",
+        );
+        assert!(f.parse_errors.is_empty(), "{:?}", f.parse_errors);
+        assert_eq!(f.body.len(), 1, "{:?}", f.body);
+        assert_eq!(
+            recover::erase_type_star_exports(
+                b"  export type * as T from './t'; f();\nexport * from './u';\n"
+            ),
+            Some(format!("{} f();\nexport * from './u';\n", " ".repeat(32)).into_bytes())
+        );
+        assert_eq!(
+            recover::erase_type_star_exports(b"export type { A } from './a';\n"),
+            None
         );
     }
 

@@ -20,6 +20,11 @@
 //! with a same-length stand-in ([`USING_STAND_IN`]) for the parse, and the
 //! lowering reads the names from [`restore_using`]'s bytes.
 //!
+//! A fourth copy blanks TypeScript 5.0's type-only star re-exports
+//! (`export type * from './types'`, `export type * as T from './types'`),
+//! which the TypeScript grammar (0.23) cannot read; compiling erases them, so
+//! nothing is lost and no error is reported ([`erase_type_star_exports`]).
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -316,6 +321,87 @@ pub(super) fn restore_using(src: &[u8]) -> Vec<u8> {
         out[at..at + USING_STAND_IN.len()].copy_from_slice(b"using");
     }
     out
+}
+
+/// The source with TypeScript 5.0's type-only star re-exports blanked
+/// (`export type * from './types'`, `export type * as T from './types'`),
+/// which the TypeScript grammar (0.23) cannot read; same bytes otherwise, so
+/// lines and offsets hold. They are erased when compiled: nothing runs for
+/// them. `None` when there is none.
+pub(super) fn erase_type_star_exports(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    for line in src.split_inclusive(|&b| b == b'\n') {
+        let lead = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if let Some(len) = type_star_export(&line[lead..]) {
+            let copy = out.get_or_insert_with(|| src.to_vec());
+            copy[at + lead..at + lead + len].fill(b' ');
+        }
+        at += line.len();
+    }
+    out
+}
+
+/// The length of `export type * [as Name] from '…'[;]` at the start of `s`
+/// (one line), if it is one.
+fn type_star_export(s: &[u8]) -> Option<usize> {
+    let space = |s: &[u8], i: usize| {
+        s[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    };
+    let word = |s: &[u8], i: usize, w: &[u8]| {
+        s[i..].starts_with(w)
+            && !s
+                .get(i + w.len())
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+    };
+    let mut i = 0;
+    if !word(s, i, b"export") {
+        return None;
+    }
+    i += 6;
+    let gap = space(s, i);
+    if gap == 0 || !word(s, i + gap, b"type") {
+        return None;
+    }
+    i += gap + 4;
+    i += space(s, i);
+    if s.get(i) != Some(&b'*') {
+        return None;
+    }
+    i += 1;
+    i += space(s, i);
+    if word(s, i, b"as") {
+        i += 2;
+        let gap = space(s, i);
+        let name = s[i + gap..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+            .count();
+        if gap == 0 || name == 0 {
+            return None;
+        }
+        i += gap + name;
+        i += space(s, i);
+    }
+    if !word(s, i, b"from") {
+        return None;
+    }
+    i += 4;
+    i += space(s, i);
+    let quote = *s.get(i).filter(|q| matches!(q, b'\'' | b'"'))?;
+    let close = s[i + 1..].iter().position(|&b| b == quote || b == b'\n')?;
+    if s[i + 1 + close] != quote {
+        return None;
+    }
+    i += close + 2;
+    let before_semi = i + space(s, i);
+    if s.get(before_semi) == Some(&b';') {
+        i = before_semi + 1;
+    }
+    Some(i)
 }
 
 #[cfg(test)]
