@@ -276,6 +276,15 @@ impl Class {
             .flat_map(|(_, d)| d.clone())
             .collect()
     }
+
+    /// The decorators of method `name`'s parameters, with each parameter's index.
+    pub(crate) fn param_decorators_of(&self, name: &str) -> Vec<(usize, Decorator)> {
+        self.param_decorators
+            .iter()
+            .filter(|(m, _, _)| m == name)
+            .map(|(_, i, d)| (*i, d.clone()))
+            .collect()
+    }
 }
 
 /// A decorator: `@name` or `@name(args)`.

@@ -946,14 +946,7 @@ impl Interp {
     ) -> RawContract {
         let mut contract = RawContract::default();
         let mut parts = PartFields::default();
-        let decs: Vec<(usize, Decorator)> = cv
-            .class
-            .param_decorators
-            .iter()
-            .filter(|(m, _, _)| m == method)
-            .map(|(_, i, d)| (*i, d.clone()))
-            .collect();
-        for (i, d) in decs {
+        for (i, d) in cv.class.param_decorators_of(method) {
             let n = match self.decorator_origin(ctx, &d) {
                 Some((p, n)) if p == pkg => n,
                 _ => continue,

@@ -282,13 +282,7 @@ impl Interp {
                         }
                     },
                 };
-                let contract = Rc::new(RefCell::new(contract.clone()));
-                for (s, l) in &statuses {
-                    contract
-                        .borrow_mut()
-                        .responses
-                        .push((*s, None, cv.file, *l));
-                }
+                let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
                 let route = crate::libs::nest::ControllerRoute {
                     method: verb.clone(),
                     paths,

@@ -106,6 +106,15 @@ pub(crate) struct RawContract {
 }
 
 impl RawContract {
+    /// A copy with responses of these statuses (no schema) stated by
+    /// decorators at these lines of `file` (`@HttpCode(201)`, `@SuccessResponse('201')`).
+    pub(crate) fn with_statuses(&self, statuses: &[(u16, u32)], file: FileId) -> RawContract {
+        let mut c = self.clone();
+        c.responses
+            .extend(statuses.iter().map(|&(s, l)| (s, None, file, l)));
+        c
+    }
+
     /// The schema slot of a request part (anything but query and params is the
     /// body; callers handle `headers`, which has no schema slot).
     pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, SchemaLabel, FileId, u32)> {

@@ -319,13 +319,7 @@ impl Interp {
                         }
                     },
                 };
-                let contract = Rc::new(RefCell::new(contract.clone()));
-                for (s, l) in &statuses {
-                    contract
-                        .borrow_mut()
-                        .responses
-                        .push((*s, None, cv.file, *l));
-                }
+                let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
                 let route = ControllerRoute {
                     method: verb.to_string(),
                     paths: vec![PathArg::Str(paths::join(&prefix, &express_path(&own)))],
@@ -351,14 +345,7 @@ impl Interp {
     ) -> RawContract {
         let mut contract = RawContract::default();
         let mut parts = PartFields::default();
-        let decs: Vec<(usize, Decorator)> = cv
-            .class
-            .param_decorators
-            .iter()
-            .filter(|(m, _, _)| m == method)
-            .map(|(_, i, d)| (*i, d.clone()))
-            .collect();
-        for (i, d) in decs {
+        for (i, d) in cv.class.param_decorators_of(method) {
             let Some(n) = self.tsoa_decorator(ctx, &d) else {
                 continue;
             };
