@@ -29,11 +29,41 @@ impl Interp {
         doc: Option<String>,
         via: Option<(FileId, u32)>,
     ) {
+        let cond = self.cond_text();
+        // The same route declared again by the same line under the same
+        // conditions (a helper that registers, called many times) is the
+        // declaration already there: it adds nothing to the inventory.
+        let same = |r: &Reg| {
+            r.file == file
+                && r.line == line
+                && r.via == via
+                && r.cond == cond
+                && match (&r.kind, &kind) {
+                    (
+                        RegKind::Route {
+                            method: m1,
+                            paths: p1,
+                            middleware: w1,
+                            ..
+                        },
+                        RegKind::Route {
+                            method: m2,
+                            paths: p2,
+                            middleware: w2,
+                            ..
+                        },
+                    ) => m1 == m2 && p1 == p2 && w1 == w2,
+                    _ => false,
+                }
+        };
+        if self.routers[id as usize].regs.iter().rev().any(same) {
+            return;
+        }
         let reg = Reg {
             kind,
             file,
             line,
-            cond: self.cond_text(),
+            cond,
             doc,
             via,
             declared: None,

@@ -168,6 +168,21 @@ impl Interp {
         f: &crate::ir::Func,
         route: ControllerRoute,
     ) {
+        // A method name Express has no router method for (`@Method('fetch')`)
+        // registers nothing.
+        if crate::Method::parse(&route.method).is_none() {
+            self.finding(
+                FindingCode::DynamicMethod,
+                cv.file,
+                route.line,
+                format!(
+                    "`{}` is not an HTTP method an Express router serves; `{}` is not charted",
+                    route.method.escape_debug(),
+                    route.handler
+                ),
+            );
+            return;
+        }
         let reg = Reg {
             kind: RegKind::Route {
                 method: route.method,

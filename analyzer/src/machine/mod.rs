@@ -66,7 +66,7 @@ pub(crate) struct DataModule {
 }
 
 /// One path argument of a registration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum PathArg {
     Str(String),
     Regex(String),
