@@ -21,6 +21,7 @@
 //! routers found by the unmounted-router pass, and what the salvage pass runs:
 //! `machine/salvage.rs`).
 
+pub(crate) mod arrays;
 pub(crate) mod budget;
 pub(crate) mod call;
 pub(crate) mod census_rec;

@@ -1,0 +1,334 @@
+//! Arrays, `Map`s and `Set`s: their methods as JavaScript runs them (`push`,
+//! `splice`, `unshift`, `indexOf`/`includes` over known items, `findIndex` run
+//! item by item, iteration, `get`/`set`/`has`), keeping what is known known.
+//!
+//! Deliberately not here: arrays' callbacks beyond what the methods call
+//! (`call.rs` runs closures), typed arrays.
+
+use super::*;
+
+impl Interp {
+    /// `Set`/`Map` methods.
+    pub(crate) fn coll_method(
+        &mut self,
+        ctx: &Ctx,
+        c: &Rc<Coll>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        match name {
+            "add" | "set" => {
+                self.note_write(argv.last());
+                let entry = if c.map {
+                    (arg(0), arg(1))
+                } else {
+                    (Value::Undef, arg(0))
+                };
+                let mut items = c.items.borrow_mut();
+                if c.map
+                    && let Some(slot) = items.iter_mut().find(|(k2, _)| same_key(k2, &entry.0))
+                {
+                    *slot = entry;
+                } else if items.len() < Coll::LIMIT {
+                    items.push(entry);
+                }
+                Value::Coll(c.clone())
+            }
+            "get" => {
+                let items = c.items.borrow();
+                if let Some((_, v)) = items.iter().find(|(k2, _)| same_key(k2, &arg(0))) {
+                    return v.clone();
+                }
+                let key = arg(0).as_text();
+                // An unknown key: the entry that carries a socket or router, if any.
+                let found = items
+                    .iter()
+                    .find(|(_, v)| v.is_tracked(0))
+                    .map(|(_, v)| v.clone());
+                drop(items);
+                if found.is_none() && key.is_none() {
+                    let table = match &call.callee {
+                        Expr::Member(o, _) => expr_text(o),
+                        e => expr_text(e),
+                    };
+                    self.map_lookup_by_run_time_name(c, &table, ctx.file, call.line);
+                }
+                found.unwrap_or(Value::dynamic())
+            }
+            "values" => Value::array(c.items.borrow().iter().map(|(_, v)| v.clone()).collect()),
+            "keys" => Value::array(c.items.borrow().iter().map(|(k, _)| k.clone()).collect()),
+            "entries" => Value::array(
+                c.items
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                    .collect(),
+            ),
+            "forEach" => {
+                let cb = arg(0);
+                let items: Vec<(Value, Value)> = c.items.borrow().clone();
+                for (k, v) in items {
+                    let k = if c.map { k } else { v.clone() };
+                    self.call_value_now(ctx, &cb, vec![v, k], &[], call.line, None);
+                }
+                Value::Undef
+            }
+            "has" => Value::dynamic(),
+            _ => Value::dynamic(),
+        }
+    }
+
+    pub(crate) fn array_method(
+        &mut self,
+        ctx: &Ctx,
+        a: &Rc<RefCell<Vec<Value>>>,
+        name: &str,
+        argv: Vec<Value>,
+        call: &Call,
+    ) -> Value {
+        // Growing an array does not copy it (a counted loop pushes once per index).
+        match name {
+            "push" | "unshift" => {
+                let mut items = a.borrow_mut();
+                let room = MAX_ITERATIONS.saturating_sub(items.len());
+                let added = argv.into_iter().take(room);
+                if name == "push" {
+                    items.extend(added);
+                } else {
+                    // `unshift` puts its arguments first, in their order.
+                    items.splice(0..0, added);
+                }
+                return Value::Num(items.len() as f64);
+            }
+            "splice" => return splice(a, &argv),
+            _ => {}
+        }
+        let items: Vec<Value> = a.borrow().clone();
+        let cb = argv.first().cloned().unwrap_or(Value::Undef);
+        let arr = Value::Arr(a.clone());
+        match name {
+            "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find" => {
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    let r = self.call_value_now(
+                        ctx,
+                        &cb,
+                        vec![item.clone(), Value::Num(i as f64), arr.clone()],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                    match name {
+                        "map" => out.push(r),
+                        "flatMap" => match r {
+                            Value::Arr(inner) => out.extend(inner.borrow().iter().cloned()),
+                            r => out.push(r),
+                        },
+                        "filter" if r.truthy() != Some(false) => out.push(item.clone()),
+                        "find" if r.truthy() == Some(true) => return item.clone(),
+                        _ => {}
+                    }
+                }
+                match name {
+                    "forEach" => Value::Undef,
+                    "some" | "every" | "find" => Value::dynamic(),
+                    _ => Value::array(out),
+                }
+            }
+            "reduce" => {
+                let mut acc = argv.get(1).cloned().unwrap_or(Value::Undef);
+                for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
+                    acc = self.call_value_now(
+                        ctx,
+                        &cb,
+                        vec![acc, item.clone(), Value::Num(i as f64)],
+                        &[],
+                        call.line,
+                        None,
+                    );
+                }
+                acc
+            }
+            "concat" | "flat" => {
+                let (mut out, parts) = if name == "concat" {
+                    (items, argv)
+                } else {
+                    (Vec::new(), items)
+                };
+                let len = |v: &Value| match v {
+                    Value::Arr(x) => x.borrow().len(),
+                    _ => 1,
+                };
+                let grown = out.len() + parts.iter().map(len).sum::<usize>();
+                if !self.charge(ctx.file, grown * budget::SLOT_BYTES) {
+                    return Value::dynamic();
+                }
+                for v in parts {
+                    match v {
+                        Value::Arr(x) => out.extend(x.borrow().iter().cloned()),
+                        v => out.push(v),
+                    }
+                }
+                Value::array(out)
+            }
+            "slice" | "sort" | "reverse" | "values" => Value::array(items),
+            "join" => {
+                let sep = argv
+                    .first()
+                    .and_then(|v| v.as_text())
+                    .unwrap_or_else(|| ",".into());
+                let parts: Option<Vec<String>> = items.iter().map(|v| v.as_text()).collect();
+                match parts {
+                    Some(p) => {
+                        let text = p.join(&sep);
+                        if self.charge(ctx.file, text.len()) {
+                            Value::str(&text)
+                        } else {
+                            Value::dynamic()
+                        }
+                    }
+                    None => Value::dynamic(),
+                }
+            }
+            "entries" => Value::array(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::array(vec![Value::Num(i as f64), v]))
+                    .collect(),
+            ),
+            "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
+            "indexOf" | "lastIndexOf" | "includes" => {
+                // What another module made (an import, a call not run yet) is
+                // compared as what it gives.
+                let items: Vec<Value> = items.into_iter().map(|v| self.force_deep(v)).collect();
+                let argv: Vec<Value> = argv.into_iter().map(|v| self.force_deep(v)).collect();
+                search(name, &items, &argv)
+            }
+            "findIndex" => self.find_index(ctx, &arr, &cb, call.line),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// `findIndex(cb)`: the callback runs item by item until it answers truthy,
+    /// as JavaScript runs it; the index is known while its answers are
+    /// (`_.findIndex` over an array too).
+    pub(crate) fn find_index(&mut self, ctx: &Ctx, arr: &Value, cb: &Value, line: u32) -> Value {
+        let Value::Arr(a) = arr else {
+            return Value::dynamic();
+        };
+        let items: Vec<Value> = a.borrow().clone();
+        if items.len() > MAX_ITERATIONS {
+            return Value::dynamic();
+        }
+        for (i, item) in items.into_iter().enumerate() {
+            // The callback inspects the item: what another module made is
+            // what it gives (`m.name` of a factory's middleware).
+            let item = self.force_deep(item);
+            let at = Value::Num(i as f64);
+            let r = self.call_value_now(ctx, cb, vec![item, at, arr.clone()], &[], line, None);
+            match self.force(r, 0).truthy() {
+                Some(true) => return Value::Num(i as f64),
+                Some(false) => {}
+                None => return Value::dynamic(),
+            }
+        }
+        Value::Num(-1.0)
+    }
+}
+
+/// `a.splice(start, deleteCount, ...items)` with a known start (and count):
+/// the items are removed and inserted in place and the removed ones given
+/// back, as JavaScript does; with a start or count only known at run time the
+/// array is left as it was.
+fn splice(a: &Rc<RefCell<Vec<Value>>>, argv: &[Value]) -> Value {
+    let mut items = a.borrow_mut();
+    let len = items.len() as f64;
+    // `ToIntegerOrInfinity`: `undefined` and NaN are 0, fractions go toward 0.
+    let integer = |v: &Value| match v {
+        Value::Num(n) if n.is_nan() => Some(0.0),
+        Value::Num(n) => Some(n.trunc()),
+        Value::Undef => Some(0.0),
+        _ => None,
+    };
+    let start = match argv.first().map(integer) {
+        None => return Value::array(Vec::new()),
+        Some(None) => return Value::dynamic(),
+        Some(Some(n)) if n < 0.0 => (len + n).max(0.0),
+        Some(Some(n)) => n.min(len),
+    };
+    let count = match argv.get(1).map(integer) {
+        None => len - start,
+        Some(None) => return Value::dynamic(),
+        Some(Some(n)) => n.clamp(0.0, len - start),
+    };
+    let (start, count) = (start as usize, count as usize);
+    let room = MAX_ITERATIONS.saturating_sub(items.len() - count);
+    let inserted = argv.iter().skip(2).take(room).cloned();
+    let removed: Vec<Value> = items.splice(start..start + count, inserted).collect();
+    Value::array(removed)
+}
+
+/// `indexOf`/`lastIndexOf` (strict equality) and `includes` (SameValueZero)
+/// when the items and the value searched for are known primitives; only known
+/// at run time otherwise, or when a `fromIndex` is given.
+fn search(name: &str, items: &[Value], argv: &[Value]) -> Value {
+    if argv.len() > 1 {
+        return Value::dynamic();
+    }
+    let needle = argv.first().cloned().unwrap_or(Value::Undef);
+    let same = |item: &Value| -> Option<bool> {
+        Some(match (item, &needle) {
+            (Value::Num(x), Value::Num(y)) => {
+                x == y || (name == "includes" && x.is_nan() && y.is_nan())
+            }
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Undef, Value::Undef) | (Value::Null, Value::Null) => true,
+            (x, y) if primitive(x) && primitive(y) => false,
+            _ => return None,
+        })
+    };
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    if name == "lastIndexOf" {
+        order.reverse();
+    }
+    let mut found = None;
+    for i in order {
+        match same(&items[i]) {
+            Some(true) => {
+                found = Some(i);
+                break;
+            }
+            Some(false) => {}
+            None => return Value::dynamic(),
+        }
+    }
+    match (name, found) {
+        ("includes", f) => Value::Bool(f.is_some()),
+        (_, Some(i)) => Value::Num(i as f64),
+        (_, None) => Value::Num(-1.0),
+    }
+}
+
+/// A value `===` compares by its content.
+fn primitive(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Undef | Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_)
+    )
+}
+
+/// Whether two `Map` keys are one key: the same object, class, function or
+/// array, or equal known text.
+fn same_key(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Obj(x), Value::Obj(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Func(x), Value::Func(y)) => Rc::ptr_eq(x, y),
+        (Value::Arr(x), Value::Arr(y)) => Rc::ptr_eq(x, y),
+        _ => matches!((a.as_text(), b.as_text()), (Some(x), Some(y)) if x == y),
+    }
+}
