@@ -303,12 +303,9 @@ impl Interp {
                 }
             }
             // tsoa's generated routes file, not in the repository.
-            Some(Resolved::Missing)
-                if name.is_some_and(|n| self.tsoa_generated_import(n).is_some()) =>
-            {
-                self.tsoa_generated_import(name.unwrap_or_default())
-                    .unwrap_or_else(Value::dynamic)
-            }
+            Some(Resolved::Missing) => name
+                .and_then(|n| self.tsoa_generated_import(n))
+                .unwrap_or_else(|| self.known_import(r, name)),
             _ => self.known_import(r, name),
         }
     }
