@@ -218,15 +218,23 @@ impl Interp {
     /// `@Security(...)`: tsoa's generated code answers 401 when the
     /// authentication module refuses.
     fn tsoa_security(&mut self, ctx: &Ctx, d: &Decorator, file: FileId) -> String {
-        let scheme = self.decorator_text(ctx, d.args.first()).unwrap_or_else(|| {
-            guard_name(&Expr::Call(Box::new(crate::ir::Call {
-                callee: d.callee.clone(),
-                args: d.args.clone(),
-                line: d.line,
-                type_args: Vec::new(),
-                doc: None,
-            })))
-        });
+        // `@Security('jwt')`; `@Security({ jwt: [], api_key: [] })` (every
+        // scheme named) is `jwt+api_key`.
+        let scheme = match d.args.first() {
+            Some(Expr::Object(props)) => props
+                .iter()
+                .filter_map(|p| match p {
+                    crate::ir::ObjProp::KeyValue(crate::ir::PropKey::Name(n), _) => {
+                        Some(n.as_str())
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("+"),
+            first => self
+                .decorator_text(ctx, first)
+                .unwrap_or_else(|| first.map(expr_text).unwrap_or_default()),
+        };
         let name = format!("Security({scheme})");
         self.guards.entry(name.clone()).or_insert(GuardInfo {
             status: 401,
