@@ -746,11 +746,13 @@ pub(crate) fn build_inventory(
 
 /// A route path that matches every path under its mount: `*`, `/*`,
 /// `/(.*)`, Express 5's `/*splat` and `/{*splat}`.
+/// A 401/403 a route-level middleware refuses with: (status, file, line).
+type Refusal = (u16, FileId, u32);
+
 /// A route's handlers pass the request on: the last one called `next()`, and
 /// every response they gave refuses it (4xx/5xx; at least one). `Some` with
 /// the 401/403 it refuses with, if any.
-#[allow(clippy::type_complexity)]
-fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<(u16, FileId, u32)>> {
+fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
     if !c.passes || c.answered || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
         return None;
     }
