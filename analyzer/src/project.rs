@@ -664,6 +664,21 @@ impl Project {
         .any(|deps| deps.keys().any(|n| pred(n)))
     }
 
+    /// The version range the nearest package.json at or above the file `rel`
+    /// gives the dependency `name` (any kind), as written.
+    pub(crate) fn package_dep_version(&self, rel: &str, name: &str) -> Option<String> {
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let pkg = self.package_at(self.package_dir_of(dir))?;
+        [
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ]
+        .iter()
+        .find_map(|k| pkg.json.get(k)?.get(name)?.as_str().map(str::to_string))
+    }
+
     /// Where `spec` leads through module-alias's `_moduleAliases` (see
     /// [`Project::resolve_in`]); `None` when no alias names it. The longest
     /// alias that is `spec` or a folder prefix of it wins.

@@ -96,6 +96,11 @@ impl Interp {
         {
             return v;
         }
+        if self.feathers.is_app(id)
+            && let Some(v) = self.feathers_app_method(ctx, id, name, call)
+        {
+            return v;
+        }
         let name = crate::libs::dropins::verb_alias(name).unwrap_or(name);
         if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
@@ -1036,6 +1041,17 @@ impl Interp {
             let v = self.force_deep(v);
             argv.push((a, v));
         }
+        self.register_use_values(ctx, id, call, argv);
+    }
+
+    /// `use(...)` with its arguments evaluated (and forced).
+    pub(crate) fn register_use_values(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        call: &Call,
+        argv: Vec<(&Expr, Value)>,
+    ) {
         let assumed = argv
             .first()
             .map(|(_, v)| self.assumptions(v))

@@ -18,6 +18,7 @@
 
 pub(crate) mod dropins;
 pub(crate) mod express;
+pub(crate) mod feathers;
 pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod loaders;
@@ -75,6 +76,9 @@ pub(crate) enum Module {
     Loader,
     /// zustand and its middleware, and Pinia, by name (see `stores.rs`).
     Zustand,
+    /// A Feathers database adapter (see `feathers.rs`): its functions and
+    /// classes make services.
+    FeathersAdapter,
     /// passport's module object (see `passport.rs`): its members are
     /// functions of the package, `authenticate` modelled.
     Passport,
@@ -154,6 +158,10 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@as-integrations/express5", Module::Family),
     modelled("express-graphql", Module::Family),
     modelled("graphql-http/lib/use/express", Module::Family),
+    // feathers.rs
+    modelled("@feathersjs/express", Module::Family),
+    modelled("@feathersjs/feathers", Module::Family),
+    modelled("@feathersjs/socketio", Module::Family),
     // machine/node.rs (Node's own modules and helpers)
     modelled("express-actuator", Module::Family),
     modelled("prometheus-api-metrics", Module::Family),
@@ -183,6 +191,23 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("auto-load", Module::Loader),
     installed("consign", Module::Loader),
     installed("express-load", Module::Loader),
+    // feathers.rs (database adapters)
+    installed("feathers-mongoose", Module::FeathersAdapter),
+    installed("feathers-sequelize", Module::FeathersAdapter),
+    installed("feathers-memory", Module::FeathersAdapter),
+    installed("feathers-knex", Module::FeathersAdapter),
+    installed("feathers-nedb", Module::FeathersAdapter),
+    installed("feathers-mongodb", Module::FeathersAdapter),
+    installed("feathers-objection", Module::FeathersAdapter),
+    installed("feathers-localstorage", Module::FeathersAdapter),
+    installed("feathers-elasticsearch", Module::FeathersAdapter),
+    installed("feathers-prisma", Module::FeathersAdapter),
+    installed("feathers-blob", Module::FeathersAdapter),
+    installed("feathers-mailer", Module::FeathersAdapter),
+    installed("@feathersjs/memory", Module::FeathersAdapter),
+    installed("@feathersjs/mongodb", Module::FeathersAdapter),
+    installed("@feathersjs/knex", Module::FeathersAdapter),
+    installed("@feathersjs/authentication", Module::FeathersAdapter),
     // passport.rs
     installed("passport", Module::Passport),
     // lodash.rs
@@ -214,6 +239,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
     match row(pkg).map(|p| p.module) {
         Some(m) if m != Module::Family => value_of(pkg, m),
         _ => dropins::default_export(pkg)
+            .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
@@ -247,6 +273,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::EventEmitter => Builtin::EventEmitterCtor,
         Module::Lodash => Builtin::Lodash(Rc::from("")),
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
+        Module::FeathersAdapter => return feathers::adapter(pkg),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
@@ -295,6 +322,11 @@ const NO_ROUTES: &[&str] = &[
     "express-hbs",
     "consolidate",
     "i18n",
+    // Feathers plugins that set up the app without routes of their own.
+    "@feathersjs/configuration",
+    "@feathersjs/errors",
+    "@feathersjs/transport-commons",
+    "@feathersjs/primus",
 ];
 
 /// Whether handing an app or router to package `pkg` may add routes the

@@ -720,6 +720,11 @@ impl Interp {
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "InversifyExpressServer" => {
                 self.inversify_server(ctx, &argv, line)
             }
+            Value::Builtin(Builtin::Framework(n))
+                if let Some(v) = crate::libs::feathers::adapter_value(n, true) =>
+            {
+                v
+            }
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
             }
@@ -1018,6 +1023,7 @@ impl Interp {
                 n => {
                     let n = n.to_string();
                     self.dropin_call(ctx, &n, &argv, line)
+                        .or_else(|| self.feathers_call(ctx, &n, &argv, line))
                         .or_else(|| self.served_call(ctx, &n, &argv, line))
                         .unwrap_or_else(Value::external)
                 }

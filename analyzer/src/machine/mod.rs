@@ -411,6 +411,8 @@ pub(crate) struct Interp {
     pub(crate) pending_guesses: Vec<PendingGuess>,
     /// NestJS applications and the controllers they serve (see `nest_http`).
     pub(crate) nest: crate::libs::nest::NestState,
+    /// Feathers apps and their services (see `libs/feathers.rs`).
+    pub(crate) feathers: crate::libs::feathers::FeathersState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
     pub(crate) middleware_seen: Vec<(String, Value)>,
     /// Keys of `middleware_seen`: (name, file, function id or export name).
@@ -524,6 +526,7 @@ impl Interp {
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
             nest: crate::libs::nest::NestState::default(),
+            feathers: crate::libs::feathers::FeathersState::default(),
             middleware_seen: Vec::new(),
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
@@ -1324,6 +1327,17 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
             crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::OpaqueModule(m), p) if crate::libs::feathers::member(m, p).is_some() => {
+            crate::libs::feathers::member(m, p).unwrap_or_else(Value::external)
+        }
+        (Builtin::Framework(n), _)
+            if let Some(v) = crate::libs::feathers::adapter_value(n, false) =>
+        {
+            v
+        }
+        (Builtin::Framework(n), p) if crate::libs::feathers::is_express_export(n) => {
+            crate::libs::feathers::member("@feathersjs/express", p).unwrap_or_else(Value::external)
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
             crate::libs::served::member(m, p).unwrap_or_else(Value::external)
