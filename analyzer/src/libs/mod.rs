@@ -38,6 +38,7 @@ pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
+pub(crate) mod vue;
 
 use crate::machine::NodeFn;
 use crate::value::{Builtin, Value};
@@ -76,6 +77,8 @@ pub(crate) enum Module {
     Loader,
     /// zustand and its middleware, and Pinia, by name (see `stores.rs`).
     Zustand,
+    /// Vue (see `vue.rs`): where components' global properties are set.
+    Vue,
     /// A Feathers database adapter (see `feathers.rs`): its functions and
     /// classes make services.
     FeathersAdapter,
@@ -220,6 +223,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("zustand/middleware", Module::Zustand),
     installed("zustand/middleware/immer", Module::Zustand),
     installed("pinia", Module::Zustand),
+    // vue.rs
+    installed("vue", Module::Vue),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
 ];
@@ -274,6 +279,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Lodash => Builtin::Lodash(Rc::from("")),
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::FeathersAdapter => return feathers::adapter(pkg),
+        Module::Vue => return vue::module(),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),

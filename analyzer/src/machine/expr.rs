@@ -500,7 +500,8 @@ impl Interp {
                         Some(c) => Value::Class(c),
                         None => Value::Builtin(Builtin::ObjectNs),
                     },
-                    None => Value::dynamic(),
+                    // A component's `this.$socket`: a global property of Vue's.
+                    None => self.vue_global(prop).unwrap_or_else(Value::dynamic),
                 }
             }
             Value::Arr(a) => match prop {
@@ -540,6 +541,11 @@ impl Interp {
                     _ => Value::dynamic(),
                 }
             }
+            Value::Builtin(Builtin::Framework(n))
+                if let Some(v) = self.vue_globals_member(n, prop) =>
+            {
+                v
+            }
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
             Value::Sio(s) => {
                 let s = s.clone();
@@ -558,8 +564,11 @@ impl Interp {
                 .unwrap_or(Value::dynamic()),
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
             Value::Unknown(Unknown::Instance(_)) => Value::external(),
-            Value::Unknown(k) => Value::Unknown(k.clone()),
-            Value::Undef | Value::Null => Value::dynamic(),
+            Value::Unknown(k) => self
+                .vue_global(prop)
+                .unwrap_or_else(|| Value::Unknown(k.clone())),
+            // `this` of a component method run without its caller.
+            Value::Undef | Value::Null => self.vue_global(prop).unwrap_or_else(Value::dynamic),
             _ => Value::dynamic(),
         }
     }

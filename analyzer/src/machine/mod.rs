@@ -411,6 +411,8 @@ pub(crate) struct Interp {
     pub(crate) pending_guesses: Vec<PendingGuess>,
     /// NestJS applications and the controllers they serve (see `nest_http`).
     pub(crate) nest: crate::libs::nest::NestState,
+    /// The global properties of Vue components (see `libs/vue.rs`).
+    pub(crate) vue: crate::libs::vue::VueState,
     /// Feathers apps and their services (see `libs/feathers.rs`).
     pub(crate) feathers: crate::libs::feathers::FeathersState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
@@ -527,6 +529,7 @@ impl Interp {
             pending_guesses: Vec::new(),
             nest: crate::libs::nest::NestState::default(),
             feathers: crate::libs::feathers::FeathersState::default(),
+            vue: crate::libs::vue::VueState::default(),
             middleware_seen: Vec::new(),
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
@@ -1336,6 +1339,7 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         {
             v
         }
+        (Builtin::Framework(n), p) if let Some(v) = crate::libs::vue::member(n, p) => v,
         (Builtin::Framework(n), p) if crate::libs::feathers::is_express_export(n) => {
             crate::libs::feathers::member("@feathersjs/express", p).unwrap_or_else(Value::external)
         }

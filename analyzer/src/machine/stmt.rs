@@ -327,6 +327,10 @@ impl Interp {
                 let c = c.clone();
                 self.fn_object(&c).set(prop, v);
             }
+            Value::Builtin(Builtin::Framework(n)) => {
+                let n = n.clone();
+                self.vue_set_global(&n, prop, v);
+            }
             _ => {}
         }
     }
