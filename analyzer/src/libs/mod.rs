@@ -18,6 +18,7 @@
 
 pub(crate) mod dropins;
 pub(crate) mod express;
+pub(crate) mod finale;
 pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod loaders;
@@ -143,6 +144,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     // tsoa.rs
     modelled("tsoa", Module::Family),
     modelled("@tsoa/runtime", Module::Family),
+    // finale.rs (REST resource generators)
+    modelled("finale-rest", Module::Family),
+    modelled("epilogue", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -257,6 +261,31 @@ fn value_of(pkg: &str, m: Module) -> Value {
 /// The `'static` name of a directory loader package (its row's name).
 fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
+}
+
+/// A member of a route generator's module (`finale.resource`), if `pkg` is one.
+pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
+    finale::member(pkg, prop)
+}
+
+/// Whether a census receiver bound to `pkg` can register routes: a route
+/// generator's module (`finale.resource({...})`).
+pub(crate) fn generates_routes(pkg: &str) -> bool {
+    finale::member(pkg, "resource").is_some()
+}
+
+impl crate::machine::Interp {
+    /// A call of a route generator's function (`name` as its
+    /// `Builtin::Framework`), if it is one.
+    pub(crate) fn generator_call(
+        &mut self,
+        ctx: &crate::machine::Ctx,
+        name: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Option<Value> {
+        self.finale_call(ctx, name, argv, line)
+    }
 }
 
 /// Packages that take an app, router or server but add no routes to it

@@ -1019,6 +1019,7 @@ impl Interp {
                     let n = n.to_string();
                     self.dropin_call(ctx, &n, &argv, line)
                         .or_else(|| self.served_call(ctx, &n, &argv, line))
+                        .or_else(|| self.generator_call(ctx, &n, &argv, line))
                         .unwrap_or_else(Value::external)
                 }
             },
