@@ -217,6 +217,9 @@ pub(crate) enum Builtin {
     /// A `new InversifyExpressServer(...)` (index into the interpreter's
     /// servers; see `libs/inversify.rs`).
     InversifyServer(u32),
+    /// `addControllers` of an `@overnightjs/core` `Server` (the index of its
+    /// app; see `libs/overnight.rs`).
+    AddControllers(u32),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
@@ -609,6 +612,7 @@ impl Value {
                 | Builtin::Framework(_)
                 | Builtin::Served(_)
                 | Builtin::InversifyServer(_)
+                | Builtin::AddControllers(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

@@ -287,21 +287,25 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 }
                 // An existing finding at the item's own line, or an unmounted-router
                 // finding that lists it.
-                let own = std::iter::once(item.line).find_map(|l| {
-                    let v = at_line.get(&(rel.clone(), l))?;
-                    v.iter().map(|(c, _)| (*c, l)).find(|(c, _)| {
-                        matches!(
-                            c,
-                            FindingCode::DynamicPath
-                                | FindingCode::DynamicMethod
-                                | FindingCode::DynamicMount
-                                | FindingCode::DynamicCall
-                                | FindingCode::DynamicEvent
-                                | FindingCode::DynamicImport
-                                | FindingCode::PackageRouter
-                        )
-                    })
-                });
+                // (A route decorator's class decorator counts as its own line:
+                // a controller path only known at run time.)
+                let own = std::iter::once(item.line)
+                    .chain(item.controller)
+                    .find_map(|l| {
+                        let v = at_line.get(&(rel.clone(), l))?;
+                        v.iter().map(|(c, _)| (*c, l)).find(|(c, _)| {
+                            matches!(
+                                c,
+                                FindingCode::DynamicPath
+                                    | FindingCode::DynamicMethod
+                                    | FindingCode::DynamicMount
+                                    | FindingCode::DynamicCall
+                                    | FindingCode::DynamicEvent
+                                    | FindingCode::DynamicImport
+                                    | FindingCode::PackageRouter
+                            )
+                        })
+                    });
                 let in_loop = rec
                     .sites
                     .get(&key)

@@ -24,6 +24,7 @@ pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
@@ -147,6 +148,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     // finale.rs (REST resource generators)
     modelled("finale-rest", Module::Family),
     modelled("epilogue", Module::Family),
+    // overnight.rs
+    modelled("@overnightjs/core", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -263,9 +266,10 @@ fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
 }
 
-/// A member of a route generator's module (`finale.resource`), if `pkg` is one.
+/// A member of a route generator's module (`finale.resource`, overnight's
+/// `Server`), if `pkg` is one.
 pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
-    finale::member(pkg, prop)
+    finale::member(pkg, prop).or_else(|| overnight::member(pkg, prop))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
