@@ -220,6 +220,9 @@ pub(crate) enum Builtin {
     /// `addControllers` of an `@overnightjs/core` `Server` (the index of its
     /// app; see `libs/overnight.rs`).
     AddControllers(u32),
+    /// A package's method that returns the app the package made (the index
+    /// of its router): oas3-tools' `getApp()` (see `libs/oas3.rs`).
+    AppGetter(u32),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
@@ -613,6 +616,7 @@ impl Value {
                 | Builtin::Served(_)
                 | Builtin::InversifyServer(_)
                 | Builtin::AddControllers(_)
+                | Builtin::AppGetter(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

@@ -24,6 +24,7 @@ pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod oas3;
 pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
@@ -150,6 +151,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("epilogue", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
+    // oas3.rs (OpenAPI-first routers)
+    modelled("oas3-tools", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -269,7 +272,9 @@ fn loader_name(pkg: &str) -> &'static str {
 /// A member of a route generator's module (`finale.resource`, overnight's
 /// `Server`), if `pkg` is one.
 pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
-    finale::member(pkg, prop).or_else(|| overnight::member(pkg, prop))
+    finale::member(pkg, prop)
+        .or_else(|| overnight::member(pkg, prop))
+        .or_else(|| oas3::member(pkg, prop))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
@@ -288,6 +293,9 @@ impl crate::machine::Interp {
         argv: &[Value],
         line: u32,
     ) -> Option<Value> {
+        if name == "oas3-tools.expressAppConfig" {
+            return Some(self.oas3_app_config(ctx, argv, line));
+        }
         self.finale_call(ctx, name, argv, line)
     }
 }

@@ -1026,6 +1026,7 @@ impl Interp {
                 _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::AppGetter(app) => Value::Router(*app),
             Builtin::AddControllers(app) => {
                 self.overnight_add_controllers(ctx, *app, &argv, args, line)
             }
