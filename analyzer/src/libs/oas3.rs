@@ -14,7 +14,11 @@
 //! when there is none) among the functions the files of the `controllers`
 //! folder export (`Pet.js` exporting `addPet` is `Pet_addPet`), or among the
 //! functions of a `controllers` object. The operation is sited at that
-//! function and read for the contract.
+//! function and read for the contract, with what the document states:
+//! the `requestBody`'s schema (its `application/json` content, else the
+//! first), the `query` and `path` parameters (the path's and the
+//! operation's) as object schemas, each numbered response's schema, local
+//! `$ref`s replaced by what they name.
 //!
 //! Example: `paths: { /pets/{id}: { get: { operationId: getPet,
 //! x-swagger-router-controller: Pets } } }` under `servers: [{ url: /v2 }]`,
@@ -24,13 +28,14 @@
 //! document and its line): a document that cannot be read, and an operation
 //! whose handler is not found (the library answers it with 405 or 500).
 //!
-//! Deliberately not captured: the request and response schemas the document
-//! states, `$ref`s to other files, the library's own middleware (parsers,
-//! logger, swagger-ui's `/docs`, the validator).
+//! Deliberately not captured: `$ref`s to other files, header and cookie
+//! parameters, the library's own middleware (parsers, logger, swagger-ui's
+//! `/docs`, the validator).
 
 use crate::machine::*;
+use serde_json::{Map, Value as J, json};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::Marker;
+use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 const PKG: &str = "oas3-tools";
 
@@ -51,7 +56,8 @@ struct Node {
 enum Kind {
     Map(Vec<(String, Node)>),
     Seq(Vec<Node>),
-    Scalar(String),
+    /// A scalar, and whether it is plain (unquoted: `12` is a number).
+    Scalar(String, bool),
 }
 
 impl Node {
@@ -64,7 +70,7 @@ impl Node {
 
     fn text(&self) -> Option<&str> {
         match &self.kind {
-            Kind::Scalar(s) => Some(s),
+            Kind::Scalar(s, _) => Some(s),
             _ => None,
         }
     }
@@ -96,7 +102,7 @@ impl Builder {
                 }
                 None => *key = Some((n.text().unwrap_or_default().to_string(), n.line)),
             },
-            Kind::Scalar(_) => {}
+            Kind::Scalar(..) => {}
         }
     }
 }
@@ -124,13 +130,13 @@ impl MarkedEventReceiver for Builder {
                     self.push_value(n);
                 }
             }
-            Event::Scalar(s, ..) => self.push_value(Node {
+            Event::Scalar(s, style, ..) => self.push_value(Node {
                 line,
-                kind: Kind::Scalar(s),
+                kind: Kind::Scalar(s, style == TScalarStyle::Plain),
             }),
             Event::Alias(_) => self.push_value(Node {
                 line,
-                kind: Kind::Scalar(String::new()),
+                kind: Kind::Scalar(String::new(), false),
             }),
             _ => {}
         }
@@ -146,6 +152,134 @@ fn parse(text: &str) -> Result<Node, String> {
     b.root.ok_or_else(|| "the document is empty".to_string())
 }
 
+/// A node as JSON, local `$ref`s (`#/components/schemas/Pet`) replaced by
+/// what they point to (to a depth of 8; deeper ones stay `$ref`s).
+fn to_json(doc: &Node, n: &Node, depth: u32) -> J {
+    match &n.kind {
+        Kind::Map(entries) => {
+            if let Some(r) = n.get("$ref").and_then(Node::text)
+                && depth < 8
+                && let Some(target) = pointer(doc, r)
+            {
+                return to_json(doc, target, depth + 1);
+            }
+            let mut m = Map::new();
+            for (k, v) in entries {
+                m.insert(k.clone(), to_json(doc, v, depth));
+            }
+            J::Object(m)
+        }
+        Kind::Seq(items) => J::Array(items.iter().map(|i| to_json(doc, i, depth)).collect()),
+        Kind::Scalar(s, true) => match s.as_str() {
+            "true" => J::Bool(true),
+            "false" => J::Bool(false),
+            "null" | "~" => J::Null,
+            s => s
+                .parse::<i64>()
+                .map(J::from)
+                .or_else(|_| s.parse::<f64>().map(J::from))
+                .unwrap_or_else(|_| J::String(s.to_string())),
+        },
+        Kind::Scalar(s, false) => J::String(s.clone()),
+    }
+}
+
+/// The node a local JSON pointer (`#/a/b`) names.
+fn pointer<'a>(doc: &'a Node, r: &str) -> Option<&'a Node> {
+    let mut at = doc;
+    for part in r.strip_prefix("#/")?.split('/') {
+        let part = part.replace("~1", "/").replace("~0", "~");
+        at = at.get(&part)?;
+    }
+    Some(at)
+}
+
+/// The JSON schema of a `content` map: its `application/json` entry's, else
+/// the first entry's.
+fn content_schema(doc: &Node, content: Option<&Node>) -> Option<J> {
+    let Kind::Map(entries) = &content?.kind else {
+        return None;
+    };
+    let media = entries
+        .iter()
+        .find(|(k, _)| k == "application/json")
+        .or_else(|| entries.first())?;
+    Some(to_json(doc, media.1.get("schema")?, 0))
+}
+
+/// What an operation states: the body's schema, the query's and the path
+/// parameters' (as object schemas), and each numbered response's.
+#[derive(Debug, Default, PartialEq)]
+struct Stated {
+    body: Option<J>,
+    query: Option<J>,
+    params: Option<J>,
+    responses: Vec<(u16, Option<J>)>,
+}
+
+fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
+    let mut out = Stated {
+        body: content_schema(
+            doc,
+            op.get("requestBody")
+                .map(|b| resolve(doc, b))
+                .and_then(|b| b.get("content")),
+        ),
+        ..Stated::default()
+    };
+    let params = [item.get("parameters"), op.get("parameters")];
+    for (slot, place) in [(&mut out.query, "query"), (&mut out.params, "path")] {
+        let mut props = Map::new();
+        let mut required = Vec::new();
+        for list in params.iter().flatten() {
+            let Kind::Seq(items) = &list.kind else {
+                continue;
+            };
+            for p in items.iter().map(|p| resolve(doc, p)) {
+                let (Some(name), Some(at)) = (
+                    p.get("name").and_then(Node::text),
+                    p.get("in").and_then(Node::text),
+                ) else {
+                    continue;
+                };
+                if at != place {
+                    continue;
+                }
+                let schema = p.get("schema").map_or(json!({}), |s| to_json(doc, s, 0));
+                props.insert(name.to_string(), schema);
+                if place == "path" || p.get("required").and_then(Node::text) == Some("true") {
+                    required.push(J::String(name.to_string()));
+                }
+            }
+        }
+        if !props.is_empty() {
+            let mut schema = json!({ "type": "object", "properties": props });
+            if !required.is_empty() {
+                schema["required"] = J::Array(required);
+            }
+            *slot = Some(schema);
+        }
+    }
+    if let Some(Kind::Map(responses)) = op.get("responses").map(|r| &r.kind) {
+        for (code, r) in responses {
+            if let Ok(status) = code.parse::<u16>() {
+                let r = resolve(doc, r);
+                out.responses
+                    .push((status, content_schema(doc, r.get("content"))));
+            }
+        }
+    }
+    out
+}
+
+/// A node, or what its local `$ref` names.
+fn resolve<'a>(doc: &'a Node, n: &'a Node) -> &'a Node {
+    n.get("$ref")
+        .and_then(Node::text)
+        .and_then(|r| pointer(doc, r))
+        .unwrap_or(n)
+}
+
 /// One operation of the document.
 #[derive(Debug, PartialEq)]
 struct SpecOp {
@@ -155,6 +289,7 @@ struct SpecOp {
     /// The handler `SwaggerRouter` looks up.
     handler: String,
     line: u32,
+    stated: Stated,
 }
 
 const METHODS: [&str; 8] = [
@@ -235,6 +370,7 @@ fn operations(doc: &Node) -> Vec<SpecOp> {
                 path: express_params(path),
                 handler,
                 line: op.line,
+                stated: stated(doc, item, op),
             });
         }
     }
@@ -320,6 +456,24 @@ impl Interp {
             };
             let Value::Func(c) = &f else { continue };
             let at = (c.file, c.func.line);
+            let label = || {
+                crate::libs::schemas::SchemaLabel::new(
+                    crate::libs::schemas::SchemaSource::JsonSchema,
+                    "",
+                )
+            };
+            let s = &op.stated;
+            let contract = RawContract {
+                body: s.body.clone().map(|j| (j, label(), at.0, at.1)),
+                query: s.query.clone().map(|j| (j, label(), at.0, at.1)),
+                params: s.params.clone().map(|j| (j, label(), at.0, at.1)),
+                responses: s
+                    .responses
+                    .iter()
+                    .map(|(st, j)| (*st, j.clone(), at.0, at.1))
+                    .collect(),
+                ..RawContract::default()
+            };
             for base in &bases {
                 let kind = RegKind::Route {
                     method: op.method.to_string(),
@@ -329,7 +483,7 @@ impl Interp {
                         name: op.handler.clone(),
                         at: Some(at),
                     }),
-                    contract: Rc::default(),
+                    contract: Rc::new(RefCell::new(contract.clone())),
                     funcs: vec![f.clone()],
                     subpaths: false,
                 };
