@@ -35,11 +35,12 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 40;
+pub(crate) const FACTS_VERSION: u32 = 41;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
-    /// The file calls `express()` in some form: a possible app entry.
+    /// The file calls `express()` in some form (or makes an app another way:
+    /// `NestFactory.create`, overnight's `addControllers`): a possible app entry.
     pub(crate) const APP: u8 = 1;
     /// Mentions `Router`.
     pub(crate) const ROUTER: u8 = 2;
@@ -80,7 +81,12 @@ fn needles_of(bytes: &[u8]) -> u8 {
         }
     }
     // A NestJS application's bootstrap, routing-controllers' own app.
-    if has("NestFactory.create") || has("createExpressServer(") || has("InversifyExpressServer(") {
+    // (overnight's `Server` makes the app that `addControllers` serves.)
+    if has("NestFactory.create")
+        || has("createExpressServer(")
+        || has("InversifyExpressServer(")
+        || has("addControllers(")
+    {
         flags |= needle::APP;
     }
     if has("Controller(") || has("controller(") || has("@Route(") {
@@ -208,6 +214,7 @@ fn census_shaped(bytes: &[u8], socket: bool) -> bool {
     let has = |n: &[u8]| memchr::memmem::find(bytes, n).is_some();
     has(b".use(")
         || has(b".route(")
+        || has(b".resource(")
         || has(b".param(")
         || (socket && (has(b".on(") || has(b".once(") || has(b".emit(")))
 }

@@ -217,6 +217,12 @@ pub(crate) enum Builtin {
     /// A `new InversifyExpressServer(...)` (index into the interpreter's
     /// servers; see `libs/inversify.rs`).
     InversifyServer(u32),
+    /// `addControllers` of an `@overnightjs/core` `Server` (the index of its
+    /// app; see `libs/overnight.rs`).
+    AddControllers(u32),
+    /// A package's method that returns the app the package made (the index
+    /// of its router): oas3-tools' `getApp()` (see `libs/oas3.rs`).
+    AppGetter(u32),
     /// Any other module builtin (`os`, `http`, ...): members are unknown.
     OpaqueModule(Rc<str>),
     /// A decorator from `@nestjs/websockets` (`WebSocketGateway`, `SubscribeMessage`, ...).
@@ -609,6 +615,8 @@ impl Value {
                 | Builtin::Framework(_)
                 | Builtin::Served(_)
                 | Builtin::InversifyServer(_)
+                | Builtin::AddControllers(_)
+                | Builtin::AppGetter(_)
                 | Builtin::Ajv
                 | Builtin::EventEmitterCtor
                 | Builtin::HttpStatus

@@ -97,7 +97,7 @@ struct Why {
 /// Match every census item against what the inventory charted; account for
 /// the rest with findings (grouped per file, cause and reason) and set the
 /// coverage. Items an existing finding at their own line explains (a
-/// dynamic path, method, mount, call or event name), and the routes an
+/// dynamic path, method, mount, call or event name, or a package that adds routes the analysis cannot chart), and the routes an
 /// `unmounted-router` finding lists, are accounted for by that finding.
 pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     let project = run.project;
@@ -287,19 +287,25 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 }
                 // An existing finding at the item's own line, or an unmounted-router
                 // finding that lists it.
-                let own = at_line.get(&(rel.clone(), item.line)).and_then(|v| {
-                    v.iter().find(|(c, _)| {
-                        matches!(
-                            c,
-                            FindingCode::DynamicPath
-                                | FindingCode::DynamicMethod
-                                | FindingCode::DynamicMount
-                                | FindingCode::DynamicCall
-                                | FindingCode::DynamicEvent
-                                | FindingCode::DynamicImport
-                        )
-                    })
-                });
+                // (A route decorator's class decorator counts as its own line:
+                // a controller path only known at run time.)
+                let own = std::iter::once(item.line)
+                    .chain(item.controller)
+                    .find_map(|l| {
+                        let v = at_line.get(&(rel.clone(), l))?;
+                        v.iter().map(|(c, _)| (*c, l)).find(|(c, _)| {
+                            matches!(
+                                c,
+                                FindingCode::DynamicPath
+                                    | FindingCode::DynamicMethod
+                                    | FindingCode::DynamicMount
+                                    | FindingCode::DynamicCall
+                                    | FindingCode::DynamicEvent
+                                    | FindingCode::DynamicImport
+                                    | FindingCode::PackageRouter
+                            )
+                        })
+                    });
                 let in_loop = rec
                     .sites
                     .get(&key)
@@ -316,8 +322,8 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                             .controller
                             .is_some_and(|l| f.at.file == rel && f.at.line == l)
                 });
-                let (cause, finding_at) = if let Some((code, _)) = own {
-                    (code.as_str(), Some(loc(file, item.line)))
+                let (cause, finding_at) = if let Some((code, line)) = own {
+                    (code.as_str(), Some(loc(file, line)))
                 } else if let Some(l) = in_loop {
                     ("dynamic-loop", Some(l))
                 } else if let Some(f) = listed {

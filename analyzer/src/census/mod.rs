@@ -57,6 +57,9 @@
 //!   such router is modelled, so each is accounted for as
 //!   `unmodelled-framework`.
 //!
+//! - a REST resource generator's resources: `X.resource({ model, … })`
+//!   (finale-rest, epilogue), one item at the call.
+//!
 //! Deliberately not captured: other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`,
 //! `X.route(p)` with no verb after it.
@@ -751,6 +754,20 @@ impl Walker {
             rest.iter()
                 .any(handler_like)
                 .then(|| item(CensusKind::Use, path))
+        } else if m == "resource" {
+            // A REST resource generator's resource (`finale.resource({ model,
+            // endpoints })`, `libs/finale.rs`): its routes, sited at the call.
+            let endpoints = match c.args.first() {
+                Some(Expr::Object(props)) if props.iter().any(|p| prop_named(p, "model")) => props
+                    .iter()
+                    .find_map(|p| match p {
+                        ObjProp::KeyValue(PropKey::Name(k), v) if k == "endpoints" => Some(Some(v)),
+                        _ => None,
+                    })
+                    .or(Some(None)),
+                _ => None,
+            };
+            endpoints.map(|e| item(CensusKind::Route, e))
         } else if m == "param" {
             let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
                 && c.args.get(1).is_some_and(handler_like);
@@ -986,4 +1003,9 @@ pub(crate) fn imports_client_framework(facts: &FileFacts) -> bool {
         }
     }
     facts.static_sources().any(client)
+}
+
+/// Whether an object literal's property is `name` (`name: v` or `name`).
+fn prop_named(p: &ObjProp, name: &str) -> bool {
+    matches!(p, ObjProp::KeyValue(PropKey::Name(k), _) if k == name)
 }

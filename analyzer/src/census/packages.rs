@@ -136,4 +136,5 @@ pub(super) fn routing_package(p: &str) -> bool {
         || base.contains("router")
         || base.starts_with("socket.io")
         || base.starts_with("@nestjs")
+        || crate::libs::generates_routes(p)
 }

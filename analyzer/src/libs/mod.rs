@@ -19,11 +19,14 @@
 pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod feathers;
+pub(crate) mod finale;
 pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod nest;
+pub(crate) mod oas3;
+pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
@@ -150,6 +153,13 @@ pub(crate) const PACKAGES: &[Package] = &[
     // tsoa.rs
     modelled("tsoa", Module::Family),
     modelled("@tsoa/runtime", Module::Family),
+    // finale.rs (REST resource generators)
+    modelled("finale-rest", Module::Family),
+    modelled("epilogue", Module::Family),
+    // overnight.rs
+    modelled("@overnightjs/core", Module::Family),
+    // oas3.rs (OpenAPI-first routers)
+    modelled("oas3-tools", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -290,6 +300,37 @@ fn value_of(pkg: &str, m: Module) -> Value {
 /// The `'static` name of a directory loader package (its row's name).
 fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
+}
+
+/// A member of a route generator's module (`finale.resource`, overnight's
+/// `Server`), if `pkg` is one.
+pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
+    finale::member(pkg, prop)
+        .or_else(|| overnight::member(pkg, prop))
+        .or_else(|| oas3::member(pkg, prop))
+}
+
+/// Whether a census receiver bound to `pkg` can register routes: a route
+/// generator's module (`finale.resource({...})`).
+pub(crate) fn generates_routes(pkg: &str) -> bool {
+    finale::member(pkg, "resource").is_some()
+}
+
+impl crate::machine::Interp {
+    /// A call of a route generator's function (`name` as its
+    /// `Builtin::Framework`), if it is one.
+    pub(crate) fn generator_call(
+        &mut self,
+        ctx: &crate::machine::Ctx,
+        name: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Option<Value> {
+        if name == "oas3-tools.expressAppConfig" {
+            return Some(self.oas3_app_config(ctx, argv, line));
+        }
+        self.finale_call(ctx, name, argv, line)
+    }
 }
 
 /// Packages that take an app, router or server but add no routes to it

@@ -29,6 +29,18 @@ impl Interp {
         match &call.callee {
             Expr::Member(obj, name) => {
                 if matches!(obj.as_ref(), Expr::Super) {
+                    // A package's base class whose constructor put its
+                    // methods on the instance (`super.addControllers(...)`,
+                    // `libs/overnight.rs`).
+                    if let Some(home) = &ctx.home
+                        && home
+                            .superclass
+                            .as_ref()
+                            .is_some_and(crate::libs::overnight::is_server)
+                    {
+                        let this = ctx.this.clone();
+                        return self.method_call(ctx, &this, name, call);
+                    }
                     let argv = self.eval_args(ctx, &call.args);
                     if let Some(home) = ctx.home.clone()
                         && let Some(Value::Class(sup)) = home.superclass.clone()
@@ -725,6 +737,9 @@ impl Interp {
             {
                 v
             }
+            c if crate::libs::overnight::is_server(c) => {
+                self.overnight_server(Value::Undef, ctx.file, line)
+            }
             Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
                 Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
             }
@@ -841,6 +856,16 @@ impl Interp {
             }
             Value::Builtin(Builtin::RouterCtor) | Value::Builtin(Builtin::Express) => {
                 // `class Api extends Router` — the instance is a router; not modelled.
+            }
+            c if crate::libs::overnight::is_server(c) => {
+                // (The app is sited at the subclass that extends `Server`.)
+                let at = match this {
+                    Value::Obj(o) => o.class.borrow().as_ref().map(|cv| (cv.file, cv.class.line)),
+                    _ => None,
+                };
+                if let Some((file, line)) = at {
+                    self.overnight_server(this.clone(), file, line);
+                }
             }
             _ => {}
         }
@@ -1006,6 +1031,10 @@ impl Interp {
                 _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::AppGetter(app) => Value::Router(*app),
+            Builtin::AddControllers(app) => {
+                self.overnight_add_controllers(ctx, *app, &argv, args, line)
+            }
             Builtin::Framework(n) => match n.as_ref() {
                 "create" => self.nest_create(ctx, &argv, args, line),
                 "tsoa.RegisterRoutes" => self.tsoa_register_routes(ctx, &argv, line),
@@ -1026,6 +1055,7 @@ impl Interp {
                         .or_else(|| self.feathers_call(ctx, &n, &argv, line))
                         .or_else(|| self.vue_call(ctx, &n, &argv, line))
                         .or_else(|| self.served_call(ctx, &n, &argv, line))
+                        .or_else(|| self.generator_call(ctx, &n, &argv, line))
                         .unwrap_or_else(Value::external)
                 }
             },

@@ -397,6 +397,8 @@ pub(crate) struct Interp {
     pub(crate) reentry: budget::Reentry,
     /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
     pub(crate) inversify_servers: Vec<crate::libs::inversify::InversifyServer>,
+    /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
+    pub(crate) finale: crate::libs::finale::Finale,
     /// Per running call: what paths that may or may not run returned (a
     /// branch of an `if` with an unknown test, a handler that may catch);
     /// see [`flow::primitive_result`].
@@ -552,6 +554,7 @@ impl Interp {
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
             inversify_servers: Vec::new(),
+            finale: Default::default(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             global_obj,
@@ -1342,6 +1345,9 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::Framework(n), p) if let Some(v) = crate::libs::vue::member(n, p) => v,
         (Builtin::Framework(n), p) if crate::libs::feathers::is_express_export(n) => {
             crate::libs::feathers::member("@feathersjs/express", p).unwrap_or_else(Value::external)
+        }
+        (Builtin::OpaqueModule(m), p) if crate::libs::generator_member(m, p).is_some() => {
+            crate::libs::generator_member(m, p).unwrap_or_else(Value::external)
         }
         (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
             crate::libs::served::member(m, p).unwrap_or_else(Value::external)
