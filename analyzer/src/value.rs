@@ -71,6 +71,14 @@ pub(crate) struct ObjData {
     pub(crate) proto: RefCell<Option<Rc<ObjData>>>,
     /// Accessor properties: their getters, run when the property is read.
     pub(crate) getters: RefCell<Vec<(String, Rc<Closure>)>>,
+    /// Every key the object can have is in `props` or `getters`, so a key it
+    /// lacks reads `undefined` (`const { a = 1 } = { b: 2 }` gives `a = 1`).
+    /// Set for an object literal whose keys are all known and whose spreads
+    /// are such objects; cleared (see `Interp::open_shape`) once a key only
+    /// known at run time may have been written (`o[k] = v`, `Object.assign(o,
+    /// unknown)`) or the object was handed to code the analysis does not run.
+    /// Instances, prototypes and module objects never have it.
+    pub(crate) shape_known: Cell<bool>,
 }
 
 impl ObjData {
@@ -81,6 +89,7 @@ impl ObjData {
             is_module_obj: Cell::new(false),
             proto: RefCell::new(None),
             getters: RefCell::new(Vec::new()),
+            shape_known: Cell::new(false),
         })
     }
 

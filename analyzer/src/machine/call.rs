@@ -424,6 +424,10 @@ impl Interp {
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
         self.census_handed(ctx.file, line, argv);
+        // Code the analysis does not run may add keys to what it gets.
+        for v in argv {
+            Self::open_shape(v, 0);
+        }
         // The callee calls them, not the statement: never a discarded call.
         self.reentry.discard_armed = false;
         for (i, v) in argv.iter().enumerate() {
@@ -519,6 +523,10 @@ impl Interp {
             }
             self.call_value_now(ctx, f, argv, args, line, this)
         } else {
+            // Not run now, perhaps never: it may add keys to what it gets.
+            for v in argv.iter().chain(&this) {
+                Self::open_shape(v, 0);
+            }
             Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
         }
     }
@@ -695,7 +703,9 @@ impl Interp {
         self.res_status = status;
         let maybe = self.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
-        flow::primitive_result(result, &maybe)
+        let result = flow::primitive_result(result, &maybe);
+        flow::kept_of_several(&result, &maybe);
+        result
     }
 
     pub(crate) fn construct(
@@ -935,10 +945,15 @@ impl Interp {
                                     for (k, v) in s.props.borrow().iter() {
                                         o.set(k, v.clone());
                                     }
+                                    if !s.shape_known.get() {
+                                        o.shape_known.set(false);
+                                    }
                                 }
+                                Value::Undef | Value::Null => {}
                                 // A source only known at run time may set any
                                 // property: the strings so far are defaults.
                                 Value::Unknown(_) | Value::Deferred(_) => {
+                                    o.shape_known.set(false);
                                     let text = args.get(i).map(expr_text).unwrap_or_default();
                                     let known: Vec<(String, Rc<str>)> = o
                                         .props
@@ -955,7 +970,7 @@ impl Interp {
                                         o.set(&k, v);
                                     }
                                 }
-                                _ => {}
+                                _ => o.shape_known.set(false),
                             }
                         }
                         target
@@ -983,6 +998,8 @@ impl Interp {
                                 Some(Value::Func(g)) => o.add_getter(&k, g),
                                 _ => o.set(&k, desc.get("value").unwrap_or(Value::dynamic())),
                             }
+                        } else {
+                            o.shape_known.set(false);
                         }
                         target
                     }

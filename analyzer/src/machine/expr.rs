@@ -137,6 +137,8 @@ impl Interp {
                 let obj = ObjData::new();
                 // `{ ...app }`: a copy of an Express app (see `copies_app`).
                 let mut copied_app = None;
+                // Every key is known so far (see `ObjData::shape_known`).
+                let mut known = true;
                 for p in props {
                     match p {
                         ObjProp::KeyValue(k, v) => {
@@ -145,8 +147,9 @@ impl Interp {
                                 PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                             };
                             let val = self.eval_raw(ctx, v);
-                            if let Some(key) = key {
-                                obj.set(&key, val);
+                            match key {
+                                Some(key) => obj.set(&key, val),
+                                None => known = false,
                             }
                         }
                         ObjProp::Spread(e) => {
@@ -158,6 +161,12 @@ impl Interp {
                             if self.copies_app(&src) {
                                 copied_app = Some(src.clone());
                             }
+                            // Spreading `undefined` or `null` adds nothing.
+                            known &= match &src {
+                                Value::Obj(src) => src.shape_known.get(),
+                                Value::Undef | Value::Null => true,
+                                _ => false,
+                            };
                             if let Value::Obj(src) = src {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
@@ -177,17 +186,19 @@ impl Interp {
                                 PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                             };
                             let v = self.closure(ctx, f);
-                            if let Some(key) = key {
-                                match (p, v) {
+                            match key {
+                                Some(key) => match (p, v) {
                                     (ObjProp::Getter(..), Value::Func(g)) => {
                                         obj.add_getter(&key, g)
                                     }
                                     (_, v) => obj.set(&key, v),
-                                }
+                                },
+                                None => known = false,
                             }
                         }
                     }
                 }
+                obj.shape_known.set(known);
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
@@ -256,7 +267,10 @@ impl Interp {
                             (LogicalOp::Nullish, Value::Str(s)) => {
                                 self.assume(&s.clone(), format!("{} == null", expr_text(l)))
                             }
-                            _ => b,
+                            _ => {
+                                super::flow::kept_of_several(&b, std::slice::from_ref(&a));
+                                b
+                            }
                         }
                     }
                 }
@@ -287,7 +301,8 @@ impl Interp {
                             }
                             return Value::array(items);
                         }
-                        match (x.is_unknown(), y.is_unknown()) {
+                        let both = [x.clone(), y.clone()];
+                        let kept = match (x.is_unknown(), y.is_unknown()) {
                             // `x ? x : '/default'`: the default, said to be one.
                             (true, false) if !says_nothing(&y) => match &y {
                                 Value::Str(s) => self.assume(&s.clone(), format!("!({text})")),
@@ -295,7 +310,9 @@ impl Interp {
                             },
                             (false, true) if says_nothing(&x) => y,
                             _ => x,
-                        }
+                        };
+                        super::flow::kept_of_several(&kept, &both);
+                        kept
                     }
                 }
             }
@@ -492,6 +509,15 @@ impl Interp {
                 }
                 match self.proto_lookup(data, prop) {
                     Some(v) => v,
+                    // A key an object of known shape lacks reads `undefined`
+                    // (what `Object.prototype` gives stays unknown).
+                    None if data.shape_known.get()
+                        && class.is_none()
+                        && data.proto.borrow().is_none()
+                        && !OBJECT_PROTOTYPE.contains(&prop) =>
+                    {
+                        Value::Undef
+                    }
                     // What the runtime provides (`globalThis.fetch`).
                     None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
                     // An instance's constructor is its class; a plain
@@ -561,6 +587,28 @@ impl Interp {
             Value::Unknown(k) => Value::Unknown(k.clone()),
             Value::Undef | Value::Null => Value::dynamic(),
             _ => Value::dynamic(),
+        }
+    }
+
+    /// Forget that `v`'s shape is known, and that of the objects and arrays
+    /// it holds (a few levels down): code the analysis does not see may
+    /// write any key (`o[k] = v`, `Object.assign(o, unknown)`, `lib.configure(o)`).
+    pub(crate) fn open_shape(v: &Value, depth: u32) {
+        match v {
+            Value::Obj(data) => {
+                data.shape_known.set(false);
+                if depth < 2 {
+                    for it in data.props.borrow().values() {
+                        Self::open_shape(it, depth + 1);
+                    }
+                }
+            }
+            Value::Arr(a) if depth < 2 => {
+                for it in a.borrow().iter().take(64) {
+                    Self::open_shape(it, depth + 1);
+                }
+            }
+            _ => {}
         }
     }
 

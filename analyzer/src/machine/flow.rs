@@ -403,7 +403,9 @@ impl Interp {
         self.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
-            ctx.scope.assign(n, join(pre, x, y));
+            let kept = join(pre, x.clone(), y.clone());
+            kept_of_several(&kept, &[x, y]);
+            ctx.scope.assign(n, kept);
         }
         // Only a way out that both branches take leaves for sure; a return
         // that one branch takes is what the call may give instead.
@@ -462,6 +464,16 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
         return Value::dynamic();
     }
     result
+}
+
+/// `v` is the value kept where `others` were possible too (a join, a ternary
+/// with an unknown test, a function's other returns): an object whose shape
+/// was known may be one of the others at run time, so its missing keys no
+/// longer read `undefined` (see `ObjData::shape_known`).
+pub(crate) fn kept_of_several(v: &Value, others: &[Value]) {
+    if matches!(v, Value::Obj(_)) && others.iter().any(|o| !same(o, v)) {
+        Interp::open_shape(v, 0);
+    }
 }
 
 /// Whether two values are the same one (same constant, same object).

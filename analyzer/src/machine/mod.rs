@@ -268,6 +268,22 @@ pub(crate) const ARRAY_METHODS: &[&str] = &[
 ];
 
 /// Times one function may be on the stack at once (recursion over constant trees).
+/// What every plain object inherits from `Object.prototype`: reading one of
+/// these from an object that lacks it is not `undefined`.
+pub(crate) const OBJECT_PROTOTYPE: &[&str] = &[
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
 pub(crate) const MAX_RECURSION: usize = 8;
 /// Call depth beyond which calls are not followed.
 pub(crate) const MAX_CALL_DEPTH: usize = 48;

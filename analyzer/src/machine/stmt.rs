@@ -292,6 +292,9 @@ impl Interp {
                         self.set_member(&o, &k, v);
                     } else {
                         self.note_write(Some(&v));
+                        if let Value::Obj(data) = &o {
+                            data.shape_known.set(false);
+                        }
                         self.keep_under_dynamic_key(&o, v);
                     }
                 }
