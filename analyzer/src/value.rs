@@ -179,6 +179,10 @@ pub(crate) enum Builtin {
     ObjectFn(&'static str),
     /// The global `Array` (`Array.from`, `Array.isArray`).
     ArrayNs,
+    /// The global `Reflect`.
+    ReflectNs,
+    /// `Reflect.defineMetadata`, `Reflect.getMetadata`, … (`machine/metadata.rs`).
+    ReflectFn(&'static str),
     /// A function's constructor (`fn.constructor`): `Function`,
     /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`.
     FunctionCtor(&'static str),
@@ -605,6 +609,8 @@ impl Value {
                 | Builtin::ObjectNs
                 | Builtin::ObjectFn(_)
                 | Builtin::ArrayNs
+                | Builtin::ReflectNs
+                | Builtin::ReflectFn(_)
                 | Builtin::FunctionCtor(_)
                 | Builtin::ArrayFrom
                 | Builtin::ArrayIsArray

@@ -903,13 +903,33 @@ impl Interp {
                         Some(self.namespace_entries(*id))
                     }
                     ("keys" | "values" | "entries", _) => self.run_time_keys(&target),
+                    // A class's prototype: `constructor` and the class body's
+                    // methods and accessors, with what was put on it.
+                    ("getOwnPropertyNames", Value::Obj(o)) => match self.prototype_class(o) {
+                        Some(c) => {
+                            let mut names = vec!["constructor".to_string()];
+                            let body = c.class.methods.iter().chain(&c.class.getters);
+                            for n in body.map(|(n, _)| n).chain(o.props.borrow().keys()) {
+                                if !names.contains(n) {
+                                    names.push(n.clone());
+                                }
+                            }
+                            Some(
+                                names
+                                    .into_iter()
+                                    .map(|n| (Value::str(&n), Value::Undef))
+                                    .collect(),
+                            )
+                        }
+                        None => self.run_time_keys(&target),
+                    },
                     _ => None,
                 };
                 if let Some(keys) = keys {
                     return Value::array(
                         keys.into_iter()
                             .map(|(k, v)| match *f {
-                                "keys" => k,
+                                "keys" | "getOwnPropertyNames" => k,
                                 "values" => v,
                                 _ => Value::array(vec![k, v]),
                             })
@@ -1170,8 +1190,10 @@ impl Interp {
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
+            Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::PathModule
             | Builtin::ObjectNs
+            | Builtin::ReflectNs
             | Builtin::ArrayNs
             | Builtin::PromiseNs
             | Builtin::FunctionCtor(_) => Value::dynamic(),

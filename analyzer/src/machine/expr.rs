@@ -199,6 +199,7 @@ impl Interp {
                     }
                 }
                 obj.shape_known.set(known);
+                self.note_decorated_literal(&obj);
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
@@ -558,6 +559,10 @@ impl Interp {
                 if prop == "name" {
                     return Value::str(c.class.name.as_deref().unwrap_or(""));
                 }
+                if prop == "prototype" {
+                    let c = c.clone();
+                    return Value::Obj(self.class_prototype(&c));
+                }
                 match &c.superclass {
                     Some(s @ Value::Class(_)) => {
                         let s = s.clone();
@@ -741,6 +746,11 @@ impl Interp {
             guard += 1;
             if guard > 16 {
                 break;
+            }
+            match self.prototype_own(&cv, prop) {
+                Some(Value::Func(m)) => return Some(self.bind_this(&m, Some(this.clone()))),
+                Some(v) => return Some(v),
+                None => {}
             }
             if let Some((_, f)) = cv.class.methods.iter().find(|(n, _)| n == prop) {
                 return Some(Value::Func(Closure::method(&cv, f, this)));

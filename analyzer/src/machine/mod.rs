@@ -30,6 +30,7 @@ pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
 pub(crate) mod hoisting;
+pub(crate) mod metadata;
 pub(crate) mod modules;
 pub(crate) mod node;
 pub(crate) mod protos;
@@ -419,6 +420,8 @@ pub(crate) struct Interp {
     pub(crate) maybe_returns: Vec<Vec<Value>>,
     /// Properties of functions (`F.prototype`, statics), see `protos`.
     pub(crate) fn_objects: protos::FnObjects,
+    /// `C.prototype` of classes, made when first needed (see `protos.rs`).
+    pub(crate) class_protos: protos::ClassProtos,
     /// The global object (`global`, `globalThis`): what a program stores
     /// there is read back by name anywhere.
     pub(crate) global_obj: Rc<ObjData>,
@@ -449,6 +452,8 @@ pub(crate) struct Interp {
     /// Properties a decorator assigned, by the object's address and name (the
     /// object is held, so the address stays its own): the decorator's place.
     pub(crate) decorated: decorators::DecoratedProps,
+    /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
+    pub(crate) metadata: metadata::MetadataStore,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -487,11 +492,11 @@ impl Interp {
             "Boolean",
             "Error",
             "Symbol",
-            "Reflect",
             "URL",
         ] {
             globals.define(g, Value::external());
         }
+        globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
         let global_obj = ObjData::new();
@@ -547,6 +552,7 @@ impl Interp {
             dynamic_slots: HashMap::new(),
             decorating: None,
             decorated: HashMap::new(),
+            metadata: Default::default(),
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
@@ -564,6 +570,7 @@ impl Interp {
             inversify_servers: Vec::new(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
+            class_protos: protos::ClassProtos::default(),
             global_obj,
         }
     }
@@ -1266,8 +1273,17 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
         (
             Builtin::ObjectNs,
-            f @ ("keys" | "values" | "entries" | "assign" | "freeze" | "fromEntries"
-            | "defineProperty" | "create" | "setPrototypeOf" | "getPrototypeOf"),
+            f @ ("keys"
+            | "values"
+            | "entries"
+            | "assign"
+            | "freeze"
+            | "fromEntries"
+            | "defineProperty"
+            | "create"
+            | "setPrototypeOf"
+            | "getPrototypeOf"
+            | "getOwnPropertyNames"),
         ) => Value::Builtin(Builtin::ObjectFn(match f {
             "keys" => "keys",
             "values" => "values",
@@ -1278,8 +1294,14 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             "create" => "create",
             "setPrototypeOf" => "setPrototypeOf",
             "getPrototypeOf" => "getPrototypeOf",
+            "getOwnPropertyNames" => "getOwnPropertyNames",
             _ => "defineProperty",
         })),
+        (Builtin::ReflectNs, m) => match metadata::REFLECT_METADATA.iter().find(|n| **n == m) {
+            Some(m) => Value::Builtin(Builtin::ReflectFn(m)),
+            // `Reflect.get`, `Reflect.ownKeys`, …: not modelled.
+            None => Value::external(),
+        },
         (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
         // `x.constructor.name`.
         (Builtin::ObjectNs, "name") => Value::str("Object"),
