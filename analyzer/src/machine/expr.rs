@@ -639,6 +639,8 @@ impl Interp {
         if !keeps {
             return;
         }
+        // It stands for every value written under such keys, later ones too.
+        Self::open_shape(&v, 0);
         let key = Rc::as_ptr(data) as usize;
         match self.dynamic_slots.get_mut(&key) {
             Some((_, Value::Sio(_))) if !matches!(v, Value::Sio(_)) => {}
