@@ -279,6 +279,8 @@ pub(crate) enum Builtin {
     CatchAllAck(u32),
     /// A zustand function (see `libs/stores.rs`).
     Store(crate::libs::stores::StoreFn),
+    /// A dependency-injection container's value (`libs/di.rs`).
+    Di(crate::libs::di::DiFn),
 }
 
 /// What a Socket.IO value is.
@@ -651,6 +653,7 @@ impl Value {
                 | Builtin::MapCtor
                 | Builtin::CatchAllAck(_)
                 | Builtin::Store(_)
+                | Builtin::Di(_)
                 | Builtin::ProxyCtor,
             )
             | Value::Sio(_)

@@ -861,6 +861,7 @@ impl Interp {
     ) -> Value {
         match b {
             Builtin::Store(f) => self.store_call(ctx, *f, argv, line),
+            Builtin::Di(f) => self.di_call(ctx, *f, argv, line),
             Builtin::CatchAllAck(i) => {
                 self.catch_all_acked(*i);
                 Value::Undef

@@ -454,6 +454,8 @@ pub(crate) struct Interp {
     pub(crate) decorated: decorators::DecoratedProps,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
+    /// What dependency-injection containers made or were given (`libs/di.rs`).
+    pub(crate) di: crate::libs::di::Containers,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -553,6 +555,7 @@ impl Interp {
             decorating: None,
             decorated: HashMap::new(),
             metadata: Default::default(),
+            di: Default::default(),
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
@@ -1240,6 +1243,7 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
     };
     match (b, prop) {
         (Builtin::Store(f), _) => crate::libs::stores::member(*f, prop),
+        (Builtin::Di(f), _) => crate::libs::di::member(*f, prop),
         (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
         (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
         (Builtin::AjvInstance, m) => match m {
