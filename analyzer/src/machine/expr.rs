@@ -511,8 +511,13 @@ impl Interp {
                 match self.proto_lookup(data, prop) {
                     Some(v) => v,
                     // A key an object of known shape lacks reads `undefined`
-                    // (what `Object.prototype` gives stays unknown).
+                    // (what `Object.prototype` gives stays unknown). Not while
+                    // looking for events or running handlers, where a flag in
+                    // program state decides nothing (see `Stmt::If`): a branch
+                    // run on a key that is absent now may see it set later.
                     None if data.shape_known.get()
+                        && !self.event_mode
+                        && self.socket_handlers == 0
                         && class.is_none()
                         && data.proto.borrow().is_none()
                         && !OBJECT_PROTOTYPE.contains(&prop) =>
