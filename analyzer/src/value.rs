@@ -71,6 +71,14 @@ pub(crate) struct ObjData {
     pub(crate) proto: RefCell<Option<Rc<ObjData>>>,
     /// Accessor properties: their getters, run when the property is read.
     pub(crate) getters: RefCell<Vec<(String, Rc<Closure>)>>,
+    /// Every key the object can have is in `props` or `getters`, so a key it
+    /// lacks reads `undefined` (`const { a = 1 } = { b: 2 }` gives `a = 1`).
+    /// Set for an object literal whose keys are all known and whose spreads
+    /// are such objects; cleared (see `Interp::open_shape`) once a key only
+    /// known at run time may have been written (`o[k] = v`, `Object.assign(o,
+    /// unknown)`) or the object was handed to code the analysis does not run.
+    /// Instances, prototypes and module objects never have it.
+    pub(crate) shape_known: Cell<bool>,
 }
 
 impl ObjData {
@@ -81,6 +89,7 @@ impl ObjData {
             is_module_obj: Cell::new(false),
             proto: RefCell::new(None),
             getters: RefCell::new(Vec::new()),
+            shape_known: Cell::new(false),
         })
     }
 
@@ -170,6 +179,10 @@ pub(crate) enum Builtin {
     ObjectFn(&'static str),
     /// The global `Array` (`Array.from`, `Array.isArray`).
     ArrayNs,
+    /// The global `Reflect`.
+    ReflectNs,
+    /// `Reflect.defineMetadata`, `Reflect.getMetadata`, … (`machine/metadata.rs`).
+    ReflectFn(&'static str),
     /// A function's constructor (`fn.constructor`): `Function`,
     /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`.
     FunctionCtor(&'static str),
@@ -272,6 +285,8 @@ pub(crate) enum Builtin {
     CatchAllAck(u32),
     /// A zustand function (see `libs/stores.rs`).
     Store(crate::libs::stores::StoreFn),
+    /// A dependency-injection container's value (`libs/di.rs`).
+    Di(crate::libs::di::DiFn),
 }
 
 /// What a Socket.IO value is.
@@ -602,6 +617,8 @@ impl Value {
                 | Builtin::ObjectNs
                 | Builtin::ObjectFn(_)
                 | Builtin::ArrayNs
+                | Builtin::ReflectNs
+                | Builtin::ReflectFn(_)
                 | Builtin::FunctionCtor(_)
                 | Builtin::ArrayFrom
                 | Builtin::ArrayIsArray
@@ -644,6 +661,7 @@ impl Value {
                 | Builtin::MapCtor
                 | Builtin::CatchAllAck(_)
                 | Builtin::Store(_)
+                | Builtin::Di(_)
                 | Builtin::ProxyCtor,
             )
             | Value::Sio(_)

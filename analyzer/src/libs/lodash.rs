@@ -66,8 +66,15 @@ impl Interp {
                 let deep = matches!(name, "merge" | "defaultsDeep");
                 let only_missing = name.starts_with("defaults");
                 for src in argv.iter().skip(1) {
-                    if let Value::Obj(s) = src {
-                        merge_into(&target, s, deep, only_missing, 0);
+                    match src {
+                        Value::Obj(s) => {
+                            merge_into(&target, s, deep, only_missing, 0);
+                            if !s.shape_known.get() {
+                                target.shape_known.set(false);
+                            }
+                        }
+                        Value::Undef | Value::Null => {}
+                        _ => target.shape_known.set(false),
                     }
                 }
                 Value::Obj(target)

@@ -16,6 +16,7 @@
 //! these modules directly for members and calls (see ARCHITECTURE.md), and
 //! the byte prefilter (`loader.rs` needles) keeps its own words.
 
+pub(crate) mod di;
 pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod feathers;
@@ -85,6 +86,8 @@ pub(crate) enum Module {
     /// A Feathers database adapter (see `feathers.rs`): its functions and
     /// classes make services.
     FeathersAdapter,
+    /// A dependency-injection container's package (see `di.rs`).
+    Di,
     /// passport's module object (see `passport.rs`): its members are
     /// functions of the package, `authenticate` modelled.
     Passport,
@@ -235,6 +238,10 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("pinia", Module::Zustand),
     // vue.rs
     installed("vue", Module::Vue),
+    // di.rs
+    installed("typedi", Module::Di),
+    installed("tsyringe", Module::Di),
+    modelled("@n8n/di", Module::Di),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
 ];
@@ -268,8 +275,10 @@ pub(crate) fn installed_module(pkg: &str) -> Option<Value> {
 }
 
 fn value_of(pkg: &str, m: Module) -> Value {
-    if m == Module::Zustand {
-        return stores::module(pkg);
+    match m {
+        Module::Zustand => return stores::module(pkg),
+        Module::Di => return di::module(pkg),
+        _ => {}
     }
     Value::Builtin(match m {
         Module::Express => Builtin::Express,
@@ -293,7 +302,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
-        Module::Family | Module::Zustand => Builtin::OpaqueModule(Rc::from(pkg)),
+        Module::Family | Module::Zustand | Module::Di => Builtin::OpaqueModule(Rc::from(pkg)),
     })
 }
 

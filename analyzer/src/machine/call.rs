@@ -436,6 +436,10 @@ impl Interp {
     /// Invoke inline function arguments of a call the analyzer cannot follow.
     pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
         self.census_handed(ctx.file, line, argv);
+        // Code the analysis does not run may add keys to what it gets.
+        for v in argv {
+            Self::open_shape(v, 0);
+        }
         // The callee calls them, not the statement: never a discarded call.
         self.reentry.discard_armed = false;
         for (i, v) in argv.iter().enumerate() {
@@ -531,6 +535,10 @@ impl Interp {
             }
             self.call_value_now(ctx, f, argv, args, line, this)
         } else {
+            // Not run now, perhaps never: it may add keys to what it gets.
+            for v in argv.iter().chain(&this) {
+                Self::open_shape(v, 0);
+            }
             Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
         }
     }
@@ -707,7 +715,9 @@ impl Interp {
         self.res_status = status;
         let maybe = self.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
-        flow::primitive_result(result, &maybe)
+        let result = flow::primitive_result(result, &maybe);
+        flow::kept_of_several(&result, &maybe);
+        result
     }
 
     pub(crate) fn construct(
@@ -881,6 +891,7 @@ impl Interp {
     ) -> Value {
         match b {
             Builtin::Store(f) => self.store_call(ctx, *f, argv, line),
+            Builtin::Di(f) => self.di_call(ctx, *f, argv, line),
             Builtin::CatchAllAck(i) => {
                 self.catch_all_acked(*i);
                 Value::Undef
@@ -923,13 +934,33 @@ impl Interp {
                         Some(self.namespace_entries(*id))
                     }
                     ("keys" | "values" | "entries", _) => self.run_time_keys(&target),
+                    // A class's prototype: `constructor` and the class body's
+                    // methods and accessors, with what was put on it.
+                    ("getOwnPropertyNames", Value::Obj(o)) => match self.prototype_class(o) {
+                        Some(c) => {
+                            let mut names = vec!["constructor".to_string()];
+                            let body = c.class.methods.iter().chain(&c.class.getters);
+                            for n in body.map(|(n, _)| n).chain(o.props.borrow().keys()) {
+                                if !names.contains(n) {
+                                    names.push(n.clone());
+                                }
+                            }
+                            Some(
+                                names
+                                    .into_iter()
+                                    .map(|n| (Value::str(&n), Value::Undef))
+                                    .collect(),
+                            )
+                        }
+                        None => self.run_time_keys(&target),
+                    },
                     _ => None,
                 };
                 if let Some(keys) = keys {
                     return Value::array(
                         keys.into_iter()
                             .map(|(k, v)| match *f {
-                                "keys" => k,
+                                "keys" | "getOwnPropertyNames" => k,
                                 "values" => v,
                                 _ => Value::array(vec![k, v]),
                             })
@@ -965,10 +996,15 @@ impl Interp {
                                     for (k, v) in s.props.borrow().iter() {
                                         o.set(k, v.clone());
                                     }
+                                    if !s.shape_known.get() {
+                                        o.shape_known.set(false);
+                                    }
                                 }
+                                Value::Undef | Value::Null => {}
                                 // A source only known at run time may set any
                                 // property: the strings so far are defaults.
                                 Value::Unknown(_) | Value::Deferred(_) => {
+                                    o.shape_known.set(false);
                                     let text = args.get(i).map(expr_text).unwrap_or_default();
                                     let known: Vec<(String, Rc<str>)> = o
                                         .props
@@ -985,7 +1021,7 @@ impl Interp {
                                         o.set(&k, v);
                                     }
                                 }
-                                _ => {}
+                                _ => o.shape_known.set(false),
                             }
                         }
                         target
@@ -1013,6 +1049,8 @@ impl Interp {
                                 Some(Value::Func(g)) => o.add_getter(&k, g),
                                 _ => o.set(&k, desc.get("value").unwrap_or(Value::dynamic())),
                             }
+                        } else {
+                            o.shape_known.set(false);
                         }
                         target
                     }
@@ -1190,8 +1228,10 @@ impl Interp {
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
+            Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::PathModule
             | Builtin::ObjectNs
+            | Builtin::ReflectNs
             | Builtin::ArrayNs
             | Builtin::PromiseNs
             | Builtin::FunctionCtor(_) => Value::dynamic(),

@@ -21,9 +21,13 @@
 //!
 //! Runs only decorators that are the program's own functions: those of the
 //! frameworks Portolan models (NestJS, routing-controllers, inversify) have
-//! their meaning in `libs`, and a package's are not followed. Not applied:
-//! what a member decorator returns (a replacement descriptor), and
-//! `Reflect.defineMetadata` (metadata stays unknown).
+//! their meaning in `libs`, and a package's are not followed.
+//!
+//! A member decorator that returns a descriptor (`return { ...descriptor,
+//! value: wrapped }`) or sets `descriptor.value` replaces the method: the
+//! wrapper is put on the class's prototype (`protos.rs`), where instances
+//! find it before the class body's method. Metadata the decorators store with
+//! `Reflect.defineMetadata` is kept per target (`metadata.rs`).
 
 use super::*;
 
@@ -44,9 +48,7 @@ impl Interp {
         {
             return value;
         }
-        let proto = ObjData::new();
-        *proto.class.borrow_mut() = Some(cv.clone());
-        let proto = Value::Obj(proto);
+        let proto = Value::Obj(self.class_prototype(cv));
         let mut members: Vec<&str> = Vec::new();
         let named = class
             .member_decorators
@@ -66,7 +68,7 @@ impl Interp {
             } else {
                 proto.clone()
             };
-            let descriptor = if class.methods.iter().any(|(n, _)| n == name)
+            let mut descriptor = if class.methods.iter().any(|(n, _)| n == name)
                 || class.static_methods.iter().any(|(n, _)| n == name)
             {
                 let d = ObjData::new();
@@ -89,13 +91,36 @@ impl Interp {
                     applied.push((f, d.line, Some(*i)));
                 }
             }
+            let method = match &descriptor {
+                Value::Obj(d) => d.get("value"),
+                _ => None,
+            };
             for (f, line, index) in applied.into_iter().rev() {
                 let third = match index {
                     Some(i) => Value::Num(i as f64),
                     None => descriptor.clone(),
                 };
                 let argv = vec![target.clone(), Value::str(name), third];
-                self.apply_decorator(ctx, &f, argv, line);
+                let r = self.apply_decorator(ctx, &f, argv, line);
+                // `__decorate`: a descriptor a member decorator returns is the
+                // one the next decorator gets and the one defined at the end.
+                if index.is_none()
+                    && matches!(descriptor, Value::Obj(_))
+                    && matches!(r, Value::Obj(_))
+                {
+                    descriptor = r;
+                }
+            }
+            // A decorator that wrapped the method (`descriptor.value = wrapped`,
+            // `return { ...descriptor, value: wrapped }`): the wrapper is the method.
+            if let (Value::Obj(d), Some(method)) = (&descriptor, method)
+                && let Some(v @ Value::Func(_)) = d.get("value")
+                && !flow::same(&v, &method)
+            {
+                match &target {
+                    Value::Obj(proto) => proto.set(name, v),
+                    _ => cv.statics.set(name, v),
+                }
             }
         }
         let mut applied = Vec::new();
@@ -171,17 +196,47 @@ impl Interp {
         if self.decorated.is_empty() {
             return None;
         }
-        let Some(Expr::Member(obj, prop)) = call.args.first() else {
-            return None;
-        };
-        if !plain_read(obj) {
-            return None;
+        let mut reads = Vec::new();
+        path_reads(call.args.first()?, &mut reads, 0);
+        reads.into_iter().find_map(|(obj, prop)| {
+            let Value::Obj(data) = self.eval(ctx, obj) else {
+                return None;
+            };
+            let key = (Rc::as_ptr(&data) as usize, prop.to_string());
+            self.decorated.get(&key).map(|(_, site)| *site)
+        })
+    }
+
+    /// Note that an object literal made while a decorator is applied
+    /// (`routes.push({ method, path, handler: name })`) has its keys
+    /// assigned by that decorator.
+    pub(crate) fn note_decorated_literal(&mut self, data: &Rc<ObjData>) {
+        if self.decorating.is_some() {
+            for k in data.entries().into_iter().map(|(k, _)| k) {
+                self.note_decorated(data, &k);
+            }
         }
-        let Value::Obj(data) = self.eval(ctx, obj) else {
-            return None;
-        };
-        let key = (Rc::as_ptr(&data) as usize, prop.clone());
-        self.decorated.get(&key).map(|(_, site)| *site)
+    }
+}
+
+/// The property reads with no effects a path expression is made of
+/// (`route.path`, `prefix + r.path`, `` `${base}${r.path}` ``).
+fn path_reads<'e>(e: &'e Expr, out: &mut Vec<(&'e Expr, &'e str)>, depth: u32) {
+    if depth > 4 {
+        return;
+    }
+    match e {
+        Expr::Member(obj, prop) if plain_read(obj) => out.push((obj, prop)),
+        Expr::Add(l, r) => {
+            path_reads(l, out, depth + 1);
+            path_reads(r, out, depth + 1);
+        }
+        Expr::Template(_, parts) => {
+            for p in parts {
+                path_reads(p, out, depth + 1);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -137,6 +137,8 @@ impl Interp {
                 let obj = ObjData::new();
                 // `{ ...app }`: a copy of an Express app (see `copies_app`).
                 let mut copied_app = None;
+                // Every key is known so far (see `ObjData::shape_known`).
+                let mut known = true;
                 for p in props {
                     match p {
                         ObjProp::KeyValue(k, v) => {
@@ -145,8 +147,9 @@ impl Interp {
                                 PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                             };
                             let val = self.eval_raw(ctx, v);
-                            if let Some(key) = key {
-                                obj.set(&key, val);
+                            match key {
+                                Some(key) => obj.set(&key, val),
+                                None => known = false,
                             }
                         }
                         ObjProp::Spread(e) => {
@@ -158,6 +161,12 @@ impl Interp {
                             if self.copies_app(&src) {
                                 copied_app = Some(src.clone());
                             }
+                            // Spreading `undefined` or `null` adds nothing.
+                            known &= match &src {
+                                Value::Obj(src) => src.shape_known.get(),
+                                Value::Undef | Value::Null => true,
+                                _ => false,
+                            };
                             if let Value::Obj(src) = src {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
@@ -177,17 +186,20 @@ impl Interp {
                                 PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                             };
                             let v = self.closure(ctx, f);
-                            if let Some(key) = key {
-                                match (p, v) {
+                            match key {
+                                Some(key) => match (p, v) {
                                     (ObjProp::Getter(..), Value::Func(g)) => {
                                         obj.add_getter(&key, g)
                                     }
                                     (_, v) => obj.set(&key, v),
-                                }
+                                },
+                                None => known = false,
                             }
                         }
                     }
                 }
+                obj.shape_known.set(known);
+                self.note_decorated_literal(&obj);
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
@@ -256,7 +268,10 @@ impl Interp {
                             (LogicalOp::Nullish, Value::Str(s)) => {
                                 self.assume(&s.clone(), format!("{} == null", expr_text(l)))
                             }
-                            _ => b,
+                            _ => {
+                                super::flow::kept_of_several(&b, std::slice::from_ref(&a));
+                                b
+                            }
                         }
                     }
                 }
@@ -287,7 +302,8 @@ impl Interp {
                             }
                             return Value::array(items);
                         }
-                        match (x.is_unknown(), y.is_unknown()) {
+                        let both = [x.clone(), y.clone()];
+                        let kept = match (x.is_unknown(), y.is_unknown()) {
                             // `x ? x : '/default'`: the default, said to be one.
                             (true, false) if !says_nothing(&y) => match &y {
                                 Value::Str(s) => self.assume(&s.clone(), format!("!({text})")),
@@ -295,7 +311,9 @@ impl Interp {
                             },
                             (false, true) if says_nothing(&x) => y,
                             _ => x,
-                        }
+                        };
+                        super::flow::kept_of_several(&kept, &both);
+                        kept
                     }
                 }
             }
@@ -492,6 +510,22 @@ impl Interp {
                 }
                 match self.proto_lookup(data, prop) {
                     Some(v) => v,
+                    // A component's `this.$socket`: a global property of Vue's.
+                    None if let Some(v) = self.vue_global(prop) => v,
+                    // A key an object of known shape lacks reads `undefined`
+                    // (what `Object.prototype` gives stays unknown). Not while
+                    // looking for events or running handlers, where a flag in
+                    // program state decides nothing (see `Stmt::If`): a branch
+                    // run on a key that is absent now may see it set later.
+                    None if data.shape_known.get()
+                        && !self.event_mode
+                        && self.socket_handlers == 0
+                        && class.is_none()
+                        && data.proto.borrow().is_none()
+                        && !OBJECT_PROTOTYPE.contains(&prop) =>
+                    {
+                        Value::Undef
+                    }
                     // What the runtime provides (`globalThis.fetch`).
                     None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
                     // An instance's constructor is its class; a plain
@@ -500,8 +534,7 @@ impl Interp {
                         Some(c) => Value::Class(c),
                         None => Value::Builtin(Builtin::ObjectNs),
                     },
-                    // A component's `this.$socket`: a global property of Vue's.
-                    None => self.vue_global(prop).unwrap_or_else(Value::dynamic),
+                    None => Value::dynamic(),
                 }
             }
             Value::Arr(a) => match prop {
@@ -532,6 +565,10 @@ impl Interp {
                 }
                 if prop == "name" {
                     return Value::str(c.class.name.as_deref().unwrap_or(""));
+                }
+                if prop == "prototype" {
+                    let c = c.clone();
+                    return Value::Obj(self.class_prototype(&c));
                 }
                 match &c.superclass {
                     Some(s @ Value::Class(_)) => {
@@ -573,6 +610,28 @@ impl Interp {
         }
     }
 
+    /// Forget that `v`'s shape is known, and that of the objects and arrays
+    /// it holds (a few levels down): code the analysis does not see may
+    /// write any key (`o[k] = v`, `Object.assign(o, unknown)`, `lib.configure(o)`).
+    pub(crate) fn open_shape(v: &Value, depth: u32) {
+        match v {
+            Value::Obj(data) => {
+                data.shape_known.set(false);
+                if depth < 2 {
+                    for it in data.props.borrow().values() {
+                        Self::open_shape(it, depth + 1);
+                    }
+                }
+            }
+            Value::Arr(a) if depth < 2 => {
+                for it in a.borrow().iter().take(64) {
+                    Self::open_shape(it, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `rooms[id] = { editor: new Room(id) }`, `sockets[socket.id] = socket`:
     /// a plain object keeps an object, function or socket under a key only
     /// known at run time, and readers with a run-time key (`rooms[id].editor`)
@@ -595,6 +654,8 @@ impl Interp {
         if !keeps {
             return;
         }
+        // It stands for every value written under such keys, later ones too.
+        Self::open_shape(&v, 0);
         let key = Rc::as_ptr(data) as usize;
         match self.dynamic_slots.get_mut(&key) {
             Some((_, Value::Sio(_))) if !matches!(v, Value::Sio(_)) => {}
@@ -702,6 +763,11 @@ impl Interp {
             guard += 1;
             if guard > 16 {
                 break;
+            }
+            match self.prototype_own(&cv, prop) {
+                Some(Value::Func(m)) => return Some(self.bind_this(&m, Some(this.clone()))),
+                Some(v) => return Some(v),
+                None => {}
             }
             if let Some((_, f)) = cv.class.methods.iter().find(|(n, _)| n == prop) {
                 return Some(Value::Func(Closure::method(&cv, f, this)));

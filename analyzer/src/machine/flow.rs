@@ -32,7 +32,7 @@
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
 use crate::ir::{Expr, ForStmt, Pattern, Stmt, SwitchCase};
-use crate::value::{Scope, SioKind, Value};
+use crate::value::{ObjData, Scope, SioKind, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -378,7 +378,39 @@ impl Interp {
     /// An `if` whose test is only known at run time: both branches run, each
     /// from the state before the `if`, and a variable either branch assigns
     /// then holds the join of what the two paths leave in it (see [`join`]).
-    pub(crate) fn exec_both(&mut self, ctx: &Ctx, text: &str, then: &[Stmt], els: &[Stmt]) -> Flow {
+    /// A property read as a flag in program state (`if (this.parent)`)
+    /// whose value does not decide the branch (see `Stmt::If`): the branch
+    /// its value does not take runs as if it held another value, so there it
+    /// reads unknown (`${this.parent}_${name}` is no `undefined_name`).
+    pub(crate) fn state_flag(&mut self, ctx: &Ctx, test: &Expr) -> Option<StateFlag> {
+        let read = match test {
+            Expr::Unary(op, inner) if op == "!" => inner.as_ref(),
+            e => e,
+        };
+        let Expr::Member(obj, prop) = read else {
+            return None;
+        };
+        let Value::Obj(data) = self.eval(ctx, obj) else {
+            return None;
+        };
+        let now = data.get(prop)?;
+        let in_then = !now.truthy()? != matches!(test, Expr::Unary(..));
+        Some(StateFlag {
+            data,
+            prop: prop.clone(),
+            now,
+            in_then,
+        })
+    }
+
+    pub(crate) fn exec_both(
+        &mut self,
+        ctx: &Ctx,
+        text: &str,
+        then: &[Stmt],
+        els: &[Stmt],
+        flag: Option<StateFlag>,
+    ) -> Flow {
         let mut names = Vec::new();
         super::assigned_names(then, &mut names);
         super::assigned_names(els, &mut names);
@@ -389,7 +421,9 @@ impl Interp {
             .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
             .collect();
         self.cond.push(text.to_string());
-        let a = self.exec_block(ctx, then);
+        let a = with_flag(flag.as_ref().filter(|f| f.in_then), || {
+            self.exec_block(ctx, then)
+        });
         self.cond.pop();
         let after_then: Vec<Value> = before
             .iter()
@@ -399,11 +433,15 @@ impl Interp {
             ctx.scope.assign(n, v.clone());
         }
         self.cond.push(format!("!({text})"));
-        let b = self.exec_block(ctx, els);
+        let b = with_flag(flag.as_ref().filter(|f| !f.in_then), || {
+            self.exec_block(ctx, els)
+        });
         self.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
-            ctx.scope.assign(n, join(pre, x, y));
+            let kept = join(pre, x.clone(), y.clone());
+            kept_of_several(&kept, &[x, y]);
+            ctx.scope.assign(n, kept);
         }
         // Only a way out that both branches take leaves for sure; a return
         // that one branch takes is what the call may give instead.
@@ -462,6 +500,40 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
         return Value::dynamic();
     }
     result
+}
+
+/// A flag in program state that does not decide its `if` (see
+/// [`Interp::state_flag`]): the object and property read, its value now, and
+/// whether the `then` branch is the one that value does not take.
+pub(crate) struct StateFlag {
+    data: Rc<ObjData>,
+    prop: String,
+    now: Value,
+    in_then: bool,
+}
+
+/// Run `f` with the flag's property reading unknown, then put its value back
+/// (unless the branch wrote another known one).
+fn with_flag<T>(flag: Option<&StateFlag>, f: impl FnOnce() -> T) -> T {
+    let Some(flag) = flag else {
+        return f();
+    };
+    flag.data.set(&flag.prop, Value::dynamic());
+    let r = f();
+    if flag.data.get(&flag.prop).is_some_and(|v| v.is_unknown()) {
+        flag.data.set(&flag.prop, flag.now.clone());
+    }
+    r
+}
+
+/// `v` is the value kept where `others` were possible too (a join, a ternary
+/// with an unknown test, a function's other returns): an object whose shape
+/// was known may be one of the others at run time, so its missing keys no
+/// longer read `undefined` (see `ObjData::shape_known`).
+pub(crate) fn kept_of_several(v: &Value, others: &[Value]) {
+    if matches!(v, Value::Obj(_)) && others.iter().any(|o| !same(o, v)) {
+        Interp::open_shape(v, 0);
+    }
 }
 
 /// Whether two values are the same one (same constant, same object).

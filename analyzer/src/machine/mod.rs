@@ -30,6 +30,7 @@ pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
 pub(crate) mod hoisting;
+pub(crate) mod metadata;
 pub(crate) mod modules;
 pub(crate) mod node;
 pub(crate) mod protos;
@@ -268,6 +269,22 @@ pub(crate) const ARRAY_METHODS: &[&str] = &[
 ];
 
 /// Times one function may be on the stack at once (recursion over constant trees).
+/// What every plain object inherits from `Object.prototype`: reading one of
+/// these from an object that lacks it is not `undefined`.
+pub(crate) const OBJECT_PROTOTYPE: &[&str] = &[
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
 pub(crate) const MAX_RECURSION: usize = 8;
 /// Call depth beyond which calls are not followed.
 pub(crate) const MAX_CALL_DEPTH: usize = 48;
@@ -405,6 +422,8 @@ pub(crate) struct Interp {
     pub(crate) maybe_returns: Vec<Vec<Value>>,
     /// Properties of functions (`F.prototype`, statics), see `protos`.
     pub(crate) fn_objects: protos::FnObjects,
+    /// `C.prototype` of classes, made when first needed (see `protos.rs`).
+    pub(crate) class_protos: protos::ClassProtos,
     /// The global object (`global`, `globalThis`): what a program stores
     /// there is read back by name anywhere.
     pub(crate) global_obj: Rc<ObjData>,
@@ -439,6 +458,10 @@ pub(crate) struct Interp {
     /// Properties a decorator assigned, by the object's address and name (the
     /// object is held, so the address stays its own): the decorator's place.
     pub(crate) decorated: decorators::DecoratedProps,
+    /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
+    pub(crate) metadata: metadata::MetadataStore,
+    /// What dependency-injection containers made or were given (`libs/di.rs`).
+    pub(crate) di: crate::libs::di::Containers,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -477,11 +500,11 @@ impl Interp {
             "Boolean",
             "Error",
             "Symbol",
-            "Reflect",
             "URL",
         ] {
             globals.define(g, Value::external());
         }
+        globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
         let global_obj = ObjData::new();
@@ -539,6 +562,8 @@ impl Interp {
             dynamic_slots: HashMap::new(),
             decorating: None,
             decorated: HashMap::new(),
+            metadata: Default::default(),
+            di: Default::default(),
             component_methods: HashMap::new(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
@@ -557,6 +582,7 @@ impl Interp {
             finale: Default::default(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
+            class_protos: protos::ClassProtos::default(),
             global_obj,
         }
     }
@@ -1226,6 +1252,7 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
     };
     match (b, prop) {
         (Builtin::Store(f), _) => crate::libs::stores::member(*f, prop),
+        (Builtin::Di(f), _) => crate::libs::di::member(*f, prop),
         (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
         (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
         (Builtin::AjvInstance, m) => match m {
@@ -1259,8 +1286,17 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
         (
             Builtin::ObjectNs,
-            f @ ("keys" | "values" | "entries" | "assign" | "freeze" | "fromEntries"
-            | "defineProperty" | "create" | "setPrototypeOf" | "getPrototypeOf"),
+            f @ ("keys"
+            | "values"
+            | "entries"
+            | "assign"
+            | "freeze"
+            | "fromEntries"
+            | "defineProperty"
+            | "create"
+            | "setPrototypeOf"
+            | "getPrototypeOf"
+            | "getOwnPropertyNames"),
         ) => Value::Builtin(Builtin::ObjectFn(match f {
             "keys" => "keys",
             "values" => "values",
@@ -1271,8 +1307,14 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             "create" => "create",
             "setPrototypeOf" => "setPrototypeOf",
             "getPrototypeOf" => "getPrototypeOf",
+            "getOwnPropertyNames" => "getOwnPropertyNames",
             _ => "defineProperty",
         })),
+        (Builtin::ReflectNs, m) => match metadata::REFLECT_METADATA.iter().find(|n| **n == m) {
+            Some(m) => Value::Builtin(Builtin::ReflectFn(m)),
+            // `Reflect.get`, `Reflect.ownKeys`, …: not modelled.
+            None => Value::external(),
+        },
         (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
         // `x.constructor.name`.
         (Builtin::ObjectNs, "name") => Value::str("Object"),

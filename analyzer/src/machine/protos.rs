@@ -15,13 +15,20 @@
 //! prototypes of built-in values (`Array.prototype.x = …`).
 
 use super::Interp;
-use crate::value::{Closure, ObjData, Value};
+use crate::value::{ClassVal, Closure, ObjData, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The own properties of the functions that have some, by closure.
 #[derive(Default)]
 pub(crate) struct FnObjects(HashMap<usize, (Rc<Closure>, Rc<ObjData>)>);
+
+/// The prototype objects of classes, by the class's address: what `C.prototype`
+/// gives, a member decorator's target, and where a method a decorator
+/// replaced (or the program assigned, `C.prototype.m = …`) is found before the
+/// class body's.
+#[derive(Default)]
+pub(crate) struct ClassProtos(HashMap<usize, (Rc<ClassVal>, Rc<ObjData>)>);
 
 /// Prototype chains longer than this are cut (a cycle, or a bug in the program).
 const MAX_CHAIN: usize = 16;
@@ -39,6 +46,34 @@ impl Interp {
         o.set("prototype", Value::Obj(ObjData::new()));
         self.fn_objects.0.insert(key, (c.clone(), o.clone()));
         o
+    }
+
+    /// `C.prototype` of a class, made when first needed: an object whose
+    /// methods are the class's.
+    pub(crate) fn class_prototype(&mut self, c: &Rc<ClassVal>) -> Rc<ObjData> {
+        // The class is kept alive by the table, so its address stays its own.
+        let key = Rc::as_ptr(c) as usize;
+        if let Some((_, o)) = self.class_protos.0.get(&key) {
+            return o.clone();
+        }
+        let o = ObjData::new();
+        *o.class.borrow_mut() = Some(c.clone());
+        self.class_protos.0.insert(key, (c.clone(), o.clone()));
+        o
+    }
+
+    /// A method put on a class's prototype object rather than in its body:
+    /// replaced by a member decorator, or assigned (`C.prototype.m = …`).
+    pub(crate) fn prototype_own(&self, c: &Rc<ClassVal>, prop: &str) -> Option<Value> {
+        let (_, o) = self.class_protos.0.get(&(Rc::as_ptr(c) as usize))?;
+        o.get(prop)
+    }
+
+    /// The class whose `C.prototype` `o` is.
+    pub(crate) fn prototype_class(&self, o: &Rc<ObjData>) -> Option<Rc<ClassVal>> {
+        let c = o.class.borrow().clone()?;
+        let (_, p) = self.class_protos.0.get(&(Rc::as_ptr(&c) as usize))?;
+        Rc::ptr_eq(p, o).then_some(c)
     }
 
     /// `F.prototype`, made when first needed.

@@ -118,10 +118,15 @@ impl Interp {
                     None if lazy_init(test, then) => Some(true),
                     k => k,
                 };
+                let flag = if state {
+                    self.state_flag(ctx, test)
+                } else {
+                    None
+                };
                 match known {
                     Some(true) => return self.exec_block(ctx, then),
                     Some(false) => return self.exec_block(ctx, els),
-                    None => return self.exec_both(ctx, text, then, els),
+                    None => return self.exec_both(ctx, text, then, els, flag),
                 }
             }
             Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
@@ -292,6 +297,9 @@ impl Interp {
                         self.set_member(&o, &k, v);
                     } else {
                         self.note_write(Some(&v));
+                        if let Value::Obj(data) = &o {
+                            data.shape_known.set(false);
+                        }
                         self.keep_under_dynamic_key(&o, v);
                     }
                 }
