@@ -142,6 +142,30 @@ fn adapter_methods(pkg: &str) -> &'static [&'static str] {
     }
 }
 
+/// The adapter package a service comes from: made by one of its functions
+/// or classes, or an instance of a class extending one of its classes.
+fn adapter_package(service: &Value) -> Option<String> {
+    let of = |v: &Value| match v {
+        Value::Builtin(Builtin::Framework(n)) => n
+            .strip_prefix("feathers.service:")
+            .or_else(|| n.strip_prefix("feathers.adapter:"))
+            .map(str::to_string),
+        _ => None,
+    };
+    let Value::Obj(o) = service else {
+        return of(service);
+    };
+    let mut class = o.class.borrow().clone();
+    while let Some(c) = class {
+        match &c.superclass {
+            Some(Value::Class(s)) => class = Some(s.clone()),
+            Some(v) => return of(v),
+            None => return None,
+        }
+    }
+    None
+}
+
 /// Whether a framework value is `@feathersjs/express`'s default export (its
 /// members are the package's).
 pub(crate) fn is_express_export(name: &str) -> bool {
@@ -373,7 +397,12 @@ impl Interp {
         }
         let mut funcs = before.clone();
         funcs.extend(after);
-        for (method, verb, with_id) in METHODS {
+        let mut routes: Vec<(&str, &str, bool)> = METHODS.to_vec();
+        // `AuthenticationService.remove(null)` is the logout: `DELETE /authentication`.
+        if adapter_package(&service).as_deref() == Some("@feathersjs/authentication") {
+            routes.push(("remove", "delete", false));
+        }
+        for (method, verb, with_id) in &routes {
             let Some(at) = has.get(*method) else {
                 continue;
             };
