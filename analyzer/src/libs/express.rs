@@ -1003,18 +1003,32 @@ impl Interp {
             }
             (_, Value::Arr(vals)) => {
                 // Elements with a name of their own are listed by it; the others
-                // go under the array's name once (`signupRules`). An element
-                // another module made (an import, a factory's call not run yet)
-                // is what it gives where the route takes it.
+                // go under the array's name once (`signupRules`, `...params`),
+                // and again in the last place when the last one has no name
+                // and a named one came after the first (the route's handler
+                // when the array ends the route). An element another module made
+                // (an import, a factory's call not run yet) is what it gives
+                // where the route takes it.
                 let vals = vals.borrow().clone();
+                let label = match e {
+                    Expr::Spread(inner) => expr_text(inner),
+                    _ => expr_text(e),
+                };
+                let last = vals.len().saturating_sub(1);
                 let mut unnamed = false;
-                for vv in vals {
+                // Whether the entry pushed last is the unnamed ones'.
+                let mut unnamed_last = false;
+                for (i, vv) in vals.into_iter().enumerate() {
                     let vv = self.force_deep(vv);
                     match value_name(&vv) {
-                        Some(name) => out.push((name, value_at(&vv))),
-                        None if !unnamed => {
+                        Some(name) => {
+                            out.push((name, value_at(&vv)));
+                            unnamed_last = false;
+                        }
+                        None if !unnamed || (i == last && !unnamed_last) => {
                             unnamed = true;
-                            out.push((expr_text(e), value_at(&vv)));
+                            unnamed_last = true;
+                            out.push((label.clone(), value_at(&vv)));
                         }
                         None => {}
                     }
