@@ -512,8 +512,10 @@ impl Interp {
         let mut funcs = Vec::new();
         let mut named_values = Vec::new();
         let mut routers = Vec::new();
+        let mut last_arg = None;
         for a in args.iter().skip(skip) {
             let v = self.eval_raw(ctx, a);
+            last_arg = Some((a, v.clone()));
             if let Value::Router(r) = v {
                 routers.push(r);
                 continue;
@@ -544,6 +546,27 @@ impl Interp {
                 // Read when the handlers run (imported schemas stay lazy until then).
                 self.pending_guesses
                     .push((contract.clone(), ctx.clone(), name, argv, call.line));
+            }
+        }
+        // An array that ends the route (`...params` built at run time): its
+        // last element is the handler, also when it has no name of its own
+        // and went under the array's name with an earlier one.
+        if let Some((e, Value::Arr(items))) = &last_arg {
+            let items: Vec<Value> = items
+                .borrow()
+                .iter()
+                .map(|v| self.force_deep(v.clone()))
+                .collect();
+            let unnamed = items.iter().filter(|v| value_name(v).is_none()).count();
+            if let Some(last) = items.last()
+                && value_name(last).is_none()
+                && unnamed >= 2
+            {
+                let label = match e {
+                    Expr::Spread(inner) => expr_text(inner),
+                    _ => expr_text(e),
+                };
+                names.push((label, value_at(last)));
             }
         }
         // The handlers run later, with a request: parse what they import meanwhile.
@@ -1003,10 +1026,9 @@ impl Interp {
             }
             (_, Value::Arr(vals)) => {
                 // Elements with a name of their own are listed by it; the others
-                // go under the array's name once (`signupRules`, `...params`),
-                // and again in the last place when the last one has no name
-                // and a named one came after the first (the route's handler
-                // when the array ends the route). An element another module made
+                // go under the array's name once (`signupRules`, `...params`;
+                // see `register_route` for an array that ends a route). An
+                // element another module made
                 // (an import, a factory's call not run yet) is what it gives
                 // where the route takes it.
                 let vals = vals.borrow().clone();
@@ -1014,20 +1036,13 @@ impl Interp {
                     Expr::Spread(inner) => expr_text(inner),
                     _ => expr_text(e),
                 };
-                let last = vals.len().saturating_sub(1);
                 let mut unnamed = false;
-                // Whether the entry pushed last is the unnamed ones'.
-                let mut unnamed_last = false;
-                for (i, vv) in vals.into_iter().enumerate() {
+                for vv in vals {
                     let vv = self.force_deep(vv);
                     match value_name(&vv) {
-                        Some(name) => {
-                            out.push((name, value_at(&vv)));
-                            unnamed_last = false;
-                        }
-                        None if !unnamed || (i == last && !unnamed_last) => {
+                        Some(name) => out.push((name, value_at(&vv))),
+                        None if !unnamed => {
                             unnamed = true;
-                            unnamed_last = true;
                             out.push((label.clone(), value_at(&vv)));
                         }
                         None => {}
