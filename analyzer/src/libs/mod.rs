@@ -184,6 +184,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-prom-bundle", Module::Family),
     modelled("express-status-monitor", Module::Family),
     modelled("swagger-ui-express", Module::Family),
+    modelled("@nestjs/swagger", Module::Family),
     modelled("path", Module::Path),
     modelled("path/posix", Module::Path),
     modelled("node:path", Module::Family),

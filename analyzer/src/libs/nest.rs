@@ -88,6 +88,15 @@ impl NestState {
     pub(crate) fn is_app(&self, router: u32) -> bool {
         self.apps.iter().any(|a| a.router == router)
     }
+
+    /// The global prefix a Nest application has now (`setGlobalPrefix`);
+    /// `None` for an app Nest did not make.
+    pub(crate) fn global_prefix(&self, router: u32) -> Option<String> {
+        self.apps
+            .iter()
+            .rfind(|a| a.router == router)
+            .map(|a| a.prefix.clone())
+    }
 }
 
 /// Nest's verb decorators and the Express method they register.

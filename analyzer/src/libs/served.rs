@@ -26,6 +26,16 @@
 //! - `swagger-ui-express` (scottie1984/swagger-ui-express 5,
 //!   `index.js`): `setup(doc)` is `(req, res) => res.send(html)`, the page at
 //!   the mount and every path under it, any method (`serve` is its assets).
+//! - `@nestjs/swagger` (nestjs/swagger 8.1 to 11, `lib/swagger-module.ts`):
+//!   `SwaggerModule.setup(path, app, document, options?)` adds `GET` routes
+//!   to the Nest app itself: the UI at `path` and every path under it (its
+//!   `swagger-ui-init.js`, `index.html` and static assets), unless `ui: false`
+//!   (or the older `swaggerUiEnabled: false`); the document at `path-json`
+//!   and `path-yaml`, or at `jsonDocumentUrl`/`yamlDocumentUrl`, as `raw`
+//!   allows (`true` by default, `false`, or a list of `'json'`/`'yaml'`).
+//!   The global prefix set so far (`app.setGlobalPrefix`) is put in front
+//!   only with `useGlobalPrefix: true`, as the library does (a prefix of `/`
+//!   counts as none). `createDocument` adds no routes.
 //!
 //! Paths the packages match against `req.originalUrl` do not take the mount
 //! prefix: they are charted at their own path on the app or router that
@@ -35,6 +45,9 @@
 //! `GET /manage/ops/health`, `/manage/ops/info`, `/manage/ops/metrics`.
 //!
 //! Deliberately not captured: the response bodies (only the operations),
+//! `@nestjs/swagger` before 8.1 (no `ui`/`raw`; before 6 no YAML route and
+//! `jsonDocumentUrl` joined to the prefix without a `/`), Fastify's trailing
+//! slash route,
 //! `express-status-monitor`'s Socket.IO channel, a `metricsPath` given as a
 //! RegExp (a `dynamic-path` finding). Middleware of other packages stays a
 //! named middleware (an app handed to a package is a `package-router`
@@ -65,9 +78,15 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
             Some(factory(pkg))
         }
         ("swagger-ui-express", "setup") => Some(factory(pkg)),
+        ("@nestjs/swagger", "SwaggerModule") => Some(factory(SWAGGER_MODULE)),
+        (SWAGGER_MODULE, "setup") => Some(factory(SWAGGER_SETUP)),
         _ => None,
     }
 }
+
+/// `@nestjs/swagger`'s `SwaggerModule` class and its static `setup`.
+const SWAGGER_MODULE: &str = "@nestjs/swagger#SwaggerModule";
+const SWAGGER_SETUP: &str = "@nestjs/swagger#SwaggerModule.setup";
 
 fn factory(pkg: &str) -> Value {
     Value::Builtin(Builtin::Framework(Rc::from(
@@ -197,6 +216,13 @@ impl Interp {
         line: u32,
     ) -> Option<Value> {
         let pkg = name.strip_prefix(PREFIX)?;
+        if pkg == SWAGGER_SETUP {
+            self.nest_swagger_setup(ctx, argv, line);
+            return Some(Value::Undef);
+        }
+        if pkg == SWAGGER_MODULE {
+            return None;
+        }
         let routes = match served_routes(self, pkg, argv) {
             Ok(r) => r,
             Err(()) => {
@@ -238,6 +264,101 @@ impl Interp {
             package: Rc::from(pkg),
             routes,
         }))))
+    }
+
+    /// `SwaggerModule.setup(path, app, document, options?)`: the UI and the
+    /// document routes on `app`, at paths computed as the library does.
+    fn nest_swagger_setup(&mut self, ctx: &Ctx, argv: &[Value], line: u32) {
+        const PKG: &str = "@nestjs/swagger";
+        let app = match argv.get(1).map(|v| self.force_deep(v.clone())) {
+            Some(Value::Router(id)) => id,
+            _ => {
+                self.finding(
+                    FindingCode::PackageRouter,
+                    ctx.file,
+                    line,
+                    format!("`SwaggerModule.setup` of `{PKG}` is handed an application the analysis could not follow: the documentation routes it adds are not charted"),
+                );
+                return;
+            }
+        };
+        let path = argv.first().map(|v| self.force_deep(v.clone()));
+        let opts = match argv.get(3).map(|v| self.force_deep(v.clone())) {
+            Some(Value::Obj(o)) => Some(o),
+            _ => None,
+        };
+        let opts = opts.as_ref();
+        let flag = |o: Option<&Rc<ObjData>>, k: &str| match o.and_then(|o| o.get(k)) {
+            Some(Value::Bool(b)) => Some(b),
+            _ => None,
+        };
+        let use_prefix = flag(opts, "useGlobalPrefix") == Some(true);
+        let ui = flag(opts, "ui")
+            .or_else(|| flag(opts, "swaggerUiEnabled"))
+            .unwrap_or(true);
+        let (json, yaml) = match opts.and_then(|o| o.get("raw")).map(|v| self.force_deep(v)) {
+            Some(Value::Bool(b)) => (b, b),
+            Some(Value::Arr(a)) => {
+                let kinds: Vec<Option<String>> = a.borrow().iter().map(|v| v.as_text()).collect();
+                let has = |k: &str| kinds.iter().any(|x| x.as_deref() == Some(k));
+                (has("json"), has("yaml"))
+            }
+            _ => (true, true),
+        };
+        let slash = |p: &str| {
+            if p.starts_with('/') {
+                p.to_string()
+            } else {
+                format!("/{p}")
+            }
+        };
+        let prefix = self
+            .nest
+            .global_prefix(app)
+            .filter(|p| use_prefix && !p.is_empty() && p != "/");
+        let paths = (|| {
+            let path = path.as_ref()?.as_text()?;
+            let fin = slash(&match &prefix {
+                Some(g) => format!("{g}{}", slash(&path)),
+                None => path,
+            });
+            let head = prefix.as_deref().map(slash).unwrap_or_default();
+            let url = |key: &str, ext: &str| match opts.and_then(|o| o.get(key)) {
+                None | Some(Value::Undef) => Some(format!("{fin}-{ext}")),
+                Some(v) => Some(format!("{head}{}", slash(&v.as_text()?))),
+            };
+            Some((
+                fin.clone(),
+                url("jsonDocumentUrl", "json")?,
+                url("yamlDocumentUrl", "yaml")?,
+            ))
+        })();
+        let Some((fin, json_url, yaml_url)) = paths else {
+            self.finding(
+                FindingCode::DynamicPath,
+                ctx.file,
+                line,
+                format!("the paths `SwaggerModule.setup` of `{PKG}` serves depend on values only known at run time"),
+            );
+            return;
+        };
+        let get = |path: String, subpaths| ServedRoute {
+            method: "get",
+            path,
+            absolute: true,
+            subpaths,
+        };
+        let mut routes = Vec::new();
+        if ui {
+            routes.push(get(fin, true));
+        }
+        if json {
+            routes.push(get(json_url, false));
+        }
+        if yaml {
+            routes.push(get(yaml_url, false));
+        }
+        self.served_regs(ctx, app, &[], PKG, &routes, line, None);
     }
 
     /// `use(paths, ..., servingMiddleware)`: the routes it answers, on this
