@@ -586,7 +586,7 @@ fn explain(
         }
         return Why {
             cause: "unmodelled-framework",
-            reason: "the module exports handlers named after HTTP methods for a file-based router (Medusa's or Next.js's `route.ts`, SvelteKit's `+server.ts`), which Portolan does not model; the routes its folder names are not charted".into(),
+            reason: "the module exports handlers named after HTTP methods for a file-based router Portolan does not model (Next.js's `route.ts`, SvelteKit's `+server.ts`; Medusa's only in a package that depends on `@medusajs/medusa` or `@medusajs/framework`); the routes its folder names are not charted".into(),
         };
     }
     if let (Some(l), Some(p)) = (item.controller, &item.framework)
