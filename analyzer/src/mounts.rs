@@ -126,6 +126,18 @@ impl ScopedMw {
     }
 }
 
+/// Where an app or router is sited: its manifest when a framework made it
+/// (see [`RouterData::manifest`]), else where it was created.
+fn router_loc(project: &Project, r: &RouterData) -> Location {
+    match &r.manifest {
+        Some(m) => Location {
+            file: m.to_string(),
+            line: r.line,
+        },
+        None => loc(project, r.file, r.line),
+    }
+}
+
 pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
     Location {
         file: project.rel(file).to_string(),
@@ -581,7 +593,11 @@ pub(crate) fn build_inventory(
         });
     }
     let salvaged = salvage_unmounted(project, interp, &out, salvaged);
-    if entries.is_empty() && interp.sio_servers.is_empty() && interp.sites.is_empty() {
+    if entries.is_empty()
+        && roots.is_empty()
+        && interp.sio_servers.is_empty()
+        && interp.sites.is_empty()
+    {
         findings.push(Finding {
             code: FindingCode::NoEntry,
             at: Location {
@@ -609,7 +625,7 @@ pub(crate) fn build_inventory(
         operations.push(Operation {
             method: op.method,
             path: salvaged_pattern(&op.full, op.regex),
-            app: loc(project, r.file, r.line),
+            app: router_loc(project, r),
             mount_path: op.mount_path,
             declarations: decls,
             reached: Some(op.reached),
@@ -634,7 +650,7 @@ pub(crate) fn build_inventory(
         operations.push(Operation {
             method,
             path,
-            app: loc(project, r.file, r.line),
+            app: router_loc(project, r),
             mount_path,
             declarations: decls,
             reached: None,
@@ -653,7 +669,7 @@ pub(crate) fn build_inventory(
         .map(|&a| {
             let r = &interp.routers[a as usize];
             App {
-                at: loc(project, r.file, r.line),
+                at: router_loc(project, r),
                 operations: app_counts.get(&a).copied().unwrap_or(0),
                 reached: None,
             }
@@ -662,7 +678,7 @@ pub(crate) fn build_inventory(
             let a = *a;
             let r = &interp.routers[a as usize];
             App {
-                at: loc(project, r.file, r.line),
+                at: router_loc(project, r),
                 operations: app_counts.get(&a).copied().unwrap_or(0),
                 reached: Some(reached.clone()),
             }

@@ -569,9 +569,24 @@ fn explain(
         };
     }
     if item.kind == CensusKind::FileRoute {
+        match crate::libs::medusa::served(project, file) {
+            Some(false) => {
+                return Why {
+                    cause: not_a,
+                    reason: "Medusa's route loader serves only the files named `route` below `src/api` (none under a folder starting with `_`): this module's exports are not routes".into(),
+                };
+            }
+            Some(true) => {
+                return Why {
+                    cause: "unmodelled-framework",
+                    reason: "Medusa's route loader serves this export when its value is a function at run time; the analysis could not read it as one, so its route is not charted".into(),
+                };
+            }
+            None => {}
+        }
         return Why {
             cause: "unmodelled-framework",
-            reason: "the module exports handlers named after HTTP methods for a file-based router (Medusa's or Next.js's `route.ts`, SvelteKit's `+server.ts`), which Portolan does not model; the routes its folder names are not charted".into(),
+            reason: "the module exports handlers named after HTTP methods for a file-based router Portolan does not model (Next.js's `route.ts`, SvelteKit's `+server.ts`; Medusa's only in a package that depends on `@medusajs/medusa` or `@medusajs/framework`); the routes its folder names are not charted".into(),
         };
     }
     if let (Some(l), Some(p)) = (item.controller, &item.framework)

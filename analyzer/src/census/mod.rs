@@ -53,8 +53,9 @@
 //! - handlers a module exports under an HTTP method's name for a file-based
 //!   router (`export const GET = async (req, res) => …`, `export async
 //!   function POST`; a function or a call's result, at the top level), as
-//!   Medusa's and Next.js's `route.ts` and SvelteKit's `+server.ts` do: no
-//!   such router is modelled, so each is accounted for as
+//!   Medusa's and Next.js's `route.ts` and SvelteKit's `+server.ts` do:
+//!   Medusa's are charted (`libs/medusa.rs`; other files of its `src/api`
+//!   are `not-a-router`), the others are accounted for as
 //!   `unmodelled-framework`.
 //!
 //! - a REST resource generator's resources: `X.resource({ model, … })`

@@ -86,6 +86,7 @@ impl Interp {
             unreached: self.unreached_mode,
             in_event_pass: self.event_mode,
             salvage: self.salvage_tag(),
+            manifest: None,
         });
         Value::Router(self.routers.len() as u32 - 1)
     }

@@ -25,6 +25,7 @@ pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
+pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
 pub(crate) mod overnight;

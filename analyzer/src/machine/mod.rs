@@ -182,6 +182,9 @@ pub(crate) struct RouterData {
     pub(crate) param_sites: Vec<(FileId, u32)>,
     /// Built by code the salvage pass ran (see `machine/salvage.rs`).
     pub(crate) salvage: Option<Rc<Salvage>>,
+    /// The manifest it is sited at instead of `file` (an app a framework
+    /// makes where no code of the repository does: `libs/medusa.rs`).
+    pub(crate) manifest: Option<Rc<str>>,
 }
 
 /// A finding before it is turned into the public type.
