@@ -1061,14 +1061,15 @@ pub(crate) fn path_list(v: &Value) -> Result<Vec<PathArg>, ()> {
 }
 
 /// The known rest of a path whose start only is known at run time:
-/// `{base}/users` and `/{name}/:id` (a template literal's pattern) give
-/// `/users` and `/:id`. `None` when more than the start is unknown, or
-/// nothing is known.
+/// `{base}/users`, `{get()}/users` and `/{name}/:id` (a template literal's
+/// pattern) give `/users` and `/:id`. `None` when more than the start is
+/// unknown, or nothing is known.
 pub(crate) fn unknown_head(p: &str) -> Option<&str> {
     let s = p.strip_prefix('/').unwrap_or(p);
     let inner = s.strip_prefix('{')?;
     let end = inner.find('}')?;
     let name = &inner[..end];
+    let name = name.strip_suffix("()").unwrap_or(name);
     let rest = &inner[end + 1..];
     let ident = !name.is_empty()
         && name
@@ -1169,11 +1170,13 @@ pub(crate) const SOCKET_METHODS: &[&str] = &[
     "except",
 ];
 
-/// The `{name}` placeholder for a run-time part of a template (`${kind}`, `${opts.kind}`).
+/// The `{name}` placeholder for a run-time part of a template (`${kind}`,
+/// `${opts.kind}`, and `${conf.get('base')}` as `{get()}`).
 pub(crate) fn placeholder(e: &Expr) -> Option<String> {
     match e {
         Expr::Ident(n) => Some(n.clone()),
         Expr::Member(_, p) => Some(p.clone()),
+        Expr::Call(c) => placeholder(&c.callee).map(|n| format!("{n}()")),
         _ => None,
     }
 }

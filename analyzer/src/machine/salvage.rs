@@ -151,7 +151,6 @@ impl Interp {
                 me.invoke(&c, vec![Value::Unknown(Unknown::Param); n], this);
             });
         }
-        self.salvage_registration_functions();
         // Methods and getters of classes nobody called, on the program's
         // instance when there is one, else on one built in the run.
         let classes = self.classes.clone();
@@ -226,6 +225,10 @@ impl Interp {
                 }
             }
         }
+        // Last: a function run with a placeholder router stands for callers the
+        // analysis cannot see, so every run that may call it with its real
+        // arguments (the class methods above included) comes first.
+        self.salvage_registration_functions();
     }
 
     /// Module-level functions nobody called that register routes on a
