@@ -785,7 +785,19 @@ pub fn watch(
                 continue;
             }
             let start = std::time::Instant::now();
-            let outcome = derive().and_then(|(d, settings)| state.reload(d, settings));
+            let set_error = |e: Option<String>| {
+                *state
+                    .inner
+                    .last_reload_error
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner()) = e;
+            };
+            // A good derivation clears the last error before its set is
+            // published, so nobody sees the new set with the old error.
+            let outcome = derive().and_then(|(d, settings)| {
+                set_error(None);
+                state.reload(d, settings)
+            });
             let error = match outcome {
                 Ok(r) => {
                     let set = state.current();
@@ -814,11 +826,9 @@ pub fn watch(
                     Some(e)
                 }
             };
-            *state
-                .inner
-                .last_reload_error
-                .lock()
-                .unwrap_or_else(|p| p.into_inner()) = error;
+            if error.is_some() {
+                set_error(error);
+            }
         }
     });
     Ok(())
