@@ -152,14 +152,24 @@ fn adapter_package(service: &Value) -> Option<String> {
             .map(str::to_string),
         _ => None,
     };
+    match service {
+        Value::Obj(_) => outside_base(service).and_then(|(_, v)| of(&v)),
+        _ => of(service),
+    }
+}
+
+/// Where an instance's class chain leaves the program: the last class the
+/// program defines and the superclass value it extends (an adapter's class,
+/// an unknown package's); `None` when the chain ends in the program.
+fn outside_base(service: &Value) -> Option<(Rc<ClassVal>, Value)> {
     let Value::Obj(o) = service else {
-        return of(service);
+        return None;
     };
     let mut class = o.class.borrow().clone();
     while let Some(c) = class {
         match &c.superclass {
             Some(Value::Class(s)) => class = Some(s.clone()),
-            Some(v) => return of(v),
+            Some(v) => return Some((c.clone(), v.clone())),
             None => return None,
         }
     }
@@ -451,31 +461,14 @@ impl Interp {
         service: &Value,
     ) -> FxHashMap<&'static str, Option<(FileId, u32)>> {
         let mut out = FxHashMap::default();
-        let adapter_of = |v: &Value| match v {
-            Value::Builtin(Builtin::Framework(n)) => n
-                .strip_prefix("feathers.service:")
-                .or_else(|| n.strip_prefix("feathers.adapter:"))
-                .map(adapter_methods),
-            _ => None,
-        };
-        let Value::Obj(o) = service else {
-            for m in adapter_of(service).unwrap_or_default() {
+        // An adapter's service, or a class extending an adapter's: the
+        // adapter's methods.
+        let inherited = adapter_package(service).map_or(&[][..], |p| adapter_methods(&p));
+        if !matches!(service, Value::Obj(_)) {
+            for m in inherited {
                 out.insert(*m, None);
             }
             return out;
-        };
-        // A class extending an adapter's inherits the adapter's methods.
-        let mut inherited: &[&str] = &[];
-        let mut class = o.class.borrow().clone();
-        while let Some(c) = class {
-            class = match &c.superclass {
-                Some(Value::Class(s)) => Some(s.clone()),
-                Some(v) => {
-                    inherited = adapter_of(v).unwrap_or_default();
-                    None
-                }
-                None => None,
-            };
         }
         for (m, ..) in METHODS {
             match self.member(service, m) {
@@ -494,20 +487,10 @@ impl Interp {
     /// The superclass text of a service whose class chain ends in a class
     /// the program does not define and no modelled package gives.
     fn unmodelled_base(&self, service: &Value) -> Option<String> {
-        let Value::Obj(o) = service else {
-            return None;
-        };
-        let mut class = o.class.borrow().clone();
-        while let Some(c) = class {
-            match &c.superclass {
-                Some(Value::Class(s)) => class = Some(s.clone()),
-                Some(Value::Unknown(_)) => {
-                    return c.class.superclass.as_ref().map(expr_text);
-                }
-                _ => return None,
-            }
+        match outside_base(service)? {
+            (c, Value::Unknown(_)) => c.class.superclass.as_ref().map(expr_text),
+            _ => None,
         }
-        None
     }
 
     /// How an operation's handler names its service: the class, or the code.
