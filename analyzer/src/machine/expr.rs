@@ -378,6 +378,17 @@ impl Interp {
                         let neg = op.starts_with('!');
                         Value::Bool(eq != neg)
                     }
+                    // An object (or function, app, …) is never `null` or
+                    // `undefined`, by `===` or `==`: as known as its
+                    // truthiness (`if (result !== undefined) return result`).
+                    _ if [(&a, &b), (&b, &a)].iter().any(|(o, p)| {
+                        matches!(p, Value::Undef | Value::Null)
+                            && o.as_text().is_none()
+                            && o.truthy() == Some(true)
+                    }) =>
+                    {
+                        Value::Bool(op.starts_with('!'))
+                    }
                     _ => Value::dynamic(),
                 }
             }
