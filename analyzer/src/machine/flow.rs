@@ -305,7 +305,28 @@ impl Interp {
         if let Some(p) = pat {
             self.bind(&inner, p, Value::dynamic(), true);
         }
-        self.exec_block(&inner, body);
+        // The body may run no time at all: a variable it assigns holds the
+        // join of its value before and after one run (`for (const h of
+        // hooks) params = await h(params)` may leave `params` as it was),
+        // and a `return` in it is one the call may give.
+        let mut names = Vec::new();
+        super::assigned_names(body, &mut names);
+        names.sort();
+        names.dedup();
+        let before: Vec<(String, Value)> = names
+            .into_iter()
+            .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
+            .collect();
+        let flow = self.exec_block(&inner, body);
+        for (n, pre) in &before {
+            let x = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
+            let kept = join(pre, x.clone(), pre.clone());
+            kept_of_several(&kept, &[x, pre.clone()]);
+            ctx.scope.assign(n, kept);
+        }
+        if matches!(flow, Flow::Return(_)) {
+            self.note_maybe_return(flow);
+        }
         self.pop_dyn_loop();
     }
 
