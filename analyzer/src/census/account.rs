@@ -541,6 +541,23 @@ const NODE_EVENTS: &[&str] = &[
     "SIGQUIT",
 ];
 
+/// The module a receiver is imported from (by a relative specifier) and
+/// the HTTP client package whose instance that module exports
+/// (`import client from './client'` where `client.js` exports
+/// `axios.create(…)`).
+fn imported_client(run: &RunView, file: FileId, receiver: &str) -> Option<(String, String)> {
+    let root = receiver.split(['.', '(', '[', '?']).next()?;
+    let facts = &run.loader.get(file).facts;
+    let (_, spec) = super::bindings_from(facts, |s| s.starts_with('.'))
+        .into_iter()
+        .find(|(n, _)| n == root)?;
+    let crate::project::Resolved::File(id) = run.project.resolve(file, &spec) else {
+        return None;
+    };
+    let client = super::packages::exported_client(&run.loader.get(id).facts)?;
+    Some((run.project.rel(id).to_string(), client))
+}
+
 /// The precise cause of an uncharted item (see the module doc).
 fn explain(
     run: &RunView,
@@ -628,6 +645,33 @@ fn explain(
             cause: not_a,
             reason: format!(
                 "`{receiver}` is an HTTP client (`{client}` sends requests; it does not serve them)"
+            ),
+        };
+    }
+    // Passport's `use(name?, strategy)` registers an authentication
+    // strategy (`passport.use(new LocalStrategy(…))`); it mounts nothing.
+    if !event
+        && seen.and_then(|s| s.main).is_none()
+        && item.method == "use"
+        && receiver
+            .split(['.', '(', '[', '?'])
+            .any(|seg| seg == "passport")
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}.use` registers a Passport authentication strategy; it mounts no middleware"
+            ),
+        };
+    }
+    if !event
+        && seen.and_then(|s| s.main).is_none()
+        && let Some((from, client)) = imported_client(run, file, receiver)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is the `{client}` client that {from} exports (it sends requests; it does not serve them)"
             ),
         };
     }

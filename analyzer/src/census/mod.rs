@@ -317,7 +317,10 @@ fn imported_names(facts: &FileFacts) -> Vec<(String, String)> {
 
 /// Top-level names bound by `import` or `require` of a module whose
 /// specifier `source` accepts, with that specifier.
-fn bindings_from(facts: &FileFacts, source: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+pub(super) fn bindings_from(
+    facts: &FileFacts,
+    source: impl Fn(&str) -> bool,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for st in &facts.body {
         match st {

@@ -138,3 +138,26 @@ pub(super) fn routing_package(p: &str) -> bool {
         || base.starts_with("@nestjs")
         || crate::libs::generates_routes(p)
 }
+
+/// The HTTP client package whose instance a module exports as its default
+/// (`const api = axios.create({…}); export default api`, `module.exports =
+/// axios.create(…)`): a module importing it calls a client, not a router.
+pub(super) fn exported_client(facts: &FileFacts) -> Option<String> {
+    let bound = top_level_packages(facts);
+    let client = |e: &Expr| -> Option<String> {
+        let p = match e {
+            Expr::Ident(n) => bound.iter().find(|(b, _)| b == n).map(|(_, p)| p.clone()),
+            e => made_by(e, &bound),
+        }?;
+        HTTP_CLIENTS.contains(&p.as_str()).then_some(p)
+    };
+    let module_exports = |p: &Pattern| {
+        matches!(p, Pattern::Target(t) if matches!(&**t,
+            Expr::Member(o, prop) if prop == "exports" && matches!(&**o, Expr::Ident(m) if m == "module")))
+    };
+    facts.body.iter().find_map(|st| match st {
+        Stmt::ExportDefault(e) => client(e),
+        Stmt::Expr(Expr::Assign(target, v)) if module_exports(target) => client(v),
+        _ => None,
+    })
+}
