@@ -178,8 +178,17 @@ fn outside_base(service: &Value) -> Option<(Rc<ClassVal>, Value)> {
 
 /// Whether a framework value is `@feathersjs/express`'s default export (its
 /// members are the package's).
-pub(crate) fn is_express_export(name: &str) -> bool {
+fn is_express_export(name: &str) -> bool {
     name == "feathers-express"
+}
+
+/// A member of a value these packages made: of an adapter's module, or of
+/// `@feathersjs/express`'s default export.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    if let Some(v) = adapter_value(name, false) {
+        return Some(v);
+    }
+    is_express_export(name).then(|| member(EXPRESS, prop).unwrap_or_else(Value::external))
 }
 
 /// The id parameter of the major version `spec` (a semver range) names.

@@ -36,6 +36,13 @@ use std::collections::BTreeSet;
 
 const PKG: &str = "inversify-express-utils";
 
+/// A member of the package that makes an app (`InversifyExpressServer`); its
+/// decorators are named by their callee.
+pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
+    (pkg == PKG && prop == "InversifyExpressServer")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(prop))))
+}
+
 /// One `new InversifyExpressServer(...)`: what `build()` needs.
 #[derive(Clone)]
 pub(crate) struct InversifyServer {

@@ -313,12 +313,47 @@ fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
 }
 
-/// A member of a route generator's module (`finale.resource`, overnight's
-/// `Server`), if `pkg` is one.
-pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
-    finale::member(pkg, prop)
-        .or_else(|| overnight::member(pkg, prop))
-        .or_else(|| oas3::member(pkg, prop))
+/// A hook answering a member of a package's module (`OpaqueModule(pkg)`) or
+/// of a value a library made (`Framework(name)`): `None` when the library
+/// does not model it.
+type MemberHook = fn(&str, &str) -> Option<Value>;
+
+/// Members of package modules, asked in this order; the first answer wins.
+/// A module no row answers gives a function of the package
+/// (`MiddlewareFactory`, in the machine).
+const MODULE_MEMBERS: &[MemberHook] = &[
+    nest::member,
+    dropins::member,
+    feathers::member,
+    finale::member,
+    overnight::member,
+    oas3::member,
+    served::member,
+    routing_controllers::member,
+    inversify::member,
+];
+
+/// Members of the values libraries made (`Framework`), asked in this order.
+const FRAMEWORK_MEMBERS: &[MemberHook] = &[
+    feathers::framework_member,
+    vue::member,
+    served::framework_member,
+    dropins::framework_member,
+    nest::framework_member,
+];
+
+/// What `x.prop` gives when `x` is a value a library owns (a package's
+/// module, a value it made, a store's or container's function, lodash):
+/// `None` when no library models it, and the machine decides.
+pub(crate) fn member(b: &Builtin, prop: &str) -> Option<Value> {
+    match b {
+        Builtin::Store(f) => Some(stores::member(*f, prop)),
+        Builtin::Di(f) => Some(di::member(*f, prop)),
+        Builtin::Lodash(m) => Some(lodash::member(m, prop)),
+        Builtin::OpaqueModule(m) => MODULE_MEMBERS.iter().find_map(|hook| hook(m, prop)),
+        Builtin::Framework(n) => FRAMEWORK_MEMBERS.iter().find_map(|hook| hook(n, prop)),
+        _ => None,
+    }
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route

@@ -119,8 +119,16 @@ pub(crate) fn verb_of(decorator: &str) -> Option<&'static str> {
 /// `@nestjs/common/constants`, the keys of `@Module` metadata, which module
 /// decorators of the program use to pick them (`pick(meta,
 /// Object.values(MODULE_METADATA))`).
+///
+/// Also `HttpStatus` of `@nestjs/common` (the status table of
+/// http-status-codes), `NestFactory` and `forwardRef`, and the decorators of
+/// `@nestjs/websockets`.
 pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
     match (module, prop) {
+        ("@nestjs/common", "HttpStatus") => Some(Value::Builtin(Builtin::HttpStatus)),
+        ("@nestjs/core" | "@nestjs/common", p @ ("NestFactory" | "forwardRef")) => {
+            Some(Value::Builtin(Builtin::Framework(Rc::from(p))))
+        }
         ("@nestjs/common/constants", "MODULE_METADATA") => {
             let keys = ObjData::new();
             for (k, v) in [
@@ -133,8 +141,15 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
             }
             Some(Value::Obj(keys))
         }
+        ("@nestjs/websockets", p) => Some(Value::Builtin(Builtin::NestWs(Rc::from(p)))),
         _ => None,
     }
+}
+
+/// A member of a value `member` gave: `NestFactory.create`.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    (name == "NestFactory" && prop == "create")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from("create"))))
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).

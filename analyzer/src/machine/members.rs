@@ -78,8 +78,8 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         return Value::dynamic();
     };
     match (b, prop) {
-        (Builtin::Store(f), _) => crate::libs::stores::member(*f, prop),
-        (Builtin::Di(f), _) => crate::libs::di::member(*f, prop),
+        // Values a library owns: `libs/mod.rs` asks the libraries.
+        _ if let Some(v) = crate::libs::member(b, prop) => v,
         (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
         (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
         (Builtin::AjvInstance, m) => match m {
@@ -188,69 +188,9 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         }
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
         (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
-        // Nest's `HttpStatus.NO_CONTENT` is the status table of http-status-codes.
-        (Builtin::OpaqueModule(m), "HttpStatus") if &**m == "@nestjs/common" => {
-            Value::Builtin(Builtin::HttpStatus)
-        }
-        (Builtin::OpaqueModule(m), p @ ("NestFactory" | "forwardRef"))
-            if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::nest::member(m, p).is_some() => {
-            crate::libs::nest::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
-            crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::feathers::member(m, p).is_some() => {
-            crate::libs::feathers::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), _)
-            if let Some(v) = crate::libs::feathers::adapter_value(n, false) =>
-        {
-            v
-        }
-        (Builtin::Framework(n), p) if let Some(v) = crate::libs::vue::member(n, p) => v,
-        (Builtin::Framework(n), p) if crate::libs::feathers::is_express_export(n) => {
-            crate::libs::feathers::member("@feathersjs/express", p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::generator_member(m, p).is_some() => {
-            crate::libs::generator_member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
-            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), p)
-            if n.strip_prefix("served:")
-                .is_some_and(|m| crate::libs::served::member(m, p).is_some()) =>
-        {
-            let m = n.strip_prefix("served:").unwrap_or_default();
-            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
-            Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
-        }
-        (Builtin::OpaqueModule(m), p @ ("createExpressServer" | "useExpressServer"))
-            if &**m == "routing-controllers" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::OpaqueModule(m), p @ "InversifyExpressServer")
-            if &**m == "inversify-express-utils" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::Framework(n), "create") if &**n == "NestFactory" => {
-            Value::Builtin(Builtin::Framework(Rc::from("create")))
-        }
         (Builtin::FsModule, p) => node::fs_member(p),
         (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
         (Builtin::Node(n), p) => node::member(n, p),
-        (Builtin::Lodash(m), p) => crate::libs::lodash::member(m, p),
-        (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
-            Value::Builtin(Builtin::NestWs(Rc::from(p)))
-        }
         (Builtin::OpaqueModule(m), p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("{m}.{p}").as_str(),
         ))),
