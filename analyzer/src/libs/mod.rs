@@ -45,9 +45,24 @@ pub(crate) mod tsoa;
 pub(crate) mod validators;
 pub(crate) mod vue;
 
-use crate::machine::NodeFn;
+use crate::ir::Expr;
+use crate::machine::{Ctx, Interp, NodeFn};
 use crate::value::{Builtin, Value};
 use std::rc::Rc;
+
+// What the machine holds or calls of the libraries besides the hooks below:
+// the records a run writes (a route's contract, event sites, guards), the
+// schema helpers the JavaScript built-ins feed (Ajv's `compile`, a
+// TypeScript-typed request part), and syntax predicates over the IR.
+pub(crate) use guards::{GuardInfo, note_route_guard};
+pub(crate) use loaders::LoadChain;
+pub(crate) use schemas::{
+    RawContract, SchemaLabel, SchemaSource, json_schema, set_json_schema_parts, set_part, shape_of,
+};
+pub(crate) use socketio::{Frame, RESERVED_EVENTS, RawSite, SioServer};
+pub(crate) use socketio_client::client_lifecycle;
+pub(crate) use socketio_multiplex::looks_up_by_param;
+pub(crate) use socketio_syntax::{any_expr, mentions_emit};
 
 /// How the resolver treats a package's specifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,21 +377,118 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
     finale::member(pkg, "resource").is_some()
 }
 
-impl crate::machine::Interp {
-    /// A call of a route generator's function (`name` as its
-    /// `Builtin::Framework`), if it is one.
-    pub(crate) fn generator_call(
-        &mut self,
-        ctx: &crate::machine::Ctx,
-        name: &str,
-        argv: &[Value],
-        line: u32,
-    ) -> Option<Value> {
-        if name == "oas3-tools.expressAppConfig" {
-            return Some(self.oas3_app_config(ctx, argv, line));
-        }
-        self.finale_call(ctx, name, argv, line)
-    }
+/// A hook answering a call or `new` of a value a library made
+/// (`Framework(name)`): `None`, with nothing done, when the library does not
+/// model `name`.
+type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>;
+
+/// Calls of the values libraries made, asked in this order; a value no row
+/// answers gives an unknown value.
+const FRAMEWORK_CALLS: &[CallHook] = &[
+    Interp::dropin_call,
+    Interp::feathers_call,
+    Interp::vue_call,
+    Interp::served_call,
+    |ip, ctx, name, argv, line| {
+        (name == "oas3-tools.expressAppConfig").then(|| ip.oas3_app_config(ctx, argv, line))
+    },
+    Interp::finale_call,
+];
+
+/// `new` of the values libraries made, asked in this order; a value no row
+/// answers is constructed as JavaScript would (by the machine).
+const FRAMEWORK_CONSTRUCTS: &[CallHook] = &[
+    |ip, ctx, name, argv, line| {
+        (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
+    },
+    |_, _, name, _, _| feathers::adapter_value(name, true),
+    |ip, ctx, name, _, line| {
+        overnight::is_server_name(name).then(|| ip.overnight_server(Value::Undef, ctx.file, line))
+    },
+    |_, _, name, _, _| {
+        (name == "ApolloServer")
+            .then(|| Value::Builtin(Builtin::Framework(Rc::from("apollo-server"))))
+    },
+];
+
+/// A hook answering a call of a package's function (`MiddlewareFactory`,
+/// named `pkg.member`), given the argument expressions too.
+type FactoryHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Value>;
+
+/// Calls of packages' functions, asked in this order; one no row answers is
+/// followed as middleware (its callbacks run).
+const FACTORY_CALLS: &[FactoryHook] = &[|ip, ctx, name, argv, args, line| {
+    (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
+}];
+
+/// A hook run by `super(...)` in a constructor whose class extends a value a
+/// library made (`class S extends Server`): whether it ran the base's
+/// constructor on `this`.
+type SuperHook = fn(&mut Interp, &Value, &Value) -> bool;
+
+/// `super(...)` into libraries' classes, asked in this order.
+const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
+
+/// Library classes whose constructor puts their methods on the instance
+/// (`super.addControllers(...)` is then a method of `this`), by predicate.
+const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
+
+/// A call of a value a library made (`Framework(name)`): the first row of
+/// [`FRAMEWORK_CALLS`] that answers.
+pub(crate) fn call(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    name: &str,
+    argv: &[Value],
+    line: u32,
+) -> Option<Value> {
+    FRAMEWORK_CALLS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, name, argv, line))
+}
+
+/// `new c(...)` of a value a library made: the first row of
+/// [`FRAMEWORK_CONSTRUCTS`] that answers.
+pub(crate) fn construct(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    c: &Value,
+    argv: &[Value],
+    line: u32,
+) -> Option<Value> {
+    let Value::Builtin(Builtin::Framework(name)) = c else {
+        return None;
+    };
+    FRAMEWORK_CONSTRUCTS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, name, argv, line))
+}
+
+/// A call of a package's function (`MiddlewareFactory(name)`): the first
+/// row of [`FACTORY_CALLS`] that answers.
+pub(crate) fn factory_call(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    name: &str,
+    argv: &[Value],
+    args: &[Expr],
+    line: u32,
+) -> Option<Value> {
+    FACTORY_CALLS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, name, argv, args, line))
+}
+
+/// `super(...)` into the library class `base` for the instance `this`:
+/// whether a row of [`SUPER_CONSTRUCTS`] ran it.
+pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bool {
+    SUPER_CONSTRUCTS.iter().any(|hook| hook(ip, base, this))
+}
+
+/// Whether `base` is a library class whose constructor put its methods on
+/// the instance ([`OWN_METHOD_BASES`]).
+pub(crate) fn methods_on_instance(base: &Value) -> bool {
+    OWN_METHOD_BASES.iter().any(|is| is(base))
 }
 
 /// Packages that take an app, router or server but add no routes to it

@@ -389,12 +389,12 @@ impl Interp {
                 {
                     let schema = self.ts_schema(&ctx.scope, t, 0);
                     if schema.get("type").is_some() {
-                        crate::libs::schemas::set_part(
+                        crate::libs::set_part(
                             &mut c.borrow_mut(),
                             part,
                             schema,
-                            crate::libs::schemas::SchemaLabel::new(
-                                crate::libs::schemas::SchemaSource::TypeScript,
+                            crate::libs::SchemaLabel::new(
+                                crate::libs::SchemaSource::TypeScript,
                                 "",
                             ),
                             ctx.file,
@@ -443,7 +443,7 @@ impl Interp {
         let emits = *self
             .emits
             .entry(key)
-            .or_insert_with(|| crate::libs::socketio_syntax::mentions_emit(f));
+            .or_insert_with(|| crate::libs::mentions_emit(f));
         if emits {
             self.emit_funcs.entry(key).or_insert_with(|| c.clone());
         }
@@ -593,7 +593,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Value::Http(h) => self.http_member(*h, prop),
-            Value::Zod(z) if prop == "shape" => crate::libs::schemas::shape_of(z),
+            Value::Zod(z) if prop == "shape" => crate::libs::shape_of(z),
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)

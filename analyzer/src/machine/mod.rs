@@ -39,15 +39,12 @@ pub(crate) mod salvage;
 pub(crate) mod stmt;
 pub(crate) mod strings;
 
-pub(crate) use crate::libs::guards::GuardInfo;
-pub(crate) use crate::libs::schemas::RawContract;
+pub(crate) use crate::libs::{GuardInfo, RawContract};
 pub(crate) use members::member_of_builtin;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
 
-pub(crate) use crate::libs::socketio::Frame;
-pub(crate) use crate::libs::socketio::{RESERVED_EVENTS, RawSite, SioServer};
-pub(crate) use crate::libs::socketio_client::client_lifecycle;
+pub(crate) use crate::libs::{Frame, RESERVED_EVENTS, RawSite, SioServer, client_lifecycle};
 
 pub(crate) use crate::inventory::FindingCode;
 pub(crate) use crate::ir::*;
@@ -829,7 +826,7 @@ impl Interp {
                     }
                     // A middleware (not the final handler) that answers 401/403.
                     if record && i + 1 < funcs.len() {
-                        crate::libs::guards::note_route_guard(&contract, c, before);
+                        crate::libs::note_route_guard(&contract, c, before);
                     }
                 }
             }
@@ -1184,8 +1181,8 @@ pub(crate) fn placeholder(e: &Expr) -> Option<String> {
 }
 
 /// The label a guessed schema is linked under: the factory that was handed it.
-pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::schemas::SchemaLabel {
-    crate::libs::schemas::SchemaLabel::new(z.source(), callee)
+pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::SchemaLabel {
+    crate::libs::SchemaLabel::new(z.source(), callee)
 }
 
 pub(crate) fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {
