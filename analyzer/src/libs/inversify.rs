@@ -124,7 +124,7 @@ impl Interp {
             _ => None,
         }
         .unwrap_or_else(|| String::from("/"));
-        self.inversify_servers.push(InversifyServer {
+        self.libs.inversify_servers.push(InversifyServer {
             app,
             router,
             root_path,
@@ -134,7 +134,7 @@ impl Interp {
             built: false,
         });
         Value::Builtin(Builtin::InversifyServer(
-            self.inversify_servers.len() as u32 - 1,
+            self.libs.inversify_servers.len() as u32 - 1,
         ))
     }
 
@@ -148,12 +148,12 @@ impl Interp {
     ) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         let this = Value::Builtin(Builtin::InversifyServer(id));
-        let Some(server) = self.inversify_servers.get(id as usize).cloned() else {
+        let Some(server) = self.libs.inversify_servers.get(id as usize).cloned() else {
             return Value::dynamic();
         };
         match name {
             "setConfig" | "setErrorConfig" => {
-                let slot = &mut self.inversify_servers[id as usize];
+                let slot = &mut self.libs.inversify_servers[id as usize];
                 let f = argv.into_iter().next();
                 if name == "setConfig" {
                     slot.config = f;
@@ -168,7 +168,7 @@ impl Interp {
                 if server.built || self.event_mode {
                     return app;
                 }
-                self.inversify_servers[id as usize].built = true;
+                self.libs.inversify_servers[id as usize].built = true;
                 if let Some(f) = &server.config {
                     self.call_value_now(ctx, f, vec![app.clone()], &[], call.line, None);
                 }

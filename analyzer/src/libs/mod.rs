@@ -64,6 +64,32 @@ pub(crate) use socketio_client::client_lifecycle;
 pub(crate) use socketio_multiplex::looks_up_by_param;
 pub(crate) use socketio_syntax::{any_expr, mentions_emit};
 
+/// What the libraries keep during a run, one field per library that keeps
+/// something (the machine holds it as `Interp::libs` and never reads it).
+#[derive(Default)]
+pub(crate) struct LibState {
+    /// The hooks the project's plugin manifests declare (`libs/plugin_manifests.rs`).
+    pub(crate) plugin_hooks: plugin_manifests::PluginHooks,
+    /// Catch-all listeners (`socket.onAny`), in the order seen: see `libs/socketio_rpc.rs`.
+    pub(crate) catch_alls: Vec<socketio_rpc::CatchAll>,
+    /// Dispatched functions to run after start-up (see `run_dispatched`).
+    pub(crate) dispatch_queue: Vec<socketio_rpc::Queued>,
+    /// zustand stores, in the order created (see `libs/stores.rs`).
+    pub(crate) stores: Vec<stores::Store>,
+    /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
+    pub(crate) inversify_servers: Vec<inversify::InversifyServer>,
+    /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
+    pub(crate) finale: finale::Finale,
+    /// NestJS applications and the controllers they serve (see `nest_http`).
+    pub(crate) nest: nest::NestState,
+    /// The global properties of Vue components (see `libs/vue.rs`).
+    pub(crate) vue: vue::VueState,
+    /// Feathers apps and their services (see `libs/feathers.rs`).
+    pub(crate) feathers: feathers::FeathersState,
+    /// What dependency-injection containers made or were given (`libs/di.rs`).
+    pub(crate) di: di::Containers,
+}
+
 /// How the resolver treats a package's specifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Resolve {

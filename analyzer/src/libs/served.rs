@@ -318,6 +318,7 @@ impl Interp {
             }
         };
         let prefix = self
+            .libs
             .nest
             .global_prefix(app)
             .filter(|p| use_prefix && !p.is_empty() && p != "/");

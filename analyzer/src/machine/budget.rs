@@ -226,12 +226,12 @@ impl Interp {
                 + self.findings.len()
                 + self.modules.len()
                 + self.classes.len()
-                + self.stores.len()
+                + self.libs.stores.len()
                 + self.middleware_seen.len()
                 + self.guards.len()
                 + self.forked.len()
                 + self.relay_sinks.len()
-                + self.catch_alls.len()
+                + self.libs.catch_alls.len()
                 + self.nest_instances.len()) as u64
     }
 

@@ -335,8 +335,6 @@ pub(crate) struct Interp {
     /// JSON files `require`d or imported (see `modules::data_module`), by
     /// root-relative path.
     pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
-    /// The hooks the project's plugin manifests declare (`libs/plugin_manifests.rs`).
-    pub(crate) plugin_hooks: crate::libs::plugin_manifests::PluginHooks,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
@@ -397,27 +395,17 @@ pub(crate) struct Interp {
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
-    /// Catch-all listeners (`socket.onAny`), in the order seen: see `libs/socketio_rpc.rs`.
-    pub(crate) catch_alls: Vec<crate::libs::socketio_rpc::CatchAll>,
     /// Functions a catch-all's event name selected that were charted and run,
     /// by (file, function, namespace and event name): a dispatcher reached
     /// twice charts each once.
     pub(crate) dispatched: HashSet<(FileId, u32, String)>,
     /// Dispatched functions being run (see `catch_all_acked`).
     pub(crate) dispatching: u32,
-    /// Dispatched functions to run after start-up (see `run_dispatched`).
-    pub(crate) dispatch_queue: Vec<crate::libs::socketio_rpc::Queued>,
-    /// zustand stores, in the order created (see `libs/stores.rs`).
-    pub(crate) stores: Vec<crate::libs::stores::Store>,
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// Calls running and callbacks that run later, to avoid re-entering them.
     pub(crate) reentry: budget::Reentry,
-    /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
-    pub(crate) inversify_servers: Vec<crate::libs::inversify::InversifyServer>,
-    /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
-    pub(crate) finale: crate::libs::finale::Finale,
     /// Per running call: what paths that may or may not run returned (a
     /// branch of an `if` with an unknown test, a handler that may catch);
     /// see [`flow::primitive_result`].
@@ -432,12 +420,6 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pub(crate) pending_guesses: Vec<PendingGuess>,
-    /// NestJS applications and the controllers they serve (see `nest_http`).
-    pub(crate) nest: crate::libs::nest::NestState,
-    /// The global properties of Vue components (see `libs/vue.rs`).
-    pub(crate) vue: crate::libs::vue::VueState,
-    /// Feathers apps and their services (see `libs/feathers.rs`).
-    pub(crate) feathers: crate::libs::feathers::FeathersState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
     pub(crate) middleware_seen: Vec<(String, Value)>,
     /// Keys of `middleware_seen`: (name, file, function id or export name).
@@ -462,12 +444,12 @@ pub(crate) struct Interp {
     pub(crate) decorated: decorators::DecoratedProps,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
-    /// What dependency-injection containers made or were given (`libs/di.rs`).
-    pub(crate) di: crate::libs::di::Containers,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
     pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
+    /// What the libraries keep during a run (`libs::LibState`).
+    pub(crate) libs: crate::libs::LibState,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -522,7 +504,6 @@ impl Interp {
             modules: HashMap::new(),
             touched: BTreeSet::new(),
             data_modules: Default::default(),
-            plugin_hooks: Default::default(),
             stack: Vec::new(),
             steps: 0,
             budget_reported: false,
@@ -554,9 +535,6 @@ impl Interp {
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
-            nest: crate::libs::nest::NestState::default(),
-            feathers: crate::libs::feathers::FeathersState::default(),
-            vue: crate::libs::vue::VueState::default(),
             middleware_seen: Vec::new(),
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
@@ -565,23 +543,18 @@ impl Interp {
             decorating: None,
             decorated: HashMap::new(),
             metadata: Default::default(),
-            di: Default::default(),
             component_methods: HashMap::new(),
+            libs: Default::default(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
-            catch_alls: Vec::new(),
             dispatched: HashSet::default(),
             dispatching: 0,
-            dispatch_queue: Vec::new(),
-            stores: Vec::new(),
             iteration_names: Vec::new(),
             narrowed: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
-            inversify_servers: Vec::new(),
-            finale: Default::default(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             class_protos: protos::ClassProtos::default(),
