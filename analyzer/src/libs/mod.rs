@@ -6,15 +6,24 @@
 //! The table decides how the resolver treats a specifier (a modelled package
 //! is never read from `node_modules`; an installed one is resolved as usual
 //! and read through its family when imported) and what `require`/`import`
-//! gives. Adding a library: a module here with its members and calls, its
-//! rows in [`PACKAGES`], and the `Builtin` values it needs (`value.rs`).
+//! gives.
+//!
+//! The machine reaches the libraries only through the dispatch functions
+//! here ([`member`], [`state_member`], [`set_member`], [`call`],
+//! [`construct`], [`super_construct`],
+//! [`methods_on_instance`], [`thrown`]), each asking the rows of one table
+//! in order; what the libraries keep during a run is [`LibState`]. Adding a
+//! library: a module here, its rows in [`PACKAGES`], and one row in the
+//! table of each hook kind it needs (see ARCHITECTURE.md, "The seam between
+//! the machine and the libraries").
 //!
 //! Deliberately not here: JavaScript itself (`machine`), and Node's own
 //! modules (`machine::node`, listed in the table as the family `node`).
 //!
-//! Where the code is not yet in its target shape: the machine still names
-//! these modules directly for members and calls (see ARCHITECTURE.md), and
-//! the byte prefilter (`loader.rs` needles) keeps its own words.
+//! Where the code is not yet in its target shape: the machine still knows
+//! some libraries' values by their `Builtin` variants (Express, Zod, Joi,
+//! Ajv, Socket.IO, …) and calls their methods directly, and the byte
+//! prefilter (`loader.rs` needles) keeps its own words.
 
 pub(crate) mod di;
 pub(crate) mod dropins;
@@ -403,27 +412,47 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
     finale::member(pkg, "resource").is_some()
 }
 
-/// A hook answering a call or `new` of a value a library made
-/// (`Framework(name)`): `None`, with nothing done, when the library does not
-/// model `name`.
-type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>;
+/// A hook answering a call of a value a library made (`Framework(name)`),
+/// given the arguments' values and expressions: `None`, with nothing done,
+/// when the library does not model `name`.
+type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Value>;
 
 /// Calls of the values libraries made, asked in this order; a value no row
 /// answers gives an unknown value.
 const FRAMEWORK_CALLS: &[CallHook] = &[
-    Interp::dropin_call,
-    Interp::feathers_call,
-    Interp::vue_call,
-    Interp::served_call,
-    |ip, ctx, name, argv, line| {
+    |ip, ctx, name, argv, args, line| {
+        (name == "create").then(|| ip.nest_create(ctx, argv, args, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "tsoa.RegisterRoutes").then(|| ip.tsoa_register_routes(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        matches!(name, "createExpressServer" | "useExpressServer")
+            .then(|| ip.routing_controllers_server(ctx, name, argv, line))
+    },
+    // Nest's `forwardRef(() => X)` is `X`.
+    |ip, ctx, name, argv, _, line| {
+        (name == "forwardRef").then(|| match argv.first() {
+            Some(f @ Value::Func(_)) => ip.call_value_now(ctx, f, Vec::new(), &[], line, None),
+            _ => Value::dynamic(),
+        })
+    },
+    |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| {
         (name == "oas3-tools.expressAppConfig").then(|| ip.oas3_app_config(ctx, argv, line))
     },
-    Interp::finale_call,
+    |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
 ];
+
+/// A hook answering `new` of a value a library made (`Framework(name)`).
+type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>;
 
 /// `new` of the values libraries made, asked in this order; a value no row
 /// answers is constructed as JavaScript would (by the machine).
-const FRAMEWORK_CONSTRUCTS: &[CallHook] = &[
+const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
     |ip, ctx, name, argv, line| {
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },
@@ -437,13 +466,10 @@ const FRAMEWORK_CONSTRUCTS: &[CallHook] = &[
     },
 ];
 
-/// A hook answering a call of a package's function (`MiddlewareFactory`,
-/// named `pkg.member`), given the argument expressions too.
-type FactoryHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Value>;
-
-/// Calls of packages' functions, asked in this order; one no row answers is
-/// followed as middleware (its callbacks run).
-const FACTORY_CALLS: &[FactoryHook] = &[|ip, ctx, name, argv, args, line| {
+/// Calls of packages' functions (`MiddlewareFactory`, named `pkg.member`),
+/// asked in this order; one no row answers is followed as middleware (its
+/// callbacks run).
+const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
     (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
 }];
 
@@ -459,18 +485,64 @@ const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
 /// (`super.addControllers(...)` is then a method of `this`), by predicate.
 const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
 
-/// A call of a value a library made (`Framework(name)`): the first row of
-/// [`FRAMEWORK_CALLS`] that answers.
+/// A call of a value a library made (`Framework(name)`: the first row of
+/// [`FRAMEWORK_CALLS`] that answers) or of a package's function
+/// (`MiddlewareFactory(name)`: of [`FACTORY_CALLS`]); `None` for others.
 pub(crate) fn call(
     ip: &mut Interp,
     ctx: &Ctx,
-    name: &str,
+    callee: &Builtin,
     argv: &[Value],
+    args: &[Expr],
     line: u32,
 ) -> Option<Value> {
-    FRAMEWORK_CALLS
+    let (table, name) = match callee {
+        Builtin::Framework(n) => (FRAMEWORK_CALLS, n),
+        Builtin::MiddlewareFactory(n) => (FACTORY_CALLS, n),
+        _ => return None,
+    };
+    table
         .iter()
-        .find_map(|hook| hook(ip, ctx, name, argv, line))
+        .find_map(|hook| hook(ip, ctx, name, argv, args, line))
+}
+
+/// Properties set on values libraries made (`Vue.prototype.name = v`):
+/// each row says whether it kept the value; asked in this order.
+const SET_MEMBERS: &[SetMemberHook] = &[Interp::vue_set_global];
+
+/// A hook keeping `x.prop = v` for a value a library made (`Framework(name)`):
+/// whether it kept it.
+type SetMemberHook = fn(&mut Interp, &str, &str, &Value) -> bool;
+
+/// Properties of values libraries made that read what the run kept
+/// (`Vue.prototype.name`), asked in this order before [`member`].
+const STATE_MEMBERS: &[StateMemberHook] = &[Interp::vue_globals_member];
+
+/// A hook answering `x.prop` for a value a library made from the run's state.
+type StateMemberHook = fn(&Interp, &str, &str) -> Option<Value>;
+
+/// What a value thrown inside a route handler (or passed to `next(err)`)
+/// means, asked in this order: every row runs.
+const THROWN: &[fn(&mut Interp, &Ctx, &Value, &Expr)] = &[Interp::note_error_status];
+
+/// A value `e` thrown inside a route handler, or passed to `next`: each row
+/// of [`THROWN`] notes what it means (an error with a status is a response).
+pub(crate) fn thrown(ip: &mut Interp, ctx: &Ctx, v: &Value, e: &Expr) {
+    for hook in THROWN {
+        hook(ip, ctx, v, e);
+    }
+}
+
+/// `x.prop = v` where `x` is a value a library made (`Framework(name)`):
+/// whether a row of [`SET_MEMBERS`] kept it.
+pub(crate) fn set_member(ip: &mut Interp, name: &str, prop: &str, v: &Value) -> bool {
+    SET_MEMBERS.iter().any(|hook| hook(ip, name, prop, v))
+}
+
+/// `x.prop` where `x` is a value a library made and the answer is what the
+/// run kept: the first row of [`STATE_MEMBERS`] that answers.
+pub(crate) fn state_member(ip: &Interp, name: &str, prop: &str) -> Option<Value> {
+    STATE_MEMBERS.iter().find_map(|hook| hook(ip, name, prop))
 }
 
 /// `new c(...)` of a value a library made: the first row of
@@ -488,21 +560,6 @@ pub(crate) fn construct(
     FRAMEWORK_CONSTRUCTS
         .iter()
         .find_map(|hook| hook(ip, ctx, name, argv, line))
-}
-
-/// A call of a package's function (`MiddlewareFactory(name)`): the first
-/// row of [`FACTORY_CALLS`] that answers.
-pub(crate) fn factory_call(
-    ip: &mut Interp,
-    ctx: &Ctx,
-    name: &str,
-    argv: &[Value],
-    args: &[Expr],
-    line: u32,
-) -> Option<Value> {
-    FACTORY_CALLS
-        .iter()
-        .find_map(|hook| hook(ip, ctx, name, argv, args, line))
 }
 
 /// `super(...)` into the library class `base` for the instance `this`:

@@ -84,11 +84,11 @@ impl Interp {
     }
 
     /// `Vue.prototype.name = v` / `app.config.globalProperties.name = v`.
-    pub(crate) fn vue_set_global(&mut self, base: &str, prop: &str, v: Value) -> bool {
+    pub(crate) fn vue_set_global(&mut self, base: &str, prop: &str, v: &Value) -> bool {
         if base != "vue.globals" {
             return false;
         }
-        self.libs.vue.globals.insert(prop.to_string(), v);
+        self.libs.vue.globals.insert(prop.to_string(), v.clone());
         true
     }
 

@@ -1053,25 +1053,9 @@ impl Interp {
             Builtin::AddControllers(app) => {
                 self.overnight_add_controllers(ctx, *app, &argv, args, line)
             }
-            Builtin::Framework(n) => match n.as_ref() {
-                "create" => self.nest_create(ctx, &argv, args, line),
-                "tsoa.RegisterRoutes" => self.tsoa_register_routes(ctx, &argv, line),
-                w @ ("createExpressServer" | "useExpressServer") => {
-                    let w = w.to_string();
-                    self.routing_controllers_server(ctx, &w, &argv, line)
-                }
-                // `forwardRef(() => X)` is `X`.
-                "forwardRef" => match argv.into_iter().next() {
-                    Some(f @ Value::Func(_)) => {
-                        self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
-                    }
-                    _ => Value::dynamic(),
-                },
-                n => {
-                    let n = n.to_string();
-                    crate::libs::call(self, ctx, &n, &argv, line).unwrap_or_else(Value::external)
-                }
-            },
+            Builtin::Framework(_) => {
+                crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::external)
+            }
             Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
                 self.note_fork(ctx, &argv, line, "child_process.fork");
                 Value::external()
@@ -1082,8 +1066,8 @@ impl Interp {
                 self.note_cluster_exec(ctx, &argv, line);
                 Value::external()
             }
-            Builtin::MiddlewareFactory(n)
-                if let Some(v) = crate::libs::factory_call(self, ctx, n, &argv, args, line) =>
+            Builtin::MiddlewareFactory(_)
+                if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
             {
                 v
             }
@@ -1180,7 +1164,7 @@ impl Interp {
                     && self.route_contract.is_some()
                 {
                     let v = v.clone();
-                    self.note_error_status(ctx, &v, e);
+                    crate::libs::thrown(self, ctx, &v, e);
                 }
                 Value::Undef
             }

@@ -579,7 +579,7 @@ impl Interp {
                 }
             }
             Value::Builtin(Builtin::Framework(n))
-                if let Some(v) = self.vue_globals_member(n, prop) =>
+                if let Some(v) = crate::libs::state_member(self, n, prop) =>
             {
                 v
             }
