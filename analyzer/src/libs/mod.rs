@@ -99,6 +99,16 @@ pub(crate) struct LibState {
     pub(crate) di: di::Containers,
 }
 
+impl LibState {
+    /// What the libraries learned that a later stage reports (zustand stores,
+    /// catch-all listeners), as a count that only grows: part of the
+    /// machine's measure of whether a discarded call had effects
+    /// (`machine/budget.rs`).
+    pub(crate) fn effects(&self) -> usize {
+        self.stores.len() + self.catch_alls.len()
+    }
+}
+
 /// How the resolver treats a package's specifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Resolve {
