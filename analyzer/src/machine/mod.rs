@@ -351,6 +351,8 @@ pub(crate) struct Interp {
     /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
     pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
     pub(crate) globals: Rc<Scope>,
+    /// Running code no entry reached: what it makes is marked so (on from
+    /// `Phase::Unreached`, see `passes.rs`).
     pub(crate) unreached_mode: bool,
     /// Socket.IO servers created.
     pub(crate) sio_servers: Vec<SioServer>,
@@ -380,7 +382,8 @@ pub(crate) struct Interp {
     pub(crate) emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions run while looking for events.
     pub(crate) event_called: HashSet<(FileId, u32)>,
-    /// Loading modules no entry reached, looking for events.
+    /// Loading modules no entry reached, looking for events
+    /// (`Phase::SocketModules`).
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
@@ -560,10 +563,6 @@ impl Interp {
             class_protos: protos::ClassProtos::default(),
             global_obj,
         }
-    }
-
-    pub(crate) fn set_unreached_mode(&mut self, on: bool) {
-        self.unreached_mode = on;
     }
 
     /// Run every function created so far that nobody called, with unknown
@@ -851,10 +850,6 @@ impl Interp {
     }
 
     /// Enter or leave event mode (registrations are not recorded).
-    pub(crate) fn set_event_mode(&mut self, on: bool) {
-        self.event_mode = on;
-    }
-
     pub(crate) fn is_loaded(&self, id: FileId) -> bool {
         self.modules.contains_key(&id)
     }
