@@ -29,6 +29,7 @@ mod loader;
 mod machine;
 mod mounts;
 mod options;
+mod passes;
 mod paths;
 mod pipeline;
 mod project;

@@ -2,6 +2,10 @@
 //! facts, evaluate from the entries (HTTP, then the events), and assemble the
 //! inventory with its timings and input key.
 //!
+//! The evaluation takes the passes of [`Phase`] in order (`passes.rs`):
+//! entries, unreached routers and salvage, contracts, socket modules,
+//! uncalled code, settling.
+//!
 //! Deliberately not here: the mount-graph walk (`mounts`) and the event
 //! grouping (`events`), which this calls.
 
@@ -9,6 +13,7 @@ use crate::inventory::*;
 use crate::loader::{Cache, Loader, needle};
 use crate::machine::Interp;
 use crate::mounts::build_inventory;
+use crate::passes::Phase;
 use crate::project::{FileId, Project};
 use crate::{AnalyzeError, AnalyzeOptions, census, entries, loader, project};
 use crate::{default_cache_dir, is_test_path, syntax};
@@ -180,6 +185,7 @@ pub(crate) fn analyze_here(
 
     let t2 = Instant::now();
     let mut interp = Interp::new(loader.clone());
+    interp.enter(Phase::Entries);
     loader.prefetch(entries.iter().copied());
     // Entries that create or receive nothing a server is made of (an app, a
     // router, a Socket.IO server) are not reported as entries when others do.
@@ -275,7 +281,7 @@ pub(crate) fn analyze_here(
     } else {
         loader.scan_needles();
     }
-    interp.set_unreached_mode(true);
+    interp.enter(Phase::Unreached);
     let extra: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             let n = loader.needles_of(i);
@@ -296,7 +302,7 @@ pub(crate) fn analyze_here(
     // Events: modules that mention sockets and nobody loaded (client code,
     // handlers' helpers), then every function nobody called.
     let t4 = Instant::now();
-    interp.set_event_mode(true);
+    interp.enter(Phase::Contracts);
     // Route handlers run once with a request and a response: the contracts.
     interp.mark_route_handlers_called();
     interp.run_route_handlers(true);
@@ -311,11 +317,11 @@ pub(crate) fn analyze_here(
         })
         .collect();
     loader.prefetch(sock.iter().copied());
-    interp.loading_unreached = true;
+    interp.enter(Phase::SocketModules);
     for i in sock {
         interp.run_module(i);
     }
-    interp.loading_unreached = false;
+    interp.enter(Phase::Uncalled);
     if !opts.skip_events {
         interp.run_dispatched();
         interp.run_uncalled(24);
@@ -331,7 +337,7 @@ pub(crate) fn analyze_here(
         interp.run_uncalled(12);
         interp.run_dispatched();
     }
-    interp.set_event_mode(false);
+    interp.enter(Phase::Settle);
     interp.settle_catch_alls();
     interp.settle_relays();
     timings.events_ms = ms(t4);

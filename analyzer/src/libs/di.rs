@@ -149,12 +149,12 @@ impl Interp {
                     v => v.clone(),
                 };
                 if let Some(k) = di_key(&key) {
-                    self.di.held.insert((p, k.text()), (Some(key), value));
+                    self.libs.di.held.insert((p, k.text()), (Some(key), value));
                 }
                 Value::Undef
             }
             DiFn::Has(p) => match di_key(&arg(0)) {
-                Some(k) if self.di.held.contains_key(&(p, k.text())) => Value::Bool(true),
+                Some(k) if self.libs.di.held.contains_key(&(p, k.text())) => Value::Bool(true),
                 _ => Value::dynamic(),
             },
             DiFn::Module(_) | DiFn::Container(_) => Value::external(),
@@ -167,17 +167,17 @@ impl Interp {
         let Some(k) = di_key(key) else {
             return Value::external();
         };
-        if let Some((_, v)) = self.di.held.get(&(p, k.text())) {
+        if let Some((_, v)) = self.libs.di.held.get(&(p, k.text())) {
             return v.clone();
         }
         let Value::Class(cv) = key else {
             return Value::external();
         };
         let addr = Rc::as_ptr(cv) as usize;
-        if self.di.making.contains(&(p, addr)) || self.di.making.len() >= MAX_DEPTH {
+        if self.libs.di.making.contains(&(p, addr)) || self.libs.di.making.len() >= MAX_DEPTH {
             return Value::dynamic();
         }
-        self.di.making.push((p, addr));
+        self.libs.di.making.push((p, addr));
         let mut argv = Vec::new();
         for ty in constructor_types(cv) {
             let param = match ty.and_then(|(t, env)| class_of_type(&t, &env)) {
@@ -190,8 +190,9 @@ impl Interp {
             argv.push(param);
         }
         let instance = self.construct(ctx, key, argv, &[], line);
-        self.di.making.pop();
-        self.di
+        self.libs.di.making.pop();
+        self.libs
+            .di
             .held
             .insert((p, k.text()), (Some(key.clone()), instance.clone()));
         instance

@@ -49,6 +49,13 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
     }
 }
 
+/// A member of a value these packages made: an Apollo server's
+/// `applyMiddleware`.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    (name == "apollo-server" && prop == "applyMiddleware")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware"))))
+}
+
 /// `getAsync` is `get`, `useAsync` is `use` (`@awaitjs/express`); `ws` is
 /// the upgrade request, a `GET` (`express-ws`).
 pub(crate) fn verb_alias(name: &str) -> Option<&'static str> {

@@ -92,12 +92,12 @@ impl Interp {
     }
 
     pub(crate) fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
-        if self.nest.is_app(id)
+        if self.libs.nest.is_app(id)
             && let Some(v) = self.nest_app_method(ctx, id, name, call)
         {
             return v;
         }
-        if self.feathers.is_app(id)
+        if self.libs.feathers.is_app(id)
             && let Some(v) = self.feathers_app_method(ctx, id, name, call)
         {
             return v;

@@ -178,8 +178,17 @@ fn outside_base(service: &Value) -> Option<(Rc<ClassVal>, Value)> {
 
 /// Whether a framework value is `@feathersjs/express`'s default export (its
 /// members are the package's).
-pub(crate) fn is_express_export(name: &str) -> bool {
+fn is_express_export(name: &str) -> bool {
     name == "feathers-express"
+}
+
+/// A member of a value these packages made: of an adapter's module, or of
+/// `@feathersjs/express`'s default export.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    if let Some(v) = adapter_value(name, false) {
+        return Some(v);
+    }
+    is_express_export(name).then(|| member(EXPRESS, prop).unwrap_or_else(Value::external))
 }
 
 /// The id parameter of the major version `spec` (a semver range) names.
@@ -212,7 +221,7 @@ impl Interp {
                 if let Value::Router(id) = app {
                     let rel = self.loader.project.rel(ctx.file).to_string();
                     let spec = self.loader.project.package_dep_version(&rel, EXPRESS);
-                    self.feathers.apps.insert(
+                    self.libs.feathers.apps.insert(
                         id,
                         FeathersApp {
                             id_param: id_param(spec.as_deref()),
@@ -260,7 +269,7 @@ impl Interp {
                     Some(Value::Builtin(Builtin::Framework(n)))
                         if n.as_ref() == "feathers.rest-provider" =>
                     {
-                        if let Some(app) = self.feathers.apps.get_mut(&id) {
+                        if let Some(app) = self.libs.feathers.apps.get_mut(&id) {
                             app.rest = true;
                         }
                     }
@@ -288,7 +297,7 @@ impl Interp {
             "service" if call.args.len() == 1 => {
                 let argv = self.eval_args(ctx, &call.args);
                 let path = argv.first().and_then(|v| v.as_text());
-                let app = self.feathers.apps.get(&id);
+                let app = self.libs.feathers.apps.get(&id);
                 Some(
                     path.and_then(|p| app?.services.get(p.trim_matches('/')).cloned())
                         .unwrap_or_else(Value::external),
@@ -326,7 +335,7 @@ impl Interp {
         let path = argv[0].1.as_text().unwrap_or_default();
         let path = path.trim_matches('/').to_string();
         let service = argv[at].1.clone();
-        let app = self.feathers.apps.get_mut(&id)?;
+        let app = self.libs.feathers.apps.get_mut(&id)?;
         app.services.insert(path.clone(), service.clone());
         let (rest, id_param) = (app.rest, app.id_param);
         if !rest || self.event_mode || self.salvage_blocks(id) {

@@ -146,7 +146,7 @@ impl Interp {
             base,
             update_method,
         };
-        let slot = &mut self.finale.initialized;
+        let slot = &mut self.libs.finale.initialized;
         slot.retain(|(p, _)| *p != pkg);
         slot.push((pkg, init));
     }
@@ -159,6 +159,7 @@ impl Interp {
         line: u32,
     ) {
         let init = self
+            .libs
             .finale
             .initialized
             .iter()

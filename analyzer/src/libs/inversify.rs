@@ -36,6 +36,13 @@ use std::collections::BTreeSet;
 
 const PKG: &str = "inversify-express-utils";
 
+/// A member of the package that makes an app (`InversifyExpressServer`); its
+/// decorators are named by their callee.
+pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
+    (pkg == PKG && prop == "InversifyExpressServer")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(prop))))
+}
+
 /// One `new InversifyExpressServer(...)`: what `build()` needs.
 #[derive(Clone)]
 pub(crate) struct InversifyServer {
@@ -117,7 +124,7 @@ impl Interp {
             _ => None,
         }
         .unwrap_or_else(|| String::from("/"));
-        self.inversify_servers.push(InversifyServer {
+        self.libs.inversify_servers.push(InversifyServer {
             app,
             router,
             root_path,
@@ -127,7 +134,7 @@ impl Interp {
             built: false,
         });
         Value::Builtin(Builtin::InversifyServer(
-            self.inversify_servers.len() as u32 - 1,
+            self.libs.inversify_servers.len() as u32 - 1,
         ))
     }
 
@@ -141,12 +148,12 @@ impl Interp {
     ) -> Value {
         let argv = self.eval_args(ctx, &call.args);
         let this = Value::Builtin(Builtin::InversifyServer(id));
-        let Some(server) = self.inversify_servers.get(id as usize).cloned() else {
+        let Some(server) = self.libs.inversify_servers.get(id as usize).cloned() else {
             return Value::dynamic();
         };
         match name {
             "setConfig" | "setErrorConfig" => {
-                let slot = &mut self.inversify_servers[id as usize];
+                let slot = &mut self.libs.inversify_servers[id as usize];
                 let f = argv.into_iter().next();
                 if name == "setConfig" {
                     slot.config = f;
@@ -161,7 +168,7 @@ impl Interp {
                 if server.built || self.event_mode {
                     return app;
                 }
-                self.inversify_servers[id as usize].built = true;
+                self.libs.inversify_servers[id as usize].built = true;
                 if let Some(f) = &server.config {
                     self.call_value_now(ctx, f, vec![app.clone()], &[], call.line, None);
                 }

@@ -6,15 +6,24 @@
 //! The table decides how the resolver treats a specifier (a modelled package
 //! is never read from `node_modules`; an installed one is resolved as usual
 //! and read through its family when imported) and what `require`/`import`
-//! gives. Adding a library: a module here with its members and calls, its
-//! rows in [`PACKAGES`], and the `Builtin` values it needs (`value.rs`).
+//! gives.
+//!
+//! The machine reaches the libraries only through the dispatch functions
+//! here ([`member`], [`state_member`], [`set_member`], [`call`],
+//! [`construct`], [`super_construct`],
+//! [`methods_on_instance`], [`thrown`]), each asking the rows of one table
+//! in order; what the libraries keep during a run is [`LibState`]. Adding a
+//! library: a module here, its rows in [`PACKAGES`], and one row in the
+//! table of each hook kind it needs (see ARCHITECTURE.md, "The seam between
+//! the machine and the libraries").
 //!
 //! Deliberately not here: JavaScript itself (`machine`), and Node's own
 //! modules (`machine::node`, listed in the table as the family `node`).
 //!
-//! Where the code is not yet in its target shape: the machine still names
-//! these modules directly for members and calls (see ARCHITECTURE.md), and
-//! the byte prefilter (`loader.rs` needles) keeps its own words.
+//! Where the code is not yet in its target shape: the machine still knows
+//! some libraries' values by their `Builtin` variants (Express, Zod, Joi,
+//! Ajv, Socket.IO, …) and calls their methods directly, and the byte
+//! prefilter (`loader.rs` needles) keeps its own words.
 
 pub(crate) mod di;
 pub(crate) mod dropins;
@@ -45,9 +54,60 @@ pub(crate) mod tsoa;
 pub(crate) mod validators;
 pub(crate) mod vue;
 
-use crate::machine::NodeFn;
+use crate::ir::Expr;
+use crate::machine::{Ctx, Interp, NodeFn};
 use crate::value::{Builtin, Value};
 use std::rc::Rc;
+
+// What the machine holds or calls of the libraries besides the hooks below:
+// the records a run writes (a route's contract, event sites, guards), the
+// schema helpers the JavaScript built-ins feed (Ajv's `compile`, a
+// TypeScript-typed request part), and syntax predicates over the IR.
+pub(crate) use guards::{GuardInfo, note_route_guard};
+pub(crate) use loaders::LoadChain;
+pub(crate) use schemas::{
+    RawContract, SchemaLabel, SchemaSource, json_schema, set_json_schema_parts, set_part, shape_of,
+};
+pub(crate) use socketio::{Frame, RESERVED_EVENTS, RawSite, SioServer};
+pub(crate) use socketio_client::client_lifecycle;
+pub(crate) use socketio_multiplex::looks_up_by_param;
+pub(crate) use socketio_syntax::{any_expr, mentions_emit};
+
+/// What the libraries keep during a run, one field per library that keeps
+/// something (the machine holds it as `Interp::libs` and never reads it).
+#[derive(Default)]
+pub(crate) struct LibState {
+    /// The hooks the project's plugin manifests declare (`libs/plugin_manifests.rs`).
+    pub(crate) plugin_hooks: plugin_manifests::PluginHooks,
+    /// Catch-all listeners (`socket.onAny`), in the order seen: see `libs/socketio_rpc.rs`.
+    pub(crate) catch_alls: Vec<socketio_rpc::CatchAll>,
+    /// Dispatched functions to run after start-up (see `run_dispatched`).
+    pub(crate) dispatch_queue: Vec<socketio_rpc::Queued>,
+    /// zustand stores, in the order created (see `libs/stores.rs`).
+    pub(crate) stores: Vec<stores::Store>,
+    /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
+    pub(crate) inversify_servers: Vec<inversify::InversifyServer>,
+    /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
+    pub(crate) finale: finale::Finale,
+    /// NestJS applications and the controllers they serve (see `nest_http`).
+    pub(crate) nest: nest::NestState,
+    /// The global properties of Vue components (see `libs/vue.rs`).
+    pub(crate) vue: vue::VueState,
+    /// Feathers apps and their services (see `libs/feathers.rs`).
+    pub(crate) feathers: feathers::FeathersState,
+    /// What dependency-injection containers made or were given (`libs/di.rs`).
+    pub(crate) di: di::Containers,
+}
+
+impl LibState {
+    /// What the libraries learned that a later stage reports (zustand stores,
+    /// catch-all listeners), as a count that only grows: part of the
+    /// machine's measure of whether a discarded call had effects
+    /// (`machine/budget.rs`).
+    pub(crate) fn effects(&self) -> usize {
+        self.stores.len() + self.catch_alls.len()
+    }
+}
 
 /// How the resolver treats a package's specifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,12 +373,47 @@ fn loader_name(pkg: &str) -> &'static str {
     row(pkg).map_or("", |p| p.name)
 }
 
-/// A member of a route generator's module (`finale.resource`, overnight's
-/// `Server`), if `pkg` is one.
-pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
-    finale::member(pkg, prop)
-        .or_else(|| overnight::member(pkg, prop))
-        .or_else(|| oas3::member(pkg, prop))
+/// A hook answering a member of a package's module (`OpaqueModule(pkg)`) or
+/// of a value a library made (`Framework(name)`): `None` when the library
+/// does not model it.
+type MemberHook = fn(&str, &str) -> Option<Value>;
+
+/// Members of package modules, asked in this order; the first answer wins.
+/// A module no row answers gives a function of the package
+/// (`MiddlewareFactory`, in the machine).
+const MODULE_MEMBERS: &[MemberHook] = &[
+    nest::member,
+    dropins::member,
+    feathers::member,
+    finale::member,
+    overnight::member,
+    oas3::member,
+    served::member,
+    routing_controllers::member,
+    inversify::member,
+];
+
+/// Members of the values libraries made (`Framework`), asked in this order.
+const FRAMEWORK_MEMBERS: &[MemberHook] = &[
+    feathers::framework_member,
+    vue::member,
+    served::framework_member,
+    dropins::framework_member,
+    nest::framework_member,
+];
+
+/// What `x.prop` gives when `x` is a value a library owns (a package's
+/// module, a value it made, a store's or container's function, lodash):
+/// `None` when no library models it, and the machine decides.
+pub(crate) fn member(b: &Builtin, prop: &str) -> Option<Value> {
+    match b {
+        Builtin::Store(f) => Some(stores::member(*f, prop)),
+        Builtin::Di(f) => Some(di::member(*f, prop)),
+        Builtin::Lodash(m) => Some(lodash::member(m, prop)),
+        Builtin::OpaqueModule(m) => MODULE_MEMBERS.iter().find_map(|hook| hook(m, prop)),
+        Builtin::Framework(n) => FRAMEWORK_MEMBERS.iter().find_map(|hook| hook(n, prop)),
+        _ => None,
+    }
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
@@ -327,21 +422,166 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
     finale::member(pkg, "resource").is_some()
 }
 
-impl crate::machine::Interp {
-    /// A call of a route generator's function (`name` as its
-    /// `Builtin::Framework`), if it is one.
-    pub(crate) fn generator_call(
-        &mut self,
-        ctx: &crate::machine::Ctx,
-        name: &str,
-        argv: &[Value],
-        line: u32,
-    ) -> Option<Value> {
-        if name == "oas3-tools.expressAppConfig" {
-            return Some(self.oas3_app_config(ctx, argv, line));
-        }
-        self.finale_call(ctx, name, argv, line)
+/// A hook answering a call of a value a library made (`Framework(name)`),
+/// given the arguments' values and expressions: `None`, with nothing done,
+/// when the library does not model `name`.
+type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Value>;
+
+/// Calls of the values libraries made, asked in this order; a value no row
+/// answers gives an unknown value.
+const FRAMEWORK_CALLS: &[CallHook] = &[
+    |ip, ctx, name, argv, args, line| {
+        (name == "create").then(|| ip.nest_create(ctx, argv, args, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "tsoa.RegisterRoutes").then(|| ip.tsoa_register_routes(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        matches!(name, "createExpressServer" | "useExpressServer")
+            .then(|| ip.routing_controllers_server(ctx, name, argv, line))
+    },
+    // Nest's `forwardRef(() => X)` is `X`.
+    |ip, ctx, name, argv, _, line| {
+        (name == "forwardRef").then(|| match argv.first() {
+            Some(f @ Value::Func(_)) => ip.call_value_now(ctx, f, Vec::new(), &[], line, None),
+            _ => Value::dynamic(),
+        })
+    },
+    |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| {
+        (name == "oas3-tools.expressAppConfig").then(|| ip.oas3_app_config(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
+];
+
+/// A hook answering `new` of a value a library made (`Framework(name)`).
+type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>;
+
+/// `new` of the values libraries made, asked in this order; a value no row
+/// answers is constructed as JavaScript would (by the machine).
+const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
+    |ip, ctx, name, argv, line| {
+        (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
+    },
+    |_, _, name, _, _| feathers::adapter_value(name, true),
+    |ip, ctx, name, _, line| {
+        overnight::is_server_name(name).then(|| ip.overnight_server(Value::Undef, ctx.file, line))
+    },
+    |_, _, name, _, _| {
+        (name == "ApolloServer")
+            .then(|| Value::Builtin(Builtin::Framework(Rc::from("apollo-server"))))
+    },
+];
+
+/// Calls of packages' functions (`MiddlewareFactory`, named `pkg.member`),
+/// asked in this order; one no row answers is followed as middleware (its
+/// callbacks run).
+const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
+    (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
+}];
+
+/// A hook run by `super(...)` in a constructor whose class extends a value a
+/// library made (`class S extends Server`): whether it ran the base's
+/// constructor on `this`.
+type SuperHook = fn(&mut Interp, &Value, &Value) -> bool;
+
+/// `super(...)` into libraries' classes, asked in this order.
+const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
+
+/// Library classes whose constructor puts their methods on the instance
+/// (`super.addControllers(...)` is then a method of `this`), by predicate.
+const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
+
+/// A call of a value a library made (`Framework(name)`: the first row of
+/// [`FRAMEWORK_CALLS`] that answers) or of a package's function
+/// (`MiddlewareFactory(name)`: of [`FACTORY_CALLS`]); `None` for others.
+pub(crate) fn call(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    callee: &Builtin,
+    argv: &[Value],
+    args: &[Expr],
+    line: u32,
+) -> Option<Value> {
+    let (table, name) = match callee {
+        Builtin::Framework(n) => (FRAMEWORK_CALLS, n),
+        Builtin::MiddlewareFactory(n) => (FACTORY_CALLS, n),
+        _ => return None,
+    };
+    table
+        .iter()
+        .find_map(|hook| hook(ip, ctx, name, argv, args, line))
+}
+
+/// Properties set on values libraries made (`Vue.prototype.name = v`):
+/// each row says whether it kept the value; asked in this order.
+const SET_MEMBERS: &[SetMemberHook] = &[Interp::vue_set_global];
+
+/// A hook keeping `x.prop = v` for a value a library made (`Framework(name)`):
+/// whether it kept it.
+type SetMemberHook = fn(&mut Interp, &str, &str, &Value) -> bool;
+
+/// Properties of values libraries made that read what the run kept
+/// (`Vue.prototype.name`), asked in this order before [`member`].
+const STATE_MEMBERS: &[StateMemberHook] = &[Interp::vue_globals_member];
+
+/// A hook answering `x.prop` for a value a library made from the run's state.
+type StateMemberHook = fn(&Interp, &str, &str) -> Option<Value>;
+
+/// What a value thrown inside a route handler (or passed to `next(err)`)
+/// means, asked in this order: every row runs.
+const THROWN: &[fn(&mut Interp, &Ctx, &Value, &Expr)] = &[Interp::note_error_status];
+
+/// A value `e` thrown inside a route handler, or passed to `next`: each row
+/// of [`THROWN`] notes what it means (an error with a status is a response).
+pub(crate) fn thrown(ip: &mut Interp, ctx: &Ctx, v: &Value, e: &Expr) {
+    for hook in THROWN {
+        hook(ip, ctx, v, e);
     }
+}
+
+/// `x.prop = v` where `x` is a value a library made (`Framework(name)`):
+/// whether a row of [`SET_MEMBERS`] kept it.
+pub(crate) fn set_member(ip: &mut Interp, name: &str, prop: &str, v: &Value) -> bool {
+    SET_MEMBERS.iter().any(|hook| hook(ip, name, prop, v))
+}
+
+/// `x.prop` where `x` is a value a library made and the answer is what the
+/// run kept: the first row of [`STATE_MEMBERS`] that answers.
+pub(crate) fn state_member(ip: &Interp, name: &str, prop: &str) -> Option<Value> {
+    STATE_MEMBERS.iter().find_map(|hook| hook(ip, name, prop))
+}
+
+/// `new c(...)` of a value a library made: the first row of
+/// [`FRAMEWORK_CONSTRUCTS`] that answers.
+pub(crate) fn construct(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    c: &Value,
+    argv: &[Value],
+    line: u32,
+) -> Option<Value> {
+    let Value::Builtin(Builtin::Framework(name)) = c else {
+        return None;
+    };
+    FRAMEWORK_CONSTRUCTS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, name, argv, line))
+}
+
+/// `super(...)` into the library class `base` for the instance `this`:
+/// whether a row of [`SUPER_CONSTRUCTS`] ran it.
+pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bool {
+    SUPER_CONSTRUCTS.iter().any(|hook| hook(ip, base, this))
+}
+
+/// Whether `base` is a library class whose constructor put its methods on
+/// the instance ([`OWN_METHOD_BASES`]).
+pub(crate) fn methods_on_instance(base: &Value) -> bool {
+    OWN_METHOD_BASES.iter().any(|is| is(base))
 }
 
 /// Packages that take an app, router or server but add no routes to it

@@ -119,8 +119,16 @@ pub(crate) fn verb_of(decorator: &str) -> Option<&'static str> {
 /// `@nestjs/common/constants`, the keys of `@Module` metadata, which module
 /// decorators of the program use to pick them (`pick(meta,
 /// Object.values(MODULE_METADATA))`).
+///
+/// Also `HttpStatus` of `@nestjs/common` (the status table of
+/// http-status-codes), `NestFactory` and `forwardRef`, and the decorators of
+/// `@nestjs/websockets`.
 pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
     match (module, prop) {
+        ("@nestjs/common", "HttpStatus") => Some(Value::Builtin(Builtin::HttpStatus)),
+        ("@nestjs/core" | "@nestjs/common", p @ ("NestFactory" | "forwardRef")) => {
+            Some(Value::Builtin(Builtin::Framework(Rc::from(p))))
+        }
         ("@nestjs/common/constants", "MODULE_METADATA") => {
             let keys = ObjData::new();
             for (k, v) in [
@@ -133,8 +141,15 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
             }
             Some(Value::Obj(keys))
         }
+        ("@nestjs/websockets", p) => Some(Value::Builtin(Builtin::NestWs(Rc::from(p)))),
         _ => None,
     }
+}
+
+/// A member of a value `member` gave: `NestFactory.create`.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    (name == "NestFactory" && prop == "create")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from("create"))))
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
@@ -305,7 +320,7 @@ impl Interp {
                 _ => return Value::dynamic(),
             },
         };
-        self.nest.apps.push(NestApp {
+        self.libs.nest.apps.push(NestApp {
             router,
             file: ctx.file,
             line,
@@ -329,7 +344,7 @@ impl Interp {
         name: &str,
         call: &Call,
     ) -> Option<Value> {
-        let i = self.nest.apps.iter().rposition(|a| a.router == id)?;
+        let i = self.libs.nest.apps.iter().rposition(|a| a.router == id)?;
         match name {
             "setGlobalPrefix" => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -359,7 +374,7 @@ impl Interp {
                 }
                 match prefix {
                     Some(p) => {
-                        let app = &mut self.nest.apps[i];
+                        let app = &mut self.libs.nest.apps[i];
                         app.prefix = p;
                         app.exclude = exclude;
                     }
@@ -401,16 +416,16 @@ impl Interp {
                         }
                     }
                 }
-                self.nest.apps[i].versioning = uri.then_some((seg, defaults));
+                self.libs.nest.apps[i].versioning = uri.then_some((seg, defaults));
                 Some(Value::Router(id))
             }
             "listen" | "init" => {
-                self.nest.apps[i].listens = true;
+                self.libs.nest.apps[i].listens = true;
                 None
             }
             "useGlobalGuards" => {
                 let names = self.nest_guards(ctx, &call.args, call.line);
-                self.nest.apps[i].guards.extend(names);
+                self.libs.nest.apps[i].guards.extend(names);
                 Some(Value::Router(id))
             }
             _ => None,
@@ -541,20 +556,20 @@ impl Interp {
     /// Register the routes of every Nest application created so far, and
     /// report controllers no application serves.
     pub(crate) fn finish_nest_apps(&mut self) {
-        if self.nest.apps.iter().all(|a| a.done) {
+        if self.libs.nest.apps.iter().all(|a| a.done) {
             return;
         }
         // Apps that only serve as a context (never listening) get no routes
         // when another one listens.
-        let any_listens = self.nest.apps.iter().any(|a| a.listens);
-        for i in 0..self.nest.apps.len() {
-            if self.nest.apps[i].done || (any_listens && !self.nest.apps[i].listens) {
+        let any_listens = self.libs.nest.apps.iter().any(|a| a.listens);
+        for i in 0..self.libs.nest.apps.len() {
+            if self.libs.nest.apps[i].done || (any_listens && !self.libs.nest.apps[i].listens) {
                 continue;
             }
-            self.nest.apps[i].done = true;
-            let root = self.nest.apps[i].root.clone();
+            self.libs.nest.apps[i].done = true;
+            let root = self.libs.nest.apps[i].root.clone();
             let mut controllers = Vec::new();
-            let mut guards = self.nest.apps[i].guards.clone();
+            let mut guards = self.libs.nest.apps[i].guards.clone();
             self.walk_modules(root, &mut controllers, &mut guards);
             for cv in controllers {
                 self.register_controller(i, &cv, &guards);
@@ -565,6 +580,7 @@ impl Interp {
         let classes: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in classes {
             if self
+                .libs
                 .nest
                 .served
                 .iter()
@@ -577,20 +593,21 @@ impl Interp {
             for d in &decs {
                 if self.nest_common(&ctx, d).as_deref() == Some("Controller") {
                     let app = self
+                        .libs
                         .nest
                         .apps
                         .iter()
                         .find(|a| a.listens)
-                        .unwrap_or(&self.nest.apps[0]);
+                        .unwrap_or(&self.libs.nest.apps[0]);
                     let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
                     let name = cv.class.name.clone().unwrap_or_default();
-                    let message = match self.nest.inherited.get(&(cv.file, cv.class.line)) {
+                    let message = match self.libs.nest.inherited.get(&(cv.file, cv.class.line)) {
                         Some(sub) => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve it under its own path (its routes are served through `{sub}`, which extends it)"
                         ),
-                        None if !self.nest.opaque_modules.is_empty() => format!(
+                        None if !self.libs.nest.opaque_modules.is_empty() => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports, as far as the analysis can read them: the metadata of {} is made by a decorator it could not follow, so Nest may serve it",
-                            self.nest.opaque_modules.join(", ")
+                            self.libs.nest.opaque_modules.join(", ")
                         ),
                         None => format!(
                             "controller `{name}` is not in the `controllers` of any module the root module of the Nest application ({at}) imports; Nest does not serve its routes"
@@ -663,8 +680,8 @@ impl Interp {
                         self.loader.project.rel(cv.file),
                         cv.class.line
                     );
-                    if !self.nest.opaque_modules.contains(&at) {
-                        self.nest.opaque_modules.push(at);
+                    if !self.libs.nest.opaque_modules.contains(&at) {
+                        self.libs.nest.opaque_modules.push(at);
                     }
                 }
             }
@@ -727,19 +744,24 @@ impl Interp {
     ) -> Option<Rc<ObjData>> {
         let f = self.eval(ctx, &d.callee);
         let f = self.force(f, 0);
-        if !matches!(f, Value::Func(_)) || self.nest.capture.is_some() {
+        if !matches!(f, Value::Func(_)) || self.libs.nest.capture.is_some() {
             return None;
         }
         let argv = self.eval_args(ctx, &d.args);
-        self.nest.capture = Some(Vec::new());
+        self.libs.nest.capture = Some(Vec::new());
         let decorator = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
-        if self.nest.capture.as_ref().is_some_and(|got| got.is_empty())
+        if self
+            .libs
+            .nest
+            .capture
+            .as_ref()
+            .is_some_and(|got| got.is_empty())
             && let decorator @ Value::Func(_) = self.force(decorator, 0)
         {
             let target = vec![Value::Class(class.clone())];
             let _ = self.call_value_now(ctx, &decorator, target, &[], d.line, None);
         }
-        let got = self.nest.capture.take().unwrap_or_default();
+        let got = self.libs.nest.capture.take().unwrap_or_default();
         got.into_iter().find_map(|v| match self.force_deep(v) {
             Value::Obj(o) => Some(o),
             _ => None,
@@ -749,7 +771,7 @@ impl Interp {
     /// A call of a package's factory: `Module(meta)` from `@nestjs/common`
     /// while [`Interp::module_meta_through`] runs a decorator factory.
     pub(crate) fn note_factory_call(&mut self, name: &str, argv: &[Value]) {
-        if let Some(got) = self.nest.capture.as_mut()
+        if let Some(got) = self.libs.nest.capture.as_mut()
             && name.strip_prefix(COMMON).and_then(|r| r.strip_prefix('.')) == Some("Module")
             && let Some(meta) = argv.first()
         {
@@ -759,7 +781,7 @@ impl Interp {
 
     /// The routes of one controller class, on the application's router.
     fn register_controller(&mut self, app: usize, cv: &Rc<ClassVal>, global_guards: &[String]) {
-        if !self.nest.served.insert((app, cv.file, cv.class.line)) {
+        if !self.libs.nest.served.insert((app, cv.file, cv.class.line)) {
             return;
         }
         let ctx = self.class_ctx(cv);
@@ -813,10 +835,10 @@ impl Interp {
         }
         let class_name = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         let (prefix, exclude, versioning) = {
-            let a = &self.nest.apps[app];
+            let a = &self.libs.nest.apps[app];
             (a.prefix.clone(), a.exclude.clone(), a.versioning.clone())
         };
-        let router = self.nest.apps[app].router;
+        let router = self.libs.nest.apps[app].router;
         // The class's methods, then those it inherits that it does not override.
         let mut methods: Vec<(Rc<ClassVal>, String, Arc<Func>)> = Vec::new();
         let mut owner = cv.clone();
@@ -827,7 +849,8 @@ impl Interp {
                 }
             }
             if depth > 0 {
-                self.nest
+                self.libs
+                    .nest
                     .inherited
                     .entry((owner.file, owner.class.line))
                     .or_insert_with(|| class_name.clone());

@@ -42,7 +42,28 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
 
 /// Whether `v` is the package's `Server` class.
 pub(crate) fn is_server(v: &Value) -> bool {
-    matches!(v, Value::Builtin(Builtin::Framework(n)) if n.as_ref() == SERVER)
+    matches!(v, Value::Builtin(Builtin::Framework(n)) if is_server_name(n))
+}
+
+/// Whether a `Framework` value's name is the package's `Server` class.
+pub(crate) fn is_server_name(name: &str) -> bool {
+    name == SERVER
+}
+
+/// `super(...)` in a subclass of `Server`: its constructor on `this`, the
+/// app sited at the subclass. Whether `base` was `Server`.
+pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bool {
+    if !is_server(base) {
+        return false;
+    }
+    let at = match this {
+        Value::Obj(o) => o.class.borrow().as_ref().map(|cv| (cv.file, cv.class.line)),
+        _ => None,
+    };
+    if let Some((file, line)) = at {
+        ip.overnight_server(this.clone(), file, line);
+    }
+    true
 }
 
 /// The verb a method decorator of the package stands for: Nest's names

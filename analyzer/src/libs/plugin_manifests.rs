@@ -98,7 +98,7 @@ fn split_hook_value(value: &str, hook: &str, plugin: &str) -> (String, String) {
 impl Interp {
     /// The declared hooks of every manifest in the project.
     fn hook_table(&mut self) -> Rc<Vec<HookDecl>> {
-        if let Some(t) = &self.plugin_hooks.table {
+        if let Some(t) = &self.libs.plugin_hooks.table {
             return t.clone();
         }
         let project = self.loader.project.clone();
@@ -146,7 +146,7 @@ impl Interp {
             }
         }
         let table = Rc::new(decls);
-        self.plugin_hooks.table = Some(table.clone());
+        self.libs.plugin_hooks.table = Some(table.clone());
         table
     }
 
@@ -170,10 +170,10 @@ impl Interp {
         if declared.is_empty() {
             return None;
         }
-        if self.plugin_hooks.firing.contains(&hook) {
+        if self.libs.plugin_hooks.firing.contains(&hook) {
             return Some(Value::dynamic());
         }
-        self.plugin_hooks.firing.push(hook);
+        self.libs.plugin_hooks.firing.push(hook);
         let context = match argv.get(1) {
             None | Some(Value::Undef | Value::Null) => Value::Obj(ObjData::new()),
             Some(v) => v.clone(),
@@ -186,7 +186,7 @@ impl Interp {
             self.reentry.discard_armed = false;
             self.call_value(ctx, &f, args, &[], line, None);
         }
-        self.plugin_hooks.firing.pop();
+        self.libs.plugin_hooks.firing.pop();
         // The hooks' results, flattened: only known at run time.
         Some(Value::dynamic())
     }

@@ -30,6 +30,13 @@ use crate::paths;
 
 const PKG: &str = "routing-controllers";
 
+/// A member of the package that makes an app (`createExpressServer`,
+/// `useExpressServer`); its decorators are named by their callee.
+pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
+    (pkg == PKG && matches!(prop, "createExpressServer" | "useExpressServer"))
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(prop))))
+}
+
 /// Whether a repository path matches a glob (`**` any folders, `*` any name part).
 pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
     fn go(p: &[u8], s: &[u8]) -> bool {

@@ -84,6 +84,11 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
     }
 }
 
+/// A member of a factory [`member`] gave (`SwaggerModule.setup`).
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    member(name.strip_prefix(PREFIX)?, prop)
+}
+
 /// `@nestjs/swagger`'s `SwaggerModule` class and its static `setup`.
 const SWAGGER_MODULE: &str = "@nestjs/swagger#SwaggerModule";
 const SWAGGER_SETUP: &str = "@nestjs/swagger#SwaggerModule.setup";
@@ -313,6 +318,7 @@ impl Interp {
             }
         };
         let prefix = self
+            .libs
             .nest
             .global_prefix(app)
             .filter(|p| use_prefix && !p.is_empty() && p != "/");

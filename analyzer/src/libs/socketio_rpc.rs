@@ -65,14 +65,14 @@ impl Interp {
         line: u32,
         text: Option<String>,
     ) -> (Value, Value) {
-        let index = self.catch_alls.len() as u32;
+        let index = self.libs.catch_alls.len() as u32;
         let key = Rc::new(EventKey {
             socket: socket.clone(),
             split: None,
             resolved: Rc::new(Cell::new(false)),
             catch_all: index,
         });
-        self.catch_alls.push(CatchAll {
+        self.libs.catch_alls.push(CatchAll {
             key: key.clone(),
             file,
             line,
@@ -92,7 +92,7 @@ impl Interp {
         if self.dispatching > 0 {
             return;
         }
-        let Some(c) = self.catch_alls.get(index as usize) else {
+        let Some(c) = self.libs.catch_alls.get(index as usize) else {
             return;
         };
         for &i in &c.done {
@@ -104,7 +104,7 @@ impl Interp {
 
     /// The `catch-all-listener` findings of listeners no table resolved.
     pub(crate) fn settle_catch_alls(&mut self) {
-        for c in std::mem::take(&mut self.catch_alls) {
+        for c in std::mem::take(&mut self.libs.catch_alls) {
             if let Some(text) = c.text.filter(|_| !c.key.resolved.get()) {
                 self.finding(
                     FindingCode::CatchAllListener,
@@ -312,7 +312,7 @@ impl Interp {
             }
             // The function runs when a client calls it, after start-up: queued
             // for the event pass (see `run_dispatched`).
-            self.dispatch_queue.push(Queued {
+            self.libs.dispatch_queue.push(Queued {
                 func: f.clone(),
                 argv: argv.clone(),
                 this: this.clone(),
@@ -320,7 +320,7 @@ impl Interp {
                 line,
                 site,
             });
-            if let (Some(i), Some(c)) = (site, self.catch_alls.get_mut(d.catch_all as usize)) {
+            if let (Some(i), Some(c)) = (site, self.libs.catch_alls.get_mut(d.catch_all as usize)) {
                 c.done.push(i);
             }
         }
@@ -333,8 +333,8 @@ impl Interp {
     /// a table of a hundred handlers would otherwise walk the whole program
     /// for each).
     pub(crate) fn run_dispatched(&mut self) {
-        while !self.dispatch_queue.is_empty() {
-            for q in std::mem::take(&mut self.dispatch_queue) {
+        while !self.libs.dispatch_queue.is_empty() {
+            for q in std::mem::take(&mut self.libs.dispatch_queue) {
                 let ctx = Ctx {
                     file: q.file,
                     scope: Scope::new(Some(self.globals.clone())),

@@ -146,8 +146,8 @@ impl Interp {
     }
 
     fn create_store(&mut self, ctx: &Ctx, init: &Value, line: u32) -> Value {
-        let i = self.stores.len() as u32;
-        self.stores.push(Store {
+        let i = self.libs.stores.len() as u32;
+        self.libs.stores.push(Store {
             state: ObjData::new(),
             writers: Vec::new(),
             warm: false,
@@ -159,10 +159,10 @@ impl Interp {
         api.set("getState", get.clone());
         // The initializer runs while `create` runs; reading the state there is no
         // reason to run the actions.
-        self.stores[i as usize].warm = true;
+        self.libs.stores[i as usize].warm = true;
         let initial =
             self.call_value_now(ctx, init, vec![set, get, Value::Obj(api)], &[], line, None);
-        self.stores[i as usize].warm = false;
+        self.libs.stores[i as usize].warm = false;
         self.store_merge(i, &initial);
         let set_name = match init {
             Value::Func(c) => c.func.params.first().and_then(|p| match p {
@@ -184,7 +184,7 @@ impl Interp {
                     _ => None,
                 })
                 .collect();
-            self.stores[i as usize].writers = writers;
+            self.libs.stores[i as usize].writers = writers;
         }
         Value::Builtin(Builtin::Store(StoreFn::Hook(i)))
     }
@@ -198,7 +198,7 @@ impl Interp {
             _ => return Value::dynamic(),
         };
         let store = ObjData::new();
-        let i = self.stores.len() as u32;
+        let i = self.libs.stores.len() as u32;
         let this = Value::Obj(store.clone());
         let mut actions = Vec::new();
         match def {
@@ -231,7 +231,7 @@ impl Interp {
             }
             _ => return Value::dynamic(),
         }
-        self.stores.push(Store {
+        self.libs.stores.push(Store {
             state: store.clone(),
             writers: Vec::new(),
             warm: true,
@@ -262,14 +262,15 @@ impl Interp {
     }
 
     fn store_state(&self, i: u32) -> Value {
-        self.stores
+        self.libs
+            .stores
             .get(i as usize)
             .map_or(Value::dynamic(), |s| Value::Obj(s.state.clone()))
     }
 
     /// `set(partial)`: each property keeps what it held and what is written.
     fn store_merge(&mut self, i: u32, partial: &Value) {
-        let Some(state) = self.stores.get(i as usize).map(|s| s.state.clone()) else {
+        let Some(state) = self.libs.stores.get(i as usize).map(|s| s.state.clone()) else {
             return;
         };
         if let Value::Obj(p) = self.force(partial.clone(), 0) {
@@ -285,7 +286,7 @@ impl Interp {
 
     /// Run the store's writers once, before its state is first read.
     fn warm_store(&mut self, i: u32) {
-        let Some(s) = self.stores.get_mut(i as usize) else {
+        let Some(s) = self.libs.stores.get_mut(i as usize) else {
             return;
         };
         if s.warm {

@@ -84,18 +84,19 @@ impl Interp {
     }
 
     /// `Vue.prototype.name = v` / `app.config.globalProperties.name = v`.
-    pub(crate) fn vue_set_global(&mut self, base: &str, prop: &str, v: Value) -> bool {
+    pub(crate) fn vue_set_global(&mut self, base: &str, prop: &str, v: &Value) -> bool {
         if base != "vue.globals" {
             return false;
         }
-        self.vue.globals.insert(prop.to_string(), v);
+        self.libs.vue.globals.insert(prop.to_string(), v.clone());
         true
     }
 
     /// `Vue.prototype.name` read back.
     pub(crate) fn vue_globals_member(&self, base: &str, prop: &str) -> Option<Value> {
         (base == "vue.globals").then(|| {
-            self.vue
+            self.libs
+                .vue
                 .globals
                 .get(prop)
                 .cloned()
@@ -108,6 +109,6 @@ impl Interp {
         if !prop.starts_with('$') {
             return None;
         }
-        self.vue.globals.get(prop).cloned()
+        self.libs.vue.globals.get(prop).cloned()
     }
 }

@@ -216,8 +216,8 @@ impl Interp {
 
     /// A count that grows whenever the analysis charts or learns something
     /// a later stage reports: routers and their registrations, Socket.IO
-    /// servers and sites, findings, modules loaded, classes, stores,
-    /// middleware and guards seen.
+    /// servers and sites, findings, modules loaded, classes, middleware and
+    /// guards seen, and what the libraries learned (`LibState::effects`).
     fn effects(&self) -> u64 {
         self.reentry.registered
             + (self.routers.len()
@@ -226,12 +226,11 @@ impl Interp {
                 + self.findings.len()
                 + self.modules.len()
                 + self.classes.len()
-                + self.stores.len()
+                + self.libs.effects()
                 + self.middleware_seen.len()
                 + self.guards.len()
                 + self.forked.len()
                 + self.relay_sinks.len()
-                + self.catch_alls.len()
                 + self.nest_instances.len()) as u64
     }
 

@@ -36,7 +36,7 @@ impl Interp {
                         && home
                             .superclass
                             .as_ref()
-                            .is_some_and(crate::libs::overnight::is_server)
+                            .is_some_and(crate::libs::methods_on_instance)
                     {
                         let this = ctx.this.clone();
                         return self.method_call(ctx, &this, name, call);
@@ -509,7 +509,7 @@ impl Interp {
             // A listener handing a name it received to a dispatcher
             // (`relay.call(name, ...args)`): see `libs/socketio_multiplex.rs`.
             let dispatcher = self.listener_site.is_some()
-                && matches!(f, Value::Func(c) if crate::libs::socketio_multiplex::looks_up_by_param(&c.func));
+                && matches!(f, Value::Func(c) if crate::libs::looks_up_by_param(&c.func));
             tracked
                 || request
                 || dispatcher
@@ -739,20 +739,7 @@ impl Interp {
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
-            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "InversifyExpressServer" => {
-                self.inversify_server(ctx, &argv, line)
-            }
-            Value::Builtin(Builtin::Framework(n))
-                if let Some(v) = crate::libs::feathers::adapter_value(n, true) =>
-            {
-                v
-            }
-            c if crate::libs::overnight::is_server(c) => {
-                self.overnight_server(Value::Undef, ctx.file, line)
-            }
-            Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "ApolloServer" => {
-                Value::Builtin(Builtin::Framework(Rc::from("apollo-server")))
-            }
+            c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,
             // `new Promise((resolve, reject) => …)`: the executor runs at once.
             Value::Builtin(Builtin::PromiseNs) => {
                 if let Some(f @ Value::Func(_)) = argv.first() {
@@ -867,17 +854,10 @@ impl Interp {
             Value::Builtin(Builtin::RouterCtor) | Value::Builtin(Builtin::Express) => {
                 // `class Api extends Router` — the instance is a router; not modelled.
             }
-            c if crate::libs::overnight::is_server(c) => {
-                // (The app is sited at the subclass that extends `Server`.)
-                let at = match this {
-                    Value::Obj(o) => o.class.borrow().as_ref().map(|cv| (cv.file, cv.class.line)),
-                    _ => None,
-                };
-                if let Some((file, line)) = at {
-                    self.overnight_server(this.clone(), file, line);
-                }
+            // A library's class (`class S extends Server`): the library runs its constructor.
+            c => {
+                crate::libs::super_construct(self, c, this);
             }
-            _ => {}
         }
     }
 
@@ -1073,30 +1053,9 @@ impl Interp {
             Builtin::AddControllers(app) => {
                 self.overnight_add_controllers(ctx, *app, &argv, args, line)
             }
-            Builtin::Framework(n) => match n.as_ref() {
-                "create" => self.nest_create(ctx, &argv, args, line),
-                "tsoa.RegisterRoutes" => self.tsoa_register_routes(ctx, &argv, line),
-                w @ ("createExpressServer" | "useExpressServer") => {
-                    let w = w.to_string();
-                    self.routing_controllers_server(ctx, &w, &argv, line)
-                }
-                // `forwardRef(() => X)` is `X`.
-                "forwardRef" => match argv.into_iter().next() {
-                    Some(f @ Value::Func(_)) => {
-                        self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
-                    }
-                    _ => Value::dynamic(),
-                },
-                n => {
-                    let n = n.to_string();
-                    self.dropin_call(ctx, &n, &argv, line)
-                        .or_else(|| self.feathers_call(ctx, &n, &argv, line))
-                        .or_else(|| self.vue_call(ctx, &n, &argv, line))
-                        .or_else(|| self.served_call(ctx, &n, &argv, line))
-                        .or_else(|| self.generator_call(ctx, &n, &argv, line))
-                        .unwrap_or_else(Value::external)
-                }
-            },
+            Builtin::Framework(_) => {
+                crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::external)
+            }
             Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
                 self.note_fork(ctx, &argv, line, "child_process.fork");
                 Value::external()
@@ -1107,8 +1066,10 @@ impl Interp {
                 self.note_cluster_exec(ctx, &argv, line);
                 Value::external()
             }
-            Builtin::MiddlewareFactory(n) if n.as_ref() == crate::libs::passport::AUTHENTICATE => {
-                self.passport_authenticate(ctx, &argv, args, line)
+            Builtin::MiddlewareFactory(_)
+                if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
+            {
+                v
             }
             Builtin::PassportMiddleware(denies) => {
                 self.passport_middleware(ctx, *denies, &argv, args, line)
@@ -1150,14 +1111,14 @@ impl Interp {
             }
             Builtin::Celebrate => self.celebrate(&argv),
             Builtin::AjvMethod("compile") => match argv.first() {
-                Some(v) => crate::libs::schemas::json_schema(self.plain_json(v, 0)),
+                Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
                 None => Value::dynamic(),
             },
             Builtin::AjvMethod("validate") => {
                 // `ajv.validate(schema, req.body)`.
                 if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
                     let all = vec![
-                        crate::libs::schemas::json_schema(self.plain_json(schema, 0)),
+                        crate::libs::json_schema(self.plain_json(schema, 0)),
                         data.clone(),
                     ];
                     self.note_validation(ctx, line, &all, "ajv.validate");
@@ -1184,12 +1145,7 @@ impl Interp {
             }
             Builtin::JsonSchemaMiddleware(parts) => {
                 if let Some(rc) = self.route_contract.clone() {
-                    crate::libs::schemas::set_json_schema_parts(
-                        &mut rc.borrow_mut(),
-                        parts,
-                        ctx.file,
-                        line,
-                    );
+                    crate::libs::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
                 }
                 Value::dynamic()
             }
@@ -1208,7 +1164,7 @@ impl Interp {
                     && self.route_contract.is_some()
                 {
                     let v = v.clone();
-                    self.note_error_status(ctx, &v, e);
+                    crate::libs::thrown(self, ctx, &v, e);
                 }
                 Value::Undef
             }

@@ -400,12 +400,12 @@ impl Interp {
                 {
                     let schema = self.ts_schema(&ctx.scope, t, 0);
                     if schema.get("type").is_some() {
-                        crate::libs::schemas::set_part(
+                        crate::libs::set_part(
                             &mut c.borrow_mut(),
                             part,
                             schema,
-                            crate::libs::schemas::SchemaLabel::new(
-                                crate::libs::schemas::SchemaSource::TypeScript,
+                            crate::libs::SchemaLabel::new(
+                                crate::libs::SchemaSource::TypeScript,
                                 "",
                             ),
                             ctx.file,
@@ -454,7 +454,7 @@ impl Interp {
         let emits = *self
             .emits
             .entry(key)
-            .or_insert_with(|| crate::libs::socketio_syntax::mentions_emit(f));
+            .or_insert_with(|| crate::libs::mentions_emit(f));
         if emits {
             self.emit_funcs.entry(key).or_insert_with(|| c.clone());
         }
@@ -590,7 +590,7 @@ impl Interp {
                 }
             }
             Value::Builtin(Builtin::Framework(n))
-                if let Some(v) = self.vue_globals_member(n, prop) =>
+                if let Some(v) = crate::libs::state_member(self, n, prop) =>
             {
                 v
             }
@@ -604,7 +604,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             Value::Http(h) => self.http_member(*h, prop),
-            Value::Zod(z) if prop == "shape" => crate::libs::schemas::shape_of(z),
+            Value::Zod(z) if prop == "shape" => crate::libs::shape_of(z),
             Value::Router(id) => self.routers[*id as usize]
                 .props
                 .get(prop)

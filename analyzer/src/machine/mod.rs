@@ -30,6 +30,7 @@ pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
 pub(crate) mod hoisting;
+pub(crate) mod members;
 pub(crate) mod metadata;
 pub(crate) mod modules;
 pub(crate) mod node;
@@ -38,14 +39,12 @@ pub(crate) mod salvage;
 pub(crate) mod stmt;
 pub(crate) mod strings;
 
-pub(crate) use crate::libs::guards::GuardInfo;
-pub(crate) use crate::libs::schemas::RawContract;
+pub(crate) use crate::libs::{GuardInfo, RawContract};
+pub(crate) use members::member_of_builtin;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
 
-pub(crate) use crate::libs::socketio::Frame;
-pub(crate) use crate::libs::socketio::{RESERVED_EVENTS, RawSite, SioServer};
-pub(crate) use crate::libs::socketio_client::client_lifecycle;
+pub(crate) use crate::libs::{Frame, RESERVED_EVENTS, RawSite, SioServer, client_lifecycle};
 
 pub(crate) use crate::inventory::FindingCode;
 pub(crate) use crate::ir::*;
@@ -336,8 +335,6 @@ pub(crate) struct Interp {
     /// JSON files `require`d or imported (see `modules::data_module`), by
     /// root-relative path.
     pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
-    /// The hooks the project's plugin manifests declare (`libs/plugin_manifests.rs`).
-    pub(crate) plugin_hooks: crate::libs::plugin_manifests::PluginHooks,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
@@ -354,6 +351,8 @@ pub(crate) struct Interp {
     /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
     pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
     pub(crate) globals: Rc<Scope>,
+    /// Running code no entry reached: what it makes is marked so (on from
+    /// `Phase::Unreached`, see `passes.rs`).
     pub(crate) unreached_mode: bool,
     /// Socket.IO servers created.
     pub(crate) sio_servers: Vec<SioServer>,
@@ -383,7 +382,8 @@ pub(crate) struct Interp {
     pub(crate) emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions run while looking for events.
     pub(crate) event_called: HashSet<(FileId, u32)>,
-    /// Loading modules no entry reached, looking for events.
+    /// Loading modules no entry reached, looking for events
+    /// (`Phase::SocketModules`).
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
@@ -398,27 +398,17 @@ pub(crate) struct Interp {
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
-    /// Catch-all listeners (`socket.onAny`), in the order seen: see `libs/socketio_rpc.rs`.
-    pub(crate) catch_alls: Vec<crate::libs::socketio_rpc::CatchAll>,
     /// Functions a catch-all's event name selected that were charted and run,
     /// by (file, function, namespace and event name): a dispatcher reached
     /// twice charts each once.
     pub(crate) dispatched: HashSet<(FileId, u32, String)>,
     /// Dispatched functions being run (see `catch_all_acked`).
     pub(crate) dispatching: u32,
-    /// Dispatched functions to run after start-up (see `run_dispatched`).
-    pub(crate) dispatch_queue: Vec<crate::libs::socketio_rpc::Queued>,
-    /// zustand stores, in the order created (see `libs/stores.rs`).
-    pub(crate) stores: Vec<crate::libs::stores::Store>,
     /// Computed imports inside loops over run-time values, with the loop depth:
     /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// Calls running and callbacks that run later, to avoid re-entering them.
     pub(crate) reentry: budget::Reentry,
-    /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
-    pub(crate) inversify_servers: Vec<crate::libs::inversify::InversifyServer>,
-    /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
-    pub(crate) finale: crate::libs::finale::Finale,
     /// Per running call: what paths that may or may not run returned (a
     /// branch of an `if` with an unknown test, a handler that may catch);
     /// see [`flow::primitive_result`].
@@ -433,12 +423,6 @@ pub(crate) struct Interp {
     /// What followed middleware factories were handed, read as schema guesses
     /// when the handlers run: (contract, context, factory, arguments, line).
     pub(crate) pending_guesses: Vec<PendingGuess>,
-    /// NestJS applications and the controllers they serve (see `nest_http`).
-    pub(crate) nest: crate::libs::nest::NestState,
-    /// The global properties of Vue components (see `libs/vue.rs`).
-    pub(crate) vue: crate::libs::vue::VueState,
-    /// Feathers apps and their services (see `libs/feathers.rs`).
-    pub(crate) feathers: crate::libs::feathers::FeathersState,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
     pub(crate) middleware_seen: Vec<(String, Value)>,
     /// Keys of `middleware_seen`: (name, file, function id or export name).
@@ -463,12 +447,12 @@ pub(crate) struct Interp {
     pub(crate) decorated: decorators::DecoratedProps,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
-    /// What dependency-injection containers made or were given (`libs/di.rs`).
-    pub(crate) di: crate::libs::di::Containers,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
     pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
+    /// What the libraries keep during a run (`libs::LibState`).
+    pub(crate) libs: crate::libs::LibState,
 }
 
 /// See [`Interp::pending_guesses`].
@@ -523,7 +507,6 @@ impl Interp {
             modules: HashMap::new(),
             touched: BTreeSet::new(),
             data_modules: Default::default(),
-            plugin_hooks: Default::default(),
             stack: Vec::new(),
             steps: 0,
             budget_reported: false,
@@ -555,9 +538,6 @@ impl Interp {
             nest_servers: HashMap::new(),
             nest_instances: HashMap::new(),
             pending_guesses: Vec::new(),
-            nest: crate::libs::nest::NestState::default(),
-            feathers: crate::libs::feathers::FeathersState::default(),
-            vue: crate::libs::vue::VueState::default(),
             middleware_seen: Vec::new(),
             middleware_keys: HashSet::new(),
             guards: std::collections::BTreeMap::new(),
@@ -566,32 +546,23 @@ impl Interp {
             decorating: None,
             decorated: HashMap::new(),
             metadata: Default::default(),
-            di: Default::default(),
             component_methods: HashMap::new(),
+            libs: Default::default(),
             named_fns: HashMap::new(),
             socket_handlers: 0,
-            catch_alls: Vec::new(),
             dispatched: HashSet::default(),
             dispatching: 0,
-            dispatch_queue: Vec::new(),
-            stores: Vec::new(),
             iteration_names: Vec::new(),
             narrowed: Vec::new(),
             loop_imports: Vec::new(),
             census: Default::default(),
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
-            inversify_servers: Vec::new(),
-            finale: Default::default(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             class_protos: protos::ClassProtos::default(),
             global_obj,
         }
-    }
-
-    pub(crate) fn set_unreached_mode(&mut self, on: bool) {
-        self.unreached_mode = on;
     }
 
     /// Run every function created so far that nobody called, with unknown
@@ -827,7 +798,7 @@ impl Interp {
                     }
                     // A middleware (not the final handler) that answers 401/403.
                     if record && i + 1 < funcs.len() {
-                        crate::libs::guards::note_route_guard(&contract, c, before);
+                        crate::libs::note_route_guard(&contract, c, before);
                     }
                 }
             }
@@ -879,10 +850,6 @@ impl Interp {
     }
 
     /// Enter or leave event mode (registrations are not recorded).
-    pub(crate) fn set_event_mode(&mut self, on: bool) {
-        self.event_mode = on;
-    }
-
     pub(crate) fn is_loaded(&self, id: FileId) -> bool {
         self.modules.contains_key(&id)
     }
@@ -1182,259 +1149,8 @@ pub(crate) fn placeholder(e: &Expr) -> Option<String> {
 }
 
 /// The label a guessed schema is linked under: the factory that was handed it.
-pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::schemas::SchemaLabel {
-    crate::libs::schemas::SchemaLabel::new(z.source(), callee)
-}
-
-/// The code of a status constant as the status-code packages name it
-/// (`CREATED`, `NOT_FOUND`, `UNPROCESSABLE_ENTITY`; also `200`-style keys).
-pub(crate) fn status_code_named(name: &str) -> Option<u16> {
-    if let Ok(n) = name.parse::<u16>() {
-        return (100..600).contains(&n).then_some(n);
-    }
-    Some(match name {
-        "CONTINUE" => 100,
-        "SWITCHING_PROTOCOLS" => 101,
-        "PROCESSING" => 102,
-        "OK" => 200,
-        "CREATED" => 201,
-        "ACCEPTED" => 202,
-        "NON_AUTHORITATIVE_INFORMATION" => 203,
-        "NO_CONTENT" => 204,
-        "RESET_CONTENT" => 205,
-        "PARTIAL_CONTENT" => 206,
-        "MULTI_STATUS" => 207,
-        "MULTIPLE_CHOICES" => 300,
-        "MOVED_PERMANENTLY" => 301,
-        "MOVED_TEMPORARILY" | "FOUND" => 302,
-        "SEE_OTHER" => 303,
-        "NOT_MODIFIED" => 304,
-        "TEMPORARY_REDIRECT" => 307,
-        "PERMANENT_REDIRECT" => 308,
-        "BAD_REQUEST" => 400,
-        "UNAUTHORIZED" => 401,
-        "PAYMENT_REQUIRED" => 402,
-        "FORBIDDEN" => 403,
-        "NOT_FOUND" => 404,
-        "METHOD_NOT_ALLOWED" => 405,
-        "NOT_ACCEPTABLE" => 406,
-        "PROXY_AUTHENTICATION_REQUIRED" => 407,
-        "REQUEST_TIMEOUT" => 408,
-        "CONFLICT" => 409,
-        "GONE" => 410,
-        "LENGTH_REQUIRED" => 411,
-        "PRECONDITION_FAILED" => 412,
-        "REQUEST_TOO_LONG" | "PAYLOAD_TOO_LARGE" | "REQUEST_ENTITY_TOO_LARGE" => 413,
-        "REQUEST_URI_TOO_LONG" | "URI_TOO_LONG" => 414,
-        "UNSUPPORTED_MEDIA_TYPE" => 415,
-        "REQUESTED_RANGE_NOT_SATISFIABLE" | "RANGE_NOT_SATISFIABLE" => 416,
-        "EXPECTATION_FAILED" => 417,
-        "IM_A_TEAPOT" => 418,
-        "MISDIRECTED_REQUEST" => 421,
-        "UNPROCESSABLE_ENTITY" => 422,
-        "LOCKED" => 423,
-        "FAILED_DEPENDENCY" => 424,
-        "TOO_EARLY" => 425,
-        "UPGRADE_REQUIRED" => 426,
-        "PRECONDITION_REQUIRED" => 428,
-        "TOO_MANY_REQUESTS" => 429,
-        "REQUEST_HEADER_FIELDS_TOO_LARGE" => 431,
-        "UNAVAILABLE_FOR_LEGAL_REASONS" => 451,
-        "INTERNAL_SERVER_ERROR" => 500,
-        "NOT_IMPLEMENTED" => 501,
-        "BAD_GATEWAY" => 502,
-        "SERVICE_UNAVAILABLE" => 503,
-        "GATEWAY_TIMEOUT" => 504,
-        "HTTP_VERSION_NOT_SUPPORTED" => 505,
-        "INSUFFICIENT_STORAGE" => 507,
-        "NETWORK_AUTHENTICATION_REQUIRED" => 511,
-        _ => return None,
-    })
-}
-
-pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
-    let Value::Builtin(b) = base else {
-        return Value::dynamic();
-    };
-    match (b, prop) {
-        (Builtin::Store(f), _) => crate::libs::stores::member(*f, prop),
-        (Builtin::Di(f), _) => crate::libs::di::member(*f, prop),
-        (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
-        (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
-        (Builtin::AjvInstance, m) => match m {
-            "compile" => Value::Builtin(Builtin::AjvMethod("compile")),
-            "validate" => Value::Builtin(Builtin::AjvMethod("validate")),
-            "addSchema" | "addFormat" | "addKeyword" | "addVocabulary" | "removeSchema" => {
-                Value::Builtin(Builtin::AjvMethod("chain"))
-            }
-            _ => Value::external(),
-        },
-        (Builtin::EventEmitterCtor, "EventEmitter" | "default") => {
-            Value::Builtin(Builtin::EventEmitterCtor)
-        }
-        (Builtin::HttpStatus, "default" | "StatusCodes" | "status" | "httpStatus") => {
-            Value::Builtin(Builtin::HttpStatus)
-        }
-        (Builtin::HttpStatus, name) => match status_code_named(name) {
-            Some(code) => Value::Num(code as f64),
-            None => Value::external(),
-        },
-        (Builtin::JsonValidator, "Validator" | "default") => Value::Builtin(Builtin::JsonValidator),
-        (Builtin::JsonValidator, "validate") => Value::Builtin(Builtin::JsonValidate),
-        (Builtin::JsonValidator, "ajv") => Value::Builtin(Builtin::AjvInstance),
-        (Builtin::Express, "default") => Value::Builtin(Builtin::Express),
-        (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
-            format!("express.{p}").as_str(),
-        ))),
-        (Builtin::PathModule, "join" | "normalize") => Value::Builtin(Builtin::PathJoin),
-        (Builtin::PathModule, p) if let Some(v) = node::path_member(p) => v,
-        (Builtin::PathModule, "posix" | "default") => Value::Builtin(Builtin::PathModule),
-        (Builtin::UrlJoin, "default") => Value::Builtin(Builtin::UrlJoin),
-        (
-            Builtin::ObjectNs,
-            f @ ("keys"
-            | "values"
-            | "entries"
-            | "assign"
-            | "freeze"
-            | "fromEntries"
-            | "defineProperty"
-            | "create"
-            | "setPrototypeOf"
-            | "getPrototypeOf"
-            | "getOwnPropertyNames"),
-        ) => Value::Builtin(Builtin::ObjectFn(match f {
-            "keys" => "keys",
-            "values" => "values",
-            "entries" => "entries",
-            "assign" => "assign",
-            "freeze" => "freeze",
-            "fromEntries" => "fromEntries",
-            "create" => "create",
-            "setPrototypeOf" => "setPrototypeOf",
-            "getPrototypeOf" => "getPrototypeOf",
-            "getOwnPropertyNames" => "getOwnPropertyNames",
-            _ => "defineProperty",
-        })),
-        (Builtin::ReflectNs, m) => match metadata::REFLECT_METADATA.iter().find(|n| **n == m) {
-            Some(m) => Value::Builtin(Builtin::ReflectFn(m)),
-            // `Reflect.get`, `Reflect.ownKeys`, …: not modelled.
-            None => Value::external(),
-        },
-        (Builtin::ArrayNs, "prototype") => Value::array(Vec::new()),
-        // `x.constructor.name`.
-        (Builtin::ObjectNs, "name") => Value::str("Object"),
-        (Builtin::ArrayNs, "name") => Value::str("Array"),
-        (Builtin::FunctionCtor(n), "name") => Value::str(n),
-        (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
-        (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
-        (Builtin::SocketIo, "Server" | "default") => Value::Builtin(Builtin::SocketIoServer),
-        // Socket.IO 0.9/1.x: `require('socket.io').listen(server, opts)`.
-        (Builtin::SocketIo, "listen" | "attach") => Value::Builtin(Builtin::SocketIo),
-        (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
-        (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
-        (Builtin::ZodBuilder(ns), p) if ns.as_ref() == "iso" || ns.as_ref() == "string" => {
-            Value::Builtin(Builtin::ZodBuilder(Rc::from(format!("iso.{p}").as_str())))
-        }
-        (Builtin::Joi, "default" | "Joi") => Value::Builtin(Builtin::Joi),
-        (Builtin::Joi, p) => Value::Builtin(Builtin::JoiBuilder(Rc::from(p))),
-        (Builtin::Celebrate, "Joi") => Value::Builtin(Builtin::Joi),
-        (Builtin::Celebrate, "celebrate" | "default") => Value::Builtin(Builtin::Celebrate),
-        (Builtin::Celebrate, "Segments") => {
-            let o = ObjData::new();
-            for (k, v) in [
-                ("BODY", "body"),
-                ("QUERY", "query"),
-                ("PARAMS", "params"),
-                ("HEADERS", "headers"),
-                ("COOKIES", "cookies"),
-            ] {
-                o.set(k, Value::str(v));
-            }
-            Value::Obj(o)
-        }
-        (Builtin::CheckField(""), p) => Value::Builtin(Builtin::CheckField(match p {
-            "body" | "check" | "checkBody" => "body",
-            "query" | "checkQuery" => "query",
-            "param" | "checkParams" => "params",
-            "header" | "checkHeaders" => "headers",
-            "cookie" => "cookies",
-            "checkSchema" => "schema",
-            _ => return Value::external(),
-        })),
-        (Builtin::SocketIoClient, "io" | "connect" | "default") => {
-            Value::Builtin(Builtin::SocketIoClient)
-        }
-        (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
-        (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
-        // Nest's `HttpStatus.NO_CONTENT` is the status table of http-status-codes.
-        (Builtin::OpaqueModule(m), "HttpStatus") if &**m == "@nestjs/common" => {
-            Value::Builtin(Builtin::HttpStatus)
-        }
-        (Builtin::OpaqueModule(m), p @ ("NestFactory" | "forwardRef"))
-            if &**m == "@nestjs/core" || &**m == "@nestjs/common" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::nest::member(m, p).is_some() => {
-            crate::libs::nest::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::dropins::member(m, p).is_some() => {
-            crate::libs::dropins::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::feathers::member(m, p).is_some() => {
-            crate::libs::feathers::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), _)
-            if let Some(v) = crate::libs::feathers::adapter_value(n, false) =>
-        {
-            v
-        }
-        (Builtin::Framework(n), p) if let Some(v) = crate::libs::vue::member(n, p) => v,
-        (Builtin::Framework(n), p) if crate::libs::feathers::is_express_export(n) => {
-            crate::libs::feathers::member("@feathersjs/express", p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::generator_member(m, p).is_some() => {
-            crate::libs::generator_member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::OpaqueModule(m), p) if crate::libs::served::member(m, p).is_some() => {
-            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), p)
-            if n.strip_prefix("served:")
-                .is_some_and(|m| crate::libs::served::member(m, p).is_some()) =>
-        {
-            let m = n.strip_prefix("served:").unwrap_or_default();
-            crate::libs::served::member(m, p).unwrap_or_else(Value::external)
-        }
-        (Builtin::Framework(n), "applyMiddleware") if &**n == "apollo-server" => {
-            Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware")))
-        }
-        (Builtin::OpaqueModule(m), p @ ("createExpressServer" | "useExpressServer"))
-            if &**m == "routing-controllers" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::OpaqueModule(m), p @ "InversifyExpressServer")
-            if &**m == "inversify-express-utils" =>
-        {
-            Value::Builtin(Builtin::Framework(Rc::from(p)))
-        }
-        (Builtin::Framework(n), "create") if &**n == "NestFactory" => {
-            Value::Builtin(Builtin::Framework(Rc::from("create")))
-        }
-        (Builtin::FsModule, p) => node::fs_member(p),
-        (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
-        (Builtin::Node(n), p) => node::member(n, p),
-        (Builtin::Lodash(m), p) => crate::libs::lodash::member(m, p),
-        (Builtin::OpaqueModule(m), p) if &**m == "@nestjs/websockets" => {
-            Value::Builtin(Builtin::NestWs(Rc::from(p)))
-        }
-        (Builtin::OpaqueModule(m), p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
-            format!("{m}.{p}").as_str(),
-        ))),
-        _ => Value::external(),
-    }
+pub(crate) fn guess_label(z: &ZodVal, callee: &str) -> crate::libs::SchemaLabel {
+    crate::libs::SchemaLabel::new(z.source(), callee)
 }
 
 pub(crate) fn string_method(s: &Rc<str>, name: &str, argv: &[Value]) -> Value {

@@ -65,7 +65,7 @@ pub(crate) enum NodeFn {
     /// A directory loader package (`require-tree`, …): see `loaders`.
     Loader(&'static str),
     /// A `consign()`/`express-load` chain: see `loaders`.
-    LoadChain(std::rc::Rc<crate::libs::loaders::LoadChain>),
+    LoadChain(std::rc::Rc<crate::libs::LoadChain>),
     /// The `async_hooks` module.
     AsyncHooks,
     /// Its `AsyncLocalStorage` class: an instance's `run(store, fn, ...args)`

@@ -276,7 +276,7 @@ impl Interp {
         depth: u32,
     ) -> bool {
         let refs: RefCell<Vec<(String, Option<String>)>> = RefCell::new(Vec::new());
-        let direct = crate::libs::socketio_syntax::any_expr(body, &|e| {
+        let direct = crate::libs::any_expr(body, &|e| {
             let callee = match e {
                 Expr::Call(c) => &c.callee,
                 Expr::New(c, _, _) => c.as_ref(),
@@ -417,7 +417,7 @@ fn registers_on_param(f: &Func) -> Option<usize> {
         })
         .collect();
     let hit: RefCell<Option<usize>> = RefCell::new(None);
-    crate::libs::socketio_syntax::any_expr(&f.body, &|e| {
+    crate::libs::any_expr(&f.body, &|e| {
         let Expr::Call(c) = e else { return false };
         let Expr::Member(o, m) = &c.callee else {
             return false;

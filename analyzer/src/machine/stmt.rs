@@ -94,7 +94,7 @@ impl Interp {
             Stmt::Throw(e) => {
                 let v = self.eval(ctx, e);
                 if self.route_contract.is_some() {
-                    self.note_error_status(ctx, &v, e);
+                    crate::libs::thrown(self, ctx, &v, e);
                 }
                 return Flow::Throw(v);
             }
@@ -337,7 +337,7 @@ impl Interp {
             }
             Value::Builtin(Builtin::Framework(n)) => {
                 let n = n.clone();
-                self.vue_set_global(&n, prop, v);
+                crate::libs::set_member(self, &n, prop, &v);
             }
             _ => {}
         }

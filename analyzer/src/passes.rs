@@ -1,0 +1,58 @@
+//! The schedule of one analysis run: the passes the machine makes over the
+//! program, in order, and the modes each pass sets on the interpreter.
+//! `pipeline.rs` takes them in this order and says which code each runs;
+//! the modes are what the machine and the libraries read to decide how to
+//! record what they see (a router made while `unreached_mode` is on is
+//! marked unreached; registrations made while `event_mode` is on are not
+//! recorded).
+//!
+//! Deliberately not here: modes helpers set for a moment and restore
+//! themselves (a guard probe runs in `event_mode`, Nest's unreached modules
+//! in `unreached_mode`, `run_uncalled` sets and clears `event_mode`), and
+//! the work each pass does, which stays with the code that does it.
+
+use crate::machine::Interp;
+
+/// One pass of a run, in the order `pipeline::analyze` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// The entries' top level and what it calls; then files that create an
+    /// app no entry loaded (or the programs above them), programs of their
+    /// own, forked modules, Nest's applications and Medusa's file routes.
+    /// Every mode is off.
+    Entries,
+    /// Files declaring routers no entry loaded run as modules, then the
+    /// salvage of uncalled code that builds apps or routers. Sets
+    /// `unreached_mode` (what they make is marked as not reached by an
+    /// entry); it stays on to the end of the run.
+    Unreached,
+    /// Route handlers run once with a request and a response (the
+    /// contracts), and guards are probed. Sets `event_mode`: registrations
+    /// made from here on are not recorded.
+    Contracts,
+    /// Modules that mention sockets and nobody loaded run as modules. Sets
+    /// `loading_unreached` (their Socket.IO servers are separate ones).
+    SocketModules,
+    /// Dispatched listeners, uncalled functions with placeholder arguments,
+    /// route handlers again and replays of emitters, for event sites.
+    /// Clears `loading_unreached`.
+    Uncalled,
+    /// Catch-all listeners and relays are settled against what the run saw.
+    /// Clears `event_mode`.
+    Settle,
+}
+
+impl Interp {
+    /// Begin `phase`: set the modes it changes, and only those (see
+    /// [`Phase`]).
+    pub(crate) fn enter(&mut self, phase: Phase) {
+        match phase {
+            Phase::Entries => {}
+            Phase::Unreached => self.unreached_mode = true,
+            Phase::Contracts => self.event_mode = true,
+            Phase::SocketModules => self.loading_unreached = true,
+            Phase::Uncalled => self.loading_unreached = false,
+            Phase::Settle => self.event_mode = false,
+        }
+    }
+}
