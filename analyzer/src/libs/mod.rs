@@ -19,6 +19,7 @@
 pub(crate) mod di;
 pub(crate) mod dropins;
 pub(crate) mod express;
+pub(crate) mod express_openapi;
 pub(crate) mod feathers;
 pub(crate) mod finale;
 pub(crate) mod guards;
@@ -164,6 +165,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@overnightjs/core", Module::Family),
     // oas3.rs (OpenAPI-first routers)
     modelled("oas3-tools", Module::Family),
+    // express_openapi.rs
+    modelled("express-openapi", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -319,6 +322,7 @@ pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
     finale::member(pkg, prop)
         .or_else(|| overnight::member(pkg, prop))
         .or_else(|| oas3::member(pkg, prop))
+        .or_else(|| express_openapi::member(pkg, prop))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
@@ -339,6 +343,9 @@ impl crate::machine::Interp {
     ) -> Option<Value> {
         if name == "oas3-tools.expressAppConfig" {
             return Some(self.oas3_app_config(ctx, argv, line));
+        }
+        if name == "express-openapi.initialize" {
+            return Some(self.express_openapi_initialize(ctx, argv, line));
         }
         self.finale_call(ctx, name, argv, line)
     }

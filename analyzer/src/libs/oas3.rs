@@ -47,13 +47,13 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
 
 /// A node of a YAML or JSON document, with the line it starts on.
 #[derive(Debug)]
-struct Node {
-    line: u32,
-    kind: Kind,
+pub(super) struct Node {
+    pub(super) line: u32,
+    pub(super) kind: Kind,
 }
 
 #[derive(Debug)]
-enum Kind {
+pub(super) enum Kind {
     Map(Vec<(String, Node)>),
     Seq(Vec<Node>),
     /// A scalar, and whether it is plain (unquoted: `12` is a number).
@@ -61,14 +61,22 @@ enum Kind {
 }
 
 impl Node {
-    fn get(&self, key: &str) -> Option<&Node> {
+    /// An empty map (a path without a document).
+    pub(super) fn empty() -> Node {
+        Node {
+            line: 0,
+            kind: Kind::Map(Vec::new()),
+        }
+    }
+
+    pub(super) fn get(&self, key: &str) -> Option<&Node> {
         match &self.kind {
             Kind::Map(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
-    fn text(&self) -> Option<&str> {
+    pub(super) fn text(&self) -> Option<&str> {
         match &self.kind {
             Kind::Scalar(s, _) => Some(s),
             _ => None,
@@ -144,7 +152,7 @@ impl MarkedEventReceiver for Builder {
 }
 
 /// Read a YAML or JSON document (JSON is YAML).
-fn parse(text: &str) -> Result<Node, String> {
+pub(super) fn parse(text: &str) -> Result<Node, String> {
     let mut b = Builder::default();
     Parser::new_from_str(text)
         .load(&mut b, false)
@@ -154,7 +162,7 @@ fn parse(text: &str) -> Result<Node, String> {
 
 /// A node as JSON, local `$ref`s (`#/components/schemas/Pet`) replaced by
 /// what they point to (to a depth of 8; deeper ones stay `$ref`s).
-fn to_json(doc: &Node, n: &Node, depth: u32) -> J {
+pub(super) fn to_json(doc: &Node, n: &Node, depth: u32) -> J {
     match &n.kind {
         Kind::Map(entries) => {
             if let Some(r) = n.get("$ref").and_then(Node::text)
@@ -210,14 +218,14 @@ fn content_schema(doc: &Node, content: Option<&Node>) -> Option<J> {
 /// What an operation states: the body's schema, the query's and the path
 /// parameters' (as object schemas), and each numbered response's.
 #[derive(Debug, Default, PartialEq)]
-struct Stated {
+pub(super) struct Stated {
     body: Option<J>,
     query: Option<J>,
     params: Option<J>,
     responses: Vec<(u16, Option<J>)>,
 }
 
-fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
+pub(super) fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
     let mut out = Stated {
         body: content_schema(
             doc,
@@ -297,7 +305,7 @@ const METHODS: [&str; 8] = [
 ];
 
 /// The base paths of `servers` (`/` when there are none).
-fn base_paths(doc: &Node) -> Vec<String> {
+pub(super) fn base_paths(doc: &Node) -> Vec<String> {
     let mut out: Vec<String> = match doc.get("servers").map(|s| &s.kind) {
         Some(Kind::Seq(servers)) => servers
             .iter()
@@ -323,7 +331,7 @@ fn url_path(url: &str) -> String {
 }
 
 /// `{id}` as `:id`.
-fn express_params(path: &str) -> String {
+pub(super) fn express_params(path: &str) -> String {
     path.replace('{', ":").replace('}', "")
 }
 
@@ -377,7 +385,51 @@ fn operations(doc: &Node) -> Vec<SpecOp> {
     out
 }
 
+impl Stated {
+    /// The contract an operation's handler at `at` is charted with.
+    pub(super) fn contract(&self, at: (FileId, u32)) -> RawContract {
+        let label = || {
+            crate::libs::schemas::SchemaLabel::new(
+                crate::libs::schemas::SchemaSource::JsonSchema,
+                "",
+            )
+        };
+        RawContract {
+            body: self.body.clone().map(|j| (j, label(), at.0, at.1)),
+            query: self.query.clone().map(|j| (j, label(), at.0, at.1)),
+            params: self.params.clone().map(|j| (j, label(), at.0, at.1)),
+            responses: self
+                .responses
+                .iter()
+                .map(|(st, j)| (*st, j.clone(), at.0, at.1))
+                .collect(),
+            ..RawContract::default()
+        }
+    }
+}
+
 impl Interp {
+    /// Read the OpenAPI document at `rel` (YAML or JSON) in the repository,
+    /// recording it as a data module so a change to it is a change of input.
+    pub(super) fn read_document(&mut self, rel: &str) -> Result<Node, String> {
+        let bytes = std::fs::read(self.loader.project.root.join(rel));
+        self.data_modules.insert(
+            rel.to_string(),
+            DataModule {
+                value: Value::dynamic(),
+                hash: bytes
+                    .as_ref()
+                    .map(|b| blake3::hash(b).to_hex().to_string())
+                    .unwrap_or_default(),
+                http: true,
+            },
+        );
+        match bytes {
+            Ok(b) => parse(&String::from_utf8_lossy(&b)),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// `expressAppConfig(definitionPath, appOptions)`: an object whose
     /// `getApp()` is the app serving the document's operations.
     pub(crate) fn oas3_app_config(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
@@ -407,23 +459,7 @@ impl Interp {
                 "the OpenAPI document `expressAppConfig` serves is only known at run time: its operations are not charted".into(),
             );
         };
-        let bytes = std::fs::read(self.loader.project.root.join(&rel));
-        self.data_modules.insert(
-            rel.clone(),
-            DataModule {
-                value: Value::dynamic(),
-                hash: bytes
-                    .as_ref()
-                    .map(|b| blake3::hash(b).to_hex().to_string())
-                    .unwrap_or_default(),
-                http: true,
-            },
-        );
-        let doc = match bytes {
-            Ok(b) => parse(&String::from_utf8_lossy(&b)),
-            Err(e) => Err(e.to_string()),
-        };
-        let doc = match doc {
+        let doc = match self.read_document(&rel) {
             Ok(d) => d,
             Err(why) => {
                 return say(
@@ -456,24 +492,7 @@ impl Interp {
             };
             let Value::Func(c) = &f else { continue };
             let at = (c.file, c.func.line);
-            let label = || {
-                crate::libs::schemas::SchemaLabel::new(
-                    crate::libs::schemas::SchemaSource::JsonSchema,
-                    "",
-                )
-            };
-            let s = &op.stated;
-            let contract = RawContract {
-                body: s.body.clone().map(|j| (j, label(), at.0, at.1)),
-                query: s.query.clone().map(|j| (j, label(), at.0, at.1)),
-                params: s.params.clone().map(|j| (j, label(), at.0, at.1)),
-                responses: s
-                    .responses
-                    .iter()
-                    .map(|(st, j)| (*st, j.clone(), at.0, at.1))
-                    .collect(),
-                ..RawContract::default()
-            };
+            let contract = op.stated.contract(at);
             for base in &bases {
                 let kind = RegKind::Route {
                     method: op.method.to_string(),
