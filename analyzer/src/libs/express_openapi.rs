@@ -29,11 +29,12 @@
 //! paths: './api' })` with `api/users/{id}.js` exporting `GET` is
 //! `GET /v1/users/:id` and `GET /v1/api-docs`.
 //!
-//! Findings (`package-router`, at the `initialize` call): an `app` or
-//! `paths` only known at run time, a `paths` folder the repository lacks
-//! (the library throws), a document that cannot be read (its base path and
-//! contracts are then missing: routes are charted without them), and an
-//! operation whose `operationId` no handler answers.
+//! Findings (`package-router`, one at the `initialize` call naming each
+//! problem): an `app` or `paths` only known at run time, a `paths` folder
+//! the repository lacks (the library throws), a document that cannot be
+//! read (folder routes are then charted without its base path and
+//! contracts; `operations` are not charted), and an operation whose
+//! `operationId` no handler answers.
 //!
 //! Deliberately not captured: `routesIndexFileRegExp` and `pathsIgnore`
 //! (regular expressions: the defaults are used), `errorMiddleware`,
@@ -142,9 +143,19 @@ impl Interp {
         let doc = match self.express_openapi_doc(args.get("apiDoc")) {
             Ok(d) => Some(d),
             Err(why) => {
-                problems.push(
-                    format!("the `apiDoc` of `express-openapi`'s `initialize(...)` {why}: its routes are charted without its base path and contracts"),
-                );
+                let lost = match (
+                    args.get("paths").is_some(),
+                    args.get("operations").is_some(),
+                ) {
+                    (_, false) => "its routes are charted without its base path and contracts",
+                    (false, true) => "the operations its `operations` answer are not charted",
+                    (true, true) => {
+                        "the operations its `operations` answer are not charted, and its `paths` routes are charted without its base path and contracts"
+                    }
+                };
+                problems.push(format!(
+                    "the `apiDoc` of `express-openapi`'s `initialize(...)` {why}: {lost}"
+                ));
                 None
             }
         };

@@ -18,7 +18,9 @@
 //! the `requestBody`'s schema (its `application/json` content, else the
 //! first), the `query` and `path` parameters (the path's and the
 //! operation's) as object schemas, each numbered response's schema, local
-//! `$ref`s replaced by what they name.
+//! `$ref`s replaced by what they name (read the Swagger 2 way too, for
+//! `express_openapi.rs`: the `in: body` parameter, parameters and responses
+//! stating their schema themselves).
 //!
 //! Example: `paths: { /pets/{id}: { get: { operationId: getPet,
 //! x-swagger-router-controller: Pets } } }` under `servers: [{ url: /v2 }]`,
@@ -253,7 +255,26 @@ pub(super) fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
                 if at != place {
                     continue;
                 }
-                let schema = p.get("schema").map_or(json!({}), |s| to_json(doc, s, 0));
+                let schema = match p.get("schema") {
+                    Some(s) => to_json(doc, s, 0),
+                    // (Swagger 2: the parameter states its schema itself.)
+                    None => match to_json(doc, p, 0) {
+                        J::Object(mut m) => {
+                            for k in [
+                                "name",
+                                "in",
+                                "required",
+                                "description",
+                                "collectionFormat",
+                                "allowEmptyValue",
+                            ] {
+                                m.remove(k);
+                            }
+                            J::Object(m)
+                        }
+                        _ => json!({}),
+                    },
+                };
                 props.insert(name.to_string(), schema);
                 if place == "path" || p.get("required").and_then(Node::text) == Some("true") {
                     required.push(J::String(name.to_string()));
@@ -268,12 +289,29 @@ pub(super) fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
             *slot = Some(schema);
         }
     }
+    // (Swagger 2: the body is an `in: body` parameter; a response states its
+    // `schema` itself.)
+    if out.body.is_none() {
+        out.body = params
+            .iter()
+            .flatten()
+            .filter_map(|list| match &list.kind {
+                Kind::Seq(items) => Some(items),
+                _ => None,
+            })
+            .flatten()
+            .map(|p| resolve(doc, p))
+            .find(|p| p.get("in").and_then(Node::text) == Some("body"))
+            .and_then(|p| p.get("schema"))
+            .map(|s| to_json(doc, s, 0));
+    }
     if let Some(Kind::Map(responses)) = op.get("responses").map(|r| &r.kind) {
         for (code, r) in responses {
             if let Ok(status) = code.parse::<u16>() {
                 let r = resolve(doc, r);
-                out.responses
-                    .push((status, content_schema(doc, r.get("content"))));
+                let schema = content_schema(doc, r.get("content"))
+                    .or_else(|| r.get("schema").map(|s| to_json(doc, s, 0)));
+                out.responses.push((status, schema));
             }
         }
     }
