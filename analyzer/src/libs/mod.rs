@@ -29,6 +29,7 @@ pub(crate) mod lodash;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
+pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
@@ -167,6 +168,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("oas3-tools", Module::Family),
     // express_openapi.rs
     modelled("express-openapi", Module::Family),
+    // openapi_validator.rs
+    modelled("express-openapi-validator", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -323,6 +326,7 @@ pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
         .or_else(|| overnight::member(pkg, prop))
         .or_else(|| oas3::member(pkg, prop))
         .or_else(|| express_openapi::member(pkg, prop))
+        .or_else(|| openapi_validator::member(pkg, prop))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
@@ -346,6 +350,9 @@ impl crate::machine::Interp {
         }
         if name == "express-openapi.initialize" {
             return Some(self.express_openapi_initialize(ctx, argv, line));
+        }
+        if name == "express-openapi-validator.middleware" {
+            return Some(self.openapi_validator_middleware(ctx, argv, line));
         }
         self.finale_call(ctx, name, argv, line)
     }

@@ -338,7 +338,7 @@ struct SpecOp {
     stated: Stated,
 }
 
-const METHODS: [&str; 8] = [
+pub(super) const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
