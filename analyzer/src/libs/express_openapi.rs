@@ -315,22 +315,11 @@ impl Interp {
     /// `.yml`, `.json`), or YAML text (`handleFilePath`, `handleYaml`).
     fn express_openapi_doc(&mut self, v: Option<Value>) -> Result<Node, String> {
         let v = v.map(|v| self.force_deep(v));
-        match v {
-            Some(v @ Value::Obj(_)) => crate::libs::schemas::const_json(&v)
-                .ok_or_else(|| "is only known at run time".to_string())
-                .and_then(|j| oas3::parse(&j.to_string())),
-            Some(v) => match v.as_text() {
-                Some(t) if [".yaml", ".yml", ".json"].iter().any(|e| t.ends_with(e)) => {
-                    let Some(rel) = crate::machine::node::to_rel(&t) else {
-                        return Err(format!("names `{t}`, outside the repository"));
-                    };
-                    self.read_document(&rel)
-                        .map_err(|why| format!("names `{rel}`, which cannot be read ({why})"))
-                }
-                Some(t) => oas3::parse(&t),
-                None => Err("is only known at run time".into()),
-            },
-            None => Err("is missing".into()),
+        match v.as_ref().and_then(Value::as_text) {
+            Some(t) if ![".yaml", ".yml", ".json"].iter().any(|e| t.ends_with(e)) => {
+                oas3::parse(&t)
+            }
+            _ => self.document_of(v),
         }
     }
 

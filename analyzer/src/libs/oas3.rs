@@ -447,6 +447,28 @@ impl Stated {
 }
 
 impl Interp {
+    /// The document a value gives: an object (as JSON), or the path of a
+    /// YAML or JSON file in the repository. `Err` completes "the document
+    /// …" ("is only known at run time").
+    pub(super) fn document_of(&mut self, v: Option<Value>) -> Result<Node, String> {
+        match v.map(|v| self.force_deep(v)) {
+            Some(v @ Value::Obj(_)) => crate::libs::schemas::const_json(&v)
+                .ok_or_else(|| "is only known at run time".to_string())
+                .and_then(|j| parse(&j.to_string())),
+            Some(v) => match v.as_text() {
+                Some(t) => {
+                    let Some(rel) = crate::machine::node::to_rel(&t) else {
+                        return Err(format!("names `{t}`, outside the repository"));
+                    };
+                    self.read_document(&rel)
+                        .map_err(|why| format!("names `{rel}`, which cannot be read ({why})"))
+                }
+                None => Err("is only known at run time".into()),
+            },
+            None => Err("is missing".into()),
+        }
+    }
+
     /// Read the OpenAPI document at `rel` (YAML or JSON) in the repository,
     /// recording it as a data module so a change to it is a change of input.
     pub(super) fn read_document(&mut self, rel: &str) -> Result<Node, String> {

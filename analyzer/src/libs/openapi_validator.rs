@@ -101,19 +101,8 @@ impl Interp {
             problems.push("the `operationHandlers` folder is only known at run time: the document's operations are not charted".into());
             return;
         };
-        let spec = opts.get("apiSpec").map(|s| self.force_deep(s));
-        let doc = match spec {
-            Some(v @ Value::Obj(_)) => crate::libs::schemas::const_json(&v)
-                .ok_or_else(|| "is only known at run time".to_string())
-                .and_then(|j| oas3::parse(&j.to_string())),
-            Some(v) => match v.as_text().and_then(|t| crate::machine::node::to_rel(&t)) {
-                Some(rel) => self
-                    .read_document(&rel)
-                    .map_err(|why| format!("names `{rel}`, which cannot be read ({why})")),
-                None => Err("is only known at run time".into()),
-            },
-            None => Err("is missing".into()),
-        };
+        let spec = opts.get("apiSpec");
+        let doc = self.document_of(spec);
         let doc = match doc {
             Ok(d) => d,
             Err(why) => {
