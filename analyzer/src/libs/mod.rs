@@ -28,6 +28,7 @@
 pub(crate) mod di;
 pub(crate) mod dropins;
 pub(crate) mod express;
+pub(crate) mod express_openapi;
 pub(crate) mod feathers;
 pub(crate) mod finale;
 pub(crate) mod guards;
@@ -37,6 +38,7 @@ pub(crate) mod lodash;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
+pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
@@ -224,6 +226,10 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@overnightjs/core", Module::Family),
     // oas3.rs (OpenAPI-first routers)
     modelled("oas3-tools", Module::Family),
+    // express_openapi.rs
+    modelled("express-openapi", Module::Family),
+    // openapi_validator.rs
+    modelled("express-openapi-validator", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -388,6 +394,8 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     finale::member,
     overnight::member,
     oas3::member,
+    express_openapi::member,
+    openapi_validator::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -453,6 +461,14 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| {
         (name == "oas3-tools.expressAppConfig").then(|| ip.oas3_app_config(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "express-openapi.initialize")
+            .then(|| ip.express_openapi_initialize(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "express-openapi-validator.middleware")
+            .then(|| ip.openapi_validator_middleware(ctx, argv, line))
     },
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
 ];

@@ -18,7 +18,9 @@
 //! the `requestBody`'s schema (its `application/json` content, else the
 //! first), the `query` and `path` parameters (the path's and the
 //! operation's) as object schemas, each numbered response's schema, local
-//! `$ref`s replaced by what they name.
+//! `$ref`s replaced by what they name (read the Swagger 2 way too, for
+//! `express_openapi.rs`: the `in: body` parameter, parameters and responses
+//! stating their schema themselves).
 //!
 //! Example: `paths: { /pets/{id}: { get: { operationId: getPet,
 //! x-swagger-router-controller: Pets } } }` under `servers: [{ url: /v2 }]`,
@@ -47,13 +49,13 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
 
 /// A node of a YAML or JSON document, with the line it starts on.
 #[derive(Debug)]
-struct Node {
-    line: u32,
-    kind: Kind,
+pub(super) struct Node {
+    pub(super) line: u32,
+    pub(super) kind: Kind,
 }
 
 #[derive(Debug)]
-enum Kind {
+pub(super) enum Kind {
     Map(Vec<(String, Node)>),
     Seq(Vec<Node>),
     /// A scalar, and whether it is plain (unquoted: `12` is a number).
@@ -61,14 +63,22 @@ enum Kind {
 }
 
 impl Node {
-    fn get(&self, key: &str) -> Option<&Node> {
+    /// An empty map (a path without a document).
+    pub(super) fn empty() -> Node {
+        Node {
+            line: 0,
+            kind: Kind::Map(Vec::new()),
+        }
+    }
+
+    pub(super) fn get(&self, key: &str) -> Option<&Node> {
         match &self.kind {
             Kind::Map(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
-    fn text(&self) -> Option<&str> {
+    pub(super) fn text(&self) -> Option<&str> {
         match &self.kind {
             Kind::Scalar(s, _) => Some(s),
             _ => None,
@@ -144,7 +154,7 @@ impl MarkedEventReceiver for Builder {
 }
 
 /// Read a YAML or JSON document (JSON is YAML).
-fn parse(text: &str) -> Result<Node, String> {
+pub(super) fn parse(text: &str) -> Result<Node, String> {
     let mut b = Builder::default();
     Parser::new_from_str(text)
         .load(&mut b, false)
@@ -154,7 +164,7 @@ fn parse(text: &str) -> Result<Node, String> {
 
 /// A node as JSON, local `$ref`s (`#/components/schemas/Pet`) replaced by
 /// what they point to (to a depth of 8; deeper ones stay `$ref`s).
-fn to_json(doc: &Node, n: &Node, depth: u32) -> J {
+pub(super) fn to_json(doc: &Node, n: &Node, depth: u32) -> J {
     match &n.kind {
         Kind::Map(entries) => {
             if let Some(r) = n.get("$ref").and_then(Node::text)
@@ -210,14 +220,14 @@ fn content_schema(doc: &Node, content: Option<&Node>) -> Option<J> {
 /// What an operation states: the body's schema, the query's and the path
 /// parameters' (as object schemas), and each numbered response's.
 #[derive(Debug, Default, PartialEq)]
-struct Stated {
+pub(super) struct Stated {
     body: Option<J>,
     query: Option<J>,
     params: Option<J>,
     responses: Vec<(u16, Option<J>)>,
 }
 
-fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
+pub(super) fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
     let mut out = Stated {
         body: content_schema(
             doc,
@@ -245,7 +255,26 @@ fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
                 if at != place {
                     continue;
                 }
-                let schema = p.get("schema").map_or(json!({}), |s| to_json(doc, s, 0));
+                let schema = match p.get("schema") {
+                    Some(s) => to_json(doc, s, 0),
+                    // (Swagger 2: the parameter states its schema itself.)
+                    None => match to_json(doc, p, 0) {
+                        J::Object(mut m) => {
+                            for k in [
+                                "name",
+                                "in",
+                                "required",
+                                "description",
+                                "collectionFormat",
+                                "allowEmptyValue",
+                            ] {
+                                m.remove(k);
+                            }
+                            J::Object(m)
+                        }
+                        _ => json!({}),
+                    },
+                };
                 props.insert(name.to_string(), schema);
                 if place == "path" || p.get("required").and_then(Node::text) == Some("true") {
                     required.push(J::String(name.to_string()));
@@ -260,12 +289,29 @@ fn stated(doc: &Node, item: &Node, op: &Node) -> Stated {
             *slot = Some(schema);
         }
     }
+    // (Swagger 2: the body is an `in: body` parameter; a response states its
+    // `schema` itself.)
+    if out.body.is_none() {
+        out.body = params
+            .iter()
+            .flatten()
+            .filter_map(|list| match &list.kind {
+                Kind::Seq(items) => Some(items),
+                _ => None,
+            })
+            .flatten()
+            .map(|p| resolve(doc, p))
+            .find(|p| p.get("in").and_then(Node::text) == Some("body"))
+            .and_then(|p| p.get("schema"))
+            .map(|s| to_json(doc, s, 0));
+    }
     if let Some(Kind::Map(responses)) = op.get("responses").map(|r| &r.kind) {
         for (code, r) in responses {
             if let Ok(status) = code.parse::<u16>() {
                 let r = resolve(doc, r);
-                out.responses
-                    .push((status, content_schema(doc, r.get("content"))));
+                let schema = content_schema(doc, r.get("content"))
+                    .or_else(|| r.get("schema").map(|s| to_json(doc, s, 0)));
+                out.responses.push((status, schema));
             }
         }
     }
@@ -292,12 +338,12 @@ struct SpecOp {
     stated: Stated,
 }
 
-const METHODS: [&str; 8] = [
+pub(super) const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
 /// The base paths of `servers` (`/` when there are none).
-fn base_paths(doc: &Node) -> Vec<String> {
+pub(super) fn base_paths(doc: &Node) -> Vec<String> {
     let mut out: Vec<String> = match doc.get("servers").map(|s| &s.kind) {
         Some(Kind::Seq(servers)) => servers
             .iter()
@@ -323,7 +369,7 @@ fn url_path(url: &str) -> String {
 }
 
 /// `{id}` as `:id`.
-fn express_params(path: &str) -> String {
+pub(super) fn express_params(path: &str) -> String {
     path.replace('{', ":").replace('}', "")
 }
 
@@ -377,7 +423,73 @@ fn operations(doc: &Node) -> Vec<SpecOp> {
     out
 }
 
+impl Stated {
+    /// The contract an operation's handler at `at` is charted with.
+    pub(super) fn contract(&self, at: (FileId, u32)) -> RawContract {
+        let label = || {
+            crate::libs::schemas::SchemaLabel::new(
+                crate::libs::schemas::SchemaSource::JsonSchema,
+                "",
+            )
+        };
+        RawContract {
+            body: self.body.clone().map(|j| (j, label(), at.0, at.1)),
+            query: self.query.clone().map(|j| (j, label(), at.0, at.1)),
+            params: self.params.clone().map(|j| (j, label(), at.0, at.1)),
+            responses: self
+                .responses
+                .iter()
+                .map(|(st, j)| (*st, j.clone(), at.0, at.1))
+                .collect(),
+            ..RawContract::default()
+        }
+    }
+}
+
 impl Interp {
+    /// The document a value gives: an object (as JSON), or the path of a
+    /// YAML or JSON file in the repository. `Err` completes "the document
+    /// …" ("is only known at run time").
+    pub(super) fn document_of(&mut self, v: Option<Value>) -> Result<Node, String> {
+        match v.map(|v| self.force_deep(v)) {
+            Some(v @ Value::Obj(_)) => crate::libs::schemas::const_json(&v)
+                .ok_or_else(|| "is only known at run time".to_string())
+                .and_then(|j| parse(&j.to_string())),
+            Some(v) => match v.as_text() {
+                Some(t) => {
+                    let Some(rel) = crate::machine::node::to_rel(&t) else {
+                        return Err(format!("names `{t}`, outside the repository"));
+                    };
+                    self.read_document(&rel)
+                        .map_err(|why| format!("names `{rel}`, which cannot be read ({why})"))
+                }
+                None => Err("is only known at run time".into()),
+            },
+            None => Err("is missing".into()),
+        }
+    }
+
+    /// Read the OpenAPI document at `rel` (YAML or JSON) in the repository,
+    /// recording it as a data module so a change to it is a change of input.
+    pub(super) fn read_document(&mut self, rel: &str) -> Result<Node, String> {
+        let bytes = std::fs::read(self.loader.project.root.join(rel));
+        self.data_modules.insert(
+            rel.to_string(),
+            DataModule {
+                value: Value::dynamic(),
+                hash: bytes
+                    .as_ref()
+                    .map(|b| blake3::hash(b).to_hex().to_string())
+                    .unwrap_or_default(),
+                http: true,
+            },
+        );
+        match bytes {
+            Ok(b) => parse(&String::from_utf8_lossy(&b)),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// `expressAppConfig(definitionPath, appOptions)`: an object whose
     /// `getApp()` is the app serving the document's operations.
     pub(crate) fn oas3_app_config(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
@@ -407,23 +519,7 @@ impl Interp {
                 "the OpenAPI document `expressAppConfig` serves is only known at run time: its operations are not charted".into(),
             );
         };
-        let bytes = std::fs::read(self.loader.project.root.join(&rel));
-        self.data_modules.insert(
-            rel.clone(),
-            DataModule {
-                value: Value::dynamic(),
-                hash: bytes
-                    .as_ref()
-                    .map(|b| blake3::hash(b).to_hex().to_string())
-                    .unwrap_or_default(),
-                http: true,
-            },
-        );
-        let doc = match bytes {
-            Ok(b) => parse(&String::from_utf8_lossy(&b)),
-            Err(e) => Err(e.to_string()),
-        };
-        let doc = match doc {
+        let doc = match self.read_document(&rel) {
             Ok(d) => d,
             Err(why) => {
                 return say(
@@ -456,24 +552,7 @@ impl Interp {
             };
             let Value::Func(c) = &f else { continue };
             let at = (c.file, c.func.line);
-            let label = || {
-                crate::libs::schemas::SchemaLabel::new(
-                    crate::libs::schemas::SchemaSource::JsonSchema,
-                    "",
-                )
-            };
-            let s = &op.stated;
-            let contract = RawContract {
-                body: s.body.clone().map(|j| (j, label(), at.0, at.1)),
-                query: s.query.clone().map(|j| (j, label(), at.0, at.1)),
-                params: s.params.clone().map(|j| (j, label(), at.0, at.1)),
-                responses: s
-                    .responses
-                    .iter()
-                    .map(|(st, j)| (*st, j.clone(), at.0, at.1))
-                    .collect(),
-                ..RawContract::default()
-            };
+            let contract = op.stated.contract(at);
             for base in &bases {
                 let kind = RegKind::Route {
                     method: op.method.to_string(),
