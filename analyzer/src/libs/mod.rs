@@ -169,6 +169,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-async-router", Module::Family),
     modelled("@awaitjs/express", Module::Family),
     modelled("express-ws", Module::Family),
+    modelled("@tinyhttp/app", Module::Family),
+    modelled("polka", Module::Family),
     modelled("apollo-server-express", Module::Family),
     modelled("@apollo/server/express4", Module::Family),
     modelled("@as-integrations/express4", Module::Family),
