@@ -83,6 +83,8 @@ pub(crate) struct RouteScope {
     method: String,
     path: String,
     matcher: Option<regex::Regex>,
+    /// Where the route is registered, and its path as written.
+    at: Option<(FileId, u32, String)>,
 }
 
 impl RouteScope {
@@ -91,6 +93,7 @@ impl RouteScope {
             method: method.to_ascii_lowercase(),
             matcher: paths::route_matcher(&path),
             path,
+            at: None,
         }
     }
 
@@ -309,7 +312,10 @@ pub(crate) fn walk(
                         chain.push(ScopedMw {
                             name: name.clone(),
                             scope: None,
-                            route: Some(RouteScope::new(method, paths::join(prefix, s))),
+                            route: Some(RouteScope {
+                                at: Some((reg.file, reg.line, s.clone())),
+                                ..RouteScope::new(method, paths::join(prefix, s))
+                            }),
                             guard: refuses.map(|(status, f, l)| Guard {
                                 name: name.clone(),
                                 status,
@@ -408,6 +414,42 @@ pub(crate) fn walk(
                             .map(|m| paths::join("", &m.prefix))
                             .unwrap_or_default()
                     });
+                    let mount_path = out.mount_paths.get(&key).cloned().unwrap_or_default();
+                    if *subpaths && !regex {
+                        // A route that only passes requests on below this
+                        // answering `use` and that no route answered before
+                        // it: Express hands its requests on to this one
+                        // (`app.put('/:name/:id', validate)` then
+                        // `app.use('/:name', reply)`), an operation at the
+                        // route's own method and path.
+                        for m in chain.iter() {
+                            let Some(r) = &m.route else { continue };
+                            let Some((f, l, own)) = &r.at else { continue };
+                            let under = if full == "/" {
+                                r.path != "/"
+                            } else {
+                                r.path
+                                    .starts_with(&format!("{}/", full.trim_end_matches('/')))
+                            };
+                            let k = (app, r.method.clone(), r.path.clone(), false);
+                            if !under || r.method == "all" || out.ops.contains_key(&k) {
+                                continue;
+                            }
+                            let mut middleware = decl.middleware.clone();
+                            middleware.push(m.name.clone());
+                            let passed = Declaration {
+                                at: loc(project, *f, *l),
+                                via: None,
+                                route_path: own.clone(),
+                                middleware,
+                                guard: decl.guard.clone().or_else(|| m.guard.clone()),
+                                subpaths: false,
+                                ..decl.clone()
+                            };
+                            out.mount_paths.insert(k.clone(), mount_path.clone());
+                            out.ops.insert(k, vec![passed]);
+                        }
+                    }
                     let list = out.ops.entry(key).or_default();
                     if !list.iter().any(|d| d.at == decl.at && d.via == decl.via) {
                         list.push(decl);

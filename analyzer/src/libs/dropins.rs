@@ -4,6 +4,9 @@
 //! Captures: drop-in routers (`express-promise-router`'s `Router()`,
 //! `express-async-router`'s `AsyncRouter()`, `@awaitjs/express`'s `Router()`
 //! and `addAsync(app)` with `getAsync`/`postAsync`/…/`useAsync`);
+//! Express-compatible servers whose apps register routes as Express's do
+//! (`new App()` of `@tinyhttp/app`, `polka()`: `get`/`post`/…/`use`,
+//! sub-apps mounted with `use(prefix, app)`);
 //! `express-ws` (`require('express-ws')(app)` gives `{app}`; `app.ws(path, h)`
 //! is the WebSocket upgrade, charted as `GET path`); GraphQL servers as one
 //! `POST` operation at their path: `apolloServer.applyMiddleware({app, path})`
@@ -24,6 +27,7 @@ use crate::machine::*;
 pub(crate) fn default_export(pkg: &str) -> Option<Value> {
     Some(match pkg {
         "express-promise-router" => Value::Builtin(Builtin::RouterCtor),
+        "polka" => Value::Builtin(Builtin::Express),
         "express-ws" => Value::Builtin(Builtin::Framework(Rc::from("express-ws"))),
         _ => return None,
     })
@@ -37,6 +41,7 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
             Some(Value::Builtin(Builtin::RouterCtor))
         }
         ("@awaitjs/express", "addAsync" | "wrap") => Some(Value::Builtin(Builtin::Identity)),
+        ("@tinyhttp/app", "App") => Some(Value::Builtin(Builtin::Express)),
         ("apollo-server-express", "ApolloServer") => framework("ApolloServer"),
         (
             "@apollo/server/express4" | "@as-integrations/express4" | "@as-integrations/express5",
@@ -44,7 +49,7 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         )
         | ("express-graphql", "graphqlHTTP")
         | ("graphql-http/lib/use/express", "createHandler") => framework("graphql-middleware"),
-        ("express-promise-router" | "express-ws", "default") => default_export(pkg),
+        ("express-promise-router" | "express-ws" | "polka", "default") => default_export(pkg),
         _ => None,
     }
 }

@@ -5,7 +5,8 @@
 //! over arrays (known while the callback's answers are), `merge`,
 //! `assign`/`extend`, `defaults`, `get` and `set` with dotted or array paths,
 //! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
-//! `identity`, `memoize`/`once` (what they wrap). Example:
+//! `identity`, `memoize`/`once` (what they wrap), each also from its
+//! per-method module (`lodash/merge`, `lodash-es/merge`, `lodash.merge`). Example:
 //! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
 //! entry of the table.
 //!
@@ -27,6 +28,55 @@ pub(crate) fn member(module: &str, prop: &str) -> Value {
     } else {
         Value::Builtin(Builtin::Lodash(Rc::from(module)))
     }
+}
+
+/// The helpers [`Interp::lodash_call`] models, as lodash spells them.
+const METHODS: &[&str] = &[
+    "forEach",
+    "each",
+    "forOwn",
+    "map",
+    "filter",
+    "some",
+    "every",
+    "find",
+    "mapValues",
+    "findIndex",
+    "merge",
+    "assign",
+    "extend",
+    "assignIn",
+    "defaults",
+    "defaultsDeep",
+    "pick",
+    "omit",
+    "get",
+    "set",
+    "keys",
+    "values",
+    "bind",
+    "partial",
+    "memoize",
+    "once",
+    "identity",
+    "throttle",
+    "debounce",
+    "isArray",
+    "isFunction",
+];
+
+/// The helper a per-method module gives: `require('lodash/merge')`,
+/// `import merge from 'lodash-es/merge'` and the standalone package
+/// `lodash.merge` (npm names are lower case: `lodash.defaultsdeep`) are
+/// `_.merge` itself. `lodash/fp/…` is not (its argument order differs).
+pub(crate) fn method_module(spec: &str) -> Option<Value> {
+    let name = spec
+        .strip_prefix("lodash/")
+        .or_else(|| spec.strip_prefix("lodash-es/"))
+        .or_else(|| spec.strip_prefix("lodash."))?;
+    let name = name.strip_suffix(".js").unwrap_or(name);
+    let name = METHODS.iter().find(|m| m.eq_ignore_ascii_case(name))?;
+    Some(Value::Builtin(Builtin::Lodash(Rc::from(*name))))
 }
 
 /// A path for `get`/`set`: `'a.b[0]'` or `['a', 'b', 0]`.

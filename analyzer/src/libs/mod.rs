@@ -235,6 +235,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-async-router", Module::Family),
     modelled("@awaitjs/express", Module::Family),
     modelled("express-ws", Module::Family),
+    modelled("@tinyhttp/app", Module::Family),
+    modelled("polka", Module::Family),
     modelled("apollo-server-express", Module::Family),
     modelled("@apollo/server/express4", Module::Family),
     modelled("@as-integrations/express4", Module::Family),
@@ -321,6 +323,7 @@ fn row(name: &str) -> Option<&'static Package> {
 /// Whether the resolver models `name` instead of reading it.
 pub(crate) fn is_modelled(name: &str) -> bool {
     row(name).is_some_and(|p| p.resolve == Resolve::Modelled)
+        || lodash::method_module(name).is_some()
 }
 
 /// The value a modelled package's module gives (an opaque module for a
@@ -331,6 +334,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
         _ => dropins::default_export(pkg)
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
+            .or_else(|| lodash::method_module(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
     }

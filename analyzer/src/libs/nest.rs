@@ -25,7 +25,9 @@
 //! TypeScript runs decorators; `MODULE_METADATA` of
 //! `@nestjs/common/constants` is the table of metadata keys); a module
 //! decorator that cannot be followed makes that finding say Nest may serve
-//! the controller.
+//! the controller. `RouterModule.register([{path, module, children}])`
+//! puts each listed module's path (joined with its parents') in front of the
+//! paths of the controllers that module declares, as Nest does.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -36,8 +38,7 @@
 //! declares them.
 //!
 //! Deliberately not captured: host-bound controllers (`host` is ignored),
-//! class-level decorators of a superclass, `RouterModule` path
-//! trees, custom decorators composed with `applyDecorators`, header and
+//! class-level decorators of a superclass, custom decorators composed with `applyDecorators`, header and
 //! media-type versioning (no path change, so nothing to do), and what the
 //! handlers return (Nest serialises it; no schema is read).
 
@@ -48,6 +49,7 @@ use serde_json::{Map, Value as J, json};
 
 /// The packages whose decorators this module reads.
 const COMMON: &str = "@nestjs/common";
+const ROUTER_MODULE_REGISTER: &str = "@nestjs/core.RouterModule.register";
 
 /// One Nest application being assembled.
 pub(crate) struct NestApp {
@@ -82,6 +84,11 @@ pub(crate) struct NestState {
     /// Modules reached whose metadata no decorator gave (a decorator the
     /// analysis could not follow): `name (file:line)`.
     opaque_modules: Vec<String>,
+    /// The route trees handed to `RouterModule.register(...)`.
+    module_routes: Vec<Value>,
+    /// The `RouterModule` path of the module that declares a controller, by
+    /// the controller's (file, class line).
+    controller_prefix: HashMap<(FileId, u32), String>,
 }
 
 impl NestState {
@@ -129,6 +136,14 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
         ("@nestjs/core" | "@nestjs/common", p @ ("NestFactory" | "forwardRef")) => {
             Some(Value::Builtin(Builtin::Framework(Rc::from(p))))
         }
+        ("@nestjs/core", "RouterModule") => {
+            let o = ObjData::new();
+            o.set(
+                "register",
+                Value::Builtin(Builtin::MiddlewareFactory(Rc::from(ROUTER_MODULE_REGISTER))),
+            );
+            Some(Value::Obj(o))
+        }
         ("@nestjs/common/constants", "MODULE_METADATA") => {
             let keys = ObjData::new();
             for (k, v) in [
@@ -150,6 +165,10 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
 pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
     (name == "NestFactory" && prop == "create")
         .then(|| Value::Builtin(Builtin::Framework(Rc::from("create"))))
+}
+
+fn same_class(a: &ClassVal, b: &ClassVal) -> bool {
+    (a.file, a.class.line) == (b.file, b.class.line)
 }
 
 /// The last name of a decorator's callee (`Get`, `common.Get` → `Get`).
@@ -685,6 +704,7 @@ impl Interp {
                     }
                 }
             }
+            let module_path = class.as_ref().and_then(|cv| self.router_module_path(cv));
             let mut imports = Vec::new();
             for meta in metas {
                 for key in ["controllers", "imports", "providers"] {
@@ -697,6 +717,12 @@ impl Interp {
                             ("controllers", Value::Class(c))
                                 if !controllers.iter().any(|x| Rc::ptr_eq(x, &c)) =>
                             {
+                                if let Some(p) = &module_path {
+                                    self.libs
+                                        .nest
+                                        .controller_prefix
+                                        .insert((c.file, c.class.line), p.clone());
+                                }
                                 controllers.push(c);
                             }
                             ("imports", it) => imports.push(it),
@@ -727,6 +753,50 @@ impl Interp {
                 stack.push(it);
             }
         }
+    }
+
+    /// The path `RouterModule.register(...)` gives module `cv`: its route's
+    /// `path` after those of the routes whose `children` hold it (a child
+    /// may be a route or the module itself).
+    fn router_module_path(&mut self, cv: &Rc<ClassVal>) -> Option<String> {
+        let mut stack: Vec<(Value, String, u32)> = self
+            .libs
+            .nest
+            .module_routes
+            .clone()
+            .into_iter()
+            .map(|r| (r, String::new(), 0))
+            .collect();
+        while let Some((v, prefix, depth)) = stack.pop() {
+            if depth > 16 {
+                continue;
+            }
+            match self.force_deep(v) {
+                Value::Arr(items) => {
+                    for it in items.borrow().iter().rev() {
+                        stack.push((it.clone(), prefix.clone(), depth + 1));
+                    }
+                }
+                Value::Class(m) if same_class(&m, cv) => return Some(prefix),
+                Value::Obj(route) => {
+                    let path = route.get("path").map(|p| self.force_deep(p));
+                    let path = match path.as_ref().and_then(Value::as_text) {
+                        Some(p) => paths::join(&prefix, &p),
+                        None => prefix.clone(),
+                    };
+                    if let Some(Value::Class(m)) = route.get("module").map(|m| self.force_deep(m))
+                        && same_class(&m, cv)
+                    {
+                        return Some(path);
+                    }
+                    if let Some(children) = route.get("children") {
+                        stack.push((children, path, depth + 1));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// A class decorator made by a function of the program that applies
@@ -771,6 +841,11 @@ impl Interp {
     /// A call of a package's factory: `Module(meta)` from `@nestjs/common`
     /// while [`Interp::module_meta_through`] runs a decorator factory.
     pub(crate) fn note_factory_call(&mut self, name: &str, argv: &[Value]) {
+        if name == ROUTER_MODULE_REGISTER
+            && let Some(routes) = argv.first()
+        {
+            self.libs.nest.module_routes.push(routes.clone());
+        }
         if let Some(got) = self.libs.nest.capture.as_mut()
             && name.strip_prefix(COMMON).and_then(|r| r.strip_prefix('.')) == Some("Module")
             && let Some(meta) = argv.first()
@@ -832,6 +907,16 @@ impl Interp {
         }
         if !is_controller {
             return;
+        }
+        if let Some(p) = self
+            .libs
+            .nest
+            .controller_prefix
+            .get(&(cv.file, cv.class.line))
+        {
+            for b in &mut base {
+                *b = paths::join(p, b);
+            }
         }
         let class_name = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         let (prefix, exclude, versioning) = {

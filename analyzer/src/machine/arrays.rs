@@ -175,13 +175,20 @@ impl Interp {
             }
             "slice" | "sort" | "reverse" | "values" => Value::array(items),
             "join" => {
-                let sep = argv
-                    .first()
-                    .and_then(|v| v.as_text())
-                    .unwrap_or_else(|| ",".into());
-                let parts: Option<Vec<String>> = items.iter().map(|v| v.as_text()).collect();
-                match parts {
-                    Some(p) => {
+                // `join()` and `join(undefined)` separate with a comma; an
+                // `undefined` or `null` item joins as the empty string
+                // (`[settings.route, 'api'].join('/')` is `/api`).
+                let sep = match argv.first() {
+                    None | Some(Value::Undef) => Some(",".into()),
+                    Some(v) => v.as_text(),
+                };
+                let joined = |v: &Value| match v {
+                    Value::Undef | Value::Null => Some(String::new()),
+                    v => v.as_text(),
+                };
+                let parts: Option<Vec<String>> = items.iter().map(joined).collect();
+                match parts.zip(sep) {
+                    Some((p, sep)) => {
                         let text = p.join(&sep);
                         if self.charge(ctx.file, text.len()) {
                             Value::str(&text)
