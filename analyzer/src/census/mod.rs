@@ -737,7 +737,9 @@ impl Walker {
                     let first = c.args.first();
                     let rest = c.args.get(1..).unwrap_or(&[]);
                     let ok = match first {
-                        Some(Expr::Ident(_) | Expr::Member(..)) => {
+                        // A path a name, member or call gives (`urljoin(base,
+                        // 'api/signin')`): a handler function or member must follow.
+                        Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
                             rest.iter()
                                 .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
                                 || spread_then_handler(rest)
