@@ -25,6 +25,7 @@ pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
+pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
@@ -160,6 +161,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     // finale.rs (REST resource generators)
     modelled("finale-rest", Module::Family),
     modelled("epilogue", Module::Family),
+    // loopback.rs (LoopBack 3: an Express app, set up from its config files)
+    modelled("loopback", Module::Express),
+    modelled("loopback-boot", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
     // oas3.rs (OpenAPI-first routers)
@@ -265,6 +269,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
         _ => dropins::default_export(pkg)
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
+            .or_else(|| loopback::default_export(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
     }
@@ -341,6 +346,7 @@ impl crate::machine::Interp {
             return Some(self.oas3_app_config(ctx, argv, line));
         }
         self.finale_call(ctx, name, argv, line)
+            .or_else(|| self.loopback_call(ctx, name, argv, line))
     }
 }
 

@@ -419,6 +419,8 @@ pub(crate) struct Interp {
     pub(crate) inversify_servers: Vec<crate::libs::inversify::InversifyServer>,
     /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
     pub(crate) finale: crate::libs::finale::Finale,
+    /// The LoopBack model scripts running (see `libs/loopback.rs`).
+    pub(crate) loopback: crate::libs::loopback::LoopBack,
     /// Per running call: what paths that may or may not run returned (a
     /// branch of an `if` with an unknown test, a handler that may catch);
     /// see [`flow::primitive_result`].
@@ -583,6 +585,7 @@ impl Interp {
             reentry: budget::Reentry::default(),
             inversify_servers: Vec::new(),
             finale: Default::default(),
+            loopback: Default::default(),
             maybe_returns: Vec::new(),
             fn_objects: protos::FnObjects::default(),
             class_protos: protos::ClassProtos::default(),
