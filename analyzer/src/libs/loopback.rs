@@ -5,8 +5,9 @@
 //! an Express app, see the table in `libs/mod.rs`); `boot(app, dir[, cb])`
 //! of `loopback-boot`, which, as the package does, in this order:
 //! - reads `dir/config.json` (`restApiRoot`, `/api` unless given) and
-//!   `dir/middleware.json`, whose `routes` phase mounts `loopback#rest` at
-//!   its `paths` (`${restApiRoot}` substituted);
+//!   `dir/middleware.json`, one of whose phases (`routes`, `routes:before`,
+//!   …) mounts `loopback#rest` at its `paths` (`${restApiRoot}` substituted);
+//!   and makes `app.loopback` the module (`app.loopback.Router()`);
 //! - defines each model of `dir/model-config.json` from the JSON definitions
 //!   in its `_meta.sources` folders (`../common/models` and `./models`
 //!   unless given; matched by their `name`), runs the definition's script
@@ -229,6 +230,10 @@ impl Interp {
             .member(&config, "restApiRoot")
             .as_text()
             .unwrap_or_else(|| "/api".into());
+        // `app.loopback` is the module (`app.loopback.Router()` in boot scripts).
+        self.routers[app as usize]
+            .props
+            .insert("loopback".into(), Value::Builtin(Builtin::Express));
         let mounts = self.loopback_rest_mounts(&file("middleware.json"), &root);
         self.loopback_models(ctx, app, &dir, &mounts, line);
         let scripts = file("boot");
@@ -265,7 +270,9 @@ impl Interp {
         let Some(json) = self.loopback_json(rel) else {
             return Vec::new();
         };
-        let Some(rest) = json.pointer("/routes/loopback#rest") else {
+        // Any phase may hold it (`routes`, `routes:before`, …).
+        let phases = json.as_object().into_iter().flat_map(|o| o.values());
+        let Some(rest) = phases.filter_map(|p| p.get("loopback#rest")).next() else {
             return Vec::new();
         };
         let paths = match rest.get("paths") {
@@ -396,7 +403,7 @@ impl Interp {
             }
         }
         if !without_rest.is_empty() {
-            notes.push(format!("{} has no `loopback#rest` in its `routes` phase: the REST endpoints of the public models ({}) are served where code mounts `loopback.rest()`, which is not followed", join_rel(dir, "middleware.json").unwrap_or_default(), without_rest.join(", ")));
+            notes.push(format!("{} has no `loopback#rest`: the REST endpoints of the public models ({}) are served where code mounts `loopback.rest()`, which is not followed", join_rel(dir, "middleware.json").unwrap_or_default(), without_rest.join(", ")));
         }
         if !notes.is_empty() {
             self.finding(FindingCode::PackageRouter, ctx.file, line, notes.join("; "));
