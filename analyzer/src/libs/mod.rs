@@ -365,6 +365,7 @@ const NO_ROUTES: &[&str] = &[
     "server-destroy",
     "http-shutdown",
     "spdy",
+    "httpolyglot",
     "greenlock-express",
     "newrelic",
     "elastic-apm-node",
