@@ -23,6 +23,7 @@ pub(crate) mod feathers;
 pub(crate) mod finale;
 pub(crate) mod guards;
 pub(crate) mod inversify;
+pub(crate) mod keystone;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod loopback;
@@ -164,6 +165,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     // loopback.rs (LoopBack 3: an Express app, set up from its config files)
     modelled("loopback", Module::Express),
     modelled("loopback-boot", Module::Family),
+    // keystone.rs (the app Keystone 6's CLI makes from keystone.ts)
+    modelled("@keystone-6/core", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
     // oas3.rs (OpenAPI-first routers)
@@ -324,6 +327,7 @@ pub(crate) fn generator_member(pkg: &str, prop: &str) -> Option<Value> {
     finale::member(pkg, prop)
         .or_else(|| overnight::member(pkg, prop))
         .or_else(|| oas3::member(pkg, prop))
+        .or_else(|| keystone::member(pkg, prop))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route
