@@ -274,6 +274,8 @@ pub(crate) fn analyze_here(
     interp.finish_nest_apps();
     // Apps a framework makes from the repository's route files (Medusa).
     interp.medusa_file_routes();
+    // The app Keystone 6's CLI makes from keystone.ts.
+    interp.keystone_apps();
     let reached: BTreeSet<FileId> = interp.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {

@@ -33,8 +33,10 @@ pub(crate) mod feathers;
 pub(crate) mod finale;
 pub(crate) mod guards;
 pub(crate) mod inversify;
+pub(crate) mod keystone;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
+pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
@@ -99,6 +101,8 @@ pub(crate) struct LibState {
     pub(crate) feathers: feathers::FeathersState,
     /// What dependency-injection containers made or were given (`libs/di.rs`).
     pub(crate) di: di::Containers,
+    /// The LoopBack model scripts running (see `libs/loopback.rs`).
+    pub(crate) loopback: loopback::LoopBack,
 }
 
 impl LibState {
@@ -222,6 +226,11 @@ pub(crate) const PACKAGES: &[Package] = &[
     // finale.rs (REST resource generators)
     modelled("finale-rest", Module::Family),
     modelled("epilogue", Module::Family),
+    // loopback.rs (LoopBack 3: an Express app, set up from its config files)
+    modelled("loopback", Module::Express),
+    modelled("loopback-boot", Module::Family),
+    // keystone.rs (the app Keystone 6's CLI makes from keystone.ts)
+    modelled("@keystone-6/core", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
     // oas3.rs (OpenAPI-first routers)
@@ -335,6 +344,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
             .or_else(|| lodash::method_module(pkg))
+            .or_else(|| loopback::default_export(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
     }
@@ -400,6 +410,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     oas3::member,
     express_openapi::member,
     openapi_validator::member,
+    keystone::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -475,6 +486,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
             .then(|| ip.openapi_validator_middleware(ctx, argv, line))
     },
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.loopback_call(ctx, name, argv, line),
 ];
 
 /// A hook answering `new` of a value a library made (`Framework(name)`).
@@ -619,6 +631,7 @@ const NO_ROUTES: &[&str] = &[
     "server-destroy",
     "http-shutdown",
     "spdy",
+    "httpolyglot",
     "greenlock-express",
     "newrelic",
     "elastic-apm-node",
