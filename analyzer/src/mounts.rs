@@ -451,8 +451,17 @@ pub(crate) fn walk(
                         }
                     }
                     let list = out.ops.entry(key).or_default();
-                    if !list.iter().any(|d| d.at == decl.at && d.via == decl.via) {
-                        list.push(decl);
+                    // The same declaration reached again (a function called
+                    // in both branches of an `if`): it runs when either
+                    // path's conditions hold.
+                    match list
+                        .iter_mut()
+                        .find(|d| d.at == decl.at && d.via == decl.via)
+                    {
+                        Some(d) => {
+                            d.conditional = either(d.conditional.take(), decl.conditional);
+                        }
+                        None => list.push(decl),
                     }
                     let expanded: Vec<&str> = match Method::parse(method) {
                         Some(Method::All) => {
@@ -870,4 +879,26 @@ fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {
         body_read: c.body_read.iter().cloned().collect(),
         responses,
     }
+}
+
+/// The condition of a declaration reached under conditions `a` and under
+/// `b`: none when they are each other's negation (`x` and `!(x)`, the two
+/// branches of one `if`), else `a || b`. When one of the two is
+/// unconditional the first stays as it is (a factory two entries call, one
+/// of them with the test decided, is still conditional in the other).
+fn either(a: Option<String>, b: Option<String>) -> Option<String> {
+    let (Some(a), Some(b)) = (a.clone(), b) else {
+        return a;
+    };
+    if a == b {
+        return Some(a);
+    }
+    if b == format!("!({a})") || a == format!("!({b})") {
+        return None;
+    }
+    Some(format!(
+        "{} || {}",
+        crate::libs::express::and_operand(&a),
+        crate::libs::express::and_operand(&b)
+    ))
 }
