@@ -111,19 +111,7 @@ impl Interp {
                     match self.force_deep(it) {
                         Value::Class(c) => classes.push(c),
                         Value::Str(g) => {
-                            let g = g.trim_start_matches("./").to_string();
-                            let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-                                .filter(|&f| glob_match(&g, self.loader.project.rel(f)))
-                                .collect();
-                            for f in files {
-                                self.run_module(f);
-                                classes.extend(
-                                    self.classes
-                                        .iter()
-                                        .filter(|(c, _)| c.file == f)
-                                        .map(|(c, _)| c.clone()),
-                                );
-                            }
+                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
                         }
                         _ => {
                             everything =
@@ -266,28 +254,11 @@ impl Interp {
             }
             let contract = self.nest_request_contract(&ctx, cv, name, f, PKG);
             for (verb, line, path) in verbs {
-                let paths: Vec<PathArg> = match path.as_ref().map(|p| {
-                    let v = self.eval(&ctx, p);
-                    self.force_deep(v)
-                }) {
-                    None | Some(Value::Undef) => vec![PathArg::Str(paths::join(prefix, &base))],
-                    Some(Value::Regex(r)) => {
-                        let full = paths::join(prefix, &base);
-                        vec![PathArg::Regex(format!("{}{r}", full.trim_end_matches('/')))]
-                    }
-                    Some(v) => match v.as_text() {
-                        Some(t) => vec![PathArg::Str(paths::join(&paths::join(prefix, &base), &t))],
-                        None => {
-                            let text = path.as_ref().map(expr_text).unwrap_or_default();
-                            self.finding(
-                                FindingCode::DynamicPath,
-                                cv.file,
-                                line,
-                                format!("the path of `@{verb}({text})` is only known at run time"),
-                            );
-                            continue;
-                        }
-                    },
+                let full = paths::join(prefix, &base);
+                let Some(paths) =
+                    self.decorated_route_paths(&ctx, cv.file, line, &verb, &full, path.as_ref())
+                else {
+                    continue;
                 };
                 let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
                 let route = crate::libs::nest::ControllerRoute {
@@ -300,6 +271,64 @@ impl Interp {
                 };
                 self.push_controller_route(router, cv, f, route);
             }
+        }
+    }
+
+    /// The classes declared in the project files a glob over repository paths
+    /// matches (`src/controllers/**/*.ts`), each file run first.
+    pub(crate) fn classes_of_glob(&mut self, pattern: &str) -> Vec<Rc<ClassVal>> {
+        let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| glob_match(pattern, self.loader.project.rel(f)))
+            .collect();
+        let mut classes = Vec::new();
+        for f in files {
+            self.run_module(f);
+            classes.extend(
+                self.classes
+                    .iter()
+                    .filter(|(c, _)| c.file == f)
+                    .map(|(c, _)| c.clone()),
+            );
+        }
+        classes
+    }
+
+    /// The full paths of a decorated method's route: `full` (the prefixes
+    /// and the controller's path) joined with the verb decorator's path
+    /// argument (none: `full` itself; a regex: appended). `None`, with a
+    /// `dynamic-path` finding, when the argument is only known at run time.
+    pub(crate) fn decorated_route_paths(
+        &mut self,
+        ctx: &Ctx,
+        file: FileId,
+        line: u32,
+        verb: &str,
+        full: &str,
+        path: Option<&Expr>,
+    ) -> Option<Vec<PathArg>> {
+        let v = path.map(|p| {
+            let v = self.eval(ctx, p);
+            self.force_deep(v)
+        });
+        match v {
+            None | Some(Value::Undef) => Some(vec![PathArg::Str(full.to_string())]),
+            Some(Value::Regex(r)) => Some(vec![PathArg::Regex(format!(
+                "{}{r}",
+                full.trim_end_matches('/')
+            ))]),
+            Some(v) => match v.as_text() {
+                Some(t) => Some(vec![PathArg::Str(paths::join(full, &t))]),
+                None => {
+                    let text = path.map(expr_text).unwrap_or_default();
+                    self.finding(
+                        FindingCode::DynamicPath,
+                        file,
+                        line,
+                        format!("the path of `@{verb}({text})` is only known at run time"),
+                    );
+                    None
+                }
+            },
         }
     }
 
