@@ -26,6 +26,7 @@ use crate::machine::*;
 use crate::paths;
 
 use super::nest::{callee_name, verb_of};
+use super::routing_controllers::DecoratedMethod;
 
 /// `createApp` and `controller` of `@foal/core`.
 pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
@@ -150,22 +151,13 @@ impl Interp {
                 let label = SchemaLabel::new(SchemaSource::JsonSchema, "");
                 *contract.part_mut(part) = Some((o, label, cv.file, f.line));
             }
-            for (verb, line, p) in verbs {
-                let Some(paths) =
-                    self.decorated_route_paths(&ctx, cv.file, line, &verb, base, p.as_ref())
-                else {
-                    continue;
-                };
-                let route = crate::libs::nest::ControllerRoute {
-                    method: verb,
-                    paths,
-                    middleware: mw.clone(),
-                    handler: format!("{class_name}.{name}"),
-                    contract: Rc::new(RefCell::new(contract.clone())),
-                    line,
-                };
-                self.push_controller_route(router, cv, f, route);
-            }
+            let method = DecoratedMethod {
+                handler: format!("{class_name}.{name}"),
+                base,
+                middleware: &mw,
+                contract: &contract,
+            };
+            self.push_decorated_routes(router, &ctx, cv, f, verbs, method);
         }
         // `subControllers = [controller('/api', Api), ...]`.
         let Some(init) = c
@@ -227,14 +219,7 @@ impl Interp {
             n,
             "JWTRequired" | "UserRequired" | "LoginRequired" | "TokenRequired"
         ) {
-            let name = format!("{n}()");
-            self.guards.entry(name.clone()).or_insert(GuardInfo {
-                status: 401,
-                file,
-                line: d.line,
-                credential: None,
-            });
-            mw.push(name);
+            mw.push(self.decorator_guard(format!("{n}()"), file, d.line));
         }
     }
 }

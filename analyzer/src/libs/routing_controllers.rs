@@ -30,6 +30,16 @@ use crate::paths;
 
 const PKG: &str = "routing-controllers";
 
+/// What the routes of one decorated controller method share.
+pub(crate) struct DecoratedMethod<'a> {
+    /// `Class.method`.
+    pub(crate) handler: String,
+    /// The prefixes and the controller's path.
+    pub(crate) base: &'a str,
+    pub(crate) middleware: &'a [String],
+    pub(crate) contract: &'a RawContract,
+}
+
 /// A member of the package that makes an app (`createExpressServer`,
 /// `useExpressServer`); its decorators are named by their callee.
 pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
@@ -252,26 +262,59 @@ impl Interp {
             if verbs.is_empty() {
                 continue;
             }
-            let contract = self.nest_request_contract(&ctx, cv, name, f, PKG);
-            for (verb, line, path) in verbs {
-                let full = paths::join(prefix, &base);
-                let Some(paths) =
-                    self.decorated_route_paths(&ctx, cv.file, line, &verb, &full, path.as_ref())
-                else {
-                    continue;
-                };
-                let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
-                let route = crate::libs::nest::ControllerRoute {
-                    method: verb.clone(),
-                    paths,
-                    middleware: mw.clone(),
-                    handler: format!("{class_name}.{name}"),
-                    contract,
-                    line,
-                };
-                self.push_controller_route(router, cv, f, route);
-            }
+            let contract = self
+                .nest_request_contract(&ctx, cv, name, f, PKG)
+                .with_statuses(&statuses, cv.file);
+            let full = paths::join(prefix, &base);
+            let method = DecoratedMethod {
+                handler: format!("{class_name}.{name}"),
+                base: &full,
+                middleware: &mw,
+                contract: &contract,
+            };
+            self.push_decorated_routes(router, &ctx, cv, f, verbs, method);
         }
+    }
+
+    /// Registers a decorated method's routes, one per verb decorator
+    /// `(verb, line, path argument)`, each sited at its decorator.
+    pub(crate) fn push_decorated_routes(
+        &mut self,
+        router: u32,
+        ctx: &Ctx,
+        cv: &Rc<ClassVal>,
+        f: &crate::ir::Func,
+        verbs: Vec<(String, u32, Option<Expr>)>,
+        m: DecoratedMethod,
+    ) {
+        for (verb, line, path) in verbs {
+            let Some(paths) =
+                self.decorated_route_paths(ctx, cv.file, line, &verb, m.base, path.as_ref())
+            else {
+                continue;
+            };
+            let route = crate::libs::nest::ControllerRoute {
+                method: verb,
+                paths,
+                middleware: m.middleware.to_vec(),
+                handler: m.handler.clone(),
+                contract: Rc::new(RefCell::new(m.contract.clone())),
+                line,
+            };
+            self.push_controller_route(router, cv, f, route);
+        }
+    }
+
+    /// A guard a decorator names that refuses with 401 (`@Authorized()`,
+    /// `@Security('jwt')`, `@UseAuth(X)`, `@JWTRequired()`): its middleware name.
+    pub(crate) fn decorator_guard(&mut self, name: String, file: FileId, line: u32) -> String {
+        self.guards.entry(name.clone()).or_insert(GuardInfo {
+            status: 401,
+            file,
+            line,
+            credential: None,
+        });
+        name
     }
 
     /// The classes declared in the project files a glob over repository paths
@@ -335,14 +378,7 @@ impl Interp {
     /// `@Authorized()`: routing-controllers runs the `authorizationChecker`
     /// and answers 401 (403 for a missing role) when it says no.
     fn rc_authorized(&mut self, file: FileId, line: u32, _checker: bool) -> String {
-        let name = "Authorized()".to_string();
-        self.guards.entry(name.clone()).or_insert(GuardInfo {
-            status: 401,
-            file,
-            line,
-            credential: None,
-        });
-        name
+        self.decorator_guard("Authorized()".to_string(), file, line)
     }
 }
 

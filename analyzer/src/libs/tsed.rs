@@ -31,6 +31,7 @@ use crate::machine::*;
 use crate::paths;
 
 use super::nest::{guard_name, verb_of};
+use super::routing_controllers::DecoratedMethod;
 
 const FAMILY: &str = "@tsed/";
 
@@ -262,24 +263,16 @@ impl Interp {
             if verbs.is_empty() {
                 continue;
             }
-            let contract = self.nest_request_contract(&ctx, cv, name, f, FAMILY);
-            for (verb, line, p) in verbs {
-                let Some(paths) =
-                    self.decorated_route_paths(&ctx, cv.file, line, &verb, &base, p.as_ref())
-                else {
-                    continue;
-                };
-                let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
-                let route = crate::libs::nest::ControllerRoute {
-                    method: verb,
-                    paths,
-                    middleware: mw.clone(),
-                    handler: format!("{class_name}.{name}"),
-                    contract,
-                    line,
-                };
-                self.push_controller_route(router, cv, f, route);
-            }
+            let contract = self
+                .nest_request_contract(&ctx, cv, name, f, FAMILY)
+                .with_statuses(&statuses, cv.file);
+            let method = DecoratedMethod {
+                handler: format!("{class_name}.{name}"),
+                base: &base,
+                middleware: &mw,
+                contract: &contract,
+            };
+            self.push_decorated_routes(router, &ctx, cv, f, verbs, method);
         }
         if depth < 8 {
             for kid in kids {
@@ -300,13 +293,7 @@ impl Interp {
                     _ => None,
                 }
                 .unwrap_or_else(|| format!("{n}()"));
-                self.guards.entry(name.clone()).or_insert(GuardInfo {
-                    status: 401,
-                    file,
-                    line: d.line,
-                    credential: None,
-                });
-                mw.push(name);
+                mw.push(self.decorator_guard(name, file, d.line));
             }
             _ => {}
         }
