@@ -31,6 +31,7 @@ pub(crate) mod express;
 pub(crate) mod express_openapi;
 pub(crate) mod feathers;
 pub(crate) mod finale;
+pub(crate) mod foal;
 pub(crate) mod guards;
 pub(crate) mod inversify;
 pub(crate) mod keystone;
@@ -54,6 +55,7 @@ pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
 pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
+pub(crate) mod tsed;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
 pub(crate) mod vue;
@@ -233,6 +235,18 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@keystone-6/core", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
+    // tsed.rs
+    modelled("@tsed/common", Module::Family),
+    modelled("@tsed/di", Module::Family),
+    modelled("@tsed/schema", Module::Family),
+    modelled("@tsed/platform-express", Module::Family),
+    modelled("@tsed/platform-params", Module::Family),
+    modelled("@tsed/platform-middlewares", Module::Family),
+    modelled("@tsed/passport", Module::Family),
+    // foal.rs
+    modelled("@foal/core", Module::Family),
+    modelled("@foal/jwt", Module::Family),
+    modelled("@foal/typeorm", Module::Family),
     // oas3.rs (OpenAPI-first routers)
     modelled("oas3-tools", Module::Family),
     // express_openapi.rs
@@ -414,6 +428,8 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     served::member,
     routing_controllers::member,
     inversify::member,
+    tsed::member,
+    foal::member,
 ];
 
 /// Members of the values libraries made (`Framework`), asked in this order.
@@ -423,6 +439,7 @@ const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     served::framework_member,
     dropins::framework_member,
     nest::framework_member,
+    tsed::framework_member,
 ];
 
 /// What `x.prop` gives when `x` is a value a library owns (a package's
@@ -462,6 +479,12 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, _, line| {
         matches!(name, "createExpressServer" | "useExpressServer")
             .then(|| ip.routing_controllers_server(ctx, name, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "tsed.bootstrap").then(|| ip.tsed_bootstrap(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        (name == "foal.createApp").then(|| ip.foal_create_app(ctx, argv, line))
     },
     // Nest's `forwardRef(() => X)` is `X`.
     |ip, ctx, name, argv, _, line| {

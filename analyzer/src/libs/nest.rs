@@ -1079,16 +1079,18 @@ impl Interp {
         let mut contract = RawContract::default();
         let mut parts = PartFields::default();
         for (i, d) in cv.class.param_decorators_of(method) {
+            // `pkg` ending in `/` is a family of packages (`@tsed/`).
             let n = match self.decorator_origin(ctx, &d) {
-                Some((p, n)) if p == pkg => n,
+                Some((p, n)) if p == pkg || (pkg.ends_with('/') && p.starts_with(pkg)) => n,
                 _ => continue,
             };
-            // Nest's names, routing-controllers' own, then inversify-express-utils'.
+            // Nest's names, routing-controllers' own, inversify-express-utils',
+            // then Ts.ED's.
             let part = match n.as_str() {
-                "Body" | "BodyParam" | "requestBody" => "body",
+                "Body" | "BodyParam" | "requestBody" | "BodyParams" => "body",
                 "Query" | "QueryParam" | "QueryParams" | "queryParam" => "query",
-                "Param" | "Params" | "requestParam" => "params",
-                "Headers" | "HeaderParam" | "requestHeaders" => {
+                "Param" | "Params" | "requestParam" | "PathParams" => "params",
+                "Headers" | "HeaderParam" | "requestHeaders" | "HeaderParams" => {
                     if let Some(h) = d.args.first().and_then(|a| {
                         let v = self.eval(ctx, a);
                         self.force_deep(v).as_text()

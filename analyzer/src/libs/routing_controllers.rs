@@ -30,6 +30,16 @@ use crate::paths;
 
 const PKG: &str = "routing-controllers";
 
+/// What the routes of one decorated controller method share.
+pub(crate) struct DecoratedMethod<'a> {
+    /// `Class.method`.
+    pub(crate) handler: String,
+    /// The prefixes and the controller's path.
+    pub(crate) base: &'a str,
+    pub(crate) middleware: &'a [String],
+    pub(crate) contract: &'a RawContract,
+}
+
 /// A member of the package that makes an app (`createExpressServer`,
 /// `useExpressServer`); its decorators are named by their callee.
 pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
@@ -111,19 +121,7 @@ impl Interp {
                     match self.force_deep(it) {
                         Value::Class(c) => classes.push(c),
                         Value::Str(g) => {
-                            let g = g.trim_start_matches("./").to_string();
-                            let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-                                .filter(|&f| glob_match(&g, self.loader.project.rel(f)))
-                                .collect();
-                            for f in files {
-                                self.run_module(f);
-                                classes.extend(
-                                    self.classes
-                                        .iter()
-                                        .filter(|(c, _)| c.file == f)
-                                        .map(|(c, _)| c.clone()),
-                                );
-                            }
+                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
                         }
                         _ => {
                             everything =
@@ -264,49 +262,52 @@ impl Interp {
             if verbs.is_empty() {
                 continue;
             }
-            let contract = self.nest_request_contract(&ctx, cv, name, f, PKG);
-            for (verb, line, path) in verbs {
-                let paths: Vec<PathArg> = match path.as_ref().map(|p| {
-                    let v = self.eval(&ctx, p);
-                    self.force_deep(v)
-                }) {
-                    None | Some(Value::Undef) => vec![PathArg::Str(paths::join(prefix, &base))],
-                    Some(Value::Regex(r)) => {
-                        let full = paths::join(prefix, &base);
-                        vec![PathArg::Regex(format!("{}{r}", full.trim_end_matches('/')))]
-                    }
-                    Some(v) => match v.as_text() {
-                        Some(t) => vec![PathArg::Str(paths::join(&paths::join(prefix, &base), &t))],
-                        None => {
-                            let text = path.as_ref().map(expr_text).unwrap_or_default();
-                            self.finding(
-                                FindingCode::DynamicPath,
-                                cv.file,
-                                line,
-                                format!("the path of `@{verb}({text})` is only known at run time"),
-                            );
-                            continue;
-                        }
-                    },
-                };
-                let contract = Rc::new(RefCell::new(contract.with_statuses(&statuses, cv.file)));
-                let route = crate::libs::nest::ControllerRoute {
-                    method: verb.clone(),
-                    paths,
-                    middleware: mw.clone(),
-                    handler: format!("{class_name}.{name}"),
-                    contract,
-                    line,
-                };
-                self.push_controller_route(router, cv, f, route);
-            }
+            let contract = self
+                .nest_request_contract(&ctx, cv, name, f, PKG)
+                .with_statuses(&statuses, cv.file);
+            let full = paths::join(prefix, &base);
+            let method = DecoratedMethod {
+                handler: format!("{class_name}.{name}"),
+                base: &full,
+                middleware: &mw,
+                contract: &contract,
+            };
+            self.push_decorated_routes(router, &ctx, cv, f, verbs, method);
         }
     }
 
-    /// `@Authorized()`: routing-controllers runs the `authorizationChecker`
-    /// and answers 401 (403 for a missing role) when it says no.
-    fn rc_authorized(&mut self, file: FileId, line: u32, _checker: bool) -> String {
-        let name = "Authorized()".to_string();
+    /// Registers a decorated method's routes, one per verb decorator
+    /// `(verb, line, path argument)`, each sited at its decorator.
+    pub(crate) fn push_decorated_routes(
+        &mut self,
+        router: u32,
+        ctx: &Ctx,
+        cv: &Rc<ClassVal>,
+        f: &crate::ir::Func,
+        verbs: Vec<(String, u32, Option<Expr>)>,
+        m: DecoratedMethod,
+    ) {
+        for (verb, line, path) in verbs {
+            let Some(paths) =
+                self.decorated_route_paths(ctx, cv.file, line, &verb, m.base, path.as_ref())
+            else {
+                continue;
+            };
+            let route = crate::libs::nest::ControllerRoute {
+                method: verb,
+                paths,
+                middleware: m.middleware.to_vec(),
+                handler: m.handler.clone(),
+                contract: Rc::new(RefCell::new(m.contract.clone())),
+                line,
+            };
+            self.push_controller_route(router, cv, f, route);
+        }
+    }
+
+    /// A guard a decorator names that refuses with 401 (`@Authorized()`,
+    /// `@Security('jwt')`, `@UseAuth(X)`, `@JWTRequired()`): its middleware name.
+    pub(crate) fn decorator_guard(&mut self, name: String, file: FileId, line: u32) -> String {
         self.guards.entry(name.clone()).or_insert(GuardInfo {
             status: 401,
             file,
@@ -314,6 +315,70 @@ impl Interp {
             credential: None,
         });
         name
+    }
+
+    /// The classes declared in the project files a glob over repository paths
+    /// matches (`src/controllers/**/*.ts`), each file run first.
+    pub(crate) fn classes_of_glob(&mut self, pattern: &str) -> Vec<Rc<ClassVal>> {
+        let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| glob_match(pattern, self.loader.project.rel(f)))
+            .collect();
+        let mut classes = Vec::new();
+        for f in files {
+            self.run_module(f);
+            classes.extend(
+                self.classes
+                    .iter()
+                    .filter(|(c, _)| c.file == f)
+                    .map(|(c, _)| c.clone()),
+            );
+        }
+        classes
+    }
+
+    /// The full paths of a decorated method's route: `full` (the prefixes
+    /// and the controller's path) joined with the verb decorator's path
+    /// argument (none: `full` itself; a regex: appended). `None`, with a
+    /// `dynamic-path` finding, when the argument is only known at run time.
+    pub(crate) fn decorated_route_paths(
+        &mut self,
+        ctx: &Ctx,
+        file: FileId,
+        line: u32,
+        verb: &str,
+        full: &str,
+        path: Option<&Expr>,
+    ) -> Option<Vec<PathArg>> {
+        let v = path.map(|p| {
+            let v = self.eval(ctx, p);
+            self.force_deep(v)
+        });
+        match v {
+            None | Some(Value::Undef) => Some(vec![PathArg::Str(full.to_string())]),
+            Some(Value::Regex(r)) => Some(vec![PathArg::Regex(format!(
+                "{}{r}",
+                full.trim_end_matches('/')
+            ))]),
+            Some(v) => match v.as_text() {
+                Some(t) => Some(vec![PathArg::Str(paths::join(full, &t))]),
+                None => {
+                    let text = path.map(expr_text).unwrap_or_default();
+                    self.finding(
+                        FindingCode::DynamicPath,
+                        file,
+                        line,
+                        format!("the path of `@{verb}({text})` is only known at run time"),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    /// `@Authorized()`: routing-controllers runs the `authorizationChecker`
+    /// and answers 401 (403 for a missing role) when it says no.
+    fn rc_authorized(&mut self, file: FileId, line: u32, _checker: bool) -> String {
+        self.decorator_guard("Authorized()".to_string(), file, line)
     }
 }
 

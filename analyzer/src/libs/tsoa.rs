@@ -235,14 +235,7 @@ impl Interp {
                 .decorator_text(ctx, first)
                 .unwrap_or_else(|| first.map(expr_text).unwrap_or_default()),
         };
-        let name = format!("Security({scheme})");
-        self.guards.entry(name.clone()).or_insert(GuardInfo {
-            status: 401,
-            file,
-            line: d.line,
-            credential: None,
-        });
-        name
+        self.decorator_guard(format!("Security({scheme})"), file, d.line)
     }
 
     /// Registers one `@Route` class's methods; returns how many operations.
