@@ -14,7 +14,10 @@
 //! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
 //! (see `protos`), `util.promisify`/`callbackify` (the function itself);
 //! `AsyncLocalStorage` from `async_hooks` (`run(store, fn, ...args)` calls
-//! `fn(...args)` at once). So
+//! `fn(...args)` at once); `fs.readFileSync`/`readFile`/`promises.readFile`
+//! of a file inside the root (at most [`READ_FILE_MAX`] bytes, UTF-8; a
+//! `Buffer` is its text) and `JSON.parse` of a known text (the YAML readers
+//! are `libs/documents.rs`). So
 //! `readdirSync(join(__dirname, 'routes')).forEach(f => require('./routes/' + f)(app))`
 //! loads every route file there, in byte order.
 //!
@@ -23,8 +26,9 @@
 //! `dynamic-loop` finding as before; a listing holds the source files and
 //! folders the analyzer discovered (no `.json`, images or other data files);
 //! `existsSync` of a path the project does not hold is unknown rather than
-//! false (it may be a build output); the process is taken to start in the
-//! analyzed folder.
+//! false (it may be a build output); a file read that is larger, not UTF-8,
+//! or named by a path only known at run time is unknown; `JSON.parse` with a
+//! reviver is unknown; the process is taken to start in the analyzed folder.
 
 use super::modules::json_value;
 use super::{Ctx, Interp, posix_join};
