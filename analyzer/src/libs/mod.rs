@@ -26,6 +26,7 @@
 //! prefilter (`loader.rs` needles) keeps its own words.
 
 pub(crate) mod di;
+pub(crate) mod documents;
 pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod express_openapi;
@@ -337,6 +338,14 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@n8n/di", Module::Di),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
+    // documents.rs
+    modelled("js-yaml", Module::Family),
+    modelled("yaml", Module::Family),
+    modelled("yamljs", Module::Family),
+    modelled("@apidevtools/json-schema-ref-parser", Module::Family),
+    modelled("json-schema-ref-parser", Module::Family),
+    modelled("@apidevtools/swagger-parser", Module::Family),
+    modelled("swagger-parser", Module::Family),
 ];
 
 fn row(name: &str) -> Option<&'static Package> {
@@ -430,6 +439,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     inversify::member,
     tsed::member,
     foal::member,
+    documents::member,
 ];
 
 /// Members of the values libraries made (`Framework`), asked in this order.
@@ -510,6 +520,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.loopback_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.document_call(ctx, name, argv, line),
 ];
 
 /// A hook answering `new` of a value a library made (`Framework(name)`).

@@ -473,17 +473,7 @@ impl Interp {
     /// recording it as a data module so a change to it is a change of input.
     pub(super) fn read_document(&mut self, rel: &str) -> Result<Node, String> {
         let bytes = std::fs::read(self.loader.project.root.join(rel));
-        self.data_modules.insert(
-            rel.to_string(),
-            DataModule {
-                value: Value::dynamic(),
-                hash: bytes
-                    .as_ref()
-                    .map(|b| blake3::hash(b).to_hex().to_string())
-                    .unwrap_or_default(),
-                http: true,
-            },
-        );
+        self.note_input_read(rel, bytes.as_deref().ok(), true);
         match bytes {
             Ok(b) => parse(&String::from_utf8_lossy(&b)),
             Err(e) => Err(e.to_string()),

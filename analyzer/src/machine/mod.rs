@@ -56,10 +56,12 @@ pub(crate) use std::collections::{BTreeSet, HashMap, HashSet};
 pub(crate) use std::rc::Rc;
 pub(crate) use std::sync::Arc;
 
-/// A JSON file read as a module.
+/// A repository file the run read: a JSON module, an OpenAPI document, the
+/// text `fs.readFileSync` gave.
 pub(crate) struct DataModule {
-    /// What it gives (one object per file, as Node caches modules).
-    pub(crate) value: Value,
+    /// What `require` gives (one object per file, as Node caches modules);
+    /// `None` until required.
+    pub(crate) value: Option<Value>,
     /// blake3 of its bytes, hex (empty when it could not be read).
     pub(crate) hash: String,
     /// First read while charting HTTP (not only while looking for events).
@@ -332,8 +334,8 @@ pub(crate) struct Interp {
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// Every file whose facts were used.
     pub(crate) touched: BTreeSet<FileId>,
-    /// JSON files `require`d or imported (see `modules::data_module`), by
-    /// root-relative path.
+    /// Repository files read: JSON files `require`d or imported (see
+    /// `modules::data_module`), documents and `fs` reads, by root-relative path.
     pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
@@ -476,7 +478,6 @@ impl Interp {
         for g in [
             "process",
             "console",
-            "JSON",
             "Math",
             "Date",
             "Buffer",
@@ -493,6 +494,7 @@ impl Interp {
         }
         globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
+        globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
         let global_obj = ObjData::new();
         globals.define("global", Value::Obj(global_obj.clone()));

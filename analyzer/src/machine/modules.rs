@@ -313,28 +313,36 @@ impl Interp {
     /// A JSON file as `require` gives it (read once; the same object each time).
     /// Larger than [`DATA_MODULE_MAX`] or not valid JSON: known only at run time.
     pub(crate) fn data_module(&mut self, rel: &str) -> Value {
-        if let Some(d) = self.data_modules.get(rel) {
-            return d.value.clone();
+        if let Some(v) = self.data_modules.get(rel).and_then(|d| d.value.clone()) {
+            return v;
         }
         let bytes = std::fs::read(self.loader.project.root.join(rel)).ok();
-        let hash = bytes
-            .as_ref()
-            .map(|b| blake3::hash(b).to_hex().to_string())
-            .unwrap_or_default();
         let value = bytes
+            .as_ref()
             .filter(|b| b.len() <= DATA_MODULE_MAX)
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
             .map_or_else(Value::dynamic, |j| json_value(&j));
-        let http = !self.event_mode;
-        self.data_modules.insert(
-            rel.to_string(),
-            DataModule {
-                value: value.clone(),
-                hash,
-                http,
-            },
-        );
+        self.note_input_read(rel, bytes.as_deref(), !self.event_mode);
+        if let Some(d) = self.data_modules.get_mut(rel) {
+            d.value = Some(value.clone());
+        }
         value
+    }
+
+    /// Record that the run read the repository file `rel` (a JSON module, a
+    /// document, `fs.readFileSync`), so that a change to it is a change of
+    /// input (`bytes` `None` when it could not be read), and whether it was
+    /// read while charting HTTP.
+    pub(crate) fn note_input_read(&mut self, rel: &str, bytes: Option<&[u8]>, http: bool) {
+        let d = self
+            .data_modules
+            .entry(rel.to_string())
+            .or_insert_with(|| DataModule {
+                value: None,
+                hash: bytes.map_or_else(String::new, |b| blake3::hash(b).to_hex().to_string()),
+                http,
+            });
+        d.http |= http;
     }
 
     /// The value of a modelled package import (`name` None = default/namespace).
@@ -522,7 +530,7 @@ impl Interp {
 const DATA_MODULE_MAX: usize = 1 << 20;
 
 /// A parsed JSON document as a value.
-fn json_value(j: &serde_json::Value) -> Value {
+pub(crate) fn json_value(j: &serde_json::Value) -> Value {
     use serde_json::Value as J;
     match j {
         J::Null => Value::Null,

@@ -14,7 +14,10 @@
 //! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
 //! (see `protos`), `util.promisify`/`callbackify` (the function itself);
 //! `AsyncLocalStorage` from `async_hooks` (`run(store, fn, ...args)` calls
-//! `fn(...args)` at once). So
+//! `fn(...args)` at once); `fs.readFileSync`/`readFile`/`promises.readFile`
+//! of a file inside the root (at most [`READ_FILE_MAX`] bytes, UTF-8; a
+//! `Buffer` is its text) and `JSON.parse` of a known text (the YAML readers
+//! are `libs/documents.rs`). So
 //! `readdirSync(join(__dirname, 'routes')).forEach(f => require('./routes/' + f)(app))`
 //! loads every route file there, in byte order.
 //!
@@ -23,9 +26,11 @@
 //! `dynamic-loop` finding as before; a listing holds the source files and
 //! folders the analyzer discovered (no `.json`, images or other data files);
 //! `existsSync` of a path the project does not hold is unknown rather than
-//! false (it may be a build output); the process is taken to start in the
-//! analyzed folder.
+//! false (it may be a build output); a file read that is larger, not UTF-8,
+//! or named by a path only known at run time is unknown; `JSON.parse` with a
+//! reviver is unknown; the process is taken to start in the analyzed folder.
 
+use super::modules::json_value;
 use super::{Ctx, Interp, posix_join};
 use crate::ir::Expr;
 use crate::project::Resolved;
@@ -73,7 +78,15 @@ pub(crate) enum NodeFn {
     AsyncLocalStorage,
     /// A function that calls its argument at this index with the arguments after it.
     CallsArg(usize),
+    /// JavaScript's `JSON` (here because it reads what `fs` gives).
+    Json,
+    /// `JSON.parse`: a known text gives its value.
+    JsonParse,
 }
+
+/// The largest repository file `fs.readFile*` reads (bytes); a larger one
+/// is only known at run time.
+const READ_FILE_MAX: u64 = 2 << 20;
 
 /// The virtual path of a root-relative path.
 fn vpath(rel: &str) -> String {
@@ -151,6 +164,8 @@ pub(crate) fn fs_member(prop: &str) -> Value {
         "existsSync" => "existsSync",
         "statSync" | "lstatSync" => "statSync",
         "stat" | "lstat" => "stat",
+        "readFileSync" => "readFileSync",
+        "readFile" => "readFile",
         _ => return Value::Builtin(Builtin::FsModule),
     };
     Value::Builtin(Builtin::Node(NodeFn::Fs(f)))
@@ -172,6 +187,7 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
         (NodeFn::Util, "default") => node(NodeFn::Util),
         (NodeFn::AsyncHooks, "AsyncLocalStorage") => node(NodeFn::AsyncLocalStorage),
         (NodeFn::AsyncHooks, "default") => node(NodeFn::AsyncHooks),
+        (NodeFn::Json, "parse") => node(NodeFn::JsonParse),
         // A promisified function is called without its callback, and the
         // machine treats a promise as its value: the function itself.
         (NodeFn::Util, "promisify" | "callbackify" | "deprecate") => {
@@ -269,7 +285,16 @@ impl Interp {
                 }
                 _ => Value::dynamic(),
             },
+            NodeFn::JsonParse => match (argv.first(), argv.get(1)) {
+                // A reviver may change any value: only known at run time.
+                (Some(Value::Str(t)), None | Some(Value::Undef)) => {
+                    serde_json::from_str::<serde_json::Value>(t)
+                        .map_or_else(|_| Value::dynamic(), |j| json_value(&j))
+                }
+                _ => Value::dynamic(),
+            },
             NodeFn::Process
+            | NodeFn::Json
             | NodeFn::UrlModule
             | NodeFn::ModuleModule
             | NodeFn::Util
@@ -358,6 +383,10 @@ impl Interp {
                 Some(r) if project.is_dir(r) || project.file_id(r).is_some() => Value::Bool(true),
                 _ => Value::dynamic(),
             },
+            "readFileSync" | "readFile" => match &rel {
+                Some(r) => self.read_repo_file(r),
+                None => Value::dynamic(),
+            },
             "statSync" | "stat" => match &rel {
                 Some(r) if project.is_dir(r) => stats(None, true),
                 Some(r) if project.file_id(r).is_some() => stats(None, false),
@@ -371,6 +400,31 @@ impl Interp {
             return result;
         }
         self.with_callback(ctx, argv, result, line)
+    }
+
+    /// The text of the file at `rel` in the repository (`readFileSync` and
+    /// friends; a `Buffer` is taken as its text), recorded as an input read
+    /// (see `DataModule`): unknown when it is not a regular file inside the
+    /// root, is larger than [`READ_FILE_MAX`] or is not UTF-8.
+    pub(crate) fn read_repo_file(&mut self, rel: &str) -> Value {
+        let root = &self.loader.project.root;
+        let path = root.join(rel);
+        let inside = match (path.canonicalize(), root.canonicalize()) {
+            (Ok(p), Ok(r)) => p.starts_with(r),
+            _ => false,
+        };
+        let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= READ_FILE_MAX);
+        if !inside || !small {
+            return Value::dynamic();
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            return Value::dynamic();
+        };
+        self.note_input_read(rel, Some(&bytes), !self.event_mode);
+        match String::from_utf8(bytes) {
+            Ok(text) => Value::str(&text),
+            Err(_) => Value::dynamic(),
+        }
     }
 
     /// The project files a glob call matches, in byte order.
