@@ -464,6 +464,30 @@ impl Interp {
         });
     }
 
+    /// A router mounted at a path only partly known (`${prefix}/${key}`):
+    /// its routes go under the unknown prefix; say so once per call.
+    fn note_unknown_mount(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+        if self.event_mode
+            || self.salvage_blocks(id)
+            || !self
+                .finding_keys
+                .insert((FindingCode::DynamicPath, ctx.file, call.line))
+        {
+            return;
+        }
+        let text = call.args.first().map(expr_text).unwrap_or_default();
+        self.findings.push(RawFinding {
+            code: FindingCode::DynamicPath,
+            file: ctx.file,
+            line: call.line,
+            message: format!(
+                "the path of `use({text}, ...)` is only known at run time; the routes of the router it mounts are charted under the unknown prefix `{}`",
+                crate::inventory::UNKNOWN_PREFIX
+            ),
+            cause: Some("unknown-prefix"),
+        });
+    }
+
     pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
         if let Some((f, l, t, seen)) = self.dyn_loops.last() {
             seen.set(true);
@@ -1114,6 +1138,21 @@ impl Interp {
                     Ok(p) => {
                         self.note_unknown_head(ctx, id, call, "use", &p);
                         (p, 1)
+                    }
+                    // A router mounted at a path known only in part
+                    // (`${prefix}/${key}`) is mounted: its routes are
+                    // charted under the unknown prefix, not "never mounted".
+                    Err(())
+                        if argv
+                            .iter()
+                            .skip(1)
+                            .any(|(_, v)| matches!(v, Value::Router(_))) =>
+                    {
+                        self.note_unknown_mount(ctx, id, call);
+                        (
+                            vec![PathArg::Str(crate::inventory::UNKNOWN_PREFIX.into())],
+                            1,
+                        )
                     }
                     Err(()) => {
                         self.dynamic_path(ctx, call, "use");
