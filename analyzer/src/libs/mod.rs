@@ -52,6 +52,7 @@ pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
 pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
+pub(crate) mod swagger_routes;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
 pub(crate) mod vue;
@@ -230,6 +231,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-openapi", Module::Family),
     // openapi_validator.rs
     modelled("express-openapi-validator", Module::Family),
+    // swagger_routes.rs
+    modelled("swagger-routes-express", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -400,6 +403,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     oas3::member,
     express_openapi::member,
     openapi_validator::member,
+    swagger_routes::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -474,6 +478,11 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         (name == "express-openapi-validator.middleware")
             .then(|| ip.openapi_validator_middleware(ctx, argv, line))
     },
+    |ip, ctx, name, argv, _, line| {
+        (name == "swagger-routes-express.connector")
+            .then(|| ip.swagger_routes_connector(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| ip.swagger_routes_connect(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
 ];
 
