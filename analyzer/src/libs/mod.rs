@@ -38,6 +38,7 @@ pub(crate) mod lodash;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
+pub(crate) mod openapi_backend;
 pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
@@ -100,6 +101,8 @@ pub(crate) struct LibState {
     pub(crate) feathers: feathers::FeathersState,
     /// What dependency-injection containers made or were given (`libs/di.rs`).
     pub(crate) di: di::Containers,
+    /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
+    pub(crate) openapi_backends: openapi_backend::Backends,
 }
 
 impl LibState {
@@ -231,6 +234,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-openapi", Module::Family),
     // openapi_validator.rs
     modelled("express-openapi-validator", Module::Family),
+    // openapi_backend.rs
+    modelled("openapi-backend", Module::Family),
     // swagger_routes.rs
     modelled("swagger-routes-express", Module::Family),
     // dropins.rs
@@ -404,6 +409,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     express_openapi::member,
     openapi_validator::member,
     swagger_routes::member,
+    openapi_backend::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -483,6 +489,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
             .then(|| ip.swagger_routes_connector(ctx, argv, line))
     },
     |ip, ctx, name, argv, _, line| ip.swagger_routes_connect(ctx, name, argv, line),
+    |ip, _, name, argv, _, _| ip.openapi_backend_call(name, argv),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
 ];
 
@@ -492,6 +499,7 @@ type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>
 /// `new` of the values libraries made, asked in this order; a value no row
 /// answers is constructed as JavaScript would (by the machine).
 const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
+    Interp::openapi_backend_new,
     |ip, ctx, name, argv, line| {
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },
