@@ -54,6 +54,7 @@ pub(crate) mod socketio_rpc;
 pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
 pub(crate) mod swagger_routes;
+pub(crate) mod swagger_tools;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
 pub(crate) mod vue;
@@ -103,6 +104,8 @@ pub(crate) struct LibState {
     pub(crate) di: di::Containers,
     /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
     pub(crate) openapi_backends: openapi_backend::Backends,
+    /// The documents swagger-tools' `initializeMiddleware` was given (see `libs/swagger_tools.rs`).
+    pub(crate) swagger_docs: swagger_tools::SwaggerDocs,
 }
 
 impl LibState {
@@ -236,6 +239,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-openapi-validator", Module::Family),
     // openapi_backend.rs
     modelled("openapi-backend", Module::Family),
+    // swagger_tools.rs
+    modelled("swagger-tools", Module::Family),
+    modelled("swagger-express-mw", Module::Family),
     // swagger_routes.rs
     modelled("swagger-routes-express", Module::Family),
     // dropins.rs
@@ -410,6 +416,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     openapi_validator::member,
     swagger_routes::member,
     openapi_backend::member,
+    swagger_tools::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -490,6 +497,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, ctx, name, argv, _, line| ip.swagger_routes_connect(ctx, name, argv, line),
     |ip, _, name, argv, _, _| ip.openapi_backend_call(name, argv),
+    |ip, ctx, name, argv, _, line| ip.swagger_tools_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
 ];
 

@@ -532,41 +532,64 @@ impl Interp {
         };
         let handlers = self.oas3_handlers(argv.get(1));
         let bases = base_paths(&doc);
-        for op in operations(&doc) {
+        self.swagger_router_register((ctx.file, line), &rel, &doc, &bases, &handlers, app);
+    }
+
+    /// `SwaggerRouter` (oas3-tools, swagger-tools, swagger-node): each
+    /// operation of `doc` under each of `bases` on `router`, answered by the
+    /// function of `handlers` its handler name names; one finding at `at`
+    /// for each that none answers.
+    pub(super) fn swagger_router_register(
+        &mut self,
+        at: (FileId, u32),
+        rel: &str,
+        doc: &Node,
+        bases: &[String],
+        handlers: &[(String, Value)],
+        router: u32,
+    ) {
+        for op in operations(doc) {
             let Some(f) = handlers
                 .iter()
                 .find(|(n, _)| *n == op.handler)
                 .map(|(_, f)| f.clone())
             else {
-                say(
-                    self,
+                // (A document given as an object has no lines of its own.)
+                let place = if rel.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({rel}:{})", op.line)
+                };
+                self.finding(
+                    FindingCode::PackageRouter,
+                    at.0,
+                    at.1,
                     format!(
-                        "no controller function `{}` answers `{} {}` ({rel}:{}): the app answers it with an error, it is not charted",
+                        "no controller function `{}` answers `{} {}`{place}: the app answers it with an error, it is not charted",
                         op.handler,
                         op.method.to_ascii_uppercase(),
                         op.path,
-                        op.line
                     ),
                 );
                 continue;
             };
             let Value::Func(c) = &f else { continue };
-            let at = (c.file, c.func.line);
-            let contract = op.stated.contract(at);
-            for base in &bases {
+            let site = (c.file, c.func.line);
+            let contract = op.stated.contract(site);
+            for base in bases {
                 let kind = RegKind::Route {
                     method: op.method.to_string(),
                     paths: vec![PathArg::Str(format!("{base}{}", op.path))],
                     middleware: Vec::new(),
                     handler: Some(HandlerRef {
                         name: op.handler.clone(),
-                        at: Some(at),
+                        at: Some(site),
                     }),
                     contract: Rc::new(RefCell::new(contract.clone())),
                     funcs: vec![f.clone()],
                     subpaths: false,
                 };
-                self.push_reg(app, kind, at.0, at.1, c.func.doc.clone(), None);
+                self.push_reg(router, kind, site.0, site.1, c.func.doc.clone(), None);
             }
         }
     }
@@ -574,7 +597,7 @@ impl Interp {
     /// `SwaggerRouter`'s handler cache: `routing.controllers` as an object of
     /// functions, or a folder whose files' exported functions are named
     /// `<file>_<export>`.
-    fn oas3_handlers(&mut self, options: Option<&Value>) -> Vec<(String, Value)> {
+    pub(super) fn oas3_handlers(&mut self, options: Option<&Value>) -> Vec<(String, Value)> {
         // (Before 2.1 the options were the routing options themselves.)
         let options = match options.map(|o| self.force_deep(o.clone())) {
             Some(Value::Obj(o)) => o,

@@ -184,7 +184,21 @@ impl Interp {
         line: u32,
     ) -> Option<Value> {
         let router: u32 = name.strip_prefix(CONNECT)?.parse().ok()?;
-        if let Some(Value::Router(app)) = argv.first().map(|a| self.force_deep(a.clone())) {
+        self.mount_router_on(ctx, router, argv.first(), line);
+        Some(Value::Undef)
+    }
+
+    /// A library's function given the app (`connect(app)`,
+    /// `register(app)`): `router`'s routes on the app, as a router mounted
+    /// at `/`.
+    pub(super) fn mount_router_on(
+        &mut self,
+        ctx: &Ctx,
+        router: u32,
+        app: Option<&Value>,
+        line: u32,
+    ) {
+        if let Some(Value::Router(app)) = app.map(|a| self.force_deep(a.clone())) {
             self.routers[router as usize].mounted = true;
             self.push_reg(
                 app,
@@ -198,7 +212,6 @@ impl Interp {
                 None,
             );
         }
-        Some(Value::Undef)
     }
 
     fn swagger_routes_register(&mut self, ctx: &Ctx, argv: &[Value], router: u32, line: u32) {
