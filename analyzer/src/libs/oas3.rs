@@ -387,6 +387,24 @@ fn camel(id: &str) -> String {
     out
 }
 
+/// Every operation of the document's `paths`, in its order: its path, path
+/// item, method and operation.
+pub(super) fn path_operations(doc: &Node) -> Vec<(&str, &Node, &str, &Node)> {
+    let mut out = Vec::new();
+    if let Some(Kind::Map(paths)) = doc.get("paths").map(|p| &p.kind) {
+        for (path, item) in paths {
+            if let Kind::Map(entries) = &item.kind {
+                for (method, op) in entries {
+                    if METHODS.contains(&method.as_str()) {
+                        out.push((path.as_str(), item, method.as_str(), op));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The operations of the document's `paths`, in its order.
 fn operations(doc: &Node) -> Vec<SpecOp> {
     let mut out = Vec::new();
@@ -573,25 +591,42 @@ impl Interp {
                 );
                 continue;
             };
-            let Value::Func(c) = &f else { continue };
-            let site = (c.file, c.func.line);
-            let contract = op.stated.contract(site);
             for base in bases {
-                let kind = RegKind::Route {
-                    method: op.method.to_string(),
-                    paths: vec![PathArg::Str(format!("{base}{}", op.path))],
-                    middleware: Vec::new(),
-                    handler: Some(HandlerRef {
-                        name: op.handler.clone(),
-                        at: Some(site),
-                    }),
-                    contract: Rc::new(RefCell::new(contract.clone())),
-                    funcs: vec![f.clone()],
-                    subpaths: false,
-                };
-                self.push_reg(router, kind, site.0, site.1, c.func.doc.clone(), None);
+                let path = format!("{base}{}", op.path);
+                self.push_operation(router, op.method, path, &op.handler, &f, &op.stated, true);
             }
         }
+    }
+
+    /// An operation of a document on `router`, answered by the function `f`
+    /// named `name`, sited there, with what the document states; `read`:
+    /// whether `f` is read as an Express handler (`(req, res)`) too.
+    #[allow(clippy::too_many_arguments)] // one operation's parts
+    pub(super) fn push_operation(
+        &mut self,
+        router: u32,
+        method: &str,
+        path: String,
+        name: &str,
+        f: &Value,
+        stated: &Stated,
+        read: bool,
+    ) {
+        let Value::Func(c) = f else { return };
+        let at = (c.file, c.func.line);
+        let kind = RegKind::Route {
+            method: method.to_string(),
+            paths: vec![PathArg::Str(path)],
+            middleware: Vec::new(),
+            handler: Some(HandlerRef {
+                name: name.to_string(),
+                at: Some(at),
+            }),
+            contract: Rc::new(RefCell::new(stated.contract(at))),
+            funcs: if read { vec![f.clone()] } else { Vec::new() },
+            subpaths: false,
+        };
+        self.push_reg(router, kind, at.0, at.1, c.func.doc.clone(), None);
     }
 
     /// `SwaggerRouter`'s handler cache: `routing.controllers` as an object of

@@ -28,7 +28,7 @@
 //! Deliberately not captured: security handlers (access), `$ref`s to other
 //! files, a backend reached other than by a name in the mounted function.
 
-use super::oas3::{self, Kind, Node};
+use super::oas3::{self, Node};
 use crate::machine::*;
 
 const PKG: &str = "openapi-backend";
@@ -253,56 +253,36 @@ impl Interp {
         let fallback = handler("notImplemented");
         let mut missing = Vec::new();
         let mut routes = Vec::new();
-        if let Some(Kind::Map(paths)) = doc.get("paths").map(|p| &p.kind) {
-            for (path, item) in paths {
-                let Kind::Map(entries) = &item.kind else {
-                    continue;
-                };
-                for (method, op) in entries {
-                    if !oas3::METHODS.contains(&method.as_str()) {
-                        continue;
-                    }
-                    let what = format!(
-                        "`{} {path}` (line {})",
-                        method.to_ascii_uppercase(),
-                        op.line
-                    );
-                    let id = op.get("operationId").and_then(Node::text);
-                    let Some((name, f)) = id
-                        .filter(|id| !SPECIAL.contains(id))
-                        .and_then(handler)
-                        .or_else(|| fallback.clone())
-                    else {
-                        missing.push(match id {
-                            Some(id) => format!("no handler `{id}` answers {what}"),
-                            None => format!("{what} has no `operationId`"),
-                        });
-                        continue;
-                    };
-                    let stated = oas3::stated(&doc, item, op);
-                    routes.push((
-                        method.clone(),
-                        format!("{root}{}", oas3::express_params(path)),
-                        name,
-                        f,
-                        stated,
-                    ));
-                }
-            }
+        for (path, item, method, op) in oas3::path_operations(&doc) {
+            let what = format!(
+                "`{} {path}` (line {})",
+                method.to_ascii_uppercase(),
+                op.line
+            );
+            let id = op.get("operationId").and_then(Node::text);
+            let Some((name, f)) = id
+                .filter(|id| !SPECIAL.contains(id))
+                .and_then(handler)
+                .or_else(|| fallback.clone())
+            else {
+                missing.push(match id {
+                    Some(id) => format!("no handler `{id}` answers {what}"),
+                    None => format!("{what} has no `operationId`"),
+                });
+                continue;
+            };
+            let stated = oas3::stated(&doc, item, op);
+            routes.push((
+                method.to_string(),
+                format!("{root}{}", oas3::express_params(path)),
+                name,
+                f,
+                stated,
+            ));
         }
         for (method, path, name, f, stated) in routes {
-            let Value::Func(c) = &f else { continue };
-            let at = (c.file, c.func.line);
-            let kind = RegKind::Route {
-                method,
-                paths: vec![PathArg::Str(path)],
-                middleware: Vec::new(),
-                handler: Some(HandlerRef { name, at: Some(at) }),
-                contract: Rc::new(RefCell::new(stated.contract(at))),
-                funcs: Vec::new(),
-                subpaths: false,
-            };
-            self.push_reg(router, kind, at.0, at.1, c.func.doc.clone(), None);
+            // (Handlers take `(context, req, res)`: not read as Express's.)
+            self.push_operation(router, &method, path, &name, &f, &stated, false);
         }
         if !missing.is_empty() {
             say(

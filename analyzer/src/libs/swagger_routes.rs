@@ -267,24 +267,20 @@ impl Interp {
                 }
                 None => Value::Undef,
             };
-            let Value::Func(c) = &handler else {
+            if !matches!(handler, Value::Func(_)) {
                 missing.push(format!("no function `api.{id}` answers {what}"));
                 continue;
-            };
-            let at = (c.file, c.func.line);
-            let kind = RegKind::Route {
-                method: r.method.to_string(),
-                paths: vec![PathArg::Str(r.path.clone())],
-                middleware: Vec::new(),
-                handler: Some(HandlerRef {
-                    name: id.clone(),
-                    at: Some(at),
-                }),
-                contract: Rc::new(RefCell::new(oas3::stated(&doc, r.item, r.op).contract(at))),
-                funcs: vec![handler.clone()],
-                subpaths: false,
-            };
-            self.push_reg(router, kind, at.0, at.1, c.func.doc.clone(), None);
+            }
+            let stated = oas3::stated(&doc, r.item, r.op);
+            self.push_operation(
+                router,
+                r.method,
+                r.path.clone(),
+                id,
+                &handler,
+                &stated,
+                true,
+            );
         }
         if !missing.is_empty() {
             say(
