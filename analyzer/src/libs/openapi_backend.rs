@@ -21,7 +21,8 @@
 //! `GET /v1/pets/:id` answered by `getPet`.
 //!
 //! Findings (`package-router`, at the `new OpenAPIBackend` line): a
-//! definition that cannot be read, and operations without an operation id
+//! definition that cannot be read (the mounted function is then charted as
+//! the route it is), and operations without an operation id
 //! or without a handler and no `notImplemented` (the library throws
 //! `501-notImplemented`).
 //!
@@ -179,6 +180,19 @@ impl Interp {
         if self.event_mode {
             return true;
         }
+        // (A definition that cannot be read: the mounted function stays the
+        // route it is, answering every path under the mount.)
+        if let Some(Err(why)) = self.libs.openapi_backends.0.get(index).map(|b| &b.doc) {
+            let (file, at) = (
+                self.libs.openapi_backends.0[index].file,
+                self.libs.openapi_backends.0[index].line,
+            );
+            let why = format!(
+                "the `definition` of `new OpenAPIBackend` {why}: its operations are not charted, only the function mounted at line {line} that serves them"
+            );
+            self.finding(FindingCode::PackageRouter, file, at, why);
+            return false;
+        }
         let Value::Router(router) = self.new_router(ctx.file, line, false) else {
             return false;
         };
@@ -233,14 +247,8 @@ impl Interp {
         let say = |me: &mut Self, why: String| {
             me.finding(FindingCode::PackageRouter, file, line, why);
         };
-        let doc = match &b.doc {
-            Ok(d) => d.clone(),
-            Err(why) => {
-                let why = format!(
-                    "the `definition` of `new OpenAPIBackend` {why}: its operations are not charted"
-                );
-                return say(self, why);
-            }
+        let Ok(doc) = b.doc.clone() else {
+            return;
         };
         let root = b.api_root.trim_end_matches('/').to_string();
         let handler = |id: &str| {
