@@ -348,6 +348,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
         _ => dropins::default_export(pkg)
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
+            .or_else(|| openapi_backend::default_export(pkg))
             .or_else(|| lodash::method_module(pkg))
             .or_else(|| crate::machine::node::module(pkg))
             .unwrap_or_else(|| Value::Builtin(Builtin::OpaqueModule(Rc::from(pkg)))),
@@ -424,6 +425,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
+    openapi_backend::framework_member,
     feathers::framework_member,
     vue::member,
     served::framework_member,

@@ -57,6 +57,20 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         .then(|| Value::Builtin(Builtin::Framework(Rc::from(CTOR))))
 }
 
+/// The package's default export (`import OpenAPIBackend from
+/// 'openapi-backend'`): the class. The machine gives `require` the same
+/// value, so the class answers the module's names too (see
+/// [`framework_member`]).
+pub(crate) fn default_export(pkg: &str) -> Option<Value> {
+    (pkg == PKG).then(|| Value::Builtin(Builtin::Framework(Rc::from(CTOR))))
+}
+
+/// `require('openapi-backend').default` and `.OpenAPIBackend`: the class.
+pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
+    (name == CTOR && matches!(prop, "OpenAPIBackend" | "default"))
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(CTOR))))
+}
+
 /// One `new OpenAPIBackend(...)`.
 pub(crate) struct Backend {
     file: FileId,
