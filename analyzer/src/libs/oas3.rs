@@ -566,6 +566,7 @@ impl Interp {
         handlers: &[(String, Value)],
         router: u32,
     ) {
+        let mut missing = Vec::new();
         for op in operations(doc) {
             let Some(f) = handlers
                 .iter()
@@ -578,23 +579,30 @@ impl Interp {
                 } else {
                     format!(" ({rel}:{})", op.line)
                 };
-                self.finding(
-                    FindingCode::PackageRouter,
-                    at.0,
-                    at.1,
-                    format!(
-                        "no controller function `{}` answers `{} {}`{place}: the app answers it with an error, it is not charted",
-                        op.handler,
-                        op.method.to_ascii_uppercase(),
-                        op.path,
-                    ),
-                );
+                missing.push(format!(
+                    "no controller function `{}` answers `{} {}`{place}",
+                    op.handler,
+                    op.method.to_ascii_uppercase(),
+                    op.path,
+                ));
                 continue;
             };
             for base in bases {
                 let path = format!("{base}{}", op.path);
                 self.push_operation(router, op.method, path, &op.handler, &f, &op.stated, true);
             }
+        }
+        // (One finding: findings at one place are one.)
+        if !missing.is_empty() {
+            self.finding(
+                FindingCode::PackageRouter,
+                at.0,
+                at.1,
+                format!(
+                    "{}: the app answers them with an error, they are not charted",
+                    missing.join("; ")
+                ),
+            );
         }
     }
 
