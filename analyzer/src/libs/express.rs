@@ -1191,6 +1191,9 @@ impl Interp {
         let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
         self.graphql_mounts(ctx, id, &paths, &values, call);
         self.served_mounts(ctx, id, &paths, &values, call);
+        if self.openapi_backend_mount(ctx, id, &paths, &values, call.line) {
+            return;
+        }
         if self.use_endpoint(ctx, id, &paths, start, &handlers, &values, call) {
             return;
         }

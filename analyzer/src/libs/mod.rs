@@ -42,6 +42,7 @@ pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
+pub(crate) mod openapi_backend;
 pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
@@ -56,6 +57,8 @@ pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
 pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
+pub(crate) mod swagger_routes;
+pub(crate) mod swagger_tools;
 pub(crate) mod tsed;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
@@ -106,6 +109,10 @@ pub(crate) struct LibState {
     pub(crate) di: di::Containers,
     /// The LoopBack model scripts running (see `libs/loopback.rs`).
     pub(crate) loopback: loopback::LoopBack,
+    /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
+    pub(crate) openapi_backends: openapi_backend::Backends,
+    /// The documents swagger-tools' `initializeMiddleware` was given (see `libs/swagger_tools.rs`).
+    pub(crate) swagger_docs: swagger_tools::SwaggerDocs,
 }
 
 impl LibState {
@@ -254,6 +261,13 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("express-openapi", Module::Family),
     // openapi_validator.rs
     modelled("express-openapi-validator", Module::Family),
+    // openapi_backend.rs
+    modelled("openapi-backend", Module::Family),
+    // swagger_tools.rs
+    modelled("swagger-tools", Module::Family),
+    modelled("swagger-express-mw", Module::Family),
+    // swagger_routes.rs
+    modelled("swagger-routes-express", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("express-async-router", Module::Family),
@@ -366,6 +380,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
         _ => dropins::default_export(pkg)
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
+            .or_else(|| openapi_backend::default_export(pkg))
             .or_else(|| lodash::method_module(pkg))
             .or_else(|| loopback::default_export(pkg))
             .or_else(|| crate::machine::node::module(pkg))
@@ -434,6 +449,9 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     express_openapi::member,
     openapi_validator::member,
     keystone::member,
+    swagger_routes::member,
+    openapi_backend::member,
+    swagger_tools::member,
     served::member,
     routing_controllers::member,
     inversify::member,
@@ -444,6 +462,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
+    openapi_backend::framework_member,
     feathers::framework_member,
     vue::member,
     served::framework_member,
@@ -518,6 +537,13 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         (name == "express-openapi-validator.middleware")
             .then(|| ip.openapi_validator_middleware(ctx, argv, line))
     },
+    |ip, ctx, name, argv, _, line| {
+        (name == "swagger-routes-express.connector")
+            .then(|| ip.swagger_routes_connector(ctx, argv, line))
+    },
+    |ip, ctx, name, argv, _, line| ip.swagger_routes_connect(ctx, name, argv, line),
+    |ip, _, name, argv, _, _| ip.openapi_backend_call(name, argv),
+    |ip, ctx, name, argv, _, line| ip.swagger_tools_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.loopback_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.document_call(ctx, name, argv, line),
@@ -529,6 +555,7 @@ type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>
 /// `new` of the values libraries made, asked in this order; a value no row
 /// answers is constructed as JavaScript would (by the machine).
 const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
+    Interp::openapi_backend_new,
     |ip, ctx, name, argv, line| {
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },

@@ -387,6 +387,24 @@ fn camel(id: &str) -> String {
     out
 }
 
+/// Every operation of the document's `paths`, in its order: its path, path
+/// item, method and operation.
+pub(super) fn path_operations(doc: &Node) -> Vec<(&str, &Node, &str, &Node)> {
+    let mut out = Vec::new();
+    if let Some(Kind::Map(paths)) = doc.get("paths").map(|p| &p.kind) {
+        for (path, item) in paths {
+            if let Kind::Map(entries) = &item.kind {
+                for (method, op) in entries {
+                    if METHODS.contains(&method.as_str()) {
+                        out.push((path.as_str(), item, method.as_str(), op));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The operations of the document's `paths`, in its order.
 fn operations(doc: &Node) -> Vec<SpecOp> {
     let mut out = Vec::new();
@@ -522,49 +540,97 @@ impl Interp {
         };
         let handlers = self.oas3_handlers(argv.get(1));
         let bases = base_paths(&doc);
-        for op in operations(&doc) {
+        self.swagger_router_register((ctx.file, line), &rel, &doc, &bases, &handlers, app);
+    }
+
+    /// `SwaggerRouter` (oas3-tools, swagger-tools, swagger-node): each
+    /// operation of `doc` under each of `bases` on `router`, answered by the
+    /// function of `handlers` its handler name names; one finding at `at`
+    /// for each that none answers.
+    pub(super) fn swagger_router_register(
+        &mut self,
+        at: (FileId, u32),
+        rel: &str,
+        doc: &Node,
+        bases: &[String],
+        handlers: &[(String, Value)],
+        router: u32,
+    ) {
+        let mut missing = Vec::new();
+        for op in operations(doc) {
             let Some(f) = handlers
                 .iter()
                 .find(|(n, _)| *n == op.handler)
                 .map(|(_, f)| f.clone())
             else {
-                say(
-                    self,
-                    format!(
-                        "no controller function `{}` answers `{} {}` ({rel}:{}): the app answers it with an error, it is not charted",
-                        op.handler,
-                        op.method.to_ascii_uppercase(),
-                        op.path,
-                        op.line
-                    ),
-                );
+                // (A document given as an object has no lines of its own.)
+                let place = if rel.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({rel}:{})", op.line)
+                };
+                missing.push(format!(
+                    "no controller function `{}` answers `{} {}`{place}",
+                    op.handler,
+                    op.method.to_ascii_uppercase(),
+                    op.path,
+                ));
                 continue;
             };
-            let Value::Func(c) = &f else { continue };
-            let at = (c.file, c.func.line);
-            let contract = op.stated.contract(at);
-            for base in &bases {
-                let kind = RegKind::Route {
-                    method: op.method.to_string(),
-                    paths: vec![PathArg::Str(format!("{base}{}", op.path))],
-                    middleware: Vec::new(),
-                    handler: Some(HandlerRef {
-                        name: op.handler.clone(),
-                        at: Some(at),
-                    }),
-                    contract: Rc::new(RefCell::new(contract.clone())),
-                    funcs: vec![f.clone()],
-                    subpaths: false,
-                };
-                self.push_reg(app, kind, at.0, at.1, c.func.doc.clone(), None);
+            for base in bases {
+                let path = format!("{base}{}", op.path);
+                self.push_operation(router, op.method, path, &op.handler, &f, &op.stated, true);
             }
         }
+        // (One finding: findings at one place are one.)
+        if !missing.is_empty() {
+            self.finding(
+                FindingCode::PackageRouter,
+                at.0,
+                at.1,
+                format!(
+                    "{}: the app answers them with an error, they are not charted",
+                    missing.join("; ")
+                ),
+            );
+        }
+    }
+
+    /// An operation of a document on `router`, answered by the function `f`
+    /// named `name`, sited there, with what the document states; `read`:
+    /// whether `f` is read as an Express handler (`(req, res)`) too.
+    #[allow(clippy::too_many_arguments)] // one operation's parts
+    pub(super) fn push_operation(
+        &mut self,
+        router: u32,
+        method: &str,
+        path: String,
+        name: &str,
+        f: &Value,
+        stated: &Stated,
+        read: bool,
+    ) {
+        let Value::Func(c) = f else { return };
+        let at = (c.file, c.func.line);
+        let kind = RegKind::Route {
+            method: method.to_string(),
+            paths: vec![PathArg::Str(path)],
+            middleware: Vec::new(),
+            handler: Some(HandlerRef {
+                name: name.to_string(),
+                at: Some(at),
+            }),
+            contract: Rc::new(RefCell::new(stated.contract(at))),
+            funcs: if read { vec![f.clone()] } else { Vec::new() },
+            subpaths: false,
+        };
+        self.push_reg(router, kind, at.0, at.1, c.func.doc.clone(), None);
     }
 
     /// `SwaggerRouter`'s handler cache: `routing.controllers` as an object of
     /// functions, or a folder whose files' exported functions are named
     /// `<file>_<export>`.
-    fn oas3_handlers(&mut self, options: Option<&Value>) -> Vec<(String, Value)> {
+    pub(super) fn oas3_handlers(&mut self, options: Option<&Value>) -> Vec<(String, Value)> {
         // (Before 2.1 the options were the routing options themselves.)
         let options = match options.map(|o| self.force_deep(o.clone())) {
             Some(Value::Obj(o)) => o,
