@@ -549,6 +549,12 @@ impl Project {
         if let Some(r) = self.module_alias(from_dir, spec) {
             return r;
         }
+        // `NODE_PATH=. node index.js`: the folders a package's scripts put on
+        // NODE_PATH, which Node searches for a bare specifier no
+        // `node_modules` holds (a declared dependency is taken to be there).
+        if let Some(r) = self.node_path(from_dir, spec, bare) {
+            return r;
+        }
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
         // the Vite and Vue CLI templates, from the nearest package.json.
         if let Some(rest) = spec.strip_prefix("@/") {
@@ -701,6 +707,46 @@ impl Project {
             Some(r) => r,
             None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
             None => Resolved::Missing,
+        })
+    }
+
+    /// A bare specifier found in a folder the nearest package.json's scripts
+    /// put on `NODE_PATH` (`"start": "NODE_PATH=. node index.js"`), unless
+    /// the package declares it as a dependency.
+    fn node_path(&self, from_dir: &str, spec: &str, bare: &str) -> Option<Resolved> {
+        let (dir, pkg) = ancestors(from_dir).find_map(|d| Some((d, self.package_at(d)?)))?;
+        let (name, _) = split_package(bare);
+        let declared = [
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ]
+        .iter()
+        .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
+        if declared {
+            return None;
+        }
+        let scripts = pkg.json.get("scripts")?.as_object()?;
+        let mut folders: Vec<&str> = Vec::new();
+        for cmd in scripts.values().filter_map(|v| v.as_str()) {
+            for word in cmd.split_whitespace() {
+                if let Some(list) = word.strip_prefix("NODE_PATH=") {
+                    folders.extend(
+                        list.split(':')
+                            .filter(|f| !f.is_empty() && !f.starts_with('$')),
+                    );
+                }
+            }
+        }
+        folders.sort_unstable();
+        folders.dedup();
+        folders.into_iter().find_map(|f| {
+            let base = normalize(&join_rel(dir, f));
+            if escapes_root(&base) {
+                return None;
+            }
+            self.resolve_module(&normalize(&join_rel(&base, spec)))
         })
     }
 
