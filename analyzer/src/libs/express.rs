@@ -442,31 +442,28 @@ impl Interp {
         let unknown = paths.iter().any(
             |p| matches!(p, PathArg::Str(s) if s.starts_with(crate::inventory::UNKNOWN_PREFIX)),
         );
-        if !unknown
-            || self.event_mode
-            || self.salvage_blocks(id)
-            || !self
-                .finding_keys
-                .insert((FindingCode::DynamicPath, ctx.file, call.line))
-        {
-            return;
-        }
-        let text = call.args.first().map(expr_text).unwrap_or_default();
-        self.findings.push(RawFinding {
-            code: FindingCode::DynamicPath,
-            file: ctx.file,
-            line: call.line,
-            message: format!(
+        if unknown {
+            let text = call.args.first().map(expr_text).unwrap_or_default();
+            self.note_unknown_prefix(ctx, id, call, format!(
                 "the start of the path of `{what}({text}, ...)` is only known at run time; charted under the unknown prefix `{}` with the rest of the path",
                 crate::inventory::UNKNOWN_PREFIX
-            ),
-            cause: Some("unknown-prefix"),
-        });
+            ));
+        }
     }
 
     /// A router mounted at a path only partly known (`${prefix}/${key}`):
     /// its routes go under the unknown prefix; say so once per call.
     fn note_unknown_mount(&mut self, ctx: &Ctx, id: u32, call: &Call) {
+        let text = call.args.first().map(expr_text).unwrap_or_default();
+        self.note_unknown_prefix(ctx, id, call, format!(
+            "the path of `use({text}, ...)` is only known at run time; the routes of the router it mounts are charted under the unknown prefix `{}`",
+            crate::inventory::UNKNOWN_PREFIX
+        ));
+    }
+
+    /// The `dynamic-path` finding (cause `unknown-prefix`) of a call whose
+    /// routes go under the unknown prefix, once per call.
+    fn note_unknown_prefix(&mut self, ctx: &Ctx, id: u32, call: &Call, message: String) {
         if self.event_mode
             || self.salvage_blocks(id)
             || !self
@@ -475,15 +472,11 @@ impl Interp {
         {
             return;
         }
-        let text = call.args.first().map(expr_text).unwrap_or_default();
         self.findings.push(RawFinding {
             code: FindingCode::DynamicPath,
             file: ctx.file,
             line: call.line,
-            message: format!(
-                "the path of `use({text}, ...)` is only known at run time; the routes of the router it mounts are charted under the unknown prefix `{}`",
-                crate::inventory::UNKNOWN_PREFIX
-            ),
+            message,
             cause: Some("unknown-prefix"),
         });
     }

@@ -309,14 +309,7 @@ impl Interp {
         // join of its value before and after one run (`for (const h of
         // hooks) params = await h(params)` may leave `params` as it was),
         // and a `return` in it is one the call may give.
-        let mut names = Vec::new();
-        super::assigned_names(body, &mut names);
-        names.sort();
-        names.dedup();
-        let before: Vec<(String, Value)> = names
-            .into_iter()
-            .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
-            .collect();
+        let before = values_before(ctx, &[body]);
         let flow = self.exec_block(&inner, body);
         for (n, pre) in &before {
             let x = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
@@ -432,15 +425,7 @@ impl Interp {
         els: &[Stmt],
         flag: Option<StateFlag>,
     ) -> Flow {
-        let mut names = Vec::new();
-        super::assigned_names(then, &mut names);
-        super::assigned_names(els, &mut names);
-        names.sort();
-        names.dedup();
-        let before: Vec<(String, Value)> = names
-            .into_iter()
-            .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
-            .collect();
+        let before = values_before(ctx, &[then, els]);
         self.cond.push(text.to_string());
         let a = with_flag(flag.as_ref().filter(|f| f.in_then), || {
             self.exec_block(ctx, then)
@@ -555,6 +540,21 @@ pub(crate) fn kept_of_several(v: &Value, others: &[Value]) {
     if matches!(v, Value::Obj(_)) && others.iter().any(|o| !same(o, v)) {
         Interp::open_shape(v, 0);
     }
+}
+
+/// The variables the blocks assign (not in nested functions) that are in
+/// scope, each once, with their values before the blocks run.
+fn values_before(ctx: &Ctx, blocks: &[&[Stmt]]) -> Vec<(String, Value)> {
+    let mut names = Vec::new();
+    for b in blocks {
+        super::assigned_names(b, &mut names);
+    }
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .filter_map(|n| ctx.scope.lookup(&n).map(|v| (n, v)))
+        .collect()
 }
 
 /// Whether two values are the same one (same constant, same object).
