@@ -17,6 +17,7 @@
 mod cachedir;
 pub mod cachefile;
 mod census;
+mod conditions;
 mod entries;
 mod entry_advice;
 mod events;
@@ -24,6 +25,7 @@ mod floor;
 mod generated;
 mod inventory;
 mod ir;
+mod jsonc;
 mod libs;
 mod loader;
 mod machine;

@@ -898,7 +898,7 @@ fn either(a: Option<String>, b: Option<String>) -> Option<String> {
     }
     Some(format!(
         "{} || {}",
-        crate::libs::express::and_operand(&a),
-        crate::libs::express::and_operand(&b)
+        crate::conditions::and_operand(&a),
+        crate::conditions::and_operand(&b)
     ))
 }
