@@ -159,15 +159,32 @@ impl Interp {
                     Value::Undef => vec![Value::Undef],
                     v => vec![v],
                 };
+                // Only a string states a path or verb (a key the object
+                // lacks is LoopBack's default, not the text `undefined`).
+                let text = |v: Value| match v {
+                    Value::Str(s) => Some(s.to_string()),
+                    _ => None,
+                };
                 for h in https {
-                    let path = self.member(&h, "path").as_text();
-                    let verb = self.member(&h, "verb").as_text();
+                    let path = text(self.member(&h, "path"));
+                    let verb = text(self.member(&h, "verb"));
                     let mut path = path.unwrap_or_else(|| format!("/{bare}"));
                     if instance {
                         path = format!("/:id{path}");
                     }
                     let verb = verb.unwrap_or_else(|| "post".into()).to_ascii_lowercase();
-                    let verb = if verb == "del" { "delete".into() } else { verb };
+                    let Some(verb) = crate::inventory::Method::parse(&verb) else {
+                        self.finding(
+                            FindingCode::DynamicMethod,
+                            ctx.file,
+                            line,
+                            format!(
+                                "the remote method `{method}` declares the verb `{verb}`, which is not an HTTP method; it is not charted"
+                            ),
+                        );
+                        continue;
+                    };
+                    let verb = verb.as_str().to_string();
                     if let Some(s) = self.libs.loopback.running.last_mut() {
                         s.remote.push((method.clone(), verb, path, line, ctx.file));
                     }

@@ -1,0 +1,3 @@
+module.exports = function (app) {
+  app.get('/status', (req, res) => res.json({ up: true }));
+};

@@ -1,0 +1,5 @@
+module.exports = function (Tracker) {
+  Tra> {
+    app.use('/api', router);
+  },
+};
