@@ -666,6 +666,10 @@ pub struct Timings {
     pub files_discovered: usize,
     /// Files parsed in this run.
     pub files_parsed: usize,
+    /// Files the parse-ahead threads loaded before the evaluator asked
+    /// (parsed or from the cache); it loaded the rest itself, waiting.
+    #[serde(default)]
+    pub files_ahead: usize,
     /// Files whose facts came from the cache.
     pub files_cached: usize,
     /// The whole inventory came from the cache (no input changed).

@@ -799,13 +799,35 @@ pub(crate) fn prefetch_pool() -> Option<Arc<rayon::ThreadPool>> {
         .map(Arc::new)
 }
 
+/// One file's facts, computed once by whoever comes first.
+#[derive(Default)]
+struct Slot {
+    /// The evaluator or a pool thread started on it: a pool thread then
+    /// leaves it (it never waits on another's work).
+    claimed: std::sync::atomic::AtomicBool,
+    facts: OnceLock<Arc<Loaded>>,
+}
+
+/// Files waiting for the pool. Each is taken by the next free pool thread,
+/// `soon` before `later`: what the evaluator needs next (the entries, the
+/// top-level imports of a module just loaded, a pass about to run) goes
+/// ahead of the files a run reads at some point (see
+/// [`Loader::prefetch_where`]).
+#[derive(Default)]
+struct Queue {
+    soon: std::collections::VecDeque<FileId>,
+    later: std::collections::VecDeque<FileId>,
+}
+
 /// Shared loader: facts per file, computed once, possibly in the background.
 pub(crate) struct Loader {
     pub(crate) project: Arc<Project>,
     cache: Option<Arc<Cache>>,
     /// Where files are parsed ahead of the evaluator (`None`: on demand only).
     prefetch: Option<Arc<rayon::ThreadPool>>,
-    slots: Mutex<HashMap<FileId, Arc<OnceLock<Arc<Loaded>>>>>,
+    slots: Mutex<HashMap<FileId, Arc<Slot>>>,
+    /// Files waiting for the pool, the evaluator's next needs first.
+    queue: Mutex<Queue>,
     /// Needle flags per file (0: unreadable).
     needles: Vec<OnceLock<u8>>,
     /// Content hash per file (`None`: unreadable). Without a cache only the
@@ -821,6 +843,9 @@ pub(crate) struct Loader {
     /// Files whose facts were produced by parsing in this run, in the order parsed.
     pub(crate) parsed: Mutex<Vec<FileId>>,
     pub(crate) from_cache: std::sync::atomic::AtomicUsize,
+    /// Files loaded (parsed or read from the cache) by the pool, ahead of
+    /// the evaluator; the others it loaded itself when it needed them.
+    pub(crate) ahead: std::sync::atomic::AtomicUsize,
 }
 
 impl Loader {
@@ -835,6 +860,7 @@ impl Loader {
             cache,
             prefetch,
             slots: Mutex::new(HashMap::new()),
+            queue: Mutex::new(Queue::default()),
             needles: (0..n).map(|_| OnceLock::new()).collect(),
             hashes: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
@@ -842,6 +868,7 @@ impl Loader {
             routes_below: Mutex::new(HashMap::new()),
             parsed: Default::default(),
             from_cache: Default::default(),
+            ahead: Default::default(),
         })
     }
 
@@ -1016,33 +1043,91 @@ impl Loader {
         })
     }
 
-    /// Start loading these files on the worker pool.
+    /// Start loading these files on the worker pool, ahead of what was
+    /// queued for later.
     pub(crate) fn prefetch(self: &Arc<Self>, ids: impl IntoIterator<Item = FileId>) {
-        let mut fresh = Vec::new();
-        if let Ok(mut slots) = self.slots.lock() {
-            for id in ids {
-                if let std::collections::hash_map::Entry::Vacant(v) = slots.entry(id) {
-                    let slot = Arc::new(OnceLock::new());
-                    v.insert(slot.clone());
-                    fresh.push((id, slot));
-                }
-            }
-        }
+        self.enqueue(ids, true);
+    }
+
+    /// Start loading, on the worker pool, every file `wanted` picks by its
+    /// path and needle flags, behind what the evaluator needs sooner. It
+    /// runs in the background: the needles of files not read yet are read
+    /// there too, so the caller does not wait. For files a run reads
+    /// whatever the evaluation loads (see `pipeline::read_by_every_run`):
+    /// the pool parses them while the evaluator works, instead of idling
+    /// until a later pass asks for them.
+    pub(crate) fn prefetch_where(
+        self: &Arc<Self>,
+        wanted: impl Fn(&str, u8) -> bool + Send + 'static,
+    ) {
         let Some(pool) = &self.prefetch else {
             return;
         };
-        for (id, slot) in fresh {
-            let me = Arc::clone(self);
-            pool.spawn(move || {
-                let mut fresh = false;
-                slot.get_or_init(|| {
-                    fresh = true;
-                    Arc::new(me.compute(id))
-                });
-                if fresh && let Some(l) = slot.get() {
-                    me.prefetch_eager(id, l);
+        let me = Arc::clone(self);
+        pool.spawn(move || {
+            let ids: Vec<FileId> = (0..me.project.files.len() as FileId)
+                .filter(|&i| wanted(me.project.rel(i), me.needles_of(i)))
+                .collect();
+            me.enqueue(ids, false);
+        });
+    }
+
+    /// The slot of a file, made when first asked for.
+    fn slot(&self, id: FileId) -> Arc<Slot> {
+        let mut slots = self.slots.lock().expect("loader lock poisoned");
+        slots.entry(id).or_default().clone()
+    }
+
+    /// Queue the files nobody started on (`soon` or `later`), one pool task
+    /// each.
+    fn enqueue(self: &Arc<Self>, ids: impl IntoIterator<Item = FileId>, soon: bool) {
+        use std::sync::atomic::Ordering;
+        let Some(pool) = &self.prefetch else {
+            return;
+        };
+        let mut n = 0;
+        {
+            let mut slots = self.slots.lock().expect("loader lock poisoned");
+            let mut queue = self.queue.lock().expect("loader lock poisoned");
+            for id in ids {
+                if slots.entry(id).or_default().claimed.load(Ordering::Relaxed) {
+                    continue;
                 }
-            });
+                match soon {
+                    true => queue.soon.push_back(id),
+                    false => queue.later.push_back(id),
+                }
+                n += 1;
+            }
+        }
+        for _ in 0..n {
+            let me = Arc::clone(self);
+            pool.spawn(move || me.load_next());
+        }
+    }
+
+    /// A pool task: load the first queued file nobody started on.
+    fn load_next(self: &Arc<Self>) {
+        use std::sync::atomic::Ordering;
+        let next = {
+            let mut queue = self.queue.lock().expect("loader lock poisoned");
+            queue.soon.pop_front().or_else(|| queue.later.pop_front())
+        };
+        let Some(id) = next else {
+            return;
+        };
+        let slot = self.slot(id);
+        if slot.claimed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let mut fresh = false;
+        let l = slot.facts.get_or_init(|| {
+            fresh = true;
+            Arc::new(self.compute(id))
+        });
+        if fresh {
+            self.ahead.fetch_add(1, Ordering::Relaxed);
+            self.prefetch_eager(id, l);
         }
     }
 
@@ -1065,16 +1150,16 @@ impl Loader {
 
     /// Facts for a file, computing them here if nobody has started yet.
     pub(crate) fn get(self: &Arc<Self>, id: FileId) -> Arc<Loaded> {
-        let slot = {
-            let mut slots = self.slots.lock().expect("loader lock poisoned");
-            slots
-                .entry(id)
-                .or_insert_with(|| Arc::new(OnceLock::new()))
-                .clone()
-        };
-        // If a worker owns it, `get_or_init` blocks until it is done.
+        let slot = self.slot(id);
+        if let Some(l) = slot.facts.get() {
+            return l.clone();
+        }
+        // If a pool thread is on it, `get_or_init` waits until it is done.
+        slot.claimed
+            .store(true, std::sync::atomic::Ordering::Release);
         let mut fresh = false;
         let l = slot
+            .facts
             .get_or_init(|| {
                 fresh = true;
                 Arc::new(self.compute(id))

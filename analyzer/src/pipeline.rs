@@ -187,6 +187,8 @@ pub(crate) fn analyze_here(
     let mut interp = Interp::new(loader.clone());
     interp.enter(Phase::Entries);
     loader.prefetch(entries.iter().copied());
+    let events = !opts.skip_events;
+    loader.prefetch_where(move |rel, n| read_by_every_run(rel, n, events));
     // Entries that create or receive nothing a server is made of (an app, a
     // router, a Socket.IO server) are not reported as entries when others do.
     let mut productive: BTreeSet<FileId> = BTreeSet::new();
@@ -286,9 +288,7 @@ pub(crate) fn analyze_here(
     interp.enter(Phase::Unreached);
     let extra: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
-            let n = loader.needles_of(i);
-            n & needle::ROUTER != 0
-                && n & needle::EXPRESS != 0
+            declares_router(loader.needles_of(i))
                 && !interp.is_loaded(i)
                 && !is_test_path(project.rel(i))
         })
@@ -313,7 +313,7 @@ pub(crate) fn analyze_here(
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             !opts.skip_events
-                && loader.needles_of(i) & needle::SOCKET != 0
+                && mentions_sockets(loader.needles_of(i))
                 && !interp.is_loaded(i)
                 && !is_test_path(project.rel(i))
         })
@@ -426,6 +426,7 @@ pub(crate) fn analyze_here(
         timings.parsed_files.sort();
     }
     timings.files_cached = loader.from_cache.load(std::sync::atomic::Ordering::Relaxed);
+    timings.files_ahead = loader.ahead.load(std::sync::atomic::Ordering::Relaxed);
     timings.parse_cpu_ms = syntax::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     timings.lower_cpu_ms = syntax::LOWER_NS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
     timings.census_cpu_ms =
@@ -447,6 +448,29 @@ pub(crate) fn analyze_here(
     inv.timings = timings;
     inv.input_key = result_key;
     Ok(inv)
+}
+
+/// A file that may declare Express routers: one no entry loaded runs as a
+/// module (phase `Unreached`).
+fn declares_router(needles: u8) -> bool {
+    needles & needle::ROUTER != 0 && needles & needle::EXPRESS != 0
+}
+
+/// A file that mentions sockets: one nobody loaded runs as a module when
+/// events are analyzed (phase `SocketModules`).
+fn mentions_sockets(needles: u8) -> bool {
+    needles & needle::SOCKET != 0
+}
+
+/// Whether a run reads a file whatever the evaluation loads: a non-test file
+/// that declares routers or (with events) mentions sockets, or whose census
+/// counts unread (see [`census::counts_unread`]). Such files are parsed
+/// ahead from the start of a run.
+fn read_by_every_run(rel: &str, needles: u8, events: bool) -> bool {
+    !is_test_path(rel)
+        && (declares_router(needles)
+            || (events && mentions_sockets(needles))
+            || census::counts_unread(rel, needles, events))
 }
 
 /// The entries package manifests name (see [`entries::package_hints`]).

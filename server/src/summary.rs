@@ -29,13 +29,14 @@ pub(crate) fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant
     let t = &inv.timings;
     print_cache_notes(&t.cache_notes);
     eprintln!(
-        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache; parser {:.0} ms + lowering {:.0} ms + census {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms (census accounting {:.1} ms){}, total {:.1} ms",
+        "timings: discover {:.1} ms ({} files), prefilter {:.1} ms, resolve {:.1} ms ({} parsed, {} from cache, {} loaded ahead; parser {:.0} ms + lowering {:.0} ms + census {:.0} ms of CPU), handlers and events {:.1} ms, inventory {:.1} ms (census accounting {:.1} ms){}, total {:.1} ms",
         t.discover_ms,
         t.files_discovered,
         t.prefilter_ms,
         t.resolve_ms,
         t.files_parsed,
         t.files_cached,
+        t.files_ahead,
         t.parse_cpu_ms,
         t.lower_cpu_ms,
         t.census_cpu_ms,

@@ -30,13 +30,18 @@ pub(crate) fn files(
             if crate::is_test_path(rel) {
                 return false;
             }
-            if touched.contains(&i) {
-                return true;
-            }
-            let n = loader.needles_of(i);
-            n & needle::CENSUS != 0 && (!is_client_path(rel) || (events && n & needle::SOCKET != 0))
+            touched.contains(&i) || counts_unread(rel, loader.needles_of(i), events)
         })
         .collect()
+}
+
+/// Whether a non-test file's census counts although the analysis did not
+/// read it (see [`files`]): its bytes hold a registration-shaped call, and
+/// it is server code, or client code that mentions sockets when events are
+/// analyzed.
+pub(crate) fn counts_unread(rel: &str, needles: u8, events: bool) -> bool {
+    needles & needle::CENSUS != 0
+        && (!is_client_path(rel) || (events && needles & needle::SOCKET != 0))
 }
 
 /// What the accounting needs of the run.

@@ -71,7 +71,7 @@ use std::collections::HashSet;
 
 mod account;
 mod packages;
-pub(crate) use account::{RunView, account, files, imported_by};
+pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use packages::top_level_packages;
 use packages::{other_framework, required};
 
