@@ -27,22 +27,36 @@
 //!
 //! `@feathersjs/socketio`'s `socketio(options?, io => …)` makes a Socket.IO
 //! server and hands it to the callback, so the program's own listeners are
-//! charted.
+//! charted. Once an app configured it, its services speak Feathers'
+//! Socket.IO protocol on the main namespace: a client calls a method by
+//! emitting its name with the service path first and an acknowledgement
+//! last (`socket.emit('create', 'messages', data, params, (error, result)
+//! => …)`), so each exposed standard method is a client-to-server event
+//! (`find`, `get`, `create`, `update`, `patch`, `remove`) with a site at
+//! each service's `use`; and once the app publishes (`app.publish(…)`, as
+//! a generated `channels.js` does) the service events go to the channels'
+//! connections as `path created`, `path updated`, `path patched` and
+//! `path removed` (the path without its slashes), server-to-client, one
+//! for each of `create`, `update`, `patch` and `remove` the service has.
 //!
-//! Deliberately not captured: the Socket.IO protocol of the services (the
-//! `find`/`create`/… events a client emits, the `path created` events the
-//! channels publish), the multi forms (`PATCH`, `PUT`, `DELETE` on
+//! Deliberately not captured: custom service events (`events: [...]`), a
+//! single service's `publish`, the Feathers client's calls (its socket
+//! transport wraps the emits), the multi forms (`PATCH`, `PUT`, `DELETE` on
 //! `/path` without an id, refused by the adapters unless `multi` is set),
 //! custom methods of 5 (a `POST` told apart by the `X-Service-Method`
 //! header: a finding names them), service hooks (`authenticate('jwt')`),
 //! Feathers 2 (`feathers()` itself an Express app) and the Koa transport.
 
+use crate::inventory::Direction;
+use crate::libs::socketio::RawSite;
 use crate::machine::*;
 use rustc_hash::FxHashMap;
 
 const EXPRESS: &str = "@feathersjs/express";
 const FEATHERS: &str = "@feathersjs/feathers";
 const SOCKETIO: &str = "@feathersjs/socketio";
+/// What `socketio()` gives `app.configure`, followed by its server's index.
+const SOCKET_PROVIDER: &str = "feathers.socketio-provider:";
 
 /// The standard service methods, with the verb and whether the route takes the id.
 const METHODS: &[(&str, &str, bool)] = &[
@@ -54,6 +68,26 @@ const METHODS: &[(&str, &str, bool)] = &[
     ("remove", "delete", true),
 ];
 
+/// The event each method that changes data sends when it succeeds.
+const SERVICE_EVENTS: &[(&str, &str)] = &[
+    ("create", "created"),
+    ("update", "updated"),
+    ("patch", "patched"),
+    ("remove", "removed"),
+];
+
+/// What a client emits after a method's name: the service path, the
+/// method's arguments, then the acknowledgement.
+fn method_args(method: &str) -> Vec<String> {
+    let args: &[&str] = match method {
+        "find" => &["path", "params"],
+        "get" | "remove" => &["path", "id", "params"],
+        "create" => &["path", "data", "params"],
+        _ => &["path", "id", "data", "params"],
+    };
+    args.iter().map(|a| a.to_string()).collect()
+}
+
 /// One Feathers app.
 #[derive(Clone)]
 struct FeathersApp {
@@ -63,6 +97,30 @@ struct FeathersApp {
     rest: bool,
     /// The services registered, by path without slashes (for `app.service(path)`).
     services: FxHashMap<String, Value>,
+    /// The Socket.IO server `socketio()` made, once the app configured it.
+    socket: Option<u32>,
+    /// `app.publish(…)` ran: service events reach the channels' connections.
+    publishes: bool,
+    /// Each service's registration, for the Socket.IO protocol (which may
+    /// be configured, or published, after the services).
+    registered: Vec<Registered>,
+}
+
+/// A service an app's `use` registered, as the Socket.IO protocol sees it.
+#[derive(Clone)]
+struct Registered {
+    /// The path without its slashes.
+    path: String,
+    /// The standard methods it has, in [`METHODS`] order.
+    methods: Vec<&'static str>,
+    /// Those a transport exposes (5's `methods` option can hide some).
+    exposed: Vec<&'static str>,
+    file: FileId,
+    line: u32,
+    /// Its method events were charted (the app had a Socket.IO server).
+    called: bool,
+    /// Its service events were charted (the app published).
+    published: bool,
 }
 
 /// The Feathers apps of a run, by router.
@@ -227,6 +285,9 @@ impl Interp {
                             id_param: id_param(spec.as_deref()),
                             rest: false,
                             services: FxHashMap::default(),
+                            socket: None,
+                            publishes: false,
+                            registered: Vec::new(),
                         },
                     );
                 }
@@ -247,7 +308,11 @@ impl Interp {
                 for f in argv.iter().filter(|v| matches!(v, Value::Func(_))) {
                     self.call_value_now(ctx, f, vec![io.clone()], &[], line, None);
                 }
-                Some(framework("feathers.socketio-provider"))
+                let server = match &io {
+                    Value::Sio(s) => s.server,
+                    _ => u32::MAX,
+                };
+                Some(framework(&format!("{SOCKET_PROVIDER}{server}")))
             }
             n => adapter_value(n, true),
         }
@@ -272,6 +337,15 @@ impl Interp {
                         if let Some(app) = self.libs.feathers.apps.get_mut(&id) {
                             app.rest = true;
                         }
+                    }
+                    Some(Value::Builtin(Builtin::Framework(n)))
+                        if n.starts_with(SOCKET_PROVIDER) =>
+                    {
+                        let server = n[SOCKET_PROVIDER.len()..].parse::<u32>().ok();
+                        if let Some(app) = self.libs.feathers.apps.get_mut(&id) {
+                            app.socket = server.filter(|&s| s != u32::MAX);
+                        }
+                        self.feathers_protocol(id);
                     }
                     Some(f @ Value::Func(_)) => {
                         self.call_value_now(
@@ -304,6 +378,15 @@ impl Interp {
                 )
             }
             "use" => self.feathers_use(ctx, id, call),
+            // `app.publish(…)`: service events go to the channels it picks.
+            "publish" => {
+                self.eval_args(ctx, &call.args);
+                if let Some(app) = self.libs.feathers.apps.get_mut(&id) {
+                    app.publishes = true;
+                }
+                self.feathers_protocol(id);
+                Some(Value::Router(id))
+            }
             _ => None,
         }
     }
@@ -338,20 +421,25 @@ impl Interp {
         let app = self.libs.feathers.apps.get_mut(&id)?;
         app.services.insert(path.clone(), service.clone());
         let (rest, id_param) = (app.rest, app.id_param);
+        // 5's `methods` option: the methods a transport exposes.
+        let options = argv.get(at + 1).map(|(_, v)| v.clone());
+        let exposed: Option<Vec<String>> = match &options {
+            Some(Value::Obj(o)) => match o.get("methods").map(|m| self.force_deep(m)) {
+                Some(Value::Arr(a)) => {
+                    Some(a.borrow().iter().filter_map(|m| m.as_text()).collect())
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let has = self.service_methods(&service);
+        self.feathers_register(id, &path, &has, exposed.as_deref(), ctx.file, call.line);
         if !rest || self.event_mode || self.salvage_blocks(id) {
             return Some(Value::Router(id));
         }
         // 4: Express middleware before and after the service; 5: the options' `express`.
-        let options = argv.get(at + 1).map(|(_, v)| v.clone());
-        let (exposed, before, after) = match &options {
+        let (before, after) = match &options {
             Some(Value::Obj(o)) => {
-                let methods = o.get("methods").map(|m| self.force_deep(m));
-                let exposed: Option<Vec<String>> = match methods {
-                    Some(Value::Arr(a)) => {
-                        Some(a.borrow().iter().filter_map(|m| m.as_text()).collect())
-                    }
-                    _ => None,
-                };
                 let express = o.get("express").map(|v| self.force_deep(v));
                 let list = |k: &str| match &express {
                     Some(Value::Obj(e)) => match e.get(k) {
@@ -361,12 +449,12 @@ impl Interp {
                     },
                     _ => Vec::new(),
                 };
-                (exposed, list("before"), list("after"))
+                (list("before"), list("after"))
             }
             _ => {
                 let before: Vec<Value> = argv[1..at].iter().map(|(_, v)| v.clone()).collect();
                 let after: Vec<Value> = argv[at + 1..].iter().map(|(_, v)| v.clone()).collect();
-                (None, before, after)
+                (before, after)
             }
         };
         let mut middleware = Vec::new();
@@ -383,7 +471,6 @@ impl Interp {
             }
         }
         let label = self.service_label(argv[at].0, &service, &path);
-        let has = self.service_methods(&service);
         if let Some(list) = &exposed {
             let custom: Vec<&String> = list
                 .iter()
@@ -451,6 +538,104 @@ impl Interp {
             self.push_reg(id, kind, ctx.file, call.line, call.doc.clone(), None);
         }
         Some(Value::Router(id))
+    }
+
+    /// Keep a service's registration for the Socket.IO protocol, and chart
+    /// what the app's transport and publishing already give it.
+    fn feathers_register(
+        &mut self,
+        id: u32,
+        path: &str,
+        has: &FxHashMap<&'static str, Option<(FileId, u32)>>,
+        exposed: Option<&[String]>,
+        file: FileId,
+        line: u32,
+    ) {
+        let Some(app) = self.libs.feathers.apps.get_mut(&id) else {
+            return;
+        };
+        if app
+            .registered
+            .iter()
+            .any(|r| r.path == path && r.file == file && r.line == line)
+        {
+            return;
+        }
+        let own: Vec<&'static str> = METHODS
+            .iter()
+            .map(|(m, ..)| *m)
+            .filter(|m| has.contains_key(m))
+            .collect();
+        app.registered.push(Registered {
+            path: path.to_string(),
+            exposed: own
+                .iter()
+                .copied()
+                .filter(|m| exposed.is_none_or(|l| l.iter().any(|e| e == m)))
+                .collect(),
+            methods: own,
+            file,
+            line,
+            called: false,
+            published: false,
+        });
+        self.feathers_protocol(id);
+    }
+
+    /// The Socket.IO protocol of an app's services (see the module doc): the
+    /// method events of each service not charted yet, once the app has a
+    /// Socket.IO server; its service events, once the app also publishes.
+    fn feathers_protocol(&mut self, id: u32) {
+        if self.sio_quiet {
+            return;
+        }
+        let Some(app) = self.libs.feathers.apps.get_mut(&id) else {
+            return;
+        };
+        let Some(server) = app.socket else {
+            return;
+        };
+        let mut sites = Vec::new();
+        for r in &mut app.registered {
+            if !r.called {
+                r.called = true;
+                for m in &r.exposed {
+                    sites.push(RawSite {
+                        args: method_args(m),
+                        ack: true,
+                        ..RawSite::server(
+                            m.to_string(),
+                            "/",
+                            Direction::ClientToServer,
+                            "on",
+                            r.file,
+                            r.line,
+                            server,
+                        )
+                    });
+                }
+            }
+            if app.publishes && !r.published {
+                r.published = true;
+                for (m, event) in SERVICE_EVENTS {
+                    if r.methods.contains(m) {
+                        sites.push(RawSite {
+                            args: vec!["data".into()],
+                            ..RawSite::server(
+                                format!("{} {event}", r.path),
+                                "/",
+                                Direction::ServerToClient,
+                                "emit",
+                                r.file,
+                                r.line,
+                                server,
+                            )
+                        });
+                    }
+                }
+            }
+        }
+        self.sites.extend(sites);
     }
 
     /// Whether an argument of a Feathers app's `use` is a service: an object

@@ -160,6 +160,8 @@ pub(crate) enum Module {
     Zustand,
     /// Vue (see `vue.rs`): where components' global properties are set.
     Vue,
+    /// A Vue plugin that gives components a Socket.IO client (see `vue.rs`).
+    VueSocket,
     /// A Feathers database adapter (see `feathers.rs`): its functions and
     /// classes make services.
     FeathersAdapter,
@@ -346,6 +348,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("pinia", Module::Zustand),
     // vue.rs
     installed("vue", Module::Vue),
+    installed("vue-socket.io", Module::VueSocket),
+    installed("vue-socket.io-extended", Module::VueSocket),
     // di.rs
     installed("typedi", Module::Di),
     installed("tsyringe", Module::Di),
@@ -419,6 +423,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::FeathersAdapter => return feathers::adapter(pkg),
         Module::Vue => return vue::module(),
+        Module::VueSocket => return vue::socket_plugin_module(pkg),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
         Module::Glob => Builtin::Node(NodeFn::Glob),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
@@ -560,6 +565,9 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },
     |_, _, name, _, _| feathers::adapter_value(name, true),
+    |ip, ctx, name, argv, line| {
+        (name == vue::VUE_SOCKET_IO).then(|| ip.vue_socket_plugin(ctx, argv, line))
+    },
     |ip, ctx, name, _, line| {
         overnight::is_server_name(name).then(|| ip.overnight_server(Value::Undef, ctx.file, line))
     },
@@ -623,6 +631,19 @@ const STATE_MEMBERS: &[StateMemberHook] = &[Interp::vue_globals_member];
 
 /// A hook answering `x.prop` for a value a library made from the run's state.
 type StateMemberHook = fn(&Interp, &str, &str) -> Option<Value>;
+
+/// What an object literal means to a library (Vue components' `sockets`
+/// option), asked of each literal the code evaluates: every row runs.
+const OBJECT_LITERALS: &[fn(&mut Interp, &Rc<crate::value::ObjData>)] =
+    &[Interp::vue_socket_option];
+
+/// An object literal the code evaluated: each row of [`OBJECT_LITERALS`]
+/// notes what it means.
+pub(crate) fn object_literal(ip: &mut Interp, obj: &Rc<crate::value::ObjData>) {
+    for hook in OBJECT_LITERALS {
+        hook(ip, obj);
+    }
+}
 
 /// What a value thrown inside a route handler (or passed to `next(err)`)
 /// means, asked in this order: every row runs.

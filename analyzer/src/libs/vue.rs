@@ -14,16 +14,44 @@
 //! Example: `Vue.prototype.$socket = io()` then, in a component,
 //! `this.$socket.emit('ping')` is a client emit of `ping`.
 //!
-//! Deliberately not captured: `provide`/`inject`, `vue-socket.io`'s
-//! `sockets: { event() {} }` component option, the rest of Vue.
+//! Socket.IO plugins: `vue-socket.io`'s `Vue.use(new VueSocketIO({
+//! connection }))` (a URL, for which it opens a client socket, or a socket)
+//! and `vue-socket.io-extended`'s `Vue.use(VueSocketIOExt, socket)` make
+//! `this.$socket` the socket (the extended plugin's `this.$socket.client`),
+//! and every component's `sockets: { name(payload) {…} }` option listens
+//! for `name` on it: a client listener sited at the method, whenever the
+//! component was evaluated (before or after the plugin was installed).
+//!
+//! Deliberately not captured: `provide`/`inject`, the plugins' Vuex
+//! options and `this.sockets.subscribe(name, fn)`, the rest of Vue.
 
+use crate::inventory::{Direction, Side};
+use crate::libs::socketio::RawSite;
 use crate::machine::*;
 use rustc_hash::FxHashMap;
+
+/// `vue-socket.io`'s default export: the plugin's class.
+pub(crate) const VUE_SOCKET_IO: &str = "vue-socket.io";
+/// `vue-socket.io-extended`'s default export: the plugin itself.
+const VUE_SOCKET_IO_EXTENDED: &str = "vue-socket.io-extended";
+/// A `new VueSocketIO(…)`, followed by its index in [`VueState::plugins`].
+const PLUGIN: &str = "vue-socket.io.plugin:";
 
 /// The global properties the program gave its components.
 #[derive(Default)]
 pub(crate) struct VueState {
     globals: FxHashMap<String, Value>,
+    /// The socket of each `new VueSocketIO(…)`.
+    plugins: Vec<Value>,
+    /// The socket a Socket.IO plugin gave the components, once installed.
+    socket: Option<Rc<Sio>>,
+    /// Components' `sockets` options seen so far, and whether each is charted.
+    options: Vec<(Rc<ObjData>, bool)>,
+}
+
+/// A Socket.IO plugin package's module.
+pub(crate) fn socket_plugin_module(pkg: &str) -> Value {
+    framework(pkg)
 }
 
 fn framework(n: &str) -> Value {
@@ -39,6 +67,7 @@ pub(crate) fn module() -> Value {
 pub(crate) fn member(base: &str, prop: &str) -> Option<Value> {
     Some(match (base, prop) {
         ("vue", "default" | "Vue") => module(),
+        (p @ (VUE_SOCKET_IO | VUE_SOCKET_IO_EXTENDED), "default") => framework(p),
         ("vue", "prototype") | ("vue.config", "globalProperties") => framework("vue.globals"),
         ("vue", "createApp" | "createSSRApp") => framework("vue.createApp"),
         ("vue", "use") => framework("vue.use"),
@@ -66,6 +95,26 @@ impl Interp {
             "vue.app.use" => (framework("vue.app"), framework("vue.app")),
             _ => return None,
         };
+        // The Socket.IO plugins: what they install is known.
+        if let Some(Value::Builtin(Builtin::Framework(n))) =
+            argv.first().map(|v| self.force_deep(v.clone()))
+        {
+            if let Some(i) = n.strip_prefix(PLUGIN).and_then(|i| i.parse::<usize>().ok()) {
+                let socket = self.libs.vue.plugins.get(i).cloned();
+                self.vue_install_socket(socket.clone(), socket);
+                return Some(result);
+            }
+            if n.as_ref() == VUE_SOCKET_IO_EXTENDED {
+                let socket = argv.get(1).map(|v| self.force_deep(v.clone()));
+                let global = socket.clone().map(|s| {
+                    let o = ObjData::new();
+                    o.set("client", s);
+                    Value::Obj(o)
+                });
+                self.vue_install_socket(global, socket);
+                return Some(result);
+            }
+        }
         // `use(plugin, ...options)`: `plugin.install(target, ...options)`, or the plugin itself.
         let mut args = vec![target];
         args.extend(argv.iter().skip(1).cloned());
@@ -102,6 +151,103 @@ impl Interp {
                 .cloned()
                 .unwrap_or_else(Value::dynamic)
         })
+    }
+
+    /// `new VueSocketIO({ connection, … })`: the plugin, with the socket it
+    /// opens for a URL (or is given).
+    pub(crate) fn vue_socket_plugin(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
+        let connection = match argv.first().map(|v| self.force_deep(v.clone())) {
+            Some(Value::Obj(o)) => o.get("connection").map(|c| self.force_deep(c)),
+            _ => None,
+        };
+        let socket = match connection {
+            Some(s @ Value::Sio(_)) => s,
+            Some(url @ Value::Str(_)) => {
+                let io = Value::Builtin(Builtin::SocketIoClient);
+                self.call_value_now(ctx, &io, vec![url], &[], line, None)
+            }
+            _ => {
+                let io = Value::Builtin(Builtin::SocketIoClient);
+                self.call_value_now(ctx, &io, Vec::new(), &[], line, None)
+            }
+        };
+        self.libs.vue.plugins.push(socket);
+        framework(&format!("{PLUGIN}{}", self.libs.vue.plugins.len() - 1))
+    }
+
+    /// A Socket.IO plugin installed: `this.$socket` is `global`, and the
+    /// components' `sockets` options listen on `socket`.
+    fn vue_install_socket(&mut self, global: Option<Value>, socket: Option<Value>) {
+        if let Some(g) = global {
+            self.libs.vue.globals.insert("$socket".into(), g);
+        }
+        if let Some(Value::Sio(s)) = socket {
+            self.libs.vue.socket = Some(s);
+            self.vue_socket_listeners();
+        }
+    }
+
+    /// An object literal with a `sockets` option of functions: a component's
+    /// listeners, charted once a Socket.IO plugin is installed.
+    pub(crate) fn vue_socket_option(&mut self, obj: &Rc<ObjData>) {
+        let Some(Value::Obj(sockets)) = obj.get("sockets") else {
+            return;
+        };
+        let vue = &mut self.libs.vue;
+        if !sockets
+            .entries()
+            .iter()
+            .any(|(_, v)| matches!(v, Value::Func(_)))
+            || vue.options.iter().any(|(o, _)| Rc::ptr_eq(o, &sockets))
+        {
+            return;
+        }
+        vue.options.push((sockets, false));
+        self.vue_socket_listeners();
+    }
+
+    /// The client listeners of the `sockets` options not charted yet, when a
+    /// plugin gave the components a socket.
+    fn vue_socket_listeners(&mut self) {
+        let Some(socket) = self.libs.vue.socket.clone() else {
+            return;
+        };
+        if self.sio_quiet {
+            return;
+        }
+        let mut sites = Vec::new();
+        for (option, charted) in self.libs.vue.options.iter_mut().filter(|(_, c)| !*c) {
+            *charted = true;
+            for (name, v) in option.entries() {
+                let Value::Func(c) = v else {
+                    continue;
+                };
+                let (args, ack) = crate::libs::socketio_syntax::listener_shape(&c.func);
+                sites.push(RawSite {
+                    name,
+                    pattern: false,
+                    ns: socket.ns.to_string(),
+                    side: Side::Client,
+                    direction: Direction::ServerToClient,
+                    kind: "on",
+                    via: None,
+                    rooms: Vec::new(),
+                    args,
+                    ack,
+                    file: c.file,
+                    line: c.func.line,
+                    server: u32::MAX,
+                    ack_schema: None,
+                    payload_source: None,
+                    payload: None,
+                    assumed: None,
+                });
+            }
+        }
+        for s in &sites {
+            self.census.event_sources.insert((s.file, s.line));
+        }
+        self.sites.extend(sites);
     }
 
     /// A global property a component reads as `this.$name`, if the program set one.

@@ -200,6 +200,7 @@ impl Interp {
                 }
                 obj.shape_known.set(known);
                 self.note_decorated_literal(&obj);
+                crate::libs::object_literal(self, &obj);
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
