@@ -84,6 +84,7 @@ pub(crate) fn build_events(
             namespaces: s.namespaces.iter().cloned().collect(),
         })
         .collect();
+    let unfollowed = unfollowed_client_emits(project, interp, &sites);
     let mut groups: BTreeMap<(String, String), Vec<&machine::RawSite>> = BTreeMap::new();
     for site in sites.iter().filter(|s| !separate.contains(&s.server)) {
         groups
@@ -243,8 +244,9 @@ pub(crate) fn build_events(
             stats.server_to_client += usize::from(s2c);
             stats.bidirectional += usize::from(c2s && s2c);
             if has_client && has_server {
+                let unfollowed = unfollowed.get(name.as_str());
                 cross_check(
-                    project, ns, name, raw, &groups, reached, catch_all, findings,
+                    project, ns, name, raw, &groups, reached, catch_all, unfollowed, findings,
                 );
             }
         }
@@ -334,6 +336,49 @@ fn names_match(a: &str, b: &str) -> bool {
     wild || pos == lit.len()
 }
 
+/// Client code the analysis read that emits a literal event name on a
+/// receiver it could not follow (a socket handed down as a React prop, a
+/// property set after the object was made): the first such call per name,
+/// as (file, line, receiver). "No client emits it" would be wrong there.
+fn unfollowed_client_emits(
+    project: &Project,
+    interp: &Interp,
+    sites: &[machine::RawSite],
+) -> BTreeMap<String, (FileId, u32, String)> {
+    use crate::census::{CensusKind, SocketShape, imports_client_framework, is_client_path};
+    let charted: BTreeSet<(FileId, u32)> = sites.iter().map(|s| (s.file, s.line)).collect();
+    let mut out = BTreeMap::new();
+    for &f in &interp.touched {
+        let rel = project.rel(f);
+        if crate::is_test_path(rel) {
+            continue;
+        }
+        let facts = interp.loader.get(f).facts.clone();
+        if !is_client_path(rel) && !imports_client_framework(&facts) {
+            continue;
+        }
+        for it in &facts.census {
+            if it.kind != CensusKind::Event
+                || it.method != "emit"
+                || it.socket_shape == SocketShape::Plain
+                || charted.contains(&(f, it.line))
+            {
+                continue;
+            }
+            // Only a literal name, whole (`short_text` writes `'name'`).
+            if let Some(name) = it
+                .first
+                .strip_prefix('\'')
+                .and_then(|t| t.strip_suffix('\''))
+            {
+                out.entry(name.to_string())
+                    .or_insert_with(|| (f, it.line, it.receiver.clone()));
+            }
+        }
+    }
+    out
+}
+
 #[allow(clippy::too_many_arguments)]
 fn cross_check(
     project: &Project,
@@ -343,6 +388,7 @@ fn cross_check(
     groups: &BTreeMap<(String, String), Vec<&machine::RawSite>>,
     reached: &BTreeSet<FileId>,
     catch_all: bool,
+    unfollowed: Option<&(FileId, u32, String)>,
     findings: &mut Vec<Finding>,
 ) {
     let any = |side: Side, dir: Direction| -> bool {
@@ -373,7 +419,15 @@ fn cross_check(
         findings.push(Finding {
             code: FindingCode::UnemittedEvent,
             at: loc(project, s.file, s.line),
-            message: format!("the server listens for `{name}` on `{ns}`, but no client emits it"),
+            message: match unfollowed {
+                Some((f, line, receiver)) => format!(
+                    "the server listens for `{name}` on `{ns}`, but no client emits it where the analysis could follow: `{receiver}.emit('{name}'…)` at {}:{line} is client code whose receiver is only known at run time (a socket handed down as a prop or set later)",
+                    project.rel(*f)
+                ),
+                None => format!(
+                    "the server listens for `{name}` on `{ns}`, but no client emits it"
+                ),
+            },
             cause: None,
         });
     }

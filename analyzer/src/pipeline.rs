@@ -195,6 +195,7 @@ pub(crate) fn analyze_here(
     let run_entry = |interp: &mut Interp, productive: &mut BTreeSet<FileId>, e: FileId| {
         let before = (interp.routers.len(), interp.sio_servers.len());
         interp.run_module(e);
+        interp.run_handed();
         if (interp.routers.len(), interp.sio_servers.len()) != before {
             productive.insert(e);
         }

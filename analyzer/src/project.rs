@@ -605,7 +605,9 @@ impl Project {
         })
     }
 
-    /// Whether `target` (or it with a script extension) is a generated script.
+    /// Whether `target` (or it with a script extension, or the folder's
+    /// `index` script, as Node resolves `require('./libs/async')`) is a
+    /// generated script.
     fn generated_at(&self, target: &str) -> bool {
         let is = |rel: &str| {
             self.generated
@@ -613,9 +615,9 @@ impl Project {
                 .is_ok()
         };
         is(target)
-            || ["js", "mjs", "cjs"]
-                .iter()
-                .any(|e| is(&format!("{target}.{e}")))
+            || ["js", "mjs", "cjs"].iter().any(|e| {
+                is(&format!("{target}.{e}")) || is(&normalize(&format!("{target}/index.{e}")))
+            })
     }
 
     fn tsconfig_for(&self, dir: &str) -> Option<&TsConfig> {

@@ -16,9 +16,10 @@
 //! Which controllers: `@controller` records the class in global metadata when
 //! its module loads, and `build()` serves every class recorded so far. So
 //! the controllers are those declared in the modules the program that
-//! builds the server loads: the static import closure of the program roots
-//! above the file calling `new InversifyExpressServer` (what its process
-//! imports), test files left out.
+//! builds the server loads: the import closure of the program roots above
+//! the file calling `new InversifyExpressServer` (what its process imports,
+//! also by a `require` inside a function, such as a container module's
+//! registry callback), test files left out.
 //!
 //! Example: `@controller('/v1/items') class Items { @httpGet('/:id') one() {} }`
 //! with `new InversifyExpressServer(c, null, { rootPath: '/api' }).build()`
@@ -218,8 +219,11 @@ impl Interp {
     }
 
     /// The files of the program that creates the server at `file`: the
-    /// static import closure of the roots above it (the files nobody
-    /// imports that import it), or of the file itself when nobody imports it.
+    /// import closure of the roots above it (the files nobody imports that
+    /// import it), or of the file itself when nobody imports it. Imports
+    /// inside functions count (`new AsyncContainerModule(async () => {
+    /// await require('./controllers/x') })`): the program loads them when
+    /// they run.
     fn inversify_program_files(&mut self, file: FileId) -> BTreeSet<FileId> {
         let project = &self.loader.project;
         let mut frontier: Vec<FileId> = crate::entries::import_roots(&self.loader, file)
@@ -231,7 +235,7 @@ impl Interp {
         while let Some(f) = frontier.pop() {
             let facts = self.loader.get(f).facts.clone();
             let specs = facts
-                .static_sources()
+                .named_modules()
                 .chain(facts.eager.iter().map(String::as_str));
             for spec in specs {
                 if let crate::project::Resolved::File(t) = project.resolve(f, spec)

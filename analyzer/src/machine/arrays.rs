@@ -103,6 +103,19 @@ impl Interp {
                 return Value::Num(items.len() as f64);
             }
             "splice" => return splice(a, &argv),
+            "indexOf" | "lastIndexOf" | "includes" => {
+                // What another module made (an import, a call not run yet) is
+                // compared as what it gives. A value only known at run time
+                // is found or not at run time: the items need no look (a
+                // list of 20,000 names searched in every handler).
+                let argv: Vec<Value> = argv.into_iter().map(|v| self.force_deep(v)).collect();
+                if argv.first().is_some_and(|n| !primitive(n)) && !a.borrow().is_empty() {
+                    return Value::dynamic();
+                }
+                let items: Vec<Value> = a.borrow().clone();
+                let items: Vec<Value> = items.into_iter().map(|v| self.force_deep(v)).collect();
+                return search(name, &items, &argv);
+            }
             _ => {}
         }
         let items: Vec<Value> = a.borrow().clone();
@@ -207,13 +220,6 @@ impl Interp {
                     .collect(),
             ),
             "keys" => Value::array((0..items.len()).map(|i| Value::Num(i as f64)).collect()),
-            "indexOf" | "lastIndexOf" | "includes" => {
-                // What another module made (an import, a call not run yet) is
-                // compared as what it gives.
-                let items: Vec<Value> = items.into_iter().map(|v| self.force_deep(v)).collect();
-                let argv: Vec<Value> = argv.into_iter().map(|v| self.force_deep(v)).collect();
-                search(name, &items, &argv)
-            }
             "findIndex" => self.find_index(ctx, &arr, &cb, call.line),
             _ => Value::dynamic(),
         }

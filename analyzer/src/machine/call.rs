@@ -446,6 +446,39 @@ impl Interp {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
                 self.call_value(ctx, v, unknown_args, &[], line, None);
+            } else if let Value::Func(c) = v
+                && matches!(args.get(i), Some(Expr::Ident(_)))
+                && c.func.params.is_empty()
+            {
+                // A function handed by name (`server.on('listening',
+                // onListening)`, `server.listen(port, onUp)`) is called by
+                // the callee, later: see `run_handed`. (One with parameters
+                // works on what the callee gives it, which the analysis
+                // cannot know; salvage charts what it registers on them.)
+                self.handed.push((v.clone(), ctx.file, line));
+            }
+        }
+    }
+
+    /// After an entry's top level ran: the functions it handed by name to
+    /// calls the analysis cannot follow (see `handed`) that nothing called
+    /// meanwhile run now, as the event loop would call a listener or a
+    /// timer's callback. What a function does that no code calls is
+    /// determined by what it closes over (it takes no parameters).
+    pub(crate) fn run_handed(&mut self) {
+        while !self.handed.is_empty() {
+            for (f, file, line) in std::mem::take(&mut self.handed) {
+                let Value::Func(c) = &f else { continue };
+                if self.called.contains(&(c.file, c.func.id)) {
+                    continue;
+                }
+                let ctx = Ctx {
+                    file,
+                    scope: Scope::new(Some(self.globals.clone())),
+                    this: Value::Undef,
+                    home: None,
+                };
+                self.call_value_now(&ctx, &f, Vec::new(), &[], line, None);
             }
         }
     }

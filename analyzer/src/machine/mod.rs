@@ -370,6 +370,12 @@ pub(crate) struct Interp {
     pub(crate) uncalled: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions called at least once.
     pub(crate) called: HashSet<(FileId, u32)>,
+    /// Functions without parameters handed by name to a call the analysis
+    /// cannot follow (`server.on('listening', onListening)`), with the file
+    /// and line of that call: the callee calls them later, so they run after
+    /// the entry's top level unless something called them by then (see
+    /// [`Interp::run_handed`]).
+    pub(crate) handed: Vec<(Value, FileId, u32)>,
     /// Running code nobody calls to find event sites: registrations are not recorded.
     pub(crate) event_mode: bool,
     /// Whether a module is near sockets (see [`Interp::near_sockets`]), by file.
@@ -553,6 +559,7 @@ impl Interp {
             named_fns: HashMap::new(),
             socket_handlers: 0,
             dispatched: HashSet::default(),
+            handed: Vec::new(),
             dispatching: 0,
             iteration_names: Vec::new(),
             narrowed: Vec::new(),
