@@ -13,7 +13,9 @@ use crate::paths::PathPattern;
 use crate::project::{FileId, Project};
 use crate::salvaged::{salvage_unmounted, salvage_walk, salvaged_pattern};
 use crate::{AnalyzeOptions, census, paths};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 pub(crate) struct WalkOut {
@@ -31,6 +33,24 @@ pub(crate) struct WalkOut {
     /// or path pattern does not accept them), with why: Express never runs
     /// them there (`about.get('/more')` under `app.get('/about', about)`).
     pub(crate) unanswered: BTreeMap<(FileId, u32), String>,
+    /// Routes registered only to pass requests on ([`passes_on`]), as they
+    /// would be charted, with their key and mount path: one that no later
+    /// route or `use` took the requests from answers them itself (its
+    /// refusals, and whatever its `next()` leads to), an operation
+    /// ([`settle_passed_on`]).
+    pub(crate) passed_on: Vec<PassedOn>,
+}
+
+/// A route registered only to pass requests on, kept in case nothing after
+/// it answers (see [`WalkOut::passed_on`]).
+pub(crate) struct PassedOn {
+    key: (u32, String, String, bool),
+    mount_path: String,
+    decl: Declaration,
+    /// A later route or `use` ran it as middleware.
+    used: Rc<Cell<bool>>,
+    /// The census keys of its declaration (one per method `all` answers).
+    decl_keys: Vec<(FileId, u32, String, String)>,
 }
 
 /// What a route that hands the request to a router accepts.
@@ -85,6 +105,8 @@ pub(crate) struct RouteScope {
     matcher: Option<regex::Regex>,
     /// Where the route is registered, and its path as written.
     at: Option<(FileId, u32, String)>,
+    /// A later route or `use` ran it as middleware.
+    used: Rc<Cell<bool>>,
 }
 
 impl RouteScope {
@@ -94,6 +116,7 @@ impl RouteScope {
             matcher: paths::route_matcher(&path),
             path,
             at: None,
+            used: Rc::default(),
         }
     }
 
@@ -303,13 +326,14 @@ pub(crate) fn walk(
                 // and otherwise only refuses it is middleware for the routes
                 // registered after it at the same method and path, not an
                 // operation (`app.put(p, adminOnly)` before `app.put(p, save)`).
+                let mut passing: Vec<ScopedMw> = Vec::new();
                 if let Some(refuses) = passes_on(&contract.borrow()) {
                     let name = handler
                         .as_ref()
                         .map_or_else(|| "<anonymous>".to_string(), |h| h.name.clone());
                     for p in route_paths {
                         let PathArg::Str(s) = p else { continue };
-                        chain.push(ScopedMw {
+                        passing.push(ScopedMw {
                             name: name.clone(),
                             scope: None,
                             route: Some(RouteScope {
@@ -324,7 +348,6 @@ pub(crate) fn walk(
                             }),
                         });
                     }
-                    continue;
                 }
                 let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
@@ -357,6 +380,11 @@ pub(crate) fn walk(
                     let lower = method.to_ascii_lowercase();
                     let before: Vec<&ScopedMw> =
                         chain.iter().filter(|m| m.applies(&lower, &full)).collect();
+                    if passing.is_empty() {
+                        for r in before.iter().filter_map(|m| m.route.as_ref()) {
+                            r.used.set(true);
+                        }
+                    }
                     let mut mw: Vec<String> = before.iter().map(|m| m.name.clone()).collect();
                     if !regex {
                         mw.extend(param_callbacks(data, &own).map(|m| m.name));
@@ -425,12 +453,19 @@ pub(crate) fn walk(
                         for m in chain.iter() {
                             let Some(r) = &m.route else { continue };
                             let Some((f, l, own)) = &r.at else { continue };
+                            if !passing.is_empty() {
+                                continue;
+                            }
                             let under = if full == "/" {
                                 r.path != "/"
                             } else {
                                 r.path
                                     .starts_with(&format!("{}/", full.trim_end_matches('/')))
                             };
+                            if under || r.path == full {
+                                // The `use` takes its requests.
+                                r.used.set(true);
+                            }
                             let k = (app, r.method.clone(), r.path.clone(), false);
                             if !under || r.method == "all" || out.ops.contains_key(&k) {
                                 continue;
@@ -449,6 +484,33 @@ pub(crate) fn walk(
                             out.mount_paths.insert(k.clone(), mount_path.clone());
                             out.ops.insert(k, vec![passed]);
                         }
+                    }
+                    if let Some(m) = passing.iter().find(|m| {
+                        m.route
+                            .as_ref()
+                            .is_some_and(|r| r.at.as_ref().is_some_and(|(_, _, o)| *o == own))
+                    }) && let Some(r) = &m.route
+                    {
+                        let methods: Vec<&str> = match Method::parse(method) {
+                            Some(Method::All) => {
+                                Method::ALL_ANSWERS.iter().map(|m| m.as_str()).collect()
+                            }
+                            _ => vec![method.as_str()],
+                        };
+                        let mut decl = decl;
+                        // What it refuses with guards what lies past it.
+                        decl.guard = decl.guard.or_else(|| m.guard.clone());
+                        out.passed_on.push(PassedOn {
+                            key,
+                            mount_path,
+                            decl,
+                            used: r.used.clone(),
+                            decl_keys: methods
+                                .into_iter()
+                                .map(|m| (reg.file, reg.line, m.to_string(), own.clone()))
+                                .collect(),
+                        });
+                        continue;
                     }
                     let list = out.ops.entry(key).or_default();
                     // The same declaration reached again (a function called
@@ -474,10 +536,28 @@ pub(crate) fn walk(
                             .insert((reg.file, reg.line, m.to_string(), own.clone()));
                     }
                 }
+                // A route that passes requests on runs before the later
+                // routes it matches, as their middleware.
+                chain.extend(passing);
             }
         }
     }
     stack.pop();
+}
+
+/// The routes registered only to pass requests on that nothing after them
+/// took the requests from: Express runs them and answers with what they
+/// answer (their refusals, or a 404 past them), so each is an operation at
+/// its own method and path rather than lost (see [`WalkOut::passed_on`]).
+pub(crate) fn settle_passed_on(out: &mut WalkOut) {
+    for p in std::mem::take(&mut out.passed_on) {
+        if p.used.get() || out.ops.contains_key(&p.key) {
+            continue;
+        }
+        out.decl_keys.extend(p.decl_keys);
+        out.mount_paths.insert(p.key.clone(), p.mount_path);
+        out.ops.entry(p.key).or_default().push(p.decl);
+    }
 }
 
 /// The `router.param(name, fn)` callbacks Express runs for a layer whose own
@@ -526,6 +606,7 @@ pub(crate) fn build_inventory(
         app_mounts: BTreeSet::new(),
         dispatches: Vec::new(),
         unanswered: BTreeMap::new(),
+        passed_on: Vec::new(),
     };
     let roots: Vec<u32> = interp
         .routers
@@ -562,6 +643,7 @@ pub(crate) fn build_inventory(
             &mut out,
         );
     }
+    settle_passed_on(&mut out);
     let salvaged = salvage_walk(project, interp, &roots, &mut out);
     // A router that no root reaches may be one of several instances made by
     // the same code (a factory run twice, once mounted): its declarations

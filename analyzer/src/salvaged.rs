@@ -53,6 +53,7 @@ fn new_out() -> WalkOut {
         app_mounts: BTreeSet::new(),
         dispatches: Vec::new(),
         unanswered: BTreeMap::new(),
+        passed_on: Vec::new(),
     }
 }
 
@@ -169,6 +170,7 @@ pub(crate) fn salvage_walk(
             &mut sout,
         );
     }
+    crate::mounts::settle_passed_on(&mut sout);
     // Salvaged apps count like the entries' (what is under the unknown prefix does not).
     out.reached_routers
         .extend(sout.reached_routers.iter().copied());
@@ -242,6 +244,7 @@ pub(crate) fn salvage_unmounted(
             &mut uout,
         );
     }
+    crate::mounts::settle_passed_on(&mut uout);
     let mut seen = charted_so_far(out, &found);
     keep_new(
         uout,
