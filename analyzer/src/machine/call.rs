@@ -204,6 +204,14 @@ impl Interp {
     }
 
     pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        // A method the program did not write on an unknown value is the unknown's.
+        if let Value::Obj(d) = o
+            && let Some(rest) = ObjData::rest_of(o)
+            && d.get(name).is_none()
+            && d.getter(name).is_none()
+        {
+            return self.method_call(ctx, &rest, name, call);
+        }
         self.census_call(ctx.file, call.line, name, o);
         if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
             let forced = self.force_deep(o.clone());
@@ -577,6 +585,9 @@ impl Interp {
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
             Value::Dispatch(d) => self.call_dispatch(ctx, d, argv, line, this),
+            Value::Obj(_) if let Some(rest) = ObjData::rest_of(f) => {
+                self.call_value_now(ctx, &rest, argv, args, line, this)
+            }
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
