@@ -750,6 +750,7 @@ impl Interp {
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::FunctionCtor("RegExp")) => Self::regexp_of(&argv),
             c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,
             // `new Promise((resolve, reject) => …)`: the executor runs at once.
             Value::Builtin(Builtin::PromiseNs) => {
@@ -1196,12 +1197,27 @@ impl Interp {
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
+            Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
             Builtin::PathModule
             | Builtin::ObjectNs
             | Builtin::ReflectNs
             | Builtin::ArrayNs
             | Builtin::PromiseNs
             | Builtin::FunctionCtor(_) => Value::dynamic(),
+        }
+    }
+
+    /// `new RegExp(source, flags)` (or without `new`) over known strings:
+    /// the regex a literal `/source/flags` gives, so string methods apply it
+    /// (`file.replace(new RegExp(path.sep, 'g'), '_')`).
+    fn regexp_of(argv: &[Value]) -> Value {
+        let text = |i: usize| argv.get(i).and_then(Value::as_text);
+        match (text(0), argv.get(1)) {
+            (Some(src), None | Some(Value::Undef)) => Value::Regex(Rc::from(format!("/{src}/"))),
+            (Some(src), Some(_)) if let Some(flags) = text(1) => {
+                Value::Regex(Rc::from(format!("/{src}/{flags}")))
+            }
+            _ => Value::dynamic(),
         }
     }
 }

@@ -493,6 +493,7 @@ impl Interp {
             globals.define(g, Value::external());
         }
         globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
+        globals.define("RegExp", Value::Builtin(Builtin::FunctionCtor("RegExp")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
