@@ -323,7 +323,7 @@ impl Interp {
     /// such a place when it is unknown too) is given an object that keeps the
     /// written keys and answers everything else as the unknown did
     /// (`ObjData::unknown_rest`). A place that is no variable in scope or
-    /// property of a plain object (`req.session`, a call's result, a global
+    /// property of an object (`req.session`, a call's result, a global
     /// the program never declared), and a package class's instance, stay
     /// unknown and the write is dropped as before.
     pub(crate) fn open_unknown_place(
