@@ -79,10 +79,25 @@ pub(crate) struct ObjData {
     /// unknown)`) or the object was handed to code the analysis does not run.
     /// Instances, prototypes and module objects never have it.
     pub(crate) shape_known: Cell<bool>,
+    /// The object stands for a value the analysis cannot see, on which the
+    /// program wrote properties (`var config = require(dir + '/conf.json');
+    /// config.port = 80`, see `Interp::open_unknown_place`): the keys written
+    /// read what was written, every other key (and calling it, mounting it,
+    /// calling its methods) is this unknown, as before the writes.
+    pub(crate) unknown_rest: Option<Unknown>,
 }
 
 impl ObjData {
     pub(crate) fn new() -> Rc<ObjData> {
+        Self::with_rest(None)
+    }
+
+    /// An object standing for an unknown value (see [`ObjData::unknown_rest`]).
+    pub(crate) fn over_unknown(kind: Unknown) -> Rc<ObjData> {
+        Self::with_rest(Some(kind))
+    }
+
+    fn with_rest(unknown_rest: Option<Unknown>) -> Rc<ObjData> {
         Rc::new(ObjData {
             props: RefCell::new(IndexMap::default()),
             class: RefCell::new(None),
@@ -90,7 +105,17 @@ impl ObjData {
             proto: RefCell::new(None),
             getters: RefCell::new(Vec::new()),
             shape_known: Cell::new(false),
+            unknown_rest,
         })
+    }
+
+    /// The unknown value `v` stands for, when it is one with properties
+    /// written on it (see [`ObjData::unknown_rest`]).
+    pub(crate) fn rest_of(v: &Value) -> Option<Value> {
+        match v {
+            Value::Obj(d) => d.unknown_rest.clone().map(Value::Unknown),
+            _ => None,
+        }
     }
 
     /// The getter of an accessor property.

@@ -61,13 +61,18 @@
 //! - a REST resource generator's resources: `X.resource({ model, … })`
 //!   (finale-rest, epilogue), one item at the call.
 //!
-//! Deliberately not captured: other decorators, `app[verb]` computed calls
+//! Deliberately not captured: calls of a method the enclosing class declares
+//! itself (`this.get('/rooms', cb)`, or `self.post(…)` with `const self =
+//! this`, in a class with its own `get`/`post`: an HTTP client's helpers, a
+//! wrapper whose own method registers, where the registration is counted),
+//! other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`,
 //! `X.route(p)` with no verb after it.
 
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+use std::rc::Rc;
 
 mod account;
 mod packages;
@@ -210,6 +215,9 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         conds: Vec::new(),
         calls: Vec::new(),
         data: Vec::new(),
+        this_methods: Vec::new(),
+        this_aliases: Vec::new(),
+        next_method_of: None,
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -368,7 +376,22 @@ struct Walker {
     /// so `client.post('/rest/issue', issue)` with `const issue = { … }` is
     /// an HTTP client sending data, not a route.
     data: Vec<(usize, String)>,
+    /// What `this` is in each enclosing function, innermost last: the
+    /// instance methods of the class whose method (or constructor) it is, or
+    /// `None` (a plain function, an object literal's method, the top level).
+    /// An arrow function keeps its parent's. `this.get('/rooms', cb)` in a
+    /// class that declares its own `get` calls that method (an HTTP client's
+    /// helper, a wrapper): it is no registration, so no census item.
+    this_methods: Vec<Option<OwnMethods>>,
+    /// Names bound to `this` (`const self = this`), with the function depth
+    /// they belong to and what `this` was there.
+    this_aliases: Vec<(usize, String, Option<OwnMethods>)>,
+    /// The class whose method `func` walks next (set by `class`).
+    next_method_of: Option<OwnMethods>,
 }
+
+/// The instance methods a class declares (and its fields holding functions).
+type OwnMethods = Rc<Vec<String>>;
 
 const MAX_DEPTH: u32 = 400;
 
@@ -394,6 +417,11 @@ impl Walker {
                             Pattern::Ident(n) => Some(n.as_str()),
                             _ => None,
                         };
+                        if let (Some(n), Expr::This) = (name, e) {
+                            let this = self.this_methods.last().cloned().flatten();
+                            self.this_aliases
+                                .push((self.stack.len(), n.to_string(), this));
+                        }
                         if let Some(n) = name
                             && matches!(
                                 e,
@@ -470,11 +498,35 @@ impl Walker {
             .clone()
             .or_else(|| name.map(str::to_string))
             .unwrap_or_else(|| "<anonymous>".into());
+        let this = match self.next_method_of.take() {
+            Some(class) => Some(class),
+            None if f.arrow => self.this_methods.last().cloned().flatten(),
+            None => None,
+        };
         self.stack.push((f.id, name, f.line));
+        self.this_methods.push(this);
         self.stmts(&f.body, d);
+        self.this_methods.pop();
         self.stack.pop();
         let depth = self.stack.len();
         self.data.retain(|(k, _)| *k <= depth);
+        self.this_aliases.retain(|(k, _, _)| *k <= depth);
+    }
+
+    /// Whether `recv.m(...)` calls a method the enclosing class declares
+    /// itself (`this.get(...)`, `self.post(...)` with `const self = this`).
+    fn own_method(&self, recv: &Expr, m: &str) -> bool {
+        let this = match recv {
+            Expr::This => self.this_methods.last().cloned().flatten(),
+            Expr::Ident(n) => self
+                .this_aliases
+                .iter()
+                .rev()
+                .find(|(_, a, _)| a == n)
+                .and_then(|(_, _, t)| t.clone()),
+            _ => None,
+        };
+        this.is_some_and(|methods| methods.iter().any(|x| x == m))
     }
 
     /// A handler-like argument that is not a name bound to data here.
@@ -486,15 +538,41 @@ impl Walker {
         if let Some(s) = &c.superclass {
             self.expr(s, None, d);
         }
-        for (n, e) in c.fields.iter().chain(&c.static_fields) {
+        // The instance's own methods, and fields holding functions.
+        let own: OwnMethods = Rc::new(
+            c.methods
+                .iter()
+                .map(|(n, _)| n.clone())
+                .chain(
+                    c.fields
+                        .iter()
+                        .filter(|(_, e)| matches!(e, Some(Expr::Func(_))))
+                        .map(|(n, _)| n.clone()),
+                )
+                .collect(),
+        );
+        for (n, e) in &c.fields {
+            if let Some(e) = e {
+                if matches!(e, Expr::Func(_)) {
+                    self.next_method_of = Some(own.clone());
+                }
+                self.expr(e, Some(n), d);
+            }
+        }
+        for (n, e) in &c.static_fields {
             if let Some(e) = e {
                 self.expr(e, Some(n), d);
             }
         }
         if let Some(k) = &c.constructor {
+            self.next_method_of = Some(own.clone());
             self.func(k, Some("constructor"), d);
         }
-        for (n, f) in c.methods.iter().chain(&c.getters).chain(&c.static_methods) {
+        for (n, f) in c.methods.iter().chain(&c.getters) {
+            self.next_method_of = Some(own.clone());
+            self.func(f, Some(n), d);
+        }
+        for (n, f) in &c.static_methods {
             self.func(f, Some(n), d);
         }
         self.decorated_routes(c);
@@ -718,6 +796,9 @@ impl Walker {
             return;
         };
         let m = method.as_str();
+        if self.own_method(recv, m) {
+            return;
+        }
         let item = |kind, first: Option<&Expr>| {
             CensusItem::new(
                 kind,

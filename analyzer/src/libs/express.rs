@@ -1089,6 +1089,8 @@ impl Interp {
         for a in &call.args {
             let v = self.eval(ctx, a);
             let v = self.force_deep(v);
+            // An unknown value the program wrote properties on mounts as the unknown.
+            let v = crate::value::ObjData::rest_of(&v).unwrap_or(v);
             argv.push((a, v));
         }
         self.register_use_values(ctx, id, call, argv);

@@ -24,6 +24,12 @@
 //! (default `process.cwd()`) is taken from the calling module's package
 //! folder, else the repository's root.
 //!
+//! And `traverse-folders`' `traverse(dir, processor, { ignore, suffix })`:
+//! the processor is called with the absolute path of each file under `dir`
+//! (folders first descended, in `readdir` order) whose path ends with
+//! `suffix` (default `.js`) and not with `ignore` (default `index.js`; a
+//! string, as the package's default is), as its source does.
+//!
 //! Deliberately not: the packages' filters, renamers and `resolve` hooks
 //! (every source file is loaded under its own name; express-load's `ignore`
 //! and consign's `extensions` beyond the source extensions); folders the
@@ -58,6 +64,35 @@ impl Interp {
         if matches!(pkg, "consign" | "express-load") {
             return self.load_chain(ctx, pkg, argv);
         }
+        if pkg == "traverse-folders" {
+            let dir = match text(argv.first()) {
+                Some(d) if d.starts_with('/') => Some(d),
+                Some(d) => Some(format!("/{}/{d}", from_dir())),
+                None => None,
+            };
+            if let Some(rel) = dir.as_deref().and_then(to_rel)
+                && self.loader.project.is_dir(&rel)
+                && let Some(processor) = argv.get(1)
+            {
+                let option = |k: &str, default: &str| {
+                    match argv.get(2) {
+                        Some(Value::Obj(o)) => o.get(k).and_then(|v| v.as_text()),
+                        _ => None,
+                    }
+                    .unwrap_or_else(|| default.to_string())
+                };
+                let (ignore, suffix) = (option("ignore", "index.js"), option("suffix", ".js"));
+                let mut files = Vec::new();
+                self.traversed_files(&rel, 0, &mut files);
+                for f in files {
+                    if f.ends_with(&suffix) && !f.ends_with(&ignore) {
+                        let path = vec![Value::str(&format!("/{f}"))];
+                        self.call_value(ctx, processor, path, &[], line, None);
+                    }
+                }
+            }
+            return Value::Undef;
+        }
         let dir = match pkg {
             // `requireDirectory(module, './routes')`: relative to the calling module.
             "require-directory" => match text(argv.get(1)) {
@@ -79,6 +114,23 @@ impl Interp {
         match dir.as_deref().and_then(to_rel) {
             Some(rel) if self.loader.project.is_dir(&rel) => self.load_folder(ctx, &rel, line, 0),
             _ => Value::dynamic(),
+        }
+    }
+
+    /// The files under a folder, each folder's entries in `readdir` order
+    /// with sub-folders descended where they stand.
+    fn traversed_files(&self, rel: &str, depth: u32, out: &mut Vec<String>) {
+        for (name, is_dir) in self.loader.project.list_dir(rel).unwrap_or_default() {
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            if !is_dir {
+                out.push(path);
+            } else if depth < MAX_DEPTH {
+                self.traversed_files(&path, depth + 1, out);
+            }
         }
     }
 

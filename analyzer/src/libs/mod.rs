@@ -317,6 +317,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("auto-load", Module::Loader),
     installed("consign", Module::Loader),
     installed("express-load", Module::Loader),
+    installed("traverse-folders", Module::Loader),
     // feathers.rs (database adapters)
     installed("feathers-mongoose", Module::FeathersAdapter),
     installed("feathers-sequelize", Module::FeathersAdapter),

@@ -204,6 +204,14 @@ impl Interp {
     }
 
     pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
+        // A method the program did not write on an unknown value is the unknown's.
+        if let Value::Obj(d) = o
+            && let Some(rest) = ObjData::rest_of(o)
+            && d.get(name).is_none()
+            && d.getter(name).is_none()
+        {
+            return self.method_call(ctx, &rest, name, call);
+        }
         self.census_call(ctx.file, call.line, name, o);
         if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
             let forced = self.force_deep(o.clone());
@@ -610,6 +618,9 @@ impl Interp {
             }
             Value::Builtin(b) => self.call_builtin(ctx, b, argv, args, line),
             Value::Dispatch(d) => self.call_dispatch(ctx, d, argv, line, this),
+            Value::Obj(_) if let Some(rest) = ObjData::rest_of(f) => {
+                self.call_value_now(ctx, &rest, argv, args, line, this)
+            }
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
@@ -772,6 +783,7 @@ impl Interp {
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
+            Value::Builtin(Builtin::FunctionCtor("RegExp")) => Self::regexp_of(&argv),
             c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,
             // `new Promise((resolve, reject) => …)`: the executor runs at once.
             Value::Builtin(Builtin::PromiseNs) => {
@@ -1218,12 +1230,27 @@ impl Interp {
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
             Builtin::SocketIoManager => self.new_sio_client(&argv, true),
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
+            Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
             Builtin::PathModule
             | Builtin::ObjectNs
             | Builtin::ReflectNs
             | Builtin::ArrayNs
             | Builtin::PromiseNs
             | Builtin::FunctionCtor(_) => Value::dynamic(),
+        }
+    }
+
+    /// `new RegExp(source, flags)` (or without `new`) over known strings:
+    /// the regex a literal `/source/flags` gives, so string methods apply it
+    /// (`file.replace(new RegExp(path.sep, 'g'), '_')`).
+    fn regexp_of(argv: &[Value]) -> Value {
+        let text = |i: usize| argv.get(i).and_then(Value::as_text);
+        match (text(0), argv.get(1)) {
+            (Some(src), None | Some(Value::Undef)) => Value::Regex(Rc::from(format!("/{src}/"))),
+            (Some(src), Some(_)) if let Some(flags) = text(1) => {
+                Value::Regex(Rc::from(format!("/{src}/{flags}")))
+            }
+            _ => Value::dynamic(),
         }
     }
 }

@@ -63,6 +63,9 @@ pub(crate) struct CensusRec {
 }
 
 fn classify(v: &Value) -> Recv {
+    if let Some(rest) = crate::value::ObjData::rest_of(v) {
+        return classify(&rest);
+    }
     match v {
         Value::Router(id) | Value::Chain(id, _) => Recv::Router(*id),
         Value::Sio(_) => Recv::Socket,

@@ -372,6 +372,11 @@ impl Interp {
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
                     return Value::dynamic();
                 }
+                // A default taken for a run-time value (`process.env.MODE ||
+                // 'dev'`) is what the value may be, so it decides no branch.
+                if !self.assumptions(&a).is_empty() || !self.assumptions(&b).is_empty() {
+                    return Value::dynamic();
+                }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {
@@ -524,6 +529,8 @@ impl Interp {
                     Some(v) => v,
                     // A component's `this.$socket`: a global property of Vue's.
                     None if let Some(v) = self.vue_global(prop) => v,
+                    // A key the program did not write on an unknown value.
+                    None if let Some(k) = &data.unknown_rest => Value::Unknown(k.clone()),
                     // A key an object of known shape lacks reads `undefined`
                     // (what `Object.prototype` gives stays unknown). Not while
                     // looking for events or running handlers, where a flag in

@@ -499,6 +499,7 @@ impl Interp {
             globals.define(g, Value::external());
         }
         globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
+        globals.define("RegExp", Value::Builtin(Builtin::FunctionCtor("RegExp")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
@@ -949,20 +950,23 @@ impl Interp {
     }
 }
 
-/// Whether `if (test) { then }` is lazy initialisation: the test is `!x` (or
-/// `x == null`) for a property `x` that the branch assigns.
 /// A fallback of nothing (`null`, `[]`, `{}`): as a join with an unknown value
 /// it says nothing (a loop over it would run zero times), so the unknown is kept.
 pub(crate) fn says_nothing(v: &Value) -> bool {
     match v {
         Value::Null | Value::Undef => true,
         Value::Arr(items) => items.borrow().is_empty(),
-        Value::Obj(o) => o.props.borrow().is_empty() && o.class.borrow().is_none(),
+        Value::Obj(o) => {
+            o.props.borrow().is_empty() && o.class.borrow().is_none() && o.unknown_rest.is_none()
+        }
         _ => false,
     }
 }
 
-pub(crate) fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
+/// Whether `if (test) { then }` is lazy initialisation: the test is `!x` (or
+/// `x == null`) for a property `x` that the branch assigns. Gives the object
+/// whose property is initialised (`this` of `this._app`).
+pub(crate) fn lazy_init<'a>(test: &'a Expr, then: &[Stmt]) -> Option<&'a Expr> {
     let target = match test {
         Expr::Unary(op, e) if op == "!" => e.as_ref(),
         Expr::Compare(op, e, n)
@@ -971,18 +975,20 @@ pub(crate) fn lazy_init(test: &Expr, then: &[Stmt]) -> bool {
         {
             e.as_ref()
         }
-        _ => return false,
+        _ => return None,
     };
-    let Expr::Member(..) = target else {
-        return false;
+    let Expr::Member(object, _) = target else {
+        return None;
     };
     let text = expr_text(target);
-    then.iter().any(|s| match s {
-        Stmt::Expr(Expr::Assign(p, _)) => {
-            matches!(p.as_ref(), Pattern::Target(t) if expr_text(t) == text)
-        }
-        _ => false,
-    })
+    then.iter()
+        .any(|s| match s {
+            Stmt::Expr(Expr::Assign(p, _)) => {
+                matches!(p.as_ref(), Pattern::Target(t) if expr_text(t) == text)
+            }
+            _ => false,
+        })
+        .then_some(object.as_ref())
 }
 
 /// Paths from a registration's first argument.

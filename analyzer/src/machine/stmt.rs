@@ -115,7 +115,11 @@ impl Interp {
                 // Lazy initialisation, `if (!this._app) this._app = build()`: the
                 // branch runs the first time, so what it builds is not conditional.
                 let known = match known {
-                    None if lazy_init(test, then) => Some(true),
+                    None if let Some(target) = lazy_init(test, then)
+                        && !self.unknown_place(ctx, target, 0) =>
+                    {
+                        Some(true)
+                    }
                     k => k,
                 };
                 let flag = if state {
@@ -288,12 +292,14 @@ impl Interp {
                 Expr::Member(obj, prop) => {
                     self.global_object_write(ctx, obj, prop, &v);
                     let o = self.eval(ctx, obj);
+                    let o = self.open_unknown_place(ctx, obj, o, 0);
                     self.set_member(&o, prop, v);
                 }
                 Expr::Index(obj, idx) => {
                     let o = self.eval(ctx, obj);
                     let k = self.eval(ctx, idx);
                     if let Some(k) = k.as_text() {
+                        let o = self.open_unknown_place(ctx, obj, o, 0);
                         self.set_member(&o, &k, v);
                     } else {
                         self.note_write(Some(&v));
@@ -309,9 +315,76 @@ impl Interp {
         }
     }
 
+    /// `config.port = 80`, `config.webPaths.super = '/super'` where `config`
+    /// is a value the analysis cannot see (`require(dir + '/conf.json')`
+    /// unresolved, a package's object, a parameter): in JavaScript the write
+    /// lands on that object and later reads see it. The place that holds the
+    /// unknown (a variable in scope, or a property of an object, itself made
+    /// such a place when it is unknown too) is given an object that keeps the
+    /// written keys and answers everything else as the unknown did
+    /// (`ObjData::unknown_rest`). A place that is no variable in scope or
+    /// property of an object (`req.session`, a call's result, a global
+    /// the program never declared), and a package class's instance, stay
+    /// unknown and the write is dropped as before.
+    pub(crate) fn open_unknown_place(
+        &mut self,
+        ctx: &Ctx,
+        place: &Expr,
+        v: Value,
+        depth: u32,
+    ) -> Value {
+        let Value::Unknown(kind) = &v else {
+            return v;
+        };
+        if matches!(kind, Unknown::Instance(_)) || depth > 8 {
+            return v;
+        }
+        let opened = ObjData::over_unknown(kind.clone());
+        let stored = match place {
+            Expr::Ident(n) => ctx.scope.assign(n, Value::Obj(opened.clone())),
+            Expr::Member(base, p) => {
+                let b = self.eval(ctx, base);
+                match self.open_unknown_place(ctx, base, b, depth + 1) {
+                    Value::Obj(d) => {
+                        d.set(p, Value::Obj(opened.clone()));
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if stored { Value::Obj(opened) } else { v }
+    }
+
+    /// Whether `place` holds an unknown value that a write would open (see
+    /// [`Interp::open_unknown_place`]): a default written there under `if
+    /// (!config.x)` is a default for a run-time value, not the lazy
+    /// initialisation of the program's own state (`mod.rs` `lazy_init`).
+    fn unknown_place(&mut self, ctx: &Ctx, place: &Expr, depth: u32) -> bool {
+        let v = self.eval(ctx, place);
+        if ObjData::rest_of(&v).is_some() {
+            return true;
+        }
+        if !matches!(v, Value::Unknown(ref k) if !matches!(k, Unknown::Instance(_))) || depth > 8 {
+            return false;
+        }
+        match place {
+            Expr::Ident(n) => ctx.scope.lookup(n).is_some(),
+            Expr::Member(base, _) => {
+                let b = self.eval(ctx, base);
+                matches!(b, Value::Obj(_)) || self.unknown_place(ctx, base, depth + 1)
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
         self.note_write(Some(&v));
         match o {
+            Value::Obj(data) if data.unknown_rest.is_some() => {
+                self.write_over_unknown(data, prop, v);
+            }
             Value::Obj(data) => {
                 self.note_decorated(data, prop);
                 data.set(prop, v);
@@ -341,5 +414,36 @@ impl Interp {
             }
             _ => {}
         }
+    }
+}
+
+impl Interp {
+    /// A write on an unknown value the program writes properties on (see
+    /// [`Interp::open_unknown_place`]). On a path that may not run (`if
+    /// (config.webPaths.super === undefined) { config.webPaths.super =
+    /// '/super' }`) a key that read unknown holds the join of the two paths,
+    /// as a variable does after an `if` (`flow::join`): a string is the
+    /// default taken for the run-time value, conditional on the branch (a
+    /// route at it is charted under the default with an `assumed-default`
+    /// finding, as for `config.x || '/x'`, and deciding no comparison); a
+    /// flag (`enabled = false`) or a value that says nothing (`{}`, `null`)
+    /// leaves the key unknown, so the branches it would decide all run; any
+    /// other value is kept.
+    fn write_over_unknown(&mut self, data: &Rc<ObjData>, prop: &str, v: Value) {
+        let was_unknown = data.get(prop).is_none_or(|old| old.is_unknown());
+        let v = match (self.cond.last(), &v) {
+            (Some(when), Value::Str(s)) if was_unknown && self.assumptions(&v).is_empty() => {
+                let when = when.clone();
+                self.assume(&s.clone(), when)
+            }
+            (Some(_), Value::Bool(_)) if was_unknown => return,
+            (Some(_), _) if was_unknown && super::says_nothing(&v) => return,
+            (Some(_), Value::Obj(_)) if was_unknown => {
+                Self::open_shape(&v, 0);
+                v
+            }
+            _ => v,
+        };
+        data.set(prop, v);
     }
 }

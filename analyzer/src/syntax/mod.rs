@@ -306,6 +306,18 @@ impl SyntaxContext {
             erased = copy;
             src = &erased[..];
         }
+        // Decorators with a call chain (`@Returns(200, Array).Of(Order)`),
+        // which TypeScript takes and the grammar does not (see `recover`).
+        let unchained;
+        if tree.root_node().has_error()
+            && grammar != Grammar::JavaScript
+            && let Some(copy) = recover::cut_decorator_chains(src)
+            && let Some(t2) = better_parse(parser, &tree, &copy)
+        {
+            tree = t2;
+            unchained = copy;
+            src = &unchained[..];
+        }
         // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
         // reject; when a file has errors, try again with such `&` as `+`
         // (a binary operator in code, plain text in JSX) and keep the better parse.

@@ -25,6 +25,15 @@
 //! which the TypeScript grammar (0.23) cannot read; compiling erases them, so
 //! nothing is lost and no error is reported ([`erase_type_star_exports`]).
 //!
+//! A fifth copy reads decorators the TypeScript grammar (0.23) cannot:
+//! TypeScript takes any call chain after `@` (`@Returns(200, Array).Of(Order)`,
+//! `@(Returns(200).ContentType("text/html"))`, as Ts.ED writes them), the
+//! grammar only a name, a member path and one call. The copy turns the
+//! chained tail into a same-length comment (`@Returns(200, Array)/*...*/`),
+//! so the decorator and everything after it in the class are read; what the
+//! tail adds (a response's item type, a content type) is not
+//! ([`cut_decorator_chains`]).
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -404,6 +413,124 @@ fn type_star_export(s: &[u8]) -> Option<usize> {
     Some(i)
 }
 
+/// A copy of `src` where each decorator's call chain after its first call
+/// (`.Of(Order)` of `@Returns(200, Array).Of(Order)`) is a comment of the
+/// same length, line breaks kept; `None` when there is none.
+pub(super) fn cut_decorator_chains(src: &[u8]) -> Option<Vec<u8>> {
+    let mut copy: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(at) = memchr::memchr(b'@', &src[i..]) {
+        let start = i + at;
+        i = start + 1;
+        // A decorator starts a line or follows a space (not `a@b` in text).
+        if start > 0 && !matches!(src[start - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        }
+        let group = src.get(i) == Some(&b'(');
+        let mut j = if group { i + 1 } else { i };
+        // A name or member path, then its call.
+        let name = member_path(src, j);
+        if name == 0 {
+            continue;
+        }
+        j += name;
+        if src.get(j) != Some(&b'(') {
+            continue;
+        }
+        let Some(after_call) = closing(src, j) else {
+            continue;
+        };
+        // The chain: `.name(args)` or `.name`, any number of them, each
+        // maybe on a line of its own.
+        let mut end = after_call;
+        loop {
+            let dot = end
+                + src[end..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+            if src.get(dot) != Some(&b'.') {
+                break;
+            }
+            let n = member_path(src, dot + 1);
+            if n == 0 {
+                break;
+            }
+            let next = dot + 1 + n;
+            end = match src.get(next) {
+                Some(b'(') => match closing(src, next) {
+                    Some(e) => e,
+                    None => break,
+                },
+                _ => next,
+            };
+        }
+        if end - after_call < 4 || (group && src.get(end) != Some(&b')')) {
+            continue;
+        }
+        let c = copy.get_or_insert_with(|| src.to_vec());
+        for b in &mut c[after_call..end] {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
+        }
+        c[after_call..after_call + 2].copy_from_slice(b"/*");
+        c[end - 2..end].copy_from_slice(b"*/");
+        i = end;
+    }
+    copy
+}
+
+/// The length of a name or dotted path of names at `i` (`Returns`, `Api.Get`).
+fn member_path(s: &[u8], i: usize) -> usize {
+    let mut j = i;
+    loop {
+        let n = s[j.min(s.len())..]
+            .iter()
+            .take_while(|b| is_ident_byte(**b))
+            .count();
+        if n == 0 {
+            return if j > i { j - 1 - i } else { 0 };
+        }
+        j += n;
+        if s.get(j) != Some(&b'.') || !s.get(j + 1).is_some_and(|b| is_ident_byte(*b)) {
+            return j - i;
+        }
+        j += 1;
+    }
+}
+
+/// Just past the `)` that closes the `(` at `open`, skipping strings.
+fn closing(s: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut j = open;
+    while j < s.len() {
+        match s[j] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (s[j] == b')').then_some(j + 1);
+                }
+            }
+            q @ (b'"' | b'\'' | b'`') => {
+                j += 1;
+                while j < s.len() && s[j] != q {
+                    if s[j] == b'\\' {
+                        j += 1;
+                    } else if s[j] == b'\n' && q != b'`' {
+                        return None;
+                    }
+                    j += 1;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Grammar, SyntaxContext};
@@ -435,6 +562,18 @@ mod tests {
             e[0].1.contains("the other side (lines 5–6) was not"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn decorator_call_chains_are_read() {
+        let src = "class C {\n  @Get(\"/\")\n  @Returns(200, Array).Of(Order)\n  list() {}\n\n  @Get(\"/x\")\n  @(Returns(200, String).ContentType(\"text/html\"))\n  page() {}\n}\n";
+        let facts = SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes());
+        assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
+        let copy = super::cut_decorator_chains(src.as_bytes()).unwrap();
+        let copy = String::from_utf8(copy).unwrap();
+        assert!(copy.contains("@Returns(200, Array)/*      */\n"), "{copy}");
+        assert!(copy.contains("@(Returns(200, String)/*"), "{copy}");
+        assert_eq!(copy.len(), src.len());
     }
 
     #[test]
