@@ -32,6 +32,7 @@ pub(crate) fn build_events(
         Direction::ServerToClient => Direction::ClientToServer,
     };
     let sites: Vec<machine::RawSite> = interp
+        .rec
         .sites
         .iter()
         .map(|s| {
@@ -56,8 +57,9 @@ pub(crate) fn build_events(
     // A server that only the event pass reached (a separate program, such as a
     // worker started with fork()) is reported, and its events left out, when the
     // entries reach a server of their own.
-    let any_reached = interp.sio_servers.iter().any(|s| s.reached);
+    let any_reached = interp.rec.sio_servers.iter().any(|s| s.reached);
     let separate: BTreeSet<u32> = interp
+        .rec
         .sio_servers
         .iter()
         .enumerate()
@@ -65,7 +67,7 @@ pub(crate) fn build_events(
         .map(|(i, _)| i as u32)
         .collect();
     for &i in &separate {
-        let s = &interp.sio_servers[i as usize];
+        let s = &interp.rec.sio_servers[i as usize];
         findings.push(Finding {
             code: FindingCode::SeparateServer,
             at: loc(project, s.file, s.line),
@@ -74,6 +76,7 @@ pub(crate) fn build_events(
         });
     }
     let servers: Vec<SocketServer> = interp
+        .rec
         .sio_servers
         .iter()
         .enumerate()
@@ -107,6 +110,7 @@ pub(crate) fn build_events(
         .map(|s| s.file)
         .collect();
     let catch_all = interp
+        .rec
         .findings
         .iter()
         .any(|f| f.code == FindingCode::CatchAllListener && server_files.contains(&f.file));
@@ -348,7 +352,7 @@ fn unfollowed_client_emits(
     use crate::census::{CensusKind, SocketShape, imports_client_framework, is_client_path};
     let charted: BTreeSet<(FileId, u32)> = sites.iter().map(|s| (s.file, s.line)).collect();
     let mut out = BTreeMap::new();
-    for &f in &interp.touched {
+    for &f in &interp.rec.touched {
         let rel = project.rel(f);
         if crate::is_test_path(rel) {
             continue;

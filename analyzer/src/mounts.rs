@@ -188,7 +188,7 @@ pub(crate) fn walk(
     }
     stack.push(router);
     out.reached_routers.insert(router);
-    let data = &interp.routers[router as usize];
+    let data = &interp.rec.routers[router as usize];
     let mut chain: Vec<ScopedMw> = inherited.to_vec();
     for reg in &data.regs {
         let cond_here = match (cond, reg.cond.as_deref()) {
@@ -393,7 +393,7 @@ pub(crate) fn walk(
                     let guard = mw
                         .iter()
                         .find_map(|n| {
-                            interp.guards.get(n).map(|g| Guard {
+                            interp.rec.guards.get(n).map(|g| Guard {
                                 name: n.clone(),
                                 status: g.status,
                                 at: loc(project, g.file, g.line),
@@ -589,6 +589,7 @@ pub(crate) fn build_inventory(
     census_files: &[FileId],
 ) -> Inventory {
     let mut findings: Vec<Finding> = interp
+        .rec
         .findings
         .iter()
         .map(|f| Finding {
@@ -609,6 +610,7 @@ pub(crate) fn build_inventory(
         passed_on: Vec::new(),
     };
     let roots: Vec<u32> = interp
+        .rec
         .routers
         .iter()
         .enumerate()
@@ -618,12 +620,12 @@ pub(crate) fn build_inventory(
     // An app factory that runs twice (two entries calling `createApp()`)
     // makes one app: what each instance serves is merged under the first.
     let canonical = |i: u32| -> u32 {
-        let r = &interp.routers[i as usize];
+        let r = &interp.rec.routers[i as usize];
         roots
             .iter()
             .copied()
             .find(|&j| {
-                let o = &interp.routers[j as usize];
+                let o = &interp.rec.routers[j as usize];
                 o.file == r.file && o.line == r.line
             })
             .unwrap_or(i)
@@ -651,7 +653,7 @@ pub(crate) fn build_inventory(
     // listed them would contradict the catalog.
     let charted = crate::salvaged::charted_so_far(&out, &salvaged);
     // Routers with routes that no root reaches.
-    for (i, r) in interp.routers.iter().enumerate() {
+    for (i, r) in interp.rec.routers.iter().enumerate() {
         if out.reached_routers.contains(&(i as u32)) {
             continue;
         }
@@ -728,8 +730,8 @@ pub(crate) fn build_inventory(
     let salvaged = salvage_unmounted(project, interp, &out, salvaged);
     if entries.is_empty()
         && roots.is_empty()
-        && interp.sio_servers.is_empty()
-        && interp.sites.is_empty()
+        && interp.rec.sio_servers.is_empty()
+        && interp.rec.sites.is_empty()
     {
         findings.push(Finding {
             code: FindingCode::NoEntry,
@@ -754,7 +756,7 @@ pub(crate) fn build_inventory(
         decls.sort_by(|a, b| a.at.cmp(&b.at));
         *app_counts.entry(op.app).or_default() += 1;
         salvaged_ops.insert((op.method.clone(), op.full.clone(), op.regex));
-        let r = &interp.routers[op.app as usize];
+        let r = &interp.rec.routers[op.app as usize];
         operations.push(Operation {
             method: op.method,
             path: salvaged_pattern(&op.full, op.regex),
@@ -767,7 +769,7 @@ pub(crate) fn build_inventory(
     for ((app, method, full, regex), mut decls) in out.ops {
         decls.sort_by(|a, b| a.at.cmp(&b.at));
         *app_counts.entry(app).or_default() += 1;
-        let r = &interp.routers[app as usize];
+        let r = &interp.rec.routers[app as usize];
         let mount_path = out
             .mount_paths
             .get(&(app, method.clone(), full.clone(), regex))
@@ -800,7 +802,7 @@ pub(crate) fn build_inventory(
         .iter()
         .filter(|&&a| canonical(a) == a)
         .map(|&a| {
-            let r = &interp.routers[a as usize];
+            let r = &interp.rec.routers[a as usize];
             App {
                 at: router_loc(project, r),
                 operations: app_counts.get(&a).copied().unwrap_or(0),
@@ -809,7 +811,7 @@ pub(crate) fn build_inventory(
         })
         .chain(salvaged.apps.iter().map(|(a, reached)| {
             let a = *a;
-            let r = &interp.routers[a as usize];
+            let r = &interp.rec.routers[a as usize];
             App {
                 at: router_loc(project, r),
                 operations: app_counts.get(&a).copied().unwrap_or(0),
@@ -819,6 +821,7 @@ pub(crate) fn build_inventory(
         .collect();
     let entry_set: HashSet<FileId> = entries.iter().copied().collect();
     let source_files: Vec<SourceFile> = interp
+        .rec
         .touched
         .iter()
         .map(|&f| SourceFile {
@@ -828,6 +831,7 @@ pub(crate) fn build_inventory(
         })
         .chain(
             interp
+                .rec
                 .data_modules
                 .iter()
                 .filter(|(_, d)| !d.hash.is_empty())

@@ -193,10 +193,10 @@ pub(crate) fn analyze_here(
     // router, a Socket.IO server) are not reported as entries when others do.
     let mut productive: BTreeSet<FileId> = BTreeSet::new();
     let run_entry = |interp: &mut Interp, productive: &mut BTreeSet<FileId>, e: FileId| {
-        let before = (interp.routers.len(), interp.sio_servers.len());
+        let before = (interp.rec.routers.len(), interp.rec.sio_servers.len());
         interp.run_module(e);
         interp.run_handed();
-        if (interp.routers.len(), interp.sio_servers.len()) != before {
+        if (interp.rec.routers.len(), interp.rec.sio_servers.len()) != before {
             productive.insert(e);
         }
     };
@@ -279,7 +279,7 @@ pub(crate) fn analyze_here(
     interp.medusa_file_routes();
     // The app Keystone 6's CLI makes from keystone.ts.
     interp.keystone_apps();
-    let reached: BTreeSet<FileId> = interp.touched.clone();
+    let reached: BTreeSet<FileId> = interp.rec.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {
         // (needles already scanned)
@@ -310,7 +310,7 @@ pub(crate) fn analyze_here(
     interp.mark_route_handlers_called();
     interp.run_route_handlers(true);
     interp.probe_guards();
-    let http_files = interp.touched.clone();
+    let http_files = interp.rec.touched.clone();
     let sock: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             !opts.skip_events
@@ -332,8 +332,8 @@ pub(crate) fn analyze_here(
         interp.run_route_handlers(false);
     }
     if opts.skip_events {
-        interp.sites.clear();
-        interp.sio_servers.clear();
+        interp.rec.sites.clear();
+        interp.rec.sio_servers.clear();
     } else {
         interp.replay_emitters();
         interp.run_dispatched();
@@ -348,7 +348,7 @@ pub(crate) fn analyze_here(
     let t3 = Instant::now();
     // The census: every file the analysis read, and the others that hold
     // registration-shaped calls.
-    let census_files = census::files(&project, &loader, &interp.touched, !opts.skip_events);
+    let census_files = census::files(&project, &loader, &interp.rec.touched, !opts.skip_events);
     loader.prefetch(census_files.iter().copied());
     let mut inv = build_inventory(
         &project,

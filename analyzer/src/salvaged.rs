@@ -140,13 +140,13 @@ pub(crate) fn salvage_walk(
     let mut canon: BTreeMap<(FileId, u32), u32> = roots
         .iter()
         .map(|&i| {
-            let r = &interp.routers[i as usize];
+            let r = &interp.rec.routers[i as usize];
             ((r.file, r.line), i)
         })
         .collect();
     let mut tags: BTreeMap<u32, Reached> = BTreeMap::new();
     let mut sout = new_out();
-    for (i, r) in interp.routers.iter().enumerate() {
+    for (i, r) in interp.rec.routers.iter().enumerate() {
         let Some(tag) = &r.salvage else { continue };
         if !r.is_app || r.mounted {
             continue;
@@ -196,7 +196,7 @@ pub(crate) fn salvage_unmounted(
 ) -> Salvaged {
     let mut uout = new_out();
     let mut tags: BTreeMap<u32, Reached> = BTreeMap::new();
-    for (i, r) in interp.routers.iter().enumerate() {
+    for (i, r) in interp.rec.routers.iter().enumerate() {
         let i = i as u32;
         if out.reached_routers.contains(&i) || uout.reached_routers.contains(&i) || r.mounted {
             continue;

@@ -106,7 +106,7 @@ struct Why {
 /// `unmounted-router` finding lists, are accounted for by that finding.
 pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     let project = run.project;
-    let rec = &run.interp.census;
+    let rec = &run.interp.rec.census;
     let loc = |f: FileId, l: u32| Location {
         file: project.rel(f).to_string(),
         line: l,
@@ -114,7 +114,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     // What is charted, by (file, line).
     let mut http: HashSet<(FileId, u32)> = HashSet::new();
     for &r in run.walked {
-        for reg in &run.interp.routers[r as usize].regs {
+        for reg in &run.interp.rec.routers[r as usize].regs {
             http.insert((reg.file, reg.line));
             // A route a decorator declared (see `machine/decorators.rs`).
             if let Some(at) = reg.declared {
@@ -173,7 +173,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     let walked_params: HashSet<(FileId, u32)> = run
         .walked
         .iter()
-        .flat_map(|&id| run.interp.routers[id as usize].param_sites.iter().copied())
+        .flat_map(|&id| {
+            run.interp.rec.routers[id as usize]
+                .param_sites
+                .iter()
+                .copied()
+        })
         .collect();
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
@@ -247,10 +252,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 let charted = if item.kind == CensusKind::Call {
                     // It ran: every function around it was entered (in the routing
                     // phase, or for events at all), in a file the analysis ran.
-                    run.interp.touched.contains(&file)
+                    run.interp.rec.touched.contains(&file)
                         && item.enclosing.iter().all(|(id, _, _)| {
                             rec.entered.contains(&(file, *id))
-                                || event && run.interp.called.contains(&(file, *id))
+                                || event && run.interp.deferred.called.contains(&(file, *id))
                         })
                 } else if event {
                     sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
@@ -439,7 +444,7 @@ fn socket_site(
     socket_file: bool,
     sio_package: &mut Option<bool>,
 ) -> bool {
-    let seen = run.interp.census.sites.get(&(file, item.line));
+    let seen = run.interp.rec.census.sites.get(&(file, item.line));
     let recv = seen.and_then(|s| s.main.or(s.later));
     // (Not "an event site was charted at this line": that may be a helper's
     // call beside an emitter's `on`, `bus.on('x', d => relay('y', d))`.)
@@ -574,7 +579,7 @@ fn explain(
     computed_imports: &[Location],
 ) -> Why {
     let project = run.project;
-    let rec = &run.interp.census;
+    let rec = &run.interp.rec.census;
     let here = |f: FileId, l: u32| format!("{}:{l}", project.rel(f));
     let seen = rec.sites.get(&(file, item.line));
     let call = item.describe();
@@ -727,7 +732,7 @@ fn explain(
         };
         match recv {
             Some(Recv::Router(id)) if !event => {
-                let r = &run.interp.routers[id as usize];
+                let r = &run.interp.rec.routers[id as usize];
                 return Why {
                     cause: "unmounted-router",
                     reason: format!(
@@ -855,7 +860,7 @@ fn explain(
             ),
         };
     }
-    if !run.interp.touched.contains(&file) {
+    if !run.interp.rec.touched.contains(&file) {
         return if run.imported.contains(&file) {
             Why {
                 cause: "skipped",

@@ -15,7 +15,7 @@ impl Interp {
     /// register on the app's router: the copy stands for the app. A router's
     /// methods live on its prototype, so a copy of a router has none.
     pub(crate) fn copies_app(&self, v: &Value) -> bool {
-        matches!(v, Value::Router(id) if self.routers.get(*id as usize).is_some_and(|r| r.is_app))
+        matches!(v, Value::Router(id) if self.rec.routers.get(*id as usize).is_some_and(|r| r.is_app))
     }
 
     /// Record a registration on app or router `id`, under the conditions in
@@ -56,7 +56,7 @@ impl Interp {
                     _ => false,
                 }
         };
-        if self.routers[id as usize].regs.iter().rev().any(same) {
+        if self.rec.routers[id as usize].regs.iter().rev().any(same) {
             return;
         }
         let reg = Reg {
@@ -68,12 +68,12 @@ impl Interp {
             via,
             declared: None,
         };
-        self.routers[id as usize].regs.push(reg);
+        self.rec.routers[id as usize].regs.push(reg);
         self.reentry.registered += 1;
     }
 
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
-        self.routers.push(RouterData {
+        self.rec.routers.push(RouterData {
             is_app,
             file,
             line,
@@ -88,7 +88,7 @@ impl Interp {
             salvage: self.salvage_tag(),
             manifest: None,
         });
-        Value::Router(self.routers.len() as u32 - 1)
+        Value::Router(self.rec.routers.len() as u32 - 1)
     }
 
     pub(crate) fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
@@ -103,7 +103,7 @@ impl Interp {
             return v;
         }
         let name = crate::libs::dropins::verb_alias(name).unwrap_or(name);
-        if let Some(f) = self.routers[id as usize].props.get(name).cloned() {
+        if let Some(f) = self.rec.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
             let argv = self.eval_args(ctx, &call.args);
             return self.call_value_now(
@@ -119,7 +119,7 @@ impl Interp {
             // `app.get('setting')` reads a setting; it is not a route.
             let k = self.eval(ctx, &call.args[0]);
             return match k.as_text() {
-                Some(k) => self.routers[id as usize]
+                Some(k) => self.rec.routers[id as usize]
                     .settings
                     .get(&k)
                     .cloned()
@@ -187,7 +187,7 @@ impl Interp {
             "set" => {
                 let argv = self.eval_args(ctx, &call.args);
                 if let (Some(k), Some(v)) = (argv.first().and_then(|k| k.as_text()), argv.get(1)) {
-                    self.routers[id as usize].settings.insert(k, v.clone());
+                    self.rec.routers[id as usize].settings.insert(k, v.clone());
                 }
                 Value::Router(id)
             }
@@ -220,7 +220,7 @@ impl Interp {
                     self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
                 }
                 if !self.event_mode && !self.salvage_blocks(id) {
-                    self.routers[sub_id as usize].mounted = true;
+                    self.rec.routers[sub_id as usize].mounted = true;
                     self.push_reg(
                         id,
                         RegKind::Use {
@@ -245,7 +245,7 @@ impl Interp {
                     _ => Vec::new(),
                 };
                 if !self.event_mode && !self.salvage_blocks(id) {
-                    self.routers[id as usize]
+                    self.rec.routers[id as usize]
                         .param_sites
                         .push((ctx.file, call.line));
                 }
@@ -257,7 +257,7 @@ impl Interp {
                     self.handler_names(e, v, &mut fns, 0);
                     for n in &names {
                         for (f, _) in &fns {
-                            self.routers[id as usize].param_callbacks.push((
+                            self.rec.routers[id as usize].param_callbacks.push((
                                 n.clone(),
                                 f.clone(),
                                 v.clone(),
@@ -467,12 +467,13 @@ impl Interp {
         if self.event_mode
             || self.salvage_blocks(id)
             || !self
+                .rec
                 .finding_keys
                 .insert((FindingCode::DynamicPath, ctx.file, call.line))
         {
             return;
         }
-        self.findings.push(RawFinding {
+        self.rec.findings.push(RawFinding {
             code: FindingCode::DynamicPath,
             file: ctx.file,
             line: call.line,
@@ -562,8 +563,13 @@ impl Interp {
                     _ => String::new(),
                 };
                 // Read when the handlers run (imported schemas stay lazy until then).
-                self.pending_guesses
-                    .push((contract.clone(), ctx.clone(), name, argv, call.line));
+                self.deferred.pending_guesses.push((
+                    contract.clone(),
+                    ctx.clone(),
+                    name,
+                    argv,
+                    call.line,
+                ));
             }
         }
         // An array that ends the route (`...params` built at run time): its
@@ -613,7 +619,7 @@ impl Interp {
                 self.note_middleware(&name, v);
             }
             for &r in &routers {
-                self.routers[r as usize].mounted = true;
+                self.rec.routers[r as usize].mounted = true;
             }
             self.push_reg(
                 id,
@@ -666,7 +672,7 @@ impl Interp {
             call.doc.clone(),
             via,
         );
-        if let Some(reg) = self.routers[id as usize].regs.last_mut() {
+        if let Some(reg) = self.rec.routers[id as usize].regs.last_mut() {
             reg.declared = declared;
         }
     }
@@ -1182,7 +1188,7 @@ impl Interp {
         }
         for h in &handlers {
             if let UseHandler::Router(r) = h {
-                self.routers[*r as usize].mounted = true;
+                self.rec.routers[*r as usize].mounted = true;
             }
         }
         self.package_mounts(ctx, call, &paths, start, &argv);

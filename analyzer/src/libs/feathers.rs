@@ -635,7 +635,7 @@ impl Interp {
                 }
             }
         }
-        self.sites.extend(sites);
+        self.rec.sites.extend(sites);
     }
 
     /// Whether an argument of a Feathers app's `use` is a service: an object

@@ -59,18 +59,20 @@ impl Interp {
             Value::Lazy(f, export) => (name.to_string(), *f, export.to_string()),
             _ => return,
         };
-        if self.middleware_keys.insert(key) {
-            self.middleware_seen.push((name.to_string(), v.clone()));
+        if self.deferred.middleware_keys.insert(key) {
+            self.deferred
+                .middleware_seen
+                .push((name.to_string(), v.clone()));
         }
     }
 
     /// Run each middleware seen on its own; those that answer 401 or 403 are guards.
     pub(crate) fn probe_guards(&mut self) {
-        let seen = std::mem::take(&mut self.middleware_seen);
+        let seen = std::mem::take(&mut self.deferred.middleware_seen);
         let was = self.event_mode;
         self.event_mode = true;
         for (name, v) in &seen {
-            if self.guards.contains_key(name) || self.steps > STEP_BUDGET {
+            if self.rec.guards.contains_key(name) || self.steps > STEP_BUDGET {
                 continue;
             }
             let f = self.force_deep(v.clone());
@@ -93,7 +95,7 @@ impl Interp {
                     .iter()
                     .find(|h| credential_header(h))
                     .cloned();
-                self.guards.insert(
+                self.rec.guards.insert(
                     name.clone(),
                     GuardInfo {
                         status,

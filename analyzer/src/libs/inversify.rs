@@ -193,6 +193,7 @@ impl Interp {
             }
         }
         let classes: Vec<Rc<ClassVal>> = self
+            .rec
             .classes
             .iter()
             .map(|(c, _)| c.clone())
@@ -204,7 +205,7 @@ impl Interp {
                 self.register_inversify_controller(server.router, &cv);
             }
         }
-        self.routers[server.router as usize].mounted = true;
+        self.rec.routers[server.router as usize].mounted = true;
         self.push_reg(
             server.app,
             RegKind::Use {

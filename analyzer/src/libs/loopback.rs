@@ -248,7 +248,7 @@ impl Interp {
             .as_text()
             .unwrap_or_else(|| "/api".into());
         // `app.loopback` is the module (`app.loopback.Router()` in boot scripts).
-        self.routers[app as usize]
+        self.rec.routers[app as usize]
             .props
             .insert("loopback".into(), Value::Builtin(Builtin::Express));
         let mounts = self.loopback_rest_mounts(&file("middleware.json"), &root);

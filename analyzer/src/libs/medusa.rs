@@ -123,7 +123,7 @@ impl Interp {
             let Value::Router(app) = self.new_router(first, 1, true) else {
                 continue;
             };
-            self.routers[app as usize].manifest = Some(Rc::from(manifest.as_str()));
+            self.rec.routers[app as usize].manifest = Some(Rc::from(manifest.as_str()));
             for (file, route) in files {
                 self.run_module(file);
                 for &m in METHODS {

@@ -66,7 +66,10 @@ pub(crate) mod vue;
 
 use crate::ir::Expr;
 use crate::machine::{Ctx, Interp, NodeFn};
+use crate::project::FileId;
+use crate::value::Closure;
 use crate::value::{Builtin, Value};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 // What the machine holds or calls of the libraries besides the hooks below:
@@ -113,6 +116,16 @@ pub(crate) struct LibState {
     pub(crate) openapi_backends: openapi_backend::Backends,
     /// The documents swagger-tools' `initializeMiddleware` was given (see `libs/swagger_tools.rs`).
     pub(crate) swagger_docs: swagger_tools::SwaggerDocs,
+    /// NestJS gateways seen, by (file, class line).
+    pub(crate) nest_gateways: HashSet<(FileId, u32)>,
+    /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
+    pub(crate) nest_servers: HashMap<Option<i64>, u32>,
+    /// The instances Nest's dependency injection made, by (file, class line).
+    pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
+    /// Named functions that only return a value (`getSocket() { return socket }`), by name.
+    pub(crate) component_methods: HashMap<String, Rc<Closure>>,
+    /// Named functions by file (the hooks a component getter may need run first).
+    pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
 }
 
 impl LibState {

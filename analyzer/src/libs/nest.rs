@@ -246,7 +246,7 @@ impl Interp {
             via: None,
             declared: None,
         };
-        self.routers[router as usize].regs.push(reg);
+        self.rec.routers[router as usize].regs.push(reg);
         self.reentry.registered += 1;
     }
 
@@ -467,8 +467,8 @@ impl Interp {
                     let v = self.eval(ctx, &c.callee);
                     let passport = matches!(self.force(v, 0),
                         Value::Builtin(Builtin::MiddlewareFactory(n)) if n.starts_with("@nestjs/passport."));
-                    if passport && !self.guards.contains_key(&name) {
-                        self.guards.insert(
+                    if passport && !self.rec.guards.contains_key(&name) {
+                        self.rec.guards.insert(
                             name.clone(),
                             GuardInfo {
                                 status: 401,
@@ -494,7 +494,7 @@ impl Interp {
     /// A guard class of the program: it denies with 403 when `canActivate`
     /// answers false, 401 when it extends passport's `AuthGuard(...)`.
     fn note_guard_class(&mut self, name: &str, g: &Rc<ClassVal>) {
-        if self.guards.contains_key(name) {
+        if self.rec.guards.contains_key(name) {
             return;
         }
         let passport = matches!(&g.class.superclass, Some(Expr::Call(c)) if callee_name(&c.callee) == Some("AuthGuard"));
@@ -502,7 +502,7 @@ impl Interp {
         // Rate limiting and the like deny with other statuses.
         let not_access = name.contains("Throttler") || name.contains("RateLimit");
         if (passport || can_activate) && !not_access {
-            self.guards.insert(
+            self.rec.guards.insert(
                 name.to_string(),
                 GuardInfo {
                     status: if passport { 401 } else { 403 },
@@ -596,7 +596,7 @@ impl Interp {
         }
         // Controllers in files no module reached: loaded to be named.
         self.load_controller_files();
-        let classes: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
+        let classes: Vec<Rc<ClassVal>> = self.rec.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in classes {
             if self
                 .libs

@@ -211,7 +211,7 @@ impl Interp {
             return false;
         };
         self.openapi_backend_routes(index, router);
-        self.routers[router as usize].mounted = true;
+        self.rec.routers[router as usize].mounted = true;
         self.push_reg(
             app,
             RegKind::Use {

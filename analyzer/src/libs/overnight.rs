@@ -138,7 +138,7 @@ impl Interp {
                 .map(UseHandler::Middleware)
                 .collect();
             handlers.push(UseHandler::Router(router));
-            self.routers[router as usize].mounted = true;
+            self.rec.routers[router as usize].mounted = true;
             let kind = RegKind::Use {
                 paths: vec![PathArg::Str(base)],
                 handlers,
@@ -249,7 +249,7 @@ impl Interp {
         for child in children {
             let child = self.force_deep(child);
             if let Some((path, r)) = self.overnight_router(&child) {
-                self.routers[r as usize].mounted = true;
+                self.rec.routers[r as usize].mounted = true;
                 let kind = RegKind::Use {
                     paths: vec![PathArg::Str(path)],
                     handlers: vec![UseHandler::Router(r)],

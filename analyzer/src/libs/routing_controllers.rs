@@ -143,7 +143,7 @@ impl Interp {
             for f in files {
                 self.run_module(f);
             }
-            classes = self.classes.iter().map(|(c, _)| c.clone()).collect();
+            classes = self.rec.classes.iter().map(|(c, _)| c.clone()).collect();
             self.finding(
                 FindingCode::DynamicMount,
                 ctx.file,
@@ -160,7 +160,7 @@ impl Interp {
         // Controller classes of the project that are not listed.
         let at = format!("{}:{line}", self.loader.project.rel(ctx.file));
         self.load_controller_files();
-        let loaded: Vec<Rc<ClassVal>> = self.classes.iter().map(|(c, _)| c.clone()).collect();
+        let loaded: Vec<Rc<ClassVal>> = self.rec.classes.iter().map(|(c, _)| c.clone()).collect();
         for cv in loaded {
             if done.contains(&(cv.file, cv.class.line)) {
                 continue;
@@ -308,7 +308,7 @@ impl Interp {
     /// A guard a decorator names that refuses with 401 (`@Authorized()`,
     /// `@Security('jwt')`, `@UseAuth(X)`, `@JWTRequired()`): its middleware name.
     pub(crate) fn decorator_guard(&mut self, name: String, file: FileId, line: u32) -> String {
-        self.guards.entry(name.clone()).or_insert(GuardInfo {
+        self.rec.guards.entry(name.clone()).or_insert(GuardInfo {
             status: 401,
             file,
             line,
@@ -327,7 +327,8 @@ impl Interp {
         for f in files {
             self.run_module(f);
             classes.extend(
-                self.classes
+                self.rec
+                    .classes
                     .iter()
                     .filter(|(c, _)| c.file == f)
                     .map(|(c, _)| c.clone()),

@@ -838,7 +838,7 @@ impl Interp {
         });
         // A Socket.IO listener's payload validated by a schema.
         if let (Some(z), Some("payload"), Some(i)) = (&zod, part, self.listener_site)
-            && let Some(site) = self.sites.get_mut(i)
+            && let Some(site) = self.rec.sites.get_mut(i)
             && site.payload.is_none()
         {
             site.payload = Some(z.schema.clone());

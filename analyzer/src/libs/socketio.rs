@@ -181,18 +181,19 @@ impl Interp {
         // One server per creation site, however often the code runs.
         let reached = !self.event_mode && !self.unreached_mode;
         if let Some(i) = self
+            .rec
             .sio_servers
             .iter()
             .position(|s| s.file == ctx.file && s.line == line)
         {
-            let srv = &mut self.sio_servers[i];
+            let srv = &mut self.rec.sio_servers[i];
             srv.reached |= reached;
             if path != "/socket.io" {
                 srv.path = path;
             }
             return sio(SioKind::Server, i as u32, "/");
         }
-        self.sio_servers.push(SioServer {
+        self.rec.sio_servers.push(SioServer {
             file: ctx.file,
             line,
             path,
@@ -200,7 +201,7 @@ impl Interp {
             reached,
             separate: self.loading_unreached && self.stack.is_empty(),
         });
-        sio(SioKind::Server, self.sio_servers.len() as u32 - 1, "/")
+        sio(SioKind::Server, self.rec.sio_servers.len() as u32 - 1, "/")
     }
 
     /// A namespace as `io.of(x)` and Nest's `namespace` option name it: a
@@ -233,7 +234,7 @@ impl Interp {
     /// class's instance (`constructor(private readonly chat: ChatService)`).
     fn nest_instance(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>, depth: u32) -> Value {
         let key = (cv.file, cv.class.line);
-        if let Some(v) = self.nest_instances.get(&key) {
+        if let Some(v) = self.libs.nest_instances.get(&key) {
             return v.clone();
         }
         let mut args = Vec::new();
@@ -254,7 +255,7 @@ impl Interp {
             }
         }
         let inst = self.construct(ctx, &Value::Class(cv.clone()), args, &[], cv.class.line);
-        self.nest_instances.insert(key, inst.clone());
+        self.libs.nest_instances.insert(key, inst.clone());
         inst
     }
 
@@ -276,7 +277,7 @@ impl Interp {
         let Some(gw) = gateway else {
             return;
         };
-        if !self.nest_gateways.insert((ctx.file, c.line)) {
+        if !self.libs.nest_gateways.insert((ctx.file, c.line)) {
             return;
         }
         let mut port = None;
@@ -297,10 +298,10 @@ impl Interp {
                 _ => {}
             }
         }
-        let server = match self.nest_servers.get(&port) {
+        let server = match self.libs.nest_servers.get(&port) {
             Some(&i) => i,
             None => {
-                self.sio_servers.push(SioServer {
+                self.rec.sio_servers.push(SioServer {
                     file: ctx.file,
                     line: gw.line,
                     path: "/socket.io".into(),
@@ -308,12 +309,12 @@ impl Interp {
                     reached: true,
                     separate: false,
                 });
-                let i = self.sio_servers.len() as u32 - 1;
-                self.nest_servers.insert(port, i);
+                let i = self.rec.sio_servers.len() as u32 - 1;
+                self.libs.nest_servers.insert(port, i);
                 i
             }
         };
-        if let Some(srv) = self.sio_servers.get_mut(server as usize) {
+        if let Some(srv) = self.rec.sio_servers.get_mut(server as usize) {
             srv.namespaces.insert(ns.clone());
             if let Some(p) = path {
                 srv.path = p;
@@ -392,7 +393,7 @@ impl Interp {
                         .and_then(|i| f.params.get(i))
                         .map(|p| vec![pattern_label(p)])
                         .unwrap_or_default();
-                    self.sites.push(RawSite {
+                    self.rec.sites.push(RawSite {
                         pattern,
                         args: params,
                         ack: acks,
@@ -408,10 +409,10 @@ impl Interp {
                             server,
                         )
                     });
-                    site = Some(self.sites.len() - 1);
+                    site = Some(self.rec.sites.len() - 1);
                     for (ev, line, data) in responses {
                         let line = line.unwrap_or(f.line);
-                        self.sites.push(RawSite {
+                        self.rec.sites.push(RawSite {
                             args: vec!["data".into()],
                             payload: data,
                             ..RawSite::server(
@@ -439,7 +440,7 @@ impl Interp {
             if let Some(ev) = lifecycle
                 && !self.sio_quiet
             {
-                self.sites.push(RawSite::server(
+                self.rec.sites.push(RawSite::server(
                     ev.into(),
                     &ns,
                     Direction::ClientToServer,
@@ -535,7 +536,7 @@ impl Interp {
             (SioKind::Server, "of") => {
                 let argv = self.eval_args(ctx, &call.args);
                 let ns = self.namespace_name(argv.first());
-                if let Some(srv) = self.sio_servers.get_mut(s.server as usize) {
+                if let Some(srv) = self.rec.sio_servers.get_mut(s.server as usize) {
                     srv.namespaces.insert(ns.clone());
                 }
                 sio(SioKind::Namespace, s.server, &ns)
@@ -573,7 +574,7 @@ impl Interp {
                     self.push_site(
                         ctx, call, s, &ev, pattern, side, direction, kind, &params, ack, payload,
                     );
-                    if let (Some(a), Some(site)) = (ack_schema, self.sites.last_mut()) {
+                    if let (Some(a), Some(site)) = (ack_schema, self.rec.sites.last_mut()) {
                         site.ack_schema = Some(a);
                     }
                 }
@@ -582,7 +583,7 @@ impl Interp {
                     let this = Some(Value::Sio(Rc::new((**s).clone())));
                     // The first argument is the payload: a schema applied to it is the payload's.
                     let mut args = vec![Value::dynamic(); n];
-                    let site = self.sites.len().checked_sub(1).filter(|_| recorded);
+                    let site = self.rec.sites.len().checked_sub(1).filter(|_| recorded);
                     if let (Some(first), Some(_)) = (args.first_mut(), site) {
                         *first = Value::Http(HttpVal::Part("payload"));
                     }
@@ -738,7 +739,7 @@ impl Interp {
                 let argv = self.eval_args(ctx, &call.args);
                 for a in argv {
                     if let Some(r) = self.force_deep(a).as_text() {
-                        self.rooms_joined.insert(r);
+                        self.rec.rooms_joined.insert(r);
                     }
                 }
                 Value::Undef
@@ -908,7 +909,7 @@ impl Interp {
         if self.sio_quiet {
             return;
         }
-        self.census.event_sources.insert((ctx.file, call.line));
+        self.rec.census.event_sources.insert((ctx.file, call.line));
         // A name that came in through helper parameters is sited at the outermost
         // call that passed it (`broadcastToApps('apps:changed', ...)`).
         let (mut file, mut line, mut via) = (ctx.file, call.line, None);
@@ -930,7 +931,7 @@ impl Interp {
                 via = Some(fr.callee.clone());
             }
         }
-        self.sites.push(RawSite {
+        self.rec.sites.push(RawSite {
             name: name.to_string(),
             pattern,
             ns: s.ns.to_string(),
@@ -957,7 +958,7 @@ impl Interp {
     /// sited where the helper calls it.
     pub(crate) fn carries_emitter(&self, v: &Value, depth: u32) -> bool {
         match v {
-            Value::Func(c) => self.emits.get(&(c.file, c.func.id)) == Some(&true),
+            Value::Func(c) => self.deferred.emits.get(&(c.file, c.func.id)) == Some(&true),
             Value::Arr(a) if depth < 1 => a
                 .borrow()
                 .iter()
@@ -1182,11 +1183,11 @@ impl Interp {
         let n = c.func.params.len();
         let mut argv = vec![Value::Unknown(Unknown::Param); n];
         // A callback handed to a package gets its arguments from that package.
-        if self.census.handed.contains_key(&(c.file, c.func.id)) {
+        if self.rec.census.handed.contains_key(&(c.file, c.func.id)) {
             return argv;
         }
-        let uses_sio =
-            !self.sio_servers.is_empty() || self.sites.iter().any(|s| s.side == Side::Client);
+        let uses_sio = !self.rec.sio_servers.is_empty()
+            || self.rec.sites.iter().any(|s| s.side == Side::Client);
         if !uses_sio || n == 0 {
             return argv;
         }
@@ -1229,6 +1230,7 @@ impl Interp {
             // The namespaces sockets connect to (a `connection` listener),
             // else every namespace the servers the entries reach use.
             let mut served: BTreeSet<(String, u32)> = self
+                .rec
                 .sites
                 .iter()
                 .filter(|s| {
@@ -1236,6 +1238,7 @@ impl Interp {
                         && s.name == "connection"
                         && s.assumed.is_none()
                         && self
+                            .rec
                             .sio_servers
                             .get(s.server as usize)
                             .is_some_and(|v| v.reached)
@@ -1244,6 +1247,7 @@ impl Interp {
                 .collect();
             if served.is_empty() {
                 served = self
+                    .rec
                     .sio_servers
                     .iter()
                     .enumerate()

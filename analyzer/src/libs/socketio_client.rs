@@ -87,7 +87,7 @@ impl crate::machine::Interp {
     /// mixin method such as `getSocket() { return socket }`.
     pub(crate) fn note_component_method(&mut self, c: &std::rc::Rc<crate::machine::Closure>) {
         if c.func.name.is_some() && self.near_sockets(c.file) {
-            let fns = self.named_fns.entry(c.file).or_default();
+            let fns = self.libs.named_fns.entry(c.file).or_default();
             if !fns.iter().any(|f| f.func.id == c.func.id) {
                 fns.push(c.clone());
             }
@@ -95,7 +95,7 @@ impl crate::machine::Interp {
         if let (Some(name), [crate::ir::Stmt::Return(Some(_))]) =
             (&c.func.name, c.func.body.as_slice())
         {
-            self.component_methods.insert(name.clone(), c.clone());
+            self.libs.component_methods.insert(name.clone(), c.clone());
         }
     }
 
@@ -117,17 +117,20 @@ impl crate::machine::Interp {
         if via != "$root" && via != "$parent" {
             return None;
         }
-        let c = self.component_methods.get(name)?.clone();
+        let c = self.libs.component_methods.get(name)?.clone();
         let mut v = self.invoke(&c, Vec::new(), None);
         if !matches!(v, crate::machine::Value::Sio(_)) {
             // The root's own hooks (`created() { socket = io() }`) have not run
             // yet: run what nobody called in the getter's file, then ask again.
             let todo: Vec<_> = self
+                .libs
                 .named_fns
                 .get(&c.file)
                 .into_iter()
                 .flatten()
-                .filter(|f| f.func.id != c.func.id && !self.called.contains(&(f.file, f.func.id)))
+                .filter(|f| {
+                    f.func.id != c.func.id && !self.deferred.called.contains(&(f.file, f.func.id))
+                })
                 .cloned()
                 .collect();
             for f in todo {

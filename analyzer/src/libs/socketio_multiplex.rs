@@ -97,7 +97,7 @@ impl Interp {
         };
         let from_listener = self
             .listener_site
-            .and_then(|i| self.sites.get(i))
+            .and_then(|i| self.rec.sites.get(i))
             .is_some_and(|s| s.args.iter().any(|a| a == key));
         if !from_listener || o.class.borrow().is_some() || o.is_module_obj.get() {
             return;
@@ -115,7 +115,7 @@ impl Interp {
 
     /// The finding at the running listener's site.
     fn sub_event_table(&mut self, table: &str, at: Option<(FileId, u32)>, names: Vec<String>) {
-        let Some(site) = self.listener_site.and_then(|i| self.sites.get(i)) else {
+        let Some(site) = self.listener_site.and_then(|i| self.rec.sites.get(i)) else {
             return;
         };
         let (event, at_file, at_line) = (site.name.clone(), site.file, site.line);

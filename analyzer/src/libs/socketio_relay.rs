@@ -39,13 +39,13 @@ impl Interp {
     /// Note a relay's emit whose name is `msg.field` (see the module doc).
     pub(crate) fn note_relayed_name(&mut self, name: &Expr, file: FileId, line: u32) {
         if let Expr::Member(_, field) = name {
-            self.relay_sinks.push((file, line, field.clone()));
+            self.rec.relay_sinks.push((file, line, field.clone()));
         }
     }
 
     /// Add the publishers of each relayed name to its `dynamic-event` finding.
     pub(crate) fn settle_relays(&mut self) {
-        let mut sinks = std::mem::take(&mut self.relay_sinks);
+        let mut sinks = std::mem::take(&mut self.rec.relay_sinks);
         sinks.sort();
         sinks.dedup();
         if sinks.is_empty() {
@@ -113,10 +113,10 @@ impl Interp {
                     publishers.len()
                 )
             };
-            if let Some(f) = self
-                .findings
-                .iter_mut()
-                .find(|f| f.code == FindingCode::DynamicEvent && f.file == file && f.line == line)
+            if let Some(f) =
+                self.rec.findings.iter_mut().find(|f| {
+                    f.code == FindingCode::DynamicEvent && f.file == file && f.line == line
+                })
                 && !f.message.contains("; relayed:")
             {
                 f.message.push_str(&note);

@@ -96,7 +96,7 @@ impl Interp {
             return;
         };
         for &i in &c.done {
-            if let Some(site) = self.sites.get_mut(i) {
+            if let Some(site) = self.rec.sites.get_mut(i) {
                 site.ack = true;
             }
         }
@@ -275,7 +275,7 @@ impl Interp {
                 continue;
             };
             let key = (c.file, c.func.id, format!("{}\u{0}{}", d.socket.ns, name));
-            if !self.dispatched.insert(key) {
+            if !self.deferred.dispatched.insert(key) {
                 continue;
             }
             let mut site = None;
@@ -293,8 +293,8 @@ impl Interp {
                     })
                     .map(|(p, _)| p)
                     .collect();
-                self.census.event_sources.insert((c.file, c.func.line));
-                self.sites.push(RawSite {
+                self.rec.census.event_sources.insert((c.file, c.func.line));
+                self.rec.sites.push(RawSite {
                     args: params,
                     ack,
                     assumed: d.socket.assumed.clone(),
@@ -308,7 +308,7 @@ impl Interp {
                         d.socket.server,
                     )
                 });
-                site = Some(self.sites.len() - 1);
+                site = Some(self.rec.sites.len() - 1);
             }
             // The function runs when a client calls it, after start-up: queued
             // for the event pass (see `run_dispatched`).

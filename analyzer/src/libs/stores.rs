@@ -295,7 +295,7 @@ impl Interp {
         s.warm = true;
         let writers = s.writers.clone();
         for w in writers {
-            if self.called.contains(&(w.file, w.func.id)) {
+            if self.deferred.called.contains(&(w.file, w.func.id)) {
                 continue;
             }
             let n = w.func.params.len();

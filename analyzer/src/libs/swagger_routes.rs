@@ -199,7 +199,7 @@ impl Interp {
         line: u32,
     ) {
         if let Some(Value::Router(app)) = app.map(|a| self.force_deep(a.clone())) {
-            self.routers[router as usize].mounted = true;
+            self.rec.routers[router as usize].mounted = true;
             self.push_reg(
                 app,
                 RegKind::Use {

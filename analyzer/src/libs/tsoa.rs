@@ -163,6 +163,7 @@ impl Interp {
             self.run_module(f);
         }
         let classes: Vec<Rc<ClassVal>> = self
+            .rec
             .classes
             .iter()
             .filter(|(c, _)| files.contains(&c.file))

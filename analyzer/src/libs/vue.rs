@@ -245,9 +245,9 @@ impl Interp {
             }
         }
         for s in &sites {
-            self.census.event_sources.insert((s.file, s.line));
+            self.rec.census.event_sources.insert((s.file, s.line));
         }
-        self.sites.extend(sites);
+        self.rec.sites.extend(sites);
     }
 
     /// A global property a component reads as `this.$name`, if the program set one.

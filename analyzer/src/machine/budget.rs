@@ -220,18 +220,18 @@ impl Interp {
     /// guards seen, and what the libraries learned (`LibState::effects`).
     fn effects(&self) -> u64 {
         self.reentry.registered
-            + (self.routers.len()
-                + self.sio_servers.len()
-                + self.sites.len()
-                + self.findings.len()
+            + (self.rec.routers.len()
+                + self.rec.sio_servers.len()
+                + self.rec.sites.len()
+                + self.rec.findings.len()
                 + self.modules.len()
-                + self.classes.len()
+                + self.rec.classes.len()
                 + self.libs.effects()
-                + self.middleware_seen.len()
-                + self.guards.len()
-                + self.forked.len()
-                + self.relay_sinks.len()
-                + self.nest_instances.len()) as u64
+                + self.deferred.middleware_seen.len()
+                + self.rec.guards.len()
+                + self.deferred.forked.len()
+                + self.rec.relay_sinks.len()
+                + self.libs.nest_instances.len()) as u64
     }
 
     /// A call whose value the program discards (`f(x);`, `await f(x);`):
@@ -262,8 +262,8 @@ impl Interp {
         // sockets written anywhere, routers and servers made, modules loaded.
         (
             self.reentry.writes,
-            self.routers.len(),
-            self.sio_servers.len(),
+            self.rec.routers.len(),
+            self.rec.sio_servers.len(),
             self.modules.len(),
         )
             .hash(&mut h);

@@ -359,7 +359,7 @@ impl Interp {
                 // `req.app.get('io')`: a setting stored with `app.set('io', io)`.
                 let k = self.eval(ctx, &call.args[0]);
                 if let Some(k) = k.as_text() {
-                    for r in &self.routers {
+                    for r in &self.rec.routers {
                         if let Some(v @ Value::Sio(_)) = r.settings.get(&k) {
                             return v.clone();
                         }
@@ -477,7 +477,7 @@ impl Interp {
         while !self.handed.is_empty() {
             for (f, file, line) in std::mem::take(&mut self.handed) {
                 let Value::Func(c) = &f else { continue };
-                if self.called.contains(&(c.file, c.func.id)) {
+                if self.deferred.called.contains(&(c.file, c.func.id)) {
                     continue;
                 }
                 let ctx = Ctx {
@@ -665,13 +665,13 @@ impl Interp {
         this: Option<Value>,
     ) -> Value {
         let key = (c.file, c.func.id);
-        if self.called.insert(key) {
-            let was = self.uncalled.remove(&key);
+        if self.deferred.called.insert(key) {
+            let was = self.deferred.uncalled.remove(&key);
             self.salvage_note_call(key, was);
         }
         self.census_enter(key);
         if self.event_mode {
-            self.event_called.insert(key);
+            self.deferred.event_called.insert(key);
         }
         let recursion = self.stack.iter().filter(|k| **k == key).count();
         if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
@@ -827,7 +827,7 @@ impl Interp {
                 }
                 let this = Value::Obj(obj.clone());
                 if let Value::Class(cv) = c
-                    && let Some(slot) = self.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
+                    && let Some(slot) = self.rec.classes.iter_mut().find(|(k, _)| Rc::ptr_eq(k, cv))
                     && slot.1.is_none()
                 {
                     slot.1 = Some(this.clone());

@@ -89,7 +89,7 @@ impl Interp {
         let recv = classify(o);
         let later = self.event_mode;
         let dyn_loop = self.dyn_loops.last().map(|(f, l, _, _)| (*f, *l));
-        let seen = self.census.sites.entry((file, line)).or_default();
+        let seen = self.rec.census.sites.entry((file, line)).or_default();
         let slot = if later {
             &mut seen.later
         } else {
@@ -106,7 +106,7 @@ impl Interp {
     /// Hook: a function is entered.
     pub(crate) fn census_enter(&mut self, key: (FileId, u32)) {
         if !self.event_mode {
-            self.census.entered.insert(key);
+            self.rec.census.entered.insert(key);
         }
     }
 
@@ -141,10 +141,14 @@ impl Interp {
             funcs(a, 0, &mut found, &mut names);
         }
         for k in found {
-            self.census.handed.entry(k).or_insert((file, line));
+            self.rec.census.handed.entry(k).or_insert((file, line));
         }
         for k in names {
-            self.census.handed_names.entry(k).or_insert((file, line));
+            self.rec
+                .census
+                .handed_names
+                .entry(k)
+                .or_insert((file, line));
         }
     }
 }

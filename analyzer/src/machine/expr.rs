@@ -453,16 +453,23 @@ impl Interp {
             home: ctx.home.clone(),
         });
         let key = (ctx.file, f.id);
-        if !self.called.contains(&key) {
-            self.uncalled.entry(key).or_insert_with(|| c.clone());
+        if !self.deferred.called.contains(&key) {
+            self.deferred
+                .uncalled
+                .entry(key)
+                .or_insert_with(|| c.clone());
         }
         self.note_component_method(&c);
         let emits = *self
+            .deferred
             .emits
             .entry(key)
             .or_insert_with(|| crate::libs::mentions_emit(f));
         if emits {
-            self.emit_funcs.entry(key).or_insert_with(|| c.clone());
+            self.deferred
+                .emit_funcs
+                .entry(key)
+                .or_insert_with(|| c.clone());
         }
         Value::Func(c)
     }
@@ -492,7 +499,7 @@ impl Interp {
             };
             cv.statics.set(name, v);
         }
-        self.classes.push((cv.clone(), None));
+        self.rec.classes.push((cv.clone(), None));
         if !c.decorators.is_empty() {
             self.nest_gateway(ctx, &cv);
         }
@@ -613,7 +620,7 @@ impl Interp {
             },
             Value::Http(h) => self.http_member(*h, prop),
             Value::Zod(z) if prop == "shape" => crate::libs::shape_of(z),
-            Value::Router(id) => self.routers[*id as usize]
+            Value::Router(id) => self.rec.routers[*id as usize]
                 .props
                 .get(prop)
                 .cloned()

@@ -33,9 +33,9 @@ impl Interp {
         if let Some(id) = candidates
             .iter()
             .find_map(|c| self.loader.project.resolve_path(c))
-            && !self.forked.iter().any(|(f, ..)| *f == id)
+            && !self.deferred.forked.iter().any(|(f, ..)| *f == id)
         {
-            self.forked.push((id, ctx.file, line, how));
+            self.deferred.forked.push((id, ctx.file, line, how));
         }
     }
 
@@ -53,6 +53,6 @@ impl Interp {
 
     /// The modules started with `fork`, with where: (module, file, line, how).
     pub(crate) fn forked(&self) -> Vec<(FileId, FileId, u32, &'static str)> {
-        self.forked.clone()
+        self.deferred.forked.clone()
     }
 }

@@ -36,6 +36,7 @@ pub(crate) mod modules;
 pub(crate) mod node;
 pub(crate) mod protos;
 pub(crate) mod salvage;
+pub(crate) mod state;
 pub(crate) mod stmt;
 pub(crate) mod strings;
 
@@ -300,7 +301,8 @@ pub(crate) const MAX_ITERATIONS: usize = 10_000;
 /// The interpreter.
 pub(crate) struct Interp {
     pub(crate) loader: Arc<Loader>,
-    pub(crate) routers: Vec<RouterData>,
+    /// What the run writes (see [`state::Recorder`]).
+    pub(crate) rec: state::Recorder,
     /// Classes whose instance fields are being initialised (by address): a
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
@@ -321,8 +323,6 @@ pub(crate) struct Interp {
     /// Whether the running route handler called `next()` (or `next('route')`):
     /// it passes the request on, as middleware does.
     pub(crate) next_passed: bool,
-    pub(crate) findings: Vec<RawFinding>,
-    pub(crate) finding_keys: HashSet<(FindingCode, FileId, u32)>,
     /// Strings that are a default taken for a value only known at run time,
     /// with when the default applies, by the address of their text (the
     /// `Rc` is kept so the address stays theirs): `process.env.PREFIX ||
@@ -332,11 +332,6 @@ pub(crate) struct Interp {
     /// charted under the default, conditional, with a `dynamic-path` finding.
     pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
-    /// Every file whose facts were used.
-    pub(crate) touched: BTreeSet<FileId>,
-    /// Repository files read: JSON files `require`d or imported (see
-    /// `modules::data_module`), documents and `fs` reads, by root-relative path.
-    pub(crate) data_modules: std::collections::BTreeMap<String, DataModule>,
     pub(crate) stack: Vec<(FileId, u32)>,
     /// Names bound per iteration by the loops over known collections now
     /// running, with the call depth (`stack.len()`) each loop runs at: a test
@@ -356,20 +351,12 @@ pub(crate) struct Interp {
     /// Running code no entry reached: what it makes is marked so (on from
     /// `Phase::Unreached`, see `passes.rs`).
     pub(crate) unreached_mode: bool,
-    /// Socket.IO servers created.
-    pub(crate) sio_servers: Vec<SioServer>,
-    /// Event sites, in evaluation order.
-    pub(crate) sites: Vec<RawSite>,
-    /// Rooms joined or left.
-    pub(crate) rooms_joined: BTreeSet<String>,
     /// Calls being followed, with their call sites (for helper attribution).
     pub(crate) frames: Vec<Frame>,
     /// Do not record event sites (while re-running code for other reasons).
     pub(crate) sio_quiet: bool,
-    /// Functions created but never called, by (file, function id).
-    pub(crate) uncalled: HashMap<(FileId, u32), Rc<Closure>>,
-    /// Functions called at least once.
-    pub(crate) called: HashSet<(FileId, u32)>,
+    /// Work kept for later passes (see [`state::Deferred`]).
+    pub(crate) deferred: state::Deferred,
     /// Functions without parameters handed by name to a call the analysis
     /// cannot follow (`server.on('listening', onListening)`), with the file
     /// and line of that call: the callee calls them later, so they run after
@@ -378,38 +365,15 @@ pub(crate) struct Interp {
     pub(crate) handed: Vec<(Value, FileId, u32)>,
     /// Running code nobody calls to find event sites: registrations are not recorded.
     pub(crate) event_mode: bool,
-    /// Whether a module is near sockets (see [`Interp::near_sockets`]), by file.
-    pub(crate) near: HashMap<FileId, bool>,
     /// The contract of the route whose handlers are running.
     pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
-    /// Classes seen, with an instance when one was constructed.
-    pub(crate) classes: Vec<(Rc<ClassVal>, Option<Value>)>,
-    /// Functions that emit, by (file, function id), with whether they do.
-    pub(crate) emits: HashMap<(FileId, u32), bool>,
-    /// Functions that emit, kept so they can run once more while looking for events.
-    pub(crate) emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
-    /// Functions run while looking for events.
-    pub(crate) event_called: HashSet<(FileId, u32)>,
     /// Loading modules no entry reached, looking for events
     /// (`Phase::SocketModules`).
     pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
-    /// Emits whose name is a field of a message (`m.message`): (file, line,
-    /// field), matched with publishers at the end (`libs/socketio_relay.rs`).
-    pub(crate) relay_sinks: Vec<(FileId, u32, String)>,
-    /// NestJS gateways seen, by (file, class line).
-    pub(crate) nest_gateways: HashSet<(FileId, u32)>,
-    /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
-    pub(crate) nest_servers: HashMap<Option<i64>, u32>,
-    /// The instances Nest's dependency injection made, by (file, class line).
-    pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
-    /// Functions a catch-all's event name selected that were charted and run,
-    /// by (file, function, namespace and event name): a dispatcher reached
-    /// twice charts each once.
-    pub(crate) dispatched: HashSet<(FileId, u32, String)>,
     /// Dispatched functions being run (see `catch_all_acked`).
     pub(crate) dispatching: u32,
     /// Computed imports inside loops over run-time values, with the loop depth:
@@ -428,20 +392,6 @@ pub(crate) struct Interp {
     /// The global object (`global`, `globalThis`): what a program stores
     /// there is read back by name anywhere.
     pub(crate) global_obj: Rc<ObjData>,
-    /// What followed middleware factories were handed, read as schema guesses
-    /// when the handlers run: (contract, context, factory, arguments, line).
-    pub(crate) pending_guesses: Vec<PendingGuess>,
-    /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
-    pub(crate) middleware_seen: Vec<(String, Value)>,
-    /// Keys of `middleware_seen`: (name, file, function id or export name).
-    pub(crate) middleware_keys: HashSet<(String, FileId, String)>,
-    /// Middleware that can answer 401 or 403, by chain name (see `guards`).
-    pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
-    /// Modules started with `child_process.fork` or as cluster workers:
-    /// (module, calling file, line, the call that names it) (see `forks`).
-    pub(crate) forked: Vec<(FileId, FileId, u32, &'static str)>,
-    /// What the census needs to know of the run (see `census_rec.rs`).
-    pub(crate) census: census_rec::CensusRec,
     /// The salvage pass (see `machine/salvage.rs`).
     pub(crate) salvage: salvage::SalvageState,
     /// What plain objects keep under keys only known at run time, by the
@@ -455,10 +405,6 @@ pub(crate) struct Interp {
     pub(crate) decorated: decorators::DecoratedProps,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
-    /// Named functions that only return a value (`getSocket() { return socket }`), by name.
-    pub(crate) component_methods: HashMap<String, Rc<Closure>>,
-    /// Named functions by file (the hooks a component getter may need run first).
-    pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
     /// What the libraries keep during a run (`libs::LibState`).
     pub(crate) libs: crate::libs::LibState,
 }
@@ -507,15 +453,12 @@ impl Interp {
         globals.define("global", Value::Obj(global_obj.clone()));
         globals.define("globalThis", Value::Obj(global_obj.clone()));
         Interp {
+            deferred: Default::default(),
+            rec: Default::default(),
             loader,
-            routers: Vec::new(),
             initializing: Vec::new(),
-            findings: Vec::new(),
-            finding_keys: HashSet::new(),
             assumed: HashMap::new(),
             modules: HashMap::new(),
-            touched: BTreeSet::new(),
-            data_modules: Default::default(),
             stack: Vec::new(),
             steps: 0,
             budget_reported: false,
@@ -523,49 +466,26 @@ impl Interp {
             dyn_loops: Vec::new(),
             globals,
             unreached_mode: false,
-            sio_servers: Vec::new(),
-            sites: Vec::new(),
-            rooms_joined: BTreeSet::new(),
             frames: Vec::new(),
             sio_quiet: false,
-            uncalled: HashMap::new(),
-            called: HashSet::new(),
             event_mode: false,
             discarded: None,
             res_status: None,
             next_passed: false,
-            near: HashMap::new(),
             route_contract: None,
-            classes: Vec::new(),
-            emits: HashMap::new(),
-            emit_funcs: HashMap::new(),
-            event_called: HashSet::new(),
             loading_unreached: false,
             listener_site: None,
-            relay_sinks: Vec::new(),
-            nest_gateways: HashSet::new(),
-            nest_servers: HashMap::new(),
-            nest_instances: HashMap::new(),
-            pending_guesses: Vec::new(),
-            middleware_seen: Vec::new(),
-            middleware_keys: HashSet::new(),
-            guards: std::collections::BTreeMap::new(),
-            forked: Vec::new(),
             dynamic_slots: HashMap::new(),
             decorating: None,
             decorated: HashMap::new(),
             metadata: Default::default(),
-            component_methods: HashMap::new(),
             libs: Default::default(),
-            named_fns: HashMap::new(),
             socket_handlers: 0,
-            dispatched: HashSet::default(),
             handed: Vec::new(),
             dispatching: 0,
             iteration_names: Vec::new(),
             narrowed: Vec::new(),
             loop_imports: Vec::new(),
-            census: Default::default(),
             salvage: Default::default(),
             reentry: budget::Reentry::default(),
             maybe_returns: Vec::new(),
@@ -583,9 +503,10 @@ impl Interp {
         self.event_mode = true;
         for _ in 0..rounds {
             let mut pending: Vec<((FileId, u32), Rc<Closure>)> = self
+                .deferred
                 .uncalled
                 .drain()
-                .filter(|(k, _)| !self.called.contains(k))
+                .filter(|(k, _)| !self.deferred.called.contains(k))
                 .collect();
             // Code nobody calls matters for events only where sockets are near:
             // a module that mentions them or imports one that does. (Helpers
@@ -595,21 +516,21 @@ impl Interp {
                 if self.near_sockets(k.0) {
                     keep.push((k, c));
                 } else {
-                    self.uncalled.insert(k, c);
+                    self.deferred.uncalled.insert(k, c);
                 }
             }
             pending = keep;
             let mut progressed = !pending.is_empty();
             // Methods of classes: on an instance the program built, else on one
             // built here (classes created by a framework's dependency injection).
-            let classes = self.classes.clone();
+            let classes = self.rec.classes.clone();
             for (cv, inst) in classes {
                 let uncalled: Vec<String> = cv
                     .class
                     .methods
                     .iter()
                     .chain(&cv.class.getters)
-                    .filter(|(_, f)| !self.called.contains(&(cv.file, f.id)))
+                    .filter(|(_, f)| !self.deferred.called.contains(&(cv.file, f.id)))
                     .map(|(n, _)| n.clone())
                     .collect();
                 if uncalled.is_empty() {
@@ -652,18 +573,18 @@ impl Interp {
                 let (later, now): (Vec<_>, Vec<_>) =
                     pending.into_iter().partition(|(_, c)| module_level(c));
                 for (k, c) in later {
-                    self.uncalled.insert(k, c);
+                    self.deferred.uncalled.insert(k, c);
                 }
                 pending = now;
             }
-            self.run_with_placeholders(pending, true, |me, k| me.called.contains(k));
+            self.run_with_placeholders(pending, true, |me, k| me.deferred.called.contains(k));
         }
         self.event_mode = false;
     }
 
     /// A module that mentions sockets, or imports one that does (once per file).
     pub(crate) fn near_sockets(&mut self, file: FileId) -> bool {
-        if let Some(&near) = self.near.get(&file) {
+        if let Some(&near) = self.deferred.near.get(&file) {
             return near;
         }
         let mentions = |t: FileId| self.loader.needles_of(t) & needle::SOCKET != 0;
@@ -673,7 +594,7 @@ impl Interp {
                 matches!(self.loader.project.resolve(file, src), Resolved::File(t) if mentions(t))
             })
         };
-        self.near.insert(file, near);
+        self.deferred.near.insert(file, near);
         near
     }
 
@@ -705,7 +626,7 @@ impl Interp {
     /// with a request and a response instead.
     pub(crate) fn mark_route_handlers_called(&mut self) {
         let mut keys = Vec::new();
-        for r in &self.routers {
+        for r in &self.rec.routers {
             for reg in &r.regs {
                 if let RegKind::Route { funcs, .. } = &reg.kind {
                     for f in funcs {
@@ -722,8 +643,8 @@ impl Interp {
             }
         }
         for k in keys {
-            self.called.insert(k);
-            self.uncalled.remove(&k);
+            self.deferred.called.insert(k);
+            self.deferred.uncalled.remove(&k);
         }
     }
 
@@ -733,12 +654,14 @@ impl Interp {
     /// after start-up code, to find the events handlers emit).
     pub(crate) fn run_route_handlers(&mut self, record: bool) {
         if record {
-            for (contract, ctx, name, argv, line) in std::mem::take(&mut self.pending_guesses) {
+            for (contract, ctx, name, argv, line) in
+                std::mem::take(&mut self.deferred.pending_guesses)
+            {
                 self.factory_guesses(&ctx, &name, &argv, &contract, line);
             }
         }
         let mut work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)> = Vec::new();
-        for r in &self.routers {
+        for r in &self.rec.routers {
             for reg in &r.regs {
                 if let RegKind::Route {
                     contract,
@@ -847,15 +770,16 @@ impl Interp {
         // Only module-level functions: a nested closure would run again in the
         // environment of one particular earlier call.
         let todo: Vec<((FileId, u32), Rc<Closure>)> = self
+            .deferred
             .emit_funcs
             .iter()
             .filter(|(k, c)| {
-                !self.event_called.contains(k)
+                !self.deferred.event_called.contains(k)
                     && c.env.parent.as_ref().is_some_and(|p| p.parent.is_none())
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
-        self.run_with_placeholders(todo, false, |me, k| me.event_called.contains(k));
+        self.run_with_placeholders(todo, false, |me, k| me.deferred.event_called.contains(k));
         self.event_mode = false;
     }
 
@@ -872,8 +796,8 @@ impl Interp {
                 seen.set(true);
             }
         }
-        if self.finding_keys.insert((code, file, line)) {
-            self.findings.push(RawFinding {
+        if self.rec.finding_keys.insert((code, file, line)) {
+            self.rec.findings.push(RawFinding {
                 code,
                 file,
                 line,
@@ -921,6 +845,7 @@ impl Interp {
     ) -> Vec<String> {
         let conds: Vec<String> = assumed.iter().map(|(_, c)| c.clone()).collect();
         if self
+            .rec
             .finding_keys
             .insert((FindingCode::DynamicPath, ctx.file, call.line))
         {
@@ -934,7 +859,7 @@ impl Interp {
                     }
                 })
                 .collect();
-            self.findings.push(RawFinding {
+            self.rec.findings.push(RawFinding {
                 code: FindingCode::DynamicPath,
                 file: ctx.file,
                 line: call.line,

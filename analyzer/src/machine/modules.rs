@@ -30,7 +30,7 @@ impl Interp {
             done: Cell::new(false),
         });
         self.modules.insert(id, rec.clone());
-        self.touched.insert(id);
+        self.rec.touched.insert(id);
         let loaded = self.loader.get(id);
         if let Some((code, msg)) = &loaded.problem {
             let code = if code == "invalid-utf8" {
@@ -313,7 +313,7 @@ impl Interp {
     /// A JSON file as `require` gives it (read once; the same object each time).
     /// Larger than [`DATA_MODULE_MAX`] or not valid JSON: known only at run time.
     pub(crate) fn data_module(&mut self, rel: &str) -> Value {
-        if let Some(v) = self.data_modules.get(rel).and_then(|d| d.value.clone()) {
+        if let Some(v) = self.rec.data_modules.get(rel).and_then(|d| d.value.clone()) {
             return v;
         }
         let bytes = std::fs::read(self.loader.project.root.join(rel)).ok();
@@ -323,7 +323,7 @@ impl Interp {
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
             .map_or_else(Value::dynamic, |j| json_value(&j));
         self.note_input_read(rel, bytes.as_deref(), !self.event_mode);
-        if let Some(d) = self.data_modules.get_mut(rel) {
+        if let Some(d) = self.rec.data_modules.get_mut(rel) {
             d.value = Some(value.clone());
         }
         value
@@ -335,6 +335,7 @@ impl Interp {
     /// read while charting HTTP.
     pub(crate) fn note_input_read(&mut self, rel: &str, bytes: Option<&[u8]>, http: bool) {
         let d = self
+            .rec
             .data_modules
             .entry(rel.to_string())
             .or_insert_with(|| DataModule {

@@ -111,14 +111,17 @@ impl Interp {
         let module_level =
             |c: &Rc<Closure>| c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
         let mut todo: Vec<((FileId, u32), Rc<Closure>)> = self
+            .deferred
             .uncalled
             .iter()
-            .filter(|(k, c)| !self.called.contains(k) && eligible(self, k.0) && module_level(c))
+            .filter(|(k, c)| {
+                !self.deferred.called.contains(k) && eligible(self, k.0) && module_level(c)
+            })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
         todo.sort_by_key(|(k, _)| *k);
         for (k, c) in todo {
-            if self.called.contains(&k)
+            if self.deferred.called.contains(&k)
                 || self.salvage.ran.contains(&k)
                 || self.steps > STEP_BUDGET
                 || !self.may_build(&c.env, c.home.as_ref(), &c.func.body, 0)
@@ -153,7 +156,7 @@ impl Interp {
         }
         // Methods and getters of classes nobody called, on the program's
         // instance when there is one, else on one built in the run.
-        let classes = self.classes.clone();
+        let classes = self.rec.classes.clone();
         for (cv, inst) in classes {
             if !eligible(self, cv.file) {
                 continue;
@@ -173,7 +176,7 @@ impl Interp {
                 .collect();
             for (name, f, getter) in members {
                 let k = (cv.file, f.id);
-                if self.called.contains(&k)
+                if self.deferred.called.contains(&k)
                     || self.salvage.ran.contains(&k)
                     || self.steps > STEP_BUDGET
                     || !self.may_build(&cv.env, Some(&cv), &f.body, 0)
@@ -238,14 +241,19 @@ impl Interp {
         let module_level =
             |c: &Rc<Closure>| c.env.parent.as_ref().is_some_and(|p| p.parent.is_none());
         let mut todo: Vec<((FileId, u32), Rc<Closure>, usize)> = self
+            .deferred
             .uncalled
             .iter()
-            .filter(|(k, c)| !self.called.contains(k) && module_level(c) && c.home.is_none())
+            .filter(|(k, c)| {
+                !self.deferred.called.contains(k) && module_level(c) && c.home.is_none()
+            })
             .filter_map(|(k, c)| registers_on_param(&c.func).map(|i| (*k, c.clone(), i)))
             .collect();
         todo.sort_by_key(|(k, _, _)| *k);
         for (k, c, i) in todo {
-            if self.called.contains(&k) || self.salvage.ran.contains(&k) || self.steps > STEP_BUDGET
+            if self.deferred.called.contains(&k)
+                || self.salvage.ran.contains(&k)
+                || self.steps > STEP_BUDGET
             {
                 continue;
             }
@@ -362,9 +370,9 @@ impl Interp {
     /// One salvage run of `run`, tagged `tag`; kept when it built an app or a
     /// router with routes, else undone.
     fn salvage_run(&mut self, tag: Salvage, run: impl FnOnce(&mut Self)) {
-        let floor = self.routers.len();
-        let touched = self.touched.clone();
-        let findings = self.findings.len();
+        let floor = self.rec.routers.len();
+        let touched = self.rec.touched.clone();
+        let findings = self.rec.findings.len();
         self.salvage.current = Some(Rc::new(tag));
         self.salvage.floor = floor;
         self.salvage.log.clear();
@@ -374,32 +382,32 @@ impl Interp {
         self.salvage.current = None;
         // What the run called stays uncalled for the event pass.
         for (k, c) in std::mem::take(&mut self.salvage.log) {
-            self.called.remove(&k);
+            self.deferred.called.remove(&k);
             self.salvage.ran.insert(k);
             if let Some(c) = c {
-                self.uncalled.insert(k, c);
+                self.deferred.uncalled.insert(k, c);
             }
         }
-        let built = self.routers[floor..]
+        let built = self.rec.routers[floor..]
             .iter()
             .any(|r| r.is_app || !r.regs.is_empty());
         if built {
             return;
         }
-        for r in &mut self.routers[floor..] {
+        for r in &mut self.rec.routers[floor..] {
             r.regs.clear();
             r.param_callbacks.clear();
             r.salvage = None;
             r.in_event_pass = true;
         }
-        for f in self.findings.drain(findings..) {
-            self.finding_keys.remove(&(f.code, f.file, f.line));
+        for f in self.rec.findings.drain(findings..) {
+            self.rec.finding_keys.remove(&(f.code, f.file, f.line));
         }
         // Modules it loaded are loaded again, as before, by whoever needs them.
-        for f in self.touched.difference(&touched) {
+        for f in self.rec.touched.difference(&touched) {
             self.modules.remove(f);
         }
-        self.touched = touched;
+        self.rec.touched = touched;
     }
 }
 

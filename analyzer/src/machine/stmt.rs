@@ -402,7 +402,9 @@ impl Interp {
                 }
             }
             Value::Router(id) => {
-                self.routers[*id as usize].props.insert(prop.to_string(), v);
+                self.rec.routers[*id as usize]
+                    .props
+                    .insert(prop.to_string(), v);
             }
             Value::Func(c) => {
                 let c = c.clone();
