@@ -48,11 +48,28 @@ impl Interp {
     pub(crate) fn enter(&mut self, phase: Phase) {
         match phase {
             Phase::Entries => {}
-            Phase::Unreached => self.unreached_mode = true,
-            Phase::Contracts => self.event_mode = true,
-            Phase::SocketModules => self.loading_unreached = true,
-            Phase::Uncalled => self.loading_unreached = false,
-            Phase::Settle => self.event_mode = false,
+            Phase::Unreached => self.modes.unreached_mode = true,
+            Phase::Contracts => self.modes.event_mode = true,
+            Phase::SocketModules => self.modes.loading_unreached = true,
+            Phase::Uncalled => self.modes.loading_unreached = false,
+            Phase::Settle => self.modes.event_mode = false,
         }
     }
+}
+
+/// How the machine and the libraries record what they see: set by the
+/// schedule as each [`Phase`] begins, and for a moment by helpers through
+/// [`Interp::with_mode`] (which puts the previous value back).
+#[derive(Default)]
+pub(crate) struct Modes {
+    /// Running code no entry reached: what it makes is marked so (on from
+    /// `Phase::Unreached`, see `passes.rs`).
+    pub(crate) unreached_mode: bool,
+    /// Do not record event sites (while re-running code for other reasons).
+    pub(crate) sio_quiet: bool,
+    /// Running code nobody calls to find event sites: registrations are not recorded.
+    pub(crate) event_mode: bool,
+    /// Loading modules no entry reached, looking for events
+    /// (`Phase::SocketModules`).
+    pub(crate) loading_unreached: bool,
 }

@@ -142,7 +142,7 @@ impl Interp {
         line: u32,
         doc: Option<String>,
     ) {
-        if self.event_mode {
+        if self.modes.event_mode {
             return;
         }
         let kind = RegKind::package_route("post", paths, "graphql", false);

@@ -83,8 +83,8 @@ impl Interp {
             mounted: false,
             param_callbacks: Vec::new(),
             param_sites: Vec::new(),
-            unreached: self.unreached_mode,
-            in_event_pass: self.event_mode,
+            unreached: self.modes.unreached_mode,
+            in_event_pass: self.modes.event_mode,
             salvage: self.salvage_tag(),
             manifest: None,
         });
@@ -140,7 +140,8 @@ impl Interp {
                 Some(v) => path_list(&v),
                 None => Err(()),
             };
-            let conds = if !assumed.is_empty() && !self.event_mode && !self.salvage_blocks(id) {
+            let conds = if !assumed.is_empty() && !self.modes.event_mode && !self.salvage_blocks(id)
+            {
                 self.assumed_path(ctx, call, name, &assumed)
             } else {
                 Vec::new()
@@ -219,7 +220,7 @@ impl Interp {
                 if let Some(f) = argv.last() {
                     self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
                 }
-                if !self.event_mode && !self.salvage_blocks(id) {
+                if !self.modes.event_mode && !self.salvage_blocks(id) {
                     self.rec.routers[sub_id as usize].mounted = true;
                     self.push_reg(
                         id,
@@ -244,13 +245,13 @@ impl Interp {
                     Some(Value::Arr(a)) => a.borrow().iter().filter_map(|v| v.as_text()).collect(),
                     _ => Vec::new(),
                 };
-                if !self.event_mode && !self.salvage_blocks(id) {
+                if !self.modes.event_mode && !self.salvage_blocks(id) {
                     self.rec.routers[id as usize]
                         .param_sites
                         .push((ctx.file, call.line));
                 }
                 if let (Some(e), Some(v)) = (call.args.get(1), argv.get(1))
-                    && !self.event_mode
+                    && !self.modes.event_mode
                     && !self.salvage_blocks(id)
                 {
                     let mut fns = Vec::new();
@@ -415,7 +416,7 @@ impl Interp {
 
     /// An app or router handed to a function only known at run time.
     pub(crate) fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
-        if self.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
+        if self.modes.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
             return;
         }
         self.finding(
@@ -464,7 +465,7 @@ impl Interp {
     /// The `dynamic-path` finding (cause `unknown-prefix`) of a call whose
     /// routes go under the unknown prefix, once per call.
     fn note_unknown_prefix(&mut self, ctx: &Ctx, id: u32, call: &Call, message: String) {
-        if self.event_mode
+        if self.modes.event_mode
             || self.salvage_blocks(id)
             || !self
                 .rec
@@ -515,7 +516,7 @@ impl Interp {
         skip: usize,
         call: &Call,
     ) {
-        if self.event_mode || self.salvage_blocks(id) {
+        if self.modes.event_mode || self.salvage_blocks(id) {
             return;
         }
         let method = if method == "del" { "delete" } else { method };
@@ -1087,7 +1088,7 @@ impl Interp {
     }
 
     pub(crate) fn register_use(&mut self, ctx: &Ctx, id: u32, call: &Call) {
-        if self.event_mode || self.salvage_blocks(id) {
+        if self.modes.event_mode || self.salvage_blocks(id) {
             self.eval_args(ctx, &call.args);
             return;
         }
@@ -1174,7 +1175,7 @@ impl Interp {
         for (e, v) in argv.iter().skip(start) {
             self.use_handlers(e, v, &mut handlers, 0);
             // A router could hide behind it: say so rather than drop it.
-            if matches!(v, Value::Unknown(Unknown::Dynamic)) && !self.loading_unreached {
+            if matches!(v, Value::Unknown(Unknown::Dynamic)) && !self.modes.loading_unreached {
                 let text = expr_text(e);
                 self.finding(
                     FindingCode::DynamicMount,

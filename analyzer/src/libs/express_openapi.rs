@@ -115,7 +115,7 @@ impl Interp {
         argv: &[Value],
         line: u32,
     ) -> Value {
-        if !self.event_mode {
+        if !self.modes.event_mode {
             self.express_openapi_register(ctx, argv, line);
         }
         Value::external()

@@ -358,7 +358,9 @@ impl Interp {
                         );
                     }
                     // A plugin from a package: it gets the app.
-                    Some(Value::Unknown(_)) if !self.event_mode && !self.salvage_blocks(id) => {
+                    Some(Value::Unknown(_))
+                        if !self.modes.event_mode && !self.salvage_blocks(id) =>
+                    {
                         if let Some(arg) = call.args.first() {
                             let argv = vec![Value::Router(id)];
                             self.package_router(ctx, arg, call.line, &argv);
@@ -410,7 +412,7 @@ impl Interp {
             _ => None,
         };
         let Some(at) = service_at else {
-            if !self.event_mode && !self.salvage_blocks(id) {
+            if !self.modes.event_mode && !self.salvage_blocks(id) {
                 self.register_use_values(ctx, id, call, argv);
             }
             return Some(Value::Router(id));
@@ -434,7 +436,7 @@ impl Interp {
         };
         let has = self.service_methods(&service);
         self.feathers_register(id, &path, &has, exposed.as_deref(), ctx.file, call.line);
-        if !rest || self.event_mode || self.salvage_blocks(id) {
+        if !rest || self.modes.event_mode || self.salvage_blocks(id) {
             return Some(Value::Router(id));
         }
         // 4: Express middleware before and after the service; 5: the options' `express`.
@@ -586,7 +588,7 @@ impl Interp {
     /// method events of each service not charted yet, once the app has a
     /// Socket.IO server; its service events, once the app also publishes.
     fn feathers_protocol(&mut self, id: u32) {
-        if self.sio_quiet {
+        if self.modes.sio_quiet {
             return;
         }
         let Some(app) = self.libs.feathers.apps.get_mut(&id) else {

@@ -100,7 +100,7 @@ impl Interp {
                 Some(Value::Undef)
             }
             "resource" => {
-                if !self.event_mode {
+                if !self.modes.event_mode {
                     self.finale_resource(ctx, pkg, opts, line);
                 }
                 // The package's `Resource`: its `use(milestones)` and hooks

@@ -51,7 +51,7 @@ fn credential_header(h: &str) -> bool {
 impl Interp {
     /// A middleware function seen in a chain, under the name the chain gives it.
     pub(crate) fn note_middleware(&mut self, name: &str, v: &Value) {
-        if self.event_mode || name == "<anonymous>" {
+        if self.modes.event_mode || name == "<anonymous>" {
             return;
         }
         let key = match v {
@@ -69,8 +69,8 @@ impl Interp {
     /// Run each middleware seen on its own; those that answer 401 or 403 are guards.
     pub(crate) fn probe_guards(&mut self) {
         let seen = std::mem::take(&mut self.deferred.middleware_seen);
-        let was = self.event_mode;
-        self.event_mode = true;
+        let was = self.modes.event_mode;
+        self.modes.event_mode = true;
         for (name, v) in &seen {
             if self.rec.guards.contains_key(name) || self.steps > STEP_BUDGET {
                 continue;
@@ -106,7 +106,7 @@ impl Interp {
                 );
             }
         }
-        self.event_mode = was;
+        self.modes.event_mode = was;
     }
 }
 

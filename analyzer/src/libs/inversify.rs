@@ -166,7 +166,7 @@ impl Interp {
             "build" => {
                 let app = Value::Router(server.app);
                 // (Looking for events, the routes are not registered again.)
-                if server.built || self.event_mode {
+                if server.built || self.modes.event_mode {
                     return app;
                 }
                 self.libs.inversify_servers[id as usize].built = true;

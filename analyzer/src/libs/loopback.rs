@@ -133,7 +133,7 @@ impl Interp {
     ) -> Option<Value> {
         match name {
             "loopback-boot" => {
-                if !self.event_mode {
+                if !self.modes.event_mode {
                     self.loopback_boot(ctx, argv, line);
                 }
                 Some(Value::Undef)

@@ -261,12 +261,12 @@ impl Interp {
                     && !crate::is_test_path(self.loader.project.rel(f))
             })
             .collect();
-        let was = self.unreached_mode;
-        self.unreached_mode = true;
+        let was = self.modes.unreached_mode;
+        self.modes.unreached_mode = true;
         for f in pending {
             self.run_module(f);
         }
-        self.unreached_mode = was;
+        self.modes.unreached_mode = was;
     }
 
     /// The context a class's decorators are evaluated in.

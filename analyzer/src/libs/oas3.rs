@@ -506,7 +506,7 @@ impl Interp {
         };
         let config = ObjData::new();
         config.set("getApp", Value::Builtin(Builtin::AppGetter(app)));
-        if !self.event_mode {
+        if !self.modes.event_mode {
             self.oas3_register(ctx, app, argv, line);
         }
         Value::Obj(config)

@@ -191,7 +191,7 @@ impl Interp {
         let Some(index) = values.iter().find_map(|v| self.handled_backend(v)) else {
             return false;
         };
-        if self.event_mode {
+        if self.modes.event_mode {
             return true;
         }
         // (A definition that cannot be read: the mounted function stays the

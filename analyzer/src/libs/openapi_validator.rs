@@ -67,7 +67,7 @@ impl Interp {
         let Value::Router(router) = self.new_router(ctx.file, line, false) else {
             return Value::external();
         };
-        if !self.event_mode {
+        if !self.modes.event_mode {
             let mut problems = Vec::new();
             self.openapi_validator_register(&opts, &handlers, router, &mut problems);
             if !problems.is_empty() {

@@ -105,7 +105,7 @@ impl Interp {
         args: &[Expr],
         line: u32,
     ) -> Value {
-        if self.event_mode {
+        if self.modes.event_mode {
             return Value::Undef;
         }
         let given = argv.first().map(|v| self.force_deep(v.clone()));

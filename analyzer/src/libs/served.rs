@@ -403,7 +403,7 @@ impl Interp {
         line: u32,
         doc: Option<String>,
     ) {
-        if self.event_mode || self.salvage_blocks(id) {
+        if self.modes.event_mode || self.salvage_blocks(id) {
             return;
         }
         for r in routes {

@@ -179,7 +179,7 @@ impl Interp {
             }
         }
         // One server per creation site, however often the code runs.
-        let reached = !self.event_mode && !self.unreached_mode;
+        let reached = !self.modes.event_mode && !self.modes.unreached_mode;
         if let Some(i) = self
             .rec
             .sio_servers
@@ -199,7 +199,7 @@ impl Interp {
             path,
             namespaces: BTreeSet::from(["/".to_string()]),
             reached,
-            separate: self.loading_unreached && self.stack.is_empty(),
+            separate: self.modes.loading_unreached && self.stack.is_empty(),
         });
         sio(SioKind::Server, self.rec.sio_servers.len() as u32 - 1, "/")
     }
@@ -384,7 +384,7 @@ impl Interp {
                 let responses = ws_responses(&f.body);
                 let (acks, ack_schema) = returns_value(&f.body);
                 if let Some((ev, pattern)) = ev
-                    && !self.sio_quiet
+                    && !self.modes.sio_quiet
                 {
                     let payload = body
                         .and_then(|i| f.param_types.get(i).cloned().flatten())
@@ -438,7 +438,7 @@ impl Interp {
                 _ => None,
             };
             if let Some(ev) = lifecycle
-                && !self.sio_quiet
+                && !self.modes.sio_quiet
             {
                 self.rec.sites.push(RawSite::server(
                     ev.into(),
@@ -558,7 +558,7 @@ impl Interp {
                 };
                 let mut recorded = false;
                 if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
-                    recorded = !self.sio_quiet;
+                    recorded = !self.modes.sio_quiet;
                     let kind = if name == "once" { "once" } else { "on" };
                     let mut payload = match &listener {
                         Some(Value::Func(c)) => self.payload_from_params(c),
@@ -906,7 +906,7 @@ impl Interp {
         ack: bool,
         payload: Option<serde_json::Value>,
     ) {
-        if self.sio_quiet {
+        if self.modes.sio_quiet {
             return;
         }
         self.rec.census.event_sources.insert((ctx.file, call.line));

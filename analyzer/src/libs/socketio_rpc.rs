@@ -185,7 +185,7 @@ impl Interp {
         // tests deciding (not as a socket handler's or uncalled code's state
         // flags, see `Stmt::If`).
         let saved = std::mem::replace(&mut self.socket_handlers, 0);
-        let was = std::mem::replace(&mut self.event_mode, false);
+        let was = std::mem::replace(&mut self.modes.event_mode, false);
         let mut entries = Vec::new();
         // Each node with its path and the addresses of the tables above it.
         let mut todo: Vec<(Vec<String>, Rc<ObjData>, Vec<usize>)> =
@@ -233,7 +233,7 @@ impl Interp {
             todo.extend(deeper.into_iter().rev());
         }
         self.socket_handlers = saved;
-        self.event_mode = was;
+        self.modes.event_mode = was;
         if let Some(why) = over {
             self.finding(
                 FindingCode::AnalysisBudget,
@@ -279,7 +279,7 @@ impl Interp {
                 continue;
             }
             let mut site = None;
-            if !self.sio_quiet {
+            if !self.modes.sio_quiet {
                 // Sited at the function a wrapper passes the call on to.
                 let c = &self.unwrapped(c);
                 let (params, ack) = crate::libs::socketio_syntax::listener_shape(&c.func);
@@ -341,7 +341,7 @@ impl Interp {
                     this: Value::Undef,
                     home: None,
                 };
-                let was = std::mem::replace(&mut self.event_mode, true);
+                let was = std::mem::replace(&mut self.modes.event_mode, true);
                 let saved = std::mem::replace(&mut self.listener_site, q.site);
                 self.socket_handlers += 1;
                 self.dispatching += 1;
@@ -349,7 +349,7 @@ impl Interp {
                 self.dispatching -= 1;
                 self.socket_handlers -= 1;
                 self.listener_site = saved;
-                self.event_mode = was;
+                self.modes.event_mode = was;
             }
         }
     }

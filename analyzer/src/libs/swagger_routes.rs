@@ -167,7 +167,7 @@ impl Interp {
         let Value::Router(router) = self.new_router(ctx.file, line, false) else {
             return Value::external();
         };
-        if !self.event_mode {
+        if !self.modes.event_mode {
             self.swagger_routes_register(ctx, argv, router, line);
         }
         Value::Builtin(Builtin::Framework(Rc::from(

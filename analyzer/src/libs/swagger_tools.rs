@@ -110,7 +110,7 @@ impl Interp {
         let Value::Router(router) = self.new_router(ctx.file, line, false) else {
             return Some(Value::external());
         };
-        if !self.event_mode
+        if !self.modes.event_mode
             && let Some((doc, rel)) = self.libs.swagger_docs.0.get(index)
         {
             let (doc, rel) = (doc.clone(), rel.clone());
@@ -151,7 +151,7 @@ impl Interp {
                 format!("{REGISTER}{router}").as_str(),
             ))),
         );
-        if self.event_mode {
+        if self.modes.event_mode {
             return Value::Obj(runner);
         }
         let config = match config.map(|c| self.force_deep(c.clone())) {

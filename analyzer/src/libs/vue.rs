@@ -212,7 +212,7 @@ impl Interp {
         let Some(socket) = self.libs.vue.socket.clone() else {
             return;
         };
-        if self.sio_quiet {
+        if self.modes.sio_quiet {
             return;
         }
         let mut sites = Vec::new();

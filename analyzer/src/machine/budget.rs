@@ -211,7 +211,7 @@ impl Interp {
     /// listener's events are being read, nor in the events pass, where
     /// each run of a helper can record what the inert test does not count.
     pub(crate) fn memo_eligible(&self) -> bool {
-        !self.event_mode && self.route_contract.is_none() && self.listener_site.is_none()
+        !self.modes.event_mode && self.route_contract.is_none() && self.listener_site.is_none()
     }
 
     /// A count that grows whenever the analysis charts or learns something

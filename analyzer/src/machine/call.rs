@@ -534,7 +534,7 @@ impl Interp {
             argv.iter().any(|a| a.is_tracked(0)) || this.as_ref().is_some_and(|t| t.is_tracked(0));
         // An emitting callback passed down (`runTurn({ emit })`) is as good as a socket.
         let tracked = tracked || argv.iter().any(|a| self.carries_emitter(a, 0));
-        let follow = if self.event_mode {
+        let follow = if self.modes.event_mode {
             let names = argv
                 .iter()
                 .any(|a| matches!(a, Value::Str(_) | Value::Pattern(_)));
@@ -670,7 +670,7 @@ impl Interp {
             self.salvage_note_call(key, was);
         }
         self.census_enter(key);
-        if self.event_mode {
+        if self.modes.event_mode {
             self.deferred.event_called.insert(key);
         }
         let recursion = self.stack.iter().filter(|k| **k == key).count();
@@ -1261,7 +1261,7 @@ impl Interp {
     /// package the analysis does not model: the routes that package adds are
     /// not known, which a `package-router` finding says (once per call).
     pub(crate) fn package_router(&mut self, ctx: &Ctx, callee: &Expr, line: u32, argv: &[Value]) {
-        if self.event_mode || self.salvage.current.is_some() {
+        if self.modes.event_mode || self.salvage.current.is_some() {
             return;
         }
         let router = |v: &Value| matches!(v, Value::Router(_) | Value::Chain(..));

@@ -87,7 +87,7 @@ impl Interp {
             return;
         }
         let recv = classify(o);
-        let later = self.event_mode;
+        let later = self.modes.event_mode;
         let dyn_loop = self.dyn_loops.last().map(|(f, l, _, _)| (*f, *l));
         let seen = self.rec.census.sites.entry((file, line)).or_default();
         let slot = if later {
@@ -105,7 +105,7 @@ impl Interp {
 
     /// Hook: a function is entered.
     pub(crate) fn census_enter(&mut self, key: (FileId, u32)) {
-        if !self.event_mode {
+        if !self.modes.event_mode {
             self.rec.census.entered.insert(key);
         }
     }

@@ -41,7 +41,7 @@ impl Interp {
     pub(crate) fn decorate_class(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>) -> Value {
         let class = cv.class.clone();
         let mut value = Value::Class(cv.clone());
-        if self.event_mode
+        if self.modes.event_mode
             || (class.decorators.is_empty()
                 && class.member_decorators.is_empty()
                 && class.param_decorators.is_empty())

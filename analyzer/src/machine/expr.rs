@@ -544,7 +544,7 @@ impl Interp {
                     // program state decides nothing (see `Stmt::If`): a branch
                     // run on a key that is absent now may see it set later.
                     None if data.shape_known.get()
-                        && !self.event_mode
+                        && !self.modes.event_mode
                         && self.socket_handlers == 0
                         && class.is_none()
                         && data.proto.borrow().is_none()

@@ -348,13 +348,10 @@ pub(crate) struct Interp {
     /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
     pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
     pub(crate) globals: Rc<Scope>,
-    /// Running code no entry reached: what it makes is marked so (on from
-    /// `Phase::Unreached`, see `passes.rs`).
-    pub(crate) unreached_mode: bool,
+    /// The modes in force (see [`crate::passes::Modes`]).
+    pub(crate) modes: crate::passes::Modes,
     /// Calls being followed, with their call sites (for helper attribution).
     pub(crate) frames: Vec<Frame>,
-    /// Do not record event sites (while re-running code for other reasons).
-    pub(crate) sio_quiet: bool,
     /// Work kept for later passes (see [`state::Deferred`]).
     pub(crate) deferred: state::Deferred,
     /// Functions without parameters handed by name to a call the analysis
@@ -363,13 +360,8 @@ pub(crate) struct Interp {
     /// the entry's top level unless something called them by then (see
     /// [`Interp::run_handed`]).
     pub(crate) handed: Vec<(Value, FileId, u32)>,
-    /// Running code nobody calls to find event sites: registrations are not recorded.
-    pub(crate) event_mode: bool,
     /// The contract of the route whose handlers are running.
     pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
-    /// Loading modules no entry reached, looking for events
-    /// (`Phase::SocketModules`).
-    pub(crate) loading_unreached: bool,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
@@ -453,6 +445,7 @@ impl Interp {
         globals.define("global", Value::Obj(global_obj.clone()));
         globals.define("globalThis", Value::Obj(global_obj.clone()));
         Interp {
+            modes: Default::default(),
             deferred: Default::default(),
             rec: Default::default(),
             loader,
@@ -465,15 +458,11 @@ impl Interp {
             cond: Vec::new(),
             dyn_loops: Vec::new(),
             globals,
-            unreached_mode: false,
             frames: Vec::new(),
-            sio_quiet: false,
-            event_mode: false,
             discarded: None,
             res_status: None,
             next_passed: false,
             route_contract: None,
-            loading_unreached: false,
             listener_site: None,
             dynamic_slots: HashMap::new(),
             decorating: None,
@@ -500,7 +489,7 @@ impl Interp {
     /// handlers, callbacks and components are found this way. Route
     /// registrations made meanwhile are not recorded.
     pub(crate) fn run_uncalled(&mut self, rounds: usize) {
-        self.event_mode = true;
+        self.modes.event_mode = true;
         for _ in 0..rounds {
             let mut pending: Vec<((FileId, u32), Rc<Closure>)> = self
                 .deferred
@@ -579,7 +568,7 @@ impl Interp {
             }
             self.run_with_placeholders(pending, true, |me, k| me.deferred.called.contains(k));
         }
-        self.event_mode = false;
+        self.modes.event_mode = false;
     }
 
     /// A module that mentions sockets, or imports one that does (once per file).
@@ -698,8 +687,8 @@ impl Interp {
                 }
             }
         }
-        let was = self.event_mode;
-        self.event_mode = true;
+        let was = self.modes.event_mode;
+        self.modes.event_mode = true;
         for (contract, funcs) in work {
             if self.steps > STEP_BUDGET {
                 break;
@@ -760,13 +749,13 @@ impl Interp {
             }
             self.route_contract = None;
         }
-        self.event_mode = was;
+        self.modes.event_mode = was;
     }
 
     /// Run once more, looking for events, the functions that emit but ran only
     /// before the sockets existed (`getIO().emit` in code called at start-up).
     pub(crate) fn replay_emitters(&mut self) {
-        self.event_mode = true;
+        self.modes.event_mode = true;
         // Only module-level functions: a nested closure would run again in the
         // environment of one particular earlier call.
         let todo: Vec<((FileId, u32), Rc<Closure>)> = self
@@ -780,7 +769,7 @@ impl Interp {
             .map(|(k, c)| (*k, c.clone()))
             .collect();
         self.run_with_placeholders(todo, false, |me, k| me.deferred.event_called.contains(k));
-        self.event_mode = false;
+        self.modes.event_mode = false;
     }
 
     /// Enter or leave event mode (registrations are not recorded).

@@ -322,7 +322,7 @@ impl Interp {
             .filter(|b| b.len() <= DATA_MODULE_MAX)
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
             .map_or_else(Value::dynamic, |j| json_value(&j));
-        self.note_input_read(rel, bytes.as_deref(), !self.event_mode);
+        self.note_input_read(rel, bytes.as_deref(), !self.modes.event_mode);
         if let Some(d) = self.rec.data_modules.get_mut(rel) {
             d.value = Some(value.clone());
         }

@@ -420,7 +420,7 @@ impl Interp {
         let Ok(bytes) = std::fs::read(&path) else {
             return Value::dynamic();
         };
-        self.note_input_read(rel, Some(&bytes), !self.event_mode);
+        self.note_input_read(rel, Some(&bytes), !self.modes.event_mode);
         match String::from_utf8(bytes) {
             Ok(text) => Value::str(&text),
             Err(_) => Value::dynamic(),

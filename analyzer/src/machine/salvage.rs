@@ -376,9 +376,9 @@ impl Interp {
         self.salvage.current = Some(Rc::new(tag));
         self.salvage.floor = floor;
         self.salvage.log.clear();
-        let quiet = std::mem::replace(&mut self.sio_quiet, true);
+        let quiet = std::mem::replace(&mut self.modes.sio_quiet, true);
         run(self);
-        self.sio_quiet = quiet;
+        self.modes.sio_quiet = quiet;
         self.salvage.current = None;
         // What the run called stays uncalled for the event pass.
         for (k, c) in std::mem::take(&mut self.salvage.log) {

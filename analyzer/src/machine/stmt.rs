@@ -104,7 +104,7 @@ impl Interp {
                 // later, once the server is up), a flag in program state
                 // (`if (realtime.maintenance) return;`) does not decide anything:
                 // every path may run at some point.
-                let state = (self.event_mode || self.socket_handlers > 0)
+                let state = (self.modes.event_mode || self.socket_handlers > 0)
                     && matches!(
                         t,
                         Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)
