@@ -6,10 +6,14 @@
 //! marked unreached; registrations made while `event_mode` is on are not
 //! recorded).
 //!
-//! Deliberately not here: modes helpers set for a moment and restore
-//! themselves (a guard probe runs in `event_mode`, Nest's unreached modules
-//! in `unreached_mode`, `run_uncalled` sets and clears `event_mode`), and
-//! the work each pass does, which stays with the code that does it.
+//! Only [`Interp::enter`] sets a mode for the rest of the run. A helper that
+//! needs another mode for a moment (a guard probe, Nest's controller files,
+//! `run_uncalled`, a salvage replay) goes through [`Interp::with_mode`], which
+//! puts the previous value back, so the pass's modes hold again after it.
+//!
+//! Deliberately not here: the work each pass does, which stays with the code
+//! that does it; and the counters of what is running now (`socket_handlers`,
+//! `dispatching`, `listener_site`), which are the machine's.
 
 use crate::machine::Interp;
 
@@ -72,4 +76,49 @@ pub(crate) struct Modes {
     /// Loading modules no entry reached, looking for events
     /// (`Phase::SocketModules`).
     pub(crate) loading_unreached: bool,
+}
+
+/// One of the [`Modes`], to set for a moment with [`Interp::with_mode`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// [`Modes::unreached_mode`]: Nest's controller files no module imports
+    /// load as unreached code.
+    Unreached,
+    /// [`Modes::event_mode`]: a guard probe runs a middleware alone, and route
+    /// handlers, uncalled functions, emitters and dispatched listeners run
+    /// looking for events, without recording registrations; off while a
+    /// catch-all's lookup table is walked (its tests decide as they run).
+    Events,
+    /// [`Modes::sio_quiet`]: a salvage run (code run to find apps and
+    /// routers) records no event sites.
+    QuietSites,
+}
+
+impl Modes {
+    fn flag(&mut self, mode: Mode) -> &mut bool {
+        match mode {
+            Mode::Unreached => &mut self.unreached_mode,
+            Mode::Events => &mut self.event_mode,
+            Mode::QuietSites => &mut self.sio_quiet,
+        }
+    }
+}
+
+impl Interp {
+    /// Run `f` with `mode` set to `on`, then put back the value the mode had
+    /// before (whatever `f` did to it): the one way a helper changes a mode,
+    /// so a pass's modes hold again when the helper returns. E.g.
+    /// `probe_guards` runs every middleware alone in `Mode::Events`, and
+    /// `replay_emitters` runs in it and leaves it as `Phase::Uncalled` set it.
+    pub(crate) fn with_mode<T>(
+        &mut self,
+        mode: Mode,
+        on: bool,
+        f: impl FnOnce(&mut Interp) -> T,
+    ) -> T {
+        let was = std::mem::replace(self.modes.flag(mode), on);
+        let out = f(self);
+        *self.modes.flag(mode) = was;
+        out
+    }
 }

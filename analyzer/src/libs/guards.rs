@@ -69,44 +69,43 @@ impl Interp {
     /// Run each middleware seen on its own; those that answer 401 or 403 are guards.
     pub(crate) fn probe_guards(&mut self) {
         let seen = std::mem::take(&mut self.deferred.middleware_seen);
-        let was = self.modes.event_mode;
-        self.modes.event_mode = true;
-        for (name, v) in &seen {
-            if self.rec.guards.contains_key(name) || self.steps > STEP_BUDGET {
-                continue;
-            }
-            let f = self.force_deep(v.clone());
-            let Value::Func(c) = &f else {
-                continue;
-            };
-            let contract = Rc::new(RefCell::new(RawContract::default()));
-            let saved = self.route_contract.replace(contract.clone());
-            self.run_as_handler(&f, c);
-            self.route_contract = saved;
-            let c = contract.borrow();
-            let deny = c
-                .responses
-                .iter()
-                .filter(|r| r.0 == 401 || r.0 == 403)
-                .min_by_key(|r| (r.0, r.2, r.3));
-            if let Some(&(status, _, file, line)) = deny {
-                let credential = c
-                    .headers_read
+        self.with_mode(Mode::Events, true, |me| {
+            for (name, v) in &seen {
+                if me.rec.guards.contains_key(name) || me.steps > STEP_BUDGET {
+                    continue;
+                }
+                let f = me.force_deep(v.clone());
+                let Value::Func(c) = &f else {
+                    continue;
+                };
+                let contract = Rc::new(RefCell::new(RawContract::default()));
+                let saved = me.route_contract.replace(contract.clone());
+                me.run_as_handler(&f, c);
+                me.route_contract = saved;
+                let c = contract.borrow();
+                let deny = c
+                    .responses
                     .iter()
-                    .find(|h| credential_header(h))
-                    .cloned();
-                self.rec.guards.insert(
-                    name.clone(),
-                    GuardInfo {
-                        status,
-                        file,
-                        line,
-                        credential,
-                    },
-                );
+                    .filter(|r| r.0 == 401 || r.0 == 403)
+                    .min_by_key(|r| (r.0, r.2, r.3));
+                if let Some(&(status, _, file, line)) = deny {
+                    let credential = c
+                        .headers_read
+                        .iter()
+                        .find(|h| credential_header(h))
+                        .cloned();
+                    me.rec.guards.insert(
+                        name.clone(),
+                        GuardInfo {
+                            status,
+                            file,
+                            line,
+                            credential,
+                        },
+                    );
+                }
             }
-        }
-        self.modes.event_mode = was;
+        });
     }
 }
 

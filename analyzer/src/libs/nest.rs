@@ -261,12 +261,11 @@ impl Interp {
                     && !crate::is_test_path(self.loader.project.rel(f))
             })
             .collect();
-        let was = self.modes.unreached_mode;
-        self.modes.unreached_mode = true;
-        for f in pending {
-            self.run_module(f);
-        }
-        self.modes.unreached_mode = was;
+        self.with_mode(Mode::Unreached, true, |me| {
+            for f in pending {
+                me.run_module(f);
+            }
+        });
     }
 
     /// The context a class's decorators are evaluated in.

@@ -185,55 +185,56 @@ impl Interp {
         // tests deciding (not as a socket handler's or uncalled code's state
         // flags, see `Stmt::If`).
         let saved = std::mem::replace(&mut self.socket_handlers, 0);
-        let was = std::mem::replace(&mut self.modes.event_mode, false);
-        let mut entries = Vec::new();
-        // Each node with its path and the addresses of the tables above it.
-        let mut todo: Vec<(Vec<String>, Rc<ObjData>, Vec<usize>)> =
-            vec![(Vec::new(), table.clone(), vec![Rc::as_ptr(table) as usize])];
-        let mut over = None;
-        while let Some((path, node, ancestors)) = todo.pop() {
-            let mut keys: Vec<String> = node.props.borrow().keys().cloned().collect();
-            keys.extend(node.getters.borrow().iter().map(|(n, _)| n.clone()));
-            let mut deeper = Vec::new();
-            for key in keys {
-                let r = self.call_value_now(
-                    ctx,
-                    cb,
-                    vec![
-                        Value::Obj(node.clone()),
-                        Value::str(&key),
-                        Value::Num(path.len() as f64),
-                    ],
-                    &[],
-                    line,
-                    None,
-                );
-                let mut full = path.clone();
-                full.push(key);
-                match self.force(r, 0) {
-                    f @ Value::Func(_) => entries.push((full.join(&sep), f)),
-                    // A table that holds an ancestor (itself, a parent) adds no names.
-                    Value::Obj(o) if ancestors.contains(&(Rc::as_ptr(&o) as usize)) => {}
-                    Value::Obj(o) if full.len() < MAX_DEPTH => {
-                        let mut up = ancestors.clone();
-                        up.push(Rc::as_ptr(&o) as usize);
-                        deeper.push((full, o, up));
+        let (mut entries, over) = self.with_mode(Mode::Events, false, |me| {
+            let mut entries = Vec::new();
+            // Each node with its path and the addresses of the tables above it.
+            let mut todo: Vec<(Vec<String>, Rc<ObjData>, Vec<usize>)> =
+                vec![(Vec::new(), table.clone(), vec![Rc::as_ptr(table) as usize])];
+            let mut over = None;
+            while let Some((path, node, ancestors)) = todo.pop() {
+                let mut keys: Vec<String> = node.props.borrow().keys().cloned().collect();
+                keys.extend(node.getters.borrow().iter().map(|(n, _)| n.clone()));
+                let mut deeper = Vec::new();
+                for key in keys {
+                    let r = me.call_value_now(
+                        ctx,
+                        cb,
+                        vec![
+                            Value::Obj(node.clone()),
+                            Value::str(&key),
+                            Value::Num(path.len() as f64),
+                        ],
+                        &[],
+                        line,
+                        None,
+                    );
+                    let mut full = path.clone();
+                    full.push(key);
+                    match me.force(r, 0) {
+                        f @ Value::Func(_) => entries.push((full.join(&sep), f)),
+                        // A table that holds an ancestor (itself, a parent) adds no names.
+                        Value::Obj(o) if ancestors.contains(&(Rc::as_ptr(&o) as usize)) => {}
+                        Value::Obj(o) if full.len() < MAX_DEPTH => {
+                            let mut up = ancestors.clone();
+                            up.push(Rc::as_ptr(&o) as usize);
+                            deeper.push((full, o, up));
+                        }
+                        Value::Obj(_) => over = Some(format!("deeper than {MAX_DEPTH} levels")),
+                        _ => {}
                     }
-                    Value::Obj(_) => over = Some(format!("deeper than {MAX_DEPTH} levels")),
-                    _ => {}
+                    if entries.len() >= MAX_NAMES {
+                        over = Some(format!("more than {MAX_NAMES} names"));
+                        todo.clear();
+                        deeper.clear();
+                        break;
+                    }
                 }
-                if entries.len() >= MAX_NAMES {
-                    over = Some(format!("more than {MAX_NAMES} names"));
-                    todo.clear();
-                    deeper.clear();
-                    break;
-                }
+                // Depth first, in the table's order.
+                todo.extend(deeper.into_iter().rev());
             }
-            // Depth first, in the table's order.
-            todo.extend(deeper.into_iter().rev());
-        }
+            (entries, over)
+        });
         self.socket_handlers = saved;
-        self.modes.event_mode = was;
         if let Some(why) = over {
             self.finding(
                 FindingCode::AnalysisBudget,
@@ -341,15 +342,15 @@ impl Interp {
                     this: Value::Undef,
                     home: None,
                 };
-                let was = std::mem::replace(&mut self.modes.event_mode, true);
                 let saved = std::mem::replace(&mut self.listener_site, q.site);
                 self.socket_handlers += 1;
                 self.dispatching += 1;
-                self.call_value_now(&ctx, &q.func, q.argv, &[], q.line, q.this);
+                self.with_mode(Mode::Events, true, |me| {
+                    me.call_value_now(&ctx, &q.func, q.argv, &[], q.line, q.this)
+                });
                 self.dispatching -= 1;
                 self.socket_handlers -= 1;
                 self.listener_site = saved;
-                self.modes.event_mode = was;
             }
         }
     }

@@ -50,6 +50,7 @@ pub(crate) use crate::libs::{Frame, RESERVED_EVENTS, RawSite, SioServer, client_
 pub(crate) use crate::inventory::FindingCode;
 pub(crate) use crate::ir::*;
 pub(crate) use crate::loader::{Loader, needle};
+pub(crate) use crate::passes::Mode;
 pub(crate) use crate::project::{FileId, Resolved};
 pub(crate) use crate::value::*;
 pub(crate) use std::cell::{Cell, RefCell};
@@ -489,7 +490,11 @@ impl Interp {
     /// handlers, callbacks and components are found this way. Route
     /// registrations made meanwhile are not recorded.
     pub(crate) fn run_uncalled(&mut self, rounds: usize) {
-        self.modes.event_mode = true;
+        self.with_mode(Mode::Events, true, |me| me.uncalled_rounds(rounds));
+    }
+
+    /// The rounds of [`Interp::run_uncalled`].
+    fn uncalled_rounds(&mut self, rounds: usize) {
         for _ in 0..rounds {
             let mut pending: Vec<((FileId, u32), Rc<Closure>)> = self
                 .deferred
@@ -568,7 +573,6 @@ impl Interp {
             }
             self.run_with_placeholders(pending, true, |me, k| me.deferred.called.contains(k));
         }
-        self.modes.event_mode = false;
     }
 
     /// A module that mentions sockets, or imports one that does (once per file).
@@ -687,8 +691,12 @@ impl Interp {
                 }
             }
         }
-        let was = self.modes.event_mode;
-        self.modes.event_mode = true;
+        self.with_mode(Mode::Events, true, |me| me.run_handlers_of(work, record));
+    }
+
+    /// Run each route's functions of [`Interp::run_route_handlers`] with the
+    /// route's contract (a fresh one unless `record`).
+    fn run_handlers_of(&mut self, work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)>, record: bool) {
         for (contract, funcs) in work {
             if self.steps > STEP_BUDGET {
                 break;
@@ -749,13 +757,11 @@ impl Interp {
             }
             self.route_contract = None;
         }
-        self.modes.event_mode = was;
     }
 
     /// Run once more, looking for events, the functions that emit but ran only
     /// before the sockets existed (`getIO().emit` in code called at start-up).
     pub(crate) fn replay_emitters(&mut self) {
-        self.modes.event_mode = true;
         // Only module-level functions: a nested closure would run again in the
         // environment of one particular earlier call.
         let todo: Vec<((FileId, u32), Rc<Closure>)> = self
@@ -768,11 +774,12 @@ impl Interp {
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
-        self.run_with_placeholders(todo, false, |me, k| me.deferred.event_called.contains(k));
-        self.modes.event_mode = false;
+        self.with_mode(Mode::Events, true, |me| {
+            me.run_with_placeholders(todo, false, |me, k| me.deferred.event_called.contains(k))
+        });
     }
 
-    /// Enter or leave event mode (registrations are not recorded).
+    /// Whether the module `id` was loaded (or is loading).
     pub(crate) fn is_loaded(&self, id: FileId) -> bool {
         self.modules.contains_key(&id)
     }

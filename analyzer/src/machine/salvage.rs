@@ -376,9 +376,7 @@ impl Interp {
         self.salvage.current = Some(Rc::new(tag));
         self.salvage.floor = floor;
         self.salvage.log.clear();
-        let quiet = std::mem::replace(&mut self.modes.sio_quiet, true);
-        run(self);
-        self.modes.sio_quiet = quiet;
+        self.with_mode(Mode::QuietSites, true, run);
         self.salvage.current = None;
         // What the run called stays uncalled for the event pass.
         for (k, c) in std::mem::take(&mut self.salvage.log) {
