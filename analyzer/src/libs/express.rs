@@ -69,7 +69,7 @@ impl Interp {
             declared: None,
         };
         self.rec.routers[id as usize].regs.push(reg);
-        self.reentry.registered += 1;
+        self.js.reentry.registered += 1;
     }
 
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
@@ -149,10 +149,10 @@ impl Interp {
             if let Ok(p) = &paths {
                 self.note_unknown_head(ctx, id, call, name, p);
             }
-            let depth = self.cond.len();
-            self.cond.extend(conds);
+            let depth = self.running.cond.len();
+            self.running.cond.extend(conds);
             self.register_route(ctx, id, name, paths, &call.args, 1, call);
-            self.cond.truncate(depth);
+            self.running.cond.truncate(depth);
             return Value::Router(id);
         }
         match name {
@@ -391,17 +391,17 @@ impl Interp {
     /// Leave a loop over something only known at run time: the computed
     /// imports in it are findings of their own unless the loop was one.
     pub(crate) fn pop_dyn_loop(&mut self) {
-        let depth = self.dyn_loops.len();
-        let Some((_, _, _, seen)) = self.dyn_loops.pop() else {
+        let depth = self.running.dyn_loops.len();
+        let Some((_, _, _, seen)) = self.running.dyn_loops.pop() else {
             return;
         };
-        if self.loop_imports.is_empty() {
+        if self.running.loop_imports.is_empty() {
             return;
         }
-        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.loop_imports)
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.running.loop_imports)
             .into_iter()
             .partition(|(d, _, _)| *d >= depth);
-        self.loop_imports = rest;
+        self.running.loop_imports = rest;
         if !seen.get() {
             for (_, file, line) in mine {
                 self.finding(
@@ -484,7 +484,7 @@ impl Interp {
     }
 
     pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
-        if let Some((f, l, t, seen)) = self.dyn_loops.last() {
+        if let Some((f, l, t, seen)) = self.running.dyn_loops.last() {
             seen.set(true);
             let (f, l, t) = (*f, *l, t.clone());
             self.finding(
@@ -605,7 +605,7 @@ impl Interp {
                 {
                     for src in &facts.fn_imports[i].1 {
                         if let Resolved::File(t) = self.loader.project.resolve(c.file, src)
-                            && !self.modules.contains_key(&t)
+                            && !self.js.modules.contains_key(&t)
                         {
                             ahead.push(t);
                         }
@@ -733,7 +733,8 @@ impl Interp {
                 _ => false,
             }
         }
-        self.frames
+        self.js
+            .frames
             .iter()
             .find(|fr| fr.callee != "<anonymous>" && fr.args.iter().any(|a| carries(a, &wanted, 2)))
             .map(|fr| (fr.file, fr.line))
@@ -883,7 +884,7 @@ impl Interp {
             (HttpVal::Req, "params") => Value::Http(HttpVal::Part("params")),
             (HttpVal::Req, "headers") => Value::Http(HttpVal::Part("headers")),
             (HttpVal::Part(part @ ("query" | "headers" | "body")), p) => {
-                if let Some(c) = &self.route_contract {
+                if let Some(c) = &self.running.route_contract {
                     let mut c = c.borrow_mut();
                     match part {
                         "query" => {
@@ -912,7 +913,7 @@ impl Interp {
                 if let Value::Http(HttpVal::Res(n)) = v
                     && *n != 0
                 {
-                    self.res_status = Some(*n);
+                    self.running.res_status = Some(*n);
                 }
             }
             Expr::Assign(target, rhs) => {
@@ -930,7 +931,7 @@ impl Interp {
                     && (100.0..600.0).contains(n)
                     && matches!(self.eval(ctx, obj), Value::Http(HttpVal::Res(_)))
                 {
-                    self.res_status = Some(*n as u16);
+                    self.running.res_status = Some(*n as u16);
                 }
             }
             _ => {}
@@ -941,9 +942,10 @@ impl Interp {
         let argv = self.eval_args(ctx, &call.args);
         match (h, name) {
             (HttpVal::Req, "get" | "header") => {
-                if let (Some(c), Some(k)) =
-                    (&self.route_contract, argv.first().and_then(|k| k.as_text()))
-                {
+                if let (Some(c), Some(k)) = (
+                    &self.running.route_contract,
+                    argv.first().and_then(|k| k.as_text()),
+                ) {
                     c.borrow_mut().headers_read.insert(k.to_ascii_lowercase());
                 }
                 Value::dynamic()
@@ -960,7 +962,7 @@ impl Interp {
                     ("sendStatus", Some(Value::Num(n))) if (100.0..600.0).contains(&n) => n as u16,
                     ("sendStatus", _) => 0,
                     // The plain `res` after `res.status(401);` alone.
-                    (_, _) if status == 200 => self.res_status.unwrap_or(200),
+                    (_, _) if status == 200 => self.running.res_status.unwrap_or(200),
                     _ => status,
                 };
                 let schema = match name {
@@ -975,7 +977,7 @@ impl Interp {
                         }),
                     _ => None,
                 };
-                if let Some(c) = &self.route_contract {
+                if let Some(c) = &self.running.route_contract {
                     let mut c = c.borrow_mut();
                     if status < 400 {
                         c.answered = true;
@@ -999,7 +1001,7 @@ impl Interp {
             ) => Value::Http(h),
             // (A redirect is how a guard sends a visitor to log in: not an answer.)
             (HttpVal::Res(_), "render" | "sendFile" | "download" | "write" | "writeHead") => {
-                if let Some(c) = &self.route_contract {
+                if let Some(c) = &self.running.route_contract {
                     c.borrow_mut().answered = true;
                 }
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
@@ -1015,11 +1017,11 @@ impl Interp {
     /// The conditions the running code is under, each once (a guard met
     /// again on a nested path is not repeated), joined with `&&`.
     pub(crate) fn cond_text(&self) -> Option<String> {
-        if self.cond.is_empty() {
+        if self.running.cond.is_empty() {
             return None;
         }
         let mut seen: Vec<&str> = Vec::new();
-        for c in &self.cond {
+        for c in &self.running.cond {
             if !seen.contains(&c.as_str()) {
                 seen.push(c);
             }
@@ -1117,10 +1119,10 @@ impl Interp {
             .unwrap_or_default();
         if !assumed.is_empty() {
             let conds = self.assumed_path(ctx, call, "use", &assumed);
-            let depth = self.cond.len();
-            self.cond.extend(conds);
+            let depth = self.running.cond.len();
+            self.running.cond.extend(conds);
             self.register_use_of(ctx, id, call, argv);
-            self.cond.truncate(depth);
+            self.running.cond.truncate(depth);
         } else {
             self.register_use_of(ctx, id, call, argv);
         }

@@ -71,7 +71,7 @@ impl Interp {
         let seen = std::mem::take(&mut self.deferred.middleware_seen);
         self.with_mode(Mode::Events, true, |me| {
             for (name, v) in &seen {
-                if me.rec.guards.contains_key(name) || me.steps > STEP_BUDGET {
+                if me.rec.guards.contains_key(name) || me.js.steps > STEP_BUDGET {
                     continue;
                 }
                 let f = me.force_deep(v.clone());
@@ -79,9 +79,9 @@ impl Interp {
                     continue;
                 };
                 let contract = Rc::new(RefCell::new(RawContract::default()));
-                let saved = me.route_contract.replace(contract.clone());
+                let saved = me.running.route_contract.replace(contract.clone());
                 me.run_as_handler(&f, c);
-                me.route_contract = saved;
+                me.running.route_contract = saved;
                 let c = contract.borrow();
                 let deny = c
                     .responses

@@ -429,7 +429,7 @@ impl Interp {
                         ChainKind::ExpressLoad => (vec![target.clone()], None),
                     };
                     // Its result is kept: never a repeat skipped as discarded.
-                    self.reentry.discard_armed = false;
+                    self.js.reentry.discard_armed = false;
                     self.call_value(ctx, &m, args, &[], line, this)
                 }
                 _ => m.clone(),

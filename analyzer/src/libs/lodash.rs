@@ -258,8 +258,12 @@ impl Interp {
         };
         let Some(items) = items else {
             // Only known at run time: the callback once, inside a loop that says so.
-            self.dyn_loops
-                .push((ctx.file, line, format!("_.{name}(...)"), Cell::new(false)));
+            self.running.dyn_loops.push((
+                ctx.file,
+                line,
+                format!("_.{name}(...)"),
+                Cell::new(false),
+            ));
             self.call_value_now(
                 ctx,
                 &cb,

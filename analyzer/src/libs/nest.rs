@@ -247,7 +247,7 @@ impl Interp {
             declared: None,
         };
         self.rec.routers[router as usize].regs.push(reg);
-        self.reentry.registered += 1;
+        self.js.reentry.registered += 1;
     }
 
     /// Runs, as unreached code, every non-test file that declares a decorated
@@ -257,7 +257,7 @@ impl Interp {
         let pending: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
             .filter(|&f| {
                 self.loader.needles_of(f) & needle::CONTROLLER != 0
-                    && !self.modules.contains_key(&f)
+                    && !self.js.modules.contains_key(&f)
                     && !crate::is_test_path(self.loader.project.rel(f))
             })
             .collect();

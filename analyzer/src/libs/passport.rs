@@ -81,7 +81,7 @@ impl Interp {
         args: &[Expr],
         line: u32,
     ) -> Value {
-        if denies && let Some(c) = &self.route_contract {
+        if denies && let Some(c) = &self.running.route_contract {
             let mut c = c.borrow_mut();
             if !c.responses.iter().any(|r| r.0 == 401) {
                 c.responses.push((401, None, ctx.file, line));

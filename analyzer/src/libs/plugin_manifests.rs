@@ -183,7 +183,7 @@ impl Interp {
                 continue;
             };
             let args = vec![Value::str(&d.hook), context.clone(), Value::Undef];
-            self.reentry.discard_armed = false;
+            self.js.reentry.discard_armed = false;
             self.call_value(ctx, &f, args, &[], line, None);
         }
         self.libs.plugin_hooks.firing.pop();

@@ -818,7 +818,7 @@ impl Interp {
                 status = status_of(&av);
             }
         }
-        if let (Some(status), Some(c)) = (status, &self.route_contract) {
+        if let (Some(status), Some(c)) = (status, &self.running.route_contract) {
             let mut c = c.borrow_mut();
             if !c.responses.iter().any(|(s, _, _, _)| *s == status) {
                 c.responses.push((status, None, ctx.file, line));
@@ -837,7 +837,7 @@ impl Interp {
             _ => None,
         });
         // A Socket.IO listener's payload validated by a schema.
-        if let (Some(z), Some("payload"), Some(i)) = (&zod, part, self.listener_site)
+        if let (Some(z), Some("payload"), Some(i)) = (&zod, part, self.running.listener_site)
             && let Some(site) = self.rec.sites.get_mut(i)
             && site.payload.is_none()
         {
@@ -845,7 +845,7 @@ impl Interp {
             site.payload_source = Some("zod");
             return;
         }
-        let Some(rc) = self.route_contract.clone() else {
+        let Some(rc) = self.running.route_contract.clone() else {
             return;
         };
         if let (Some(z), Some(part)) = (zod, part) {

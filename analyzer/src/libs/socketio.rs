@@ -199,7 +199,7 @@ impl Interp {
             path,
             namespaces: BTreeSet::from(["/".to_string()]),
             reached,
-            separate: self.modes.loading_unreached && self.stack.is_empty(),
+            separate: self.modes.loading_unreached && self.js.stack.is_empty(),
         });
         sio(SioKind::Server, self.rec.sio_servers.len() as u32 - 1, "/")
     }
@@ -451,9 +451,9 @@ impl Interp {
                 ));
             }
             let clo = Closure::method(cv, f, &inst);
-            let saved = std::mem::replace(&mut self.listener_site, site);
+            let saved = std::mem::replace(&mut self.running.listener_site, site);
             self.invoke(&clo, args, Some(inst.clone()));
-            self.listener_site = saved;
+            self.running.listener_site = saved;
         }
     }
 
@@ -527,9 +527,9 @@ impl Interp {
                 let sock = s.derive(SioKind::Socket);
                 if let Some(h) = argv.get(1) {
                     let h = self.force_deep(h.clone());
-                    self.socket_handlers += 1;
+                    self.running.socket_handlers += 1;
                     self.call_value_now(ctx, &h, vec![sock], &[], call.line, None);
-                    self.socket_handlers -= 1;
+                    self.running.socket_handlers -= 1;
                 }
                 Value::Sio(s.clone())
             }
@@ -587,11 +587,11 @@ impl Interp {
                     if let (Some(first), Some(_)) = (args.first_mut(), site) {
                         *first = Value::Http(HttpVal::Part("payload"));
                     }
-                    let saved = std::mem::replace(&mut self.listener_site, site);
-                    self.socket_handlers += 1;
+                    let saved = std::mem::replace(&mut self.running.listener_site, site);
+                    self.running.socket_handlers += 1;
                     self.call_value_now(ctx, l, args, &[], call.line, this);
-                    self.socket_handlers -= 1;
-                    self.listener_site = saved;
+                    self.running.socket_handlers -= 1;
+                    self.running.listener_site = saved;
                 }
                 Value::Sio(s.clone())
             }
@@ -600,7 +600,7 @@ impl Interp {
                 let (key, ack) =
                     self.catch_all(s, ctx.file, call.line, Some(expr_text(&call.callee)));
                 if let Some(l @ Value::Func(_)) = argv.first().map(|h| self.force_deep(h.clone())) {
-                    self.socket_handlers += 1;
+                    self.running.socket_handlers += 1;
                     self.call_value_now(
                         ctx,
                         &l,
@@ -609,7 +609,7 @@ impl Interp {
                         call.line,
                         None,
                     );
-                    self.socket_handlers -= 1;
+                    self.running.socket_handlers -= 1;
                 }
                 Value::Sio(s.clone())
             }
@@ -915,7 +915,7 @@ impl Interp {
         let (mut file, mut line, mut via) = (ctx.file, call.line, None);
         let literal = matches!(call.args.first(), Some(Expr::Str(_)));
         if !literal && kind != "send" {
-            for fr in self.frames.iter().rev() {
+            for fr in self.js.frames.iter().rev() {
                 let carries = fr.args.iter().any(|a| match a {
                     Value::Str(x) => {
                         x.as_ref() == name || (x.len() >= 2 && name.contains(x.as_ref()))

@@ -38,7 +38,7 @@ impl crate::machine::Interp {
         }
         let mut cur = Some(&ctx.scope);
         while let Some(s) = cur {
-            if std::rc::Rc::ptr_eq(s, &self.globals) {
+            if std::rc::Rc::ptr_eq(s, &self.js.globals) {
                 return true;
             }
             if s.vars.borrow().contains_key(name) {
@@ -62,7 +62,7 @@ impl crate::machine::Interp {
         if let crate::ir::Expr::Ident(g) = obj
             && self.is_global_object(ctx, g)
         {
-            self.globals.define(prop, v.clone());
+            self.js.globals.define(prop, v.clone());
         }
     }
 
@@ -75,7 +75,7 @@ impl crate::machine::Interp {
     ) -> Option<crate::machine::Value> {
         match obj {
             crate::ir::Expr::Ident(g) if self.is_global_object(ctx, g) => {
-                self.globals.vars.borrow().get(prop).cloned()
+                self.js.globals.vars.borrow().get(prop).cloned()
             }
             _ => None,
         }

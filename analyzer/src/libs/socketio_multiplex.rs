@@ -65,7 +65,7 @@ impl Interp {
         file: FileId,
         line: u32,
     ) {
-        if self.listener_site.is_none() || !c.map {
+        if self.running.listener_site.is_none() || !c.map {
             return;
         }
         let names: Option<Vec<String>> = c
@@ -96,6 +96,7 @@ impl Interp {
             return;
         };
         let from_listener = self
+            .running
             .listener_site
             .and_then(|i| self.rec.sites.get(i))
             .is_some_and(|s| s.args.iter().any(|a| a == key));
@@ -115,7 +116,11 @@ impl Interp {
 
     /// The finding at the running listener's site.
     fn sub_event_table(&mut self, table: &str, at: Option<(FileId, u32)>, names: Vec<String>) {
-        let Some(site) = self.listener_site.and_then(|i| self.rec.sites.get(i)) else {
+        let Some(site) = self
+            .running
+            .listener_site
+            .and_then(|i| self.rec.sites.get(i))
+        else {
             return;
         };
         let (event, at_file, at_line) = (site.name.clone(), site.file, site.line);

@@ -51,7 +51,7 @@ impl Interp {
         if sinks.is_empty() {
             return;
         }
-        let mut files: Vec<FileId> = self.modules.keys().copied().collect();
+        let mut files: Vec<FileId> = self.js.modules.keys().copied().collect();
         files.sort_unstable();
         let bodies: Vec<(FileId, Arc<crate::ir::FileFacts>)> = files
             .iter()

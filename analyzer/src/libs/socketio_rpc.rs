@@ -89,7 +89,7 @@ impl Interp {
     /// called by the dispatcher after a dispatched function returned (`callback(null,
     /// await fn(socket, params))`), it acknowledges those functions' events.
     pub(crate) fn catch_all_acked(&mut self, index: u32) {
-        if self.dispatching > 0 {
+        if self.running.dispatching > 0 {
             return;
         }
         let Some(c) = self.libs.catch_alls.get(index as usize) else {
@@ -184,7 +184,7 @@ impl Interp {
         // The lookup decides which names exist: run it as it runs, with its
         // tests deciding (not as a socket handler's or uncalled code's state
         // flags, see `Stmt::If`).
-        let saved = std::mem::replace(&mut self.socket_handlers, 0);
+        let saved = std::mem::replace(&mut self.running.socket_handlers, 0);
         let (mut entries, over) = self.with_mode(Mode::Events, false, |me| {
             let mut entries = Vec::new();
             // Each node with its path and the addresses of the tables above it.
@@ -234,7 +234,7 @@ impl Interp {
             }
             (entries, over)
         });
-        self.socket_handlers = saved;
+        self.running.socket_handlers = saved;
         if let Some(why) = over {
             self.finding(
                 FindingCode::AnalysisBudget,
@@ -338,19 +338,19 @@ impl Interp {
             for q in std::mem::take(&mut self.libs.dispatch_queue) {
                 let ctx = Ctx {
                     file: q.file,
-                    scope: Scope::new(Some(self.globals.clone())),
+                    scope: Scope::new(Some(self.js.globals.clone())),
                     this: Value::Undef,
                     home: None,
                 };
-                let saved = std::mem::replace(&mut self.listener_site, q.site);
-                self.socket_handlers += 1;
-                self.dispatching += 1;
+                let saved = std::mem::replace(&mut self.running.listener_site, q.site);
+                self.running.socket_handlers += 1;
+                self.running.dispatching += 1;
                 self.with_mode(Mode::Events, true, |me| {
                     me.call_value_now(&ctx, &q.func, q.argv, &[], q.line, q.this)
                 });
-                self.dispatching -= 1;
-                self.socket_handlers -= 1;
-                self.listener_site = saved;
+                self.running.dispatching -= 1;
+                self.running.socket_handlers -= 1;
+                self.running.listener_site = saved;
             }
         }
     }

@@ -122,14 +122,15 @@ impl Interp {
         this: Option<&Value>,
     ) -> Option<CallArgs> {
         let args: Vec<Ident> = this.into_iter().chain(argv.iter()).map(ident).collect();
-        let Some(pos) = self.stack.iter().position(|k| *k == key) else {
+        let Some(pos) = self.js.stack.iter().position(|k| *k == key) else {
             return Some(CallArgs(args));
         };
-        let through_later = self.reentry.later.last().is_some_and(|&d| d > pos);
+        let through_later = self.js.reentry.later.last().is_some_and(|&d| d > pos);
         let same = self
+            .js
             .stack
             .iter()
-            .zip(&self.reentry.args)
+            .zip(&self.js.reentry.args)
             .any(|(k, a)| *k == key && a.0 == args);
         if through_later || same {
             None
@@ -140,16 +141,16 @@ impl Interp {
 
     /// Enter a call frame (beside `Interp::stack`).
     pub(crate) fn enter_frame(&mut self, key: (FileId, u32), args: CallArgs, func: &Arc<Func>) {
-        self.stack.push(key);
-        self.reentry.args.push(args);
-        self.reentry.funcs.push((key.0, func.clone()));
+        self.js.stack.push(key);
+        self.js.reentry.args.push(args);
+        self.js.reentry.funcs.push((key.0, func.clone()));
     }
 
     /// Leave the frame [`Interp::enter_frame`] entered.
     pub(crate) fn leave_frame(&mut self) {
-        self.stack.pop();
-        self.reentry.args.pop();
-        self.reentry.funcs.pop();
+        self.js.stack.pop();
+        self.js.reentry.args.pop();
+        self.js.reentry.funcs.pop();
     }
 
     /// Charge `bytes` of a value being built in `file`; false when the value
@@ -159,18 +160,18 @@ impl Interp {
         if bytes < CHARGE_FROM {
             return true;
         }
-        self.reentry.charged = self.reentry.charged.saturating_add(bytes as u64);
-        let over_budget = self.reentry.charged > MEMORY_BUDGET;
+        self.js.reentry.charged = self.js.reentry.charged.saturating_add(bytes as u64);
+        let over_budget = self.js.reentry.charged > MEMORY_BUDGET;
         if bytes <= MAX_TEXT && !over_budget {
             return true;
         }
         if over_budget {
             // Stop following calls, as when the step budget is spent.
-            self.steps = self.steps.max(STEP_BUDGET + 1);
+            self.js.steps = self.js.steps.max(STEP_BUDGET + 1);
         }
         {
             // One finding per function (findings are kept once per place).
-            let (file, line, name) = match self.reentry.funcs.last() {
+            let (file, line, name) = match self.js.reentry.funcs.last() {
                 Some((f, func)) => (
                     *f,
                     func.line,
@@ -201,7 +202,7 @@ impl Interp {
     /// Socket.IO server), so discarded calls run again after it. Always true.
     pub(crate) fn note_write(&mut self, v: Option<&Value>) -> bool {
         if v.is_some_and(|v| v.is_tracked(1)) {
-            self.reentry.writes += 1;
+            self.js.reentry.writes += 1;
         }
         true
     }
@@ -211,7 +212,9 @@ impl Interp {
     /// listener's events are being read, nor in the events pass, where
     /// each run of a helper can record what the inert test does not count.
     pub(crate) fn memo_eligible(&self) -> bool {
-        !self.modes.event_mode && self.route_contract.is_none() && self.listener_site.is_none()
+        !self.modes.event_mode
+            && self.running.route_contract.is_none()
+            && self.running.listener_site.is_none()
     }
 
     /// A count that grows whenever the analysis charts or learns something
@@ -219,12 +222,12 @@ impl Interp {
     /// servers and sites, findings, modules loaded, classes, middleware and
     /// guards seen, and what the libraries learned (`LibState::effects`).
     fn effects(&self) -> u64 {
-        self.reentry.registered
+        self.js.reentry.registered
             + (self.rec.routers.len()
                 + self.rec.sio_servers.len()
                 + self.rec.sites.len()
                 + self.rec.findings.len()
-                + self.modules.len()
+                + self.js.modules.len()
                 + self.rec.classes.len()
                 + self.libs.effects()
                 + self.deferred.middleware_seen.len()
@@ -261,33 +264,33 @@ impl Interp {
         // What the run could reach beyond its arguments: apps, routers and
         // sockets written anywhere, routers and servers made, modules loaded.
         (
-            self.reentry.writes,
+            self.js.reentry.writes,
             self.rec.routers.len(),
             self.rec.sio_servers.len(),
-            self.modules.len(),
+            self.js.modules.len(),
         )
             .hash(&mut h);
         let key = (c.file, c.func.id, h.finish());
-        if self.reentry.inert.contains(&key) {
+        if self.js.reentry.inert.contains(&key) {
             return Value::Undef;
         }
         let before = self.effects();
-        let steps = self.steps;
+        let steps = self.js.steps;
         let f = Value::Func(c.clone());
         let r = self.call_value_now(ctx, &f, argv, args, line, this);
         // Only once a run did some work (a body cut short by the budget or
         // the re-entry rules must not stand for the full run).
-        if self.effects() == before && self.steps > steps && self.steps <= STEP_BUDGET {
-            self.reentry.inert.insert(key);
+        if self.effects() == before && self.js.steps > steps && self.js.steps <= STEP_BUDGET {
+            self.js.reentry.inert.insert(key);
         }
         r
     }
 
     /// Run `f` as a callback that the program runs later (timers, promises).
     pub(crate) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
-        self.reentry.later.push(self.stack.len());
+        self.js.reentry.later.push(self.js.stack.len());
         let r = f(self);
-        self.reentry.later.pop();
+        self.js.reentry.later.pop();
         r
     }
 }

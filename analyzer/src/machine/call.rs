@@ -11,14 +11,14 @@ impl Interp {
         // Whether this is the call an expression statement makes (its value
         // is discarded): only its own `call_value` takes the mark, not the
         // calls its arguments make (see `Interp::call_value`).
-        let mine = self.reentry.discarded_call == Some(call as *const Call as usize);
-        let outer = std::mem::replace(&mut self.reentry.discard_armed, mine);
+        let mine = self.js.reentry.discarded_call == Some(call as *const Call as usize);
+        let outer = std::mem::replace(&mut self.js.reentry.discard_armed, mine);
         let r = if budget::runs_later(&call.callee) {
             self.later(|me| me.call_now(ctx, call))
         } else {
             self.call_now(ctx, call)
         };
-        self.reentry.discard_armed = outer;
+        self.js.reentry.discard_armed = outer;
         r
     }
 
@@ -76,6 +76,7 @@ impl Interp {
                     None => {
                         if matches!(o, Value::Router(_)) {
                             let in_loop = self
+                                .running
                                 .dyn_loops
                                 .last()
                                 .map(|(f, l, t, _)| (*f, *l, t.clone()));
@@ -185,7 +186,7 @@ impl Interp {
                 other => self.import_value(other.as_ref(), None),
             },
             None => {
-                if self.dyn_loops.is_empty() {
+                if self.running.dyn_loops.is_empty() {
                     self.finding(
                         FindingCode::DynamicImport,
                         ctx.file,
@@ -195,8 +196,9 @@ impl Interp {
                     Value::Unknown(Unknown::Reported)
                 } else {
                     // The loop's finding covers it, if the loop registers routes.
-                    self.loop_imports
-                        .push((self.dyn_loops.len(), ctx.file, line));
+                    self.running
+                        .loop_imports
+                        .push((self.running.dyn_loops.len(), ctx.file, line));
                     Value::Unknown(Unknown::Dynamic)
                 }
             }
@@ -299,7 +301,7 @@ impl Interp {
                 } else {
                     o.clone()
                 };
-                self.reentry.discard_armed = false;
+                self.js.reentry.discard_armed = false;
                 return self.call_value(ctx, cb, vec![arg], &[], call.line, None);
             }
             return o.clone();
@@ -379,7 +381,7 @@ impl Interp {
                     "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
                 );
                 if looping {
-                    self.dyn_loops.push((
+                    self.running.dyn_loops.push((
                         ctx.file,
                         call.line,
                         format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
@@ -449,7 +451,7 @@ impl Interp {
             Self::open_shape(v, 0);
         }
         // The callee calls them, not the statement: never a discarded call.
-        self.reentry.discard_armed = false;
+        self.js.reentry.discard_armed = false;
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
@@ -482,7 +484,7 @@ impl Interp {
                 }
                 let ctx = Ctx {
                     file,
-                    scope: Scope::new(Some(self.globals.clone())),
+                    scope: Scope::new(Some(self.js.globals.clone())),
                     this: Value::Undef,
                     home: None,
                 };
@@ -500,7 +502,7 @@ impl Interp {
         line: u32,
         this: Option<Value>,
     ) -> Value {
-        if (self.route_contract.is_some() || self.listener_site.is_some())
+        if (self.running.route_contract.is_some() || self.running.listener_site.is_some())
             && argv
                 .iter()
                 .any(|a| matches!(a, Value::Http(HttpVal::Part(_))))
@@ -521,7 +523,7 @@ impl Interp {
                 self.note_validation(ctx, line, &forced, &name);
             }
         }
-        let discarded = std::mem::take(&mut self.reentry.discard_armed);
+        let discarded = std::mem::take(&mut self.js.reentry.discard_armed);
         // Follow now when the call carries an app/router/socket or an inline
         // callback, or its module can lead to a registration
         // (`Loader::may_route`), or its value is discarded (an expression
@@ -543,13 +545,13 @@ impl Interp {
                 Value::Func(c) => Some(c.file),
                 _ => None,
             };
-            let request = self.route_contract.is_some()
+            let request = self.running.route_contract.is_some()
                 && argv
                     .iter()
                     .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)));
             // A listener handing a name it received to a dispatcher
             // (`relay.call(name, ...args)`): see `libs/socketio_multiplex.rs`.
-            let dispatcher = self.listener_site.is_some()
+            let dispatcher = self.running.listener_site.is_some()
                 && matches!(f, Value::Func(c) if crate::libs::looks_up_by_param(&c.func));
             tracked
                 || request
@@ -561,7 +563,7 @@ impl Interp {
         } else {
             (match f {
                 Value::Lazy(file, _) => {
-                    self.loader.may_route(*file) || self.discarded == Some((ctx.file, line))
+                    self.loader.may_route(*file) || self.running.discarded == Some((ctx.file, line))
                 }
                 Value::Deferred(_) => args.iter().any(|a| matches!(a, Expr::Func(_))),
                 _ => true,
@@ -595,7 +597,7 @@ impl Interp {
     ) -> Value {
         match f {
             Value::Func(c) => {
-                self.frames.push(Frame {
+                self.js.frames.push(Frame {
                     callee: c.func.name.clone().unwrap_or_else(|| {
                         args.first()
                             .map(|_| "<anonymous>".to_string())
@@ -606,7 +608,7 @@ impl Interp {
                     args: argv.clone(),
                 });
                 let r = self.invoke(c, argv, this);
-                self.frames.pop();
+                self.js.frames.pop();
                 r
             }
             Value::Lazy(..) | Value::Deferred(_) => {
@@ -651,7 +653,7 @@ impl Interp {
         ];
         let ctx = Ctx {
             file: c.file,
-            scope: Scope::new(Some(self.globals.clone())),
+            scope: Scope::new(Some(self.js.globals.clone())),
             this: Value::Undef,
             home: None,
         };
@@ -673,8 +675,8 @@ impl Interp {
         if self.modes.event_mode {
             self.deferred.event_called.insert(key);
         }
-        let recursion = self.stack.iter().filter(|k| **k == key).count();
-        if recursion >= MAX_RECURSION || self.stack.len() >= MAX_CALL_DEPTH {
+        let recursion = self.js.stack.iter().filter(|k| **k == key).count();
+        if recursion >= MAX_RECURSION || self.js.stack.len() >= MAX_CALL_DEPTH {
             if argv.iter().any(|a| a.is_tracked(0))
                 || this.as_ref().is_some_and(|t| t.is_tracked(0))
             {
@@ -691,9 +693,9 @@ impl Interp {
             }
             return Value::dynamic();
         }
-        if self.steps > STEP_BUDGET {
-            if !self.budget_reported {
-                self.budget_reported = true;
+        if self.js.steps > STEP_BUDGET {
+            if !self.js.budget_reported {
+                self.js.budget_reported = true;
                 self.finding(
                     FindingCode::AnalysisBudget,
                     c.file,
@@ -738,10 +740,10 @@ impl Interp {
             self.bind(&ctx, p, v, true);
         }
         self.enter_frame(key, call_args, &c.func);
-        self.maybe_returns.push(Vec::new());
+        self.js.maybe_returns.push(Vec::new());
         self.hoist(&ctx, &c.func.body);
         let mut result = Value::Undef;
-        let status = self.res_status;
+        let status = self.running.res_status;
         for s in &c.func.body {
             match self.exec_stmt(&ctx, s) {
                 Flow::Normal => {}
@@ -756,8 +758,8 @@ impl Interp {
                 }
             }
         }
-        self.res_status = status;
-        let maybe = self.maybe_returns.pop().unwrap_or_default();
+        self.running.res_status = status;
+        let maybe = self.js.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
         let result = flow::primitive_result(result, &maybe);
         flow::kept_of_several(&result, &maybe);
@@ -877,8 +879,8 @@ impl Interp {
                     self.init_instance(&sup, this, argv.clone());
                 }
                 let key = Rc::as_ptr(cv) as usize;
-                let again = self.initializing.contains(&key);
-                self.initializing.push(key);
+                let again = self.js.initializing.contains(&key);
+                self.js.initializing.push(key);
                 for (name, init) in &cv.class.fields {
                     let v = match init {
                         Some(_) if again => Value::dynamic(),
@@ -887,7 +889,7 @@ impl Interp {
                     };
                     self.set_member(this, name, v);
                 }
-                self.initializing.pop();
+                self.js.initializing.pop();
                 if let Some(ctor) = &cv.class.constructor {
                     let clo = Closure::method(cv, ctor, this);
                     self.invoke(&clo, argv, Some(this.clone()));
@@ -1189,24 +1191,24 @@ impl Interp {
                 Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
             }
             Builtin::JsonSchemaMiddleware(parts) => {
-                if let Some(rc) = self.route_contract.clone() {
+                if let Some(rc) = self.running.route_contract.clone() {
                     crate::libs::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
                 }
                 Value::dynamic()
             }
             Builtin::NextFn => {
                 // `next()` and `next('route')` pass the request on.
-                if self.route_contract.is_some()
+                if self.running.route_contract.is_some()
                     && match argv.first() {
                         None | Some(Value::Undef) => true,
                         Some(v) => v.as_text().as_deref() == Some("route"),
                     }
                 {
-                    self.next_passed = true;
+                    self.running.next_passed = true;
                 }
                 // `next(err)`: an error with a status is a response.
                 if let (Some(v), Some(e)) = (argv.first(), args.first())
-                    && self.route_contract.is_some()
+                    && self.running.route_contract.is_some()
                 {
                     let v = v.clone();
                     crate::libs::thrown(self, ctx, &v, e);
@@ -1352,9 +1354,9 @@ impl Interp {
             return Some(Value::dynamic());
         }
         let key = format!("{}[{}]", expr_text(obj), expr_text(idx));
-        self.reentry.discard_armed = false;
+        self.js.reentry.discard_armed = false;
         for (k, f) in funcs {
-            self.cond.push(format!("{key} is {k}"));
+            self.running.cond.push(format!("{key} is {k}"));
             self.call_value(
                 ctx,
                 &f,
@@ -1363,7 +1365,7 @@ impl Interp {
                 call.line,
                 Some(this.clone()),
             );
-            self.cond.pop();
+            self.running.cond.pop();
         }
         Some(Value::dynamic())
     }

@@ -171,17 +171,17 @@ impl Interp {
     /// Call decorator `f`, noting the properties it assigns as declared at
     /// its place (see [`Interp::declared_by_decorator`]).
     fn apply_decorator(&mut self, ctx: &Ctx, f: &Value, argv: Vec<Value>, line: u32) -> Value {
-        let outer = self.decorating.replace((ctx.file, line));
+        let outer = self.running.decorating.replace((ctx.file, line));
         let r = self.call_value_now(ctx, f, argv, &[], line, None);
-        self.decorating = outer;
+        self.running.decorating = outer;
         self.force(r, 0)
     }
 
     /// Note that a decorator being applied assigns `prop` of `data`.
     pub(crate) fn note_decorated(&mut self, data: &Rc<ObjData>, prop: &str) {
-        if let Some(site) = self.decorating {
+        if let Some(site) = self.running.decorating {
             let key = (Rc::as_ptr(data) as usize, prop.to_string());
-            self.decorated.insert(key, (data.clone(), site));
+            self.js.decorated.insert(key, (data.clone(), site));
         }
     }
 
@@ -193,7 +193,7 @@ impl Interp {
         ctx: &Ctx,
         call: &Call,
     ) -> Option<(FileId, u32)> {
-        if self.decorated.is_empty() {
+        if self.js.decorated.is_empty() {
             return None;
         }
         let mut reads = Vec::new();
@@ -203,7 +203,7 @@ impl Interp {
                 return None;
             };
             let key = (Rc::as_ptr(&data) as usize, prop.to_string());
-            self.decorated.get(&key).map(|(_, site)| *site)
+            self.js.decorated.get(&key).map(|(_, site)| *site)
         })
     }
 
@@ -211,7 +211,7 @@ impl Interp {
     /// (`routes.push({ method, path, handler: name })`) has its keys
     /// assigned by that decorator.
     pub(crate) fn note_decorated_literal(&mut self, data: &Rc<ObjData>) {
-        if self.decorating.is_some() {
+        if self.running.decorating.is_some() {
             for k in data.entries().into_iter().map(|(k, _)| k) {
                 self.note_decorated(data, &k);
             }

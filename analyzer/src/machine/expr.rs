@@ -58,11 +58,11 @@ impl Interp {
                 }
             }
             Expr::Ident(name) => match ctx.scope.lookup(name) {
-                Some(v) if !self.narrowed.is_empty() && v.as_text().is_none() => {
+                Some(v) if !self.running.narrowed.is_empty() && v.as_text().is_none() => {
                     self.narrowed_value(name).unwrap_or(v)
                 }
                 Some(v) => v,
-                None => self.global_obj.get(name).unwrap_or(Value::external()),
+                None => self.js.global_obj.get(name).unwrap_or(Value::external()),
             },
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
@@ -72,7 +72,7 @@ impl Interp {
                 }
                 let o = self.eval(ctx, obj);
                 let v = self.member(&o, prop);
-                if !self.narrowed.is_empty() && v.as_text().is_none() {
+                if !self.running.narrowed.is_empty() && v.as_text().is_none() {
                     return self.narrowed_value(&expr_text(e)).unwrap_or(v);
                 }
                 v
@@ -253,9 +253,9 @@ impl Interp {
                     }
                     (LogicalOp::Nullish, Some(_)) => a,
                     (_, None) => {
-                        self.cond.push(expr_text(l));
+                        self.running.cond.push(expr_text(l));
                         let b = self.eval_raw(ctx, r);
-                        self.cond.pop();
+                        self.running.cond.pop();
                         // `x || null`, `x || []`: a fallback of nothing says
                         // nothing (a loop over it would run zero times); keep `x`.
                         if says_nothing(&b) {
@@ -283,12 +283,12 @@ impl Interp {
                     Some(true) => self.eval_raw(ctx, a),
                     Some(false) => self.eval_raw(ctx, b),
                     None => {
-                        self.cond.push(text.clone());
+                        self.running.cond.push(text.clone());
                         let x = self.eval_raw(ctx, a);
-                        self.cond.pop();
-                        self.cond.push(format!("!({text})"));
+                        self.running.cond.pop();
+                        self.running.cond.push(format!("!({text})"));
                         let y = self.eval_raw(ctx, b);
-                        self.cond.pop();
+                        self.running.cond.pop();
                         // Keep the branch that says something: a known value over
                         // an unknown one, but not an empty fallback (`Array.isArray(x)
                         // ? x : []`), which would make a loop over it run zero times.
@@ -401,7 +401,7 @@ impl Interp {
             Expr::Typed(inner, t) => {
                 let v = self.eval_raw(ctx, inner);
                 if let (Value::Http(HttpVal::Part(part)), Some(c)) =
-                    (&v, self.route_contract.clone())
+                    (&v, self.running.route_contract.clone())
                     && matches!(*part, "body" | "query" | "params")
                 {
                     let schema = self.ts_schema(&ctx.scope, t, 0);
@@ -415,7 +415,7 @@ impl Interp {
                                 "",
                             ),
                             ctx.file,
-                            self.frames.last().map_or(0, |f| f.line),
+                            self.js.frames.last().map_or(0, |f| f.line),
                         );
                     }
                 }
@@ -545,7 +545,7 @@ impl Interp {
                     // run on a key that is absent now may see it set later.
                     None if data.shape_known.get()
                         && !self.modes.event_mode
-                        && self.socket_handlers == 0
+                        && self.running.socket_handlers == 0
                         && class.is_none()
                         && data.proto.borrow().is_none()
                         && !OBJECT_PROTOTYPE.contains(&prop) =>
@@ -553,7 +553,7 @@ impl Interp {
                         Value::Undef
                     }
                     // What the runtime provides (`globalThis.fetch`).
-                    None if Rc::ptr_eq(data, &self.global_obj) => Value::external(),
+                    None if Rc::ptr_eq(data, &self.js.global_obj) => Value::external(),
                     // An instance's constructor is its class; a plain
                     // object's is `Object`.
                     None if prop == "constructor" => match class {
@@ -683,11 +683,11 @@ impl Interp {
         // It stands for every value written under such keys, later ones too.
         Self::open_shape(&v, 0);
         let key = Rc::as_ptr(data) as usize;
-        match self.dynamic_slots.get_mut(&key) {
+        match self.js.dynamic_slots.get_mut(&key) {
             Some((_, Value::Sio(_))) if !matches!(v, Value::Sio(_)) => {}
             Some(slot) => slot.1 = v,
             None => {
-                self.dynamic_slots.insert(key, (data.clone(), v));
+                self.js.dynamic_slots.insert(key, (data.clone(), v));
             }
         }
     }
@@ -726,6 +726,7 @@ impl Interp {
     pub(crate) fn under_dynamic_key(&self, o: &Value) -> Option<Value> {
         match o {
             Value::Obj(data) => self
+                .js
                 .dynamic_slots
                 .get(&(Rc::as_ptr(data) as usize))
                 .map(|(_, v)| v.clone()),

@@ -106,13 +106,13 @@ impl Interp {
                 };
                 match items {
                     Some(items) => {
-                        let mark = self.iteration_names.len();
-                        let depth = self.stack.len();
+                        let mark = self.running.iteration_names.len();
+                        let depth = self.js.stack.len();
                         for n in iteration_names(Some(pat), body) {
-                            self.iteration_names.push((n, depth));
+                            self.running.iteration_names.push((n, depth));
                         }
                         let flow = self.known_iterations(ctx, pat, items, body, label);
-                        self.iteration_names.truncate(mark);
+                        self.running.iteration_names.truncate(mark);
                         if let Some(f) = flow {
                             return f;
                         }
@@ -121,7 +121,8 @@ impl Interp {
                 }
             }
             Stmt::Loop(text, body, line) => {
-                self.dyn_loops
+                self.running
+                    .dyn_loops
                     .push((ctx.file, *line, text.clone(), Cell::new(false)));
                 self.exec_block(ctx, body);
                 self.pop_dyn_loop();
@@ -134,18 +135,18 @@ impl Interp {
                 for s in &f.init {
                     self.exec_stmt(&lctx, s);
                 }
-                let mark = self.iteration_names.len();
-                let depth = self.stack.len();
+                let mark = self.running.iteration_names.len();
+                let depth = self.js.stack.len();
                 for s in &f.init {
                     for n in crate::syntax::bound_names(s) {
-                        self.iteration_names.push((n, depth));
+                        self.running.iteration_names.push((n, depth));
                     }
                 }
                 for n in iteration_names(None, &f.body) {
-                    self.iteration_names.push((n, depth));
+                    self.running.iteration_names.push((n, depth));
                 }
                 let flow = self.for_iterations(&lctx, f, label);
-                self.iteration_names.truncate(mark);
+                self.running.iteration_names.truncate(mark);
                 if let Some(f) = flow {
                     return f;
                 }
@@ -262,8 +263,9 @@ impl Interp {
 
     /// The labels a running switch case decides its discriminant to.
     pub(crate) fn narrowed_labels(&self, text: &str) -> Option<&[Rc<str>]> {
-        let depth = self.stack.len();
-        self.narrowed
+        let depth = self.js.stack.len();
+        self.running
+            .narrowed
             .iter()
             .rev()
             .find(|(d, t, _)| *d == depth && t == text)
@@ -274,14 +276,15 @@ impl Interp {
     /// known collection binds, in the function that runs the loop: its value
     /// is that iteration's, not program state.
     pub(crate) fn per_iteration_test(&self, test: &Expr) -> bool {
-        if self.iteration_names.is_empty() {
+        if self.running.iteration_names.is_empty() {
             return false;
         }
-        let depth = self.stack.len();
+        let depth = self.js.stack.len();
         let mut roots = Vec::new();
         test_roots(test, &mut roots, 0);
         roots.iter().any(|r| {
-            self.iteration_names
+            self.running
+                .iteration_names
                 .iter()
                 .any(|(n, d)| *d == depth && n == r)
         })
@@ -296,7 +299,8 @@ impl Interp {
         text: &str,
         line: u32,
     ) {
-        self.dyn_loops
+        self.running
+            .dyn_loops
             .push((ctx.file, line, text.to_string(), Cell::new(false)));
         let inner = Ctx {
             scope: Scope::new(Some(ctx.scope.clone())),
@@ -352,9 +356,9 @@ impl Interp {
                     if let Some(p) = param {
                         self.bind(&inner, p, Value::dynamic(), true);
                     }
-                    self.cond.push("an exception was caught".into());
+                    self.running.cond.push("an exception was caught".into());
                     let f = self.exec_block(&inner, handler);
-                    self.cond.pop();
+                    self.running.cond.pop();
                     self.note_maybe_return(f);
                 }
             }
@@ -426,11 +430,11 @@ impl Interp {
         flag: Option<StateFlag>,
     ) -> Flow {
         let before = values_before(ctx, &[then, els]);
-        self.cond.push(text.to_string());
+        self.running.cond.push(text.to_string());
         let a = with_flag(flag.as_ref().filter(|f| f.in_then), || {
             self.exec_block(ctx, then)
         });
-        self.cond.pop();
+        self.running.cond.pop();
         let after_then: Vec<Value> = before
             .iter()
             .map(|(n, v)| ctx.scope.lookup(n).unwrap_or_else(|| v.clone()))
@@ -438,11 +442,11 @@ impl Interp {
         for (n, v) in &before {
             ctx.scope.assign(n, v.clone());
         }
-        self.cond.push(format!("!({text})"));
+        self.running.cond.push(format!("!({text})"));
         let b = with_flag(flag.as_ref().filter(|f| !f.in_then), || {
             self.exec_block(ctx, els)
         });
-        self.cond.pop();
+        self.running.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
             let kept = join(pre, x.clone(), y.clone());
@@ -464,7 +468,7 @@ impl Interp {
 impl Interp {
     /// Keep what a path that may not run returns, for the running call.
     fn note_maybe_return(&mut self, f: Flow) {
-        if let (Flow::Return(v), Some(list)) = (f, self.maybe_returns.last_mut()) {
+        if let (Flow::Return(v), Some(list)) = (f, self.js.maybe_returns.last_mut()) {
             list.push(v);
         }
     }

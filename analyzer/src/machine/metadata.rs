@@ -77,13 +77,13 @@ impl Interp {
             let target = self.metadata_target(&arg(2));
             match (key, target, prop(3)) {
                 (Some(key), Some(target), Some(prop)) => {
-                    self.metadata.held.push(arg(2));
-                    self.metadata.values.insert((target, prop, key), arg(1));
+                    self.js.metadata.held.push(arg(2));
+                    self.js.metadata.values.insert((target, prop, key), arg(1));
                 }
                 (Some(key), ..) => {
-                    self.metadata.lost.insert(key);
+                    self.js.metadata.lost.insert(key);
                 }
-                (None, ..) => self.metadata.lost_any = true,
+                (None, ..) => self.js.metadata.lost_any = true,
             }
             return Value::Undef;
         }
@@ -103,12 +103,12 @@ impl Interp {
             self.metadata_chain(start, &arg(target_at))
         };
         if method.ends_with("Keys") {
-            if self.metadata.lost_any || !self.metadata.lost.is_empty() {
+            if self.js.metadata.lost_any || !self.js.metadata.lost.is_empty() {
                 return Value::dynamic();
             }
             let mut keys: Vec<Value> = Vec::new();
             for t in &chain {
-                for (tt, p, k) in self.metadata.values.keys() {
+                for (tt, p, k) in self.js.metadata.values.keys() {
                     if tt == t
                         && *p == prop
                         && !keys.iter().any(|v| v.as_text().as_ref() == Some(k))
@@ -123,14 +123,15 @@ impl Interp {
             return Value::dynamic();
         };
         let found = chain.iter().find_map(|t| {
-            self.metadata
+            self.js
+                .metadata
                 .values
                 .get(&(*t, prop.clone(), key.clone()))
                 .cloned()
         });
         let known_absent = !key.starts_with("design:")
-            && !self.metadata.lost_any
-            && !self.metadata.lost.contains(&key);
+            && !self.js.metadata.lost_any
+            && !self.js.metadata.lost.contains(&key);
         match (method.starts_with("has"), found) {
             (true, Some(_)) => Value::Bool(true),
             (true, None) if known_absent => Value::Bool(false),

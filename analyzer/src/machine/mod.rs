@@ -304,55 +304,12 @@ pub(crate) struct Interp {
     pub(crate) loader: Arc<Loader>,
     /// What the run writes (see [`state::Recorder`]).
     pub(crate) rec: state::Recorder,
-    /// Classes whose instance fields are being initialised (by address): a
-    /// field that constructs its own class again (`class A { x = new A() }`,
-    /// a RangeError in JavaScript) is not followed a second time.
-    pub(crate) initializing: Vec<usize>,
-    /// The call an expression statement makes (file, line of the call):
-    /// its value is discarded, so it only matters for what it does, and it
-    /// is followed even into a module that cannot route. E.g. `await
-    /// defineConfig(config);` in a bootstrap function, where `defineConfig`
-    /// reassigns the module's `let current` that `getConfig()` reads later
-    /// (deferred, the assignment would never happen).
-    pub(crate) discarded: Option<(FileId, u32)>,
-    /// The status a statement set on the response (`res.status(401);` or
-    /// `res.statusCode = 401;` alone): Express keeps it on `res`, so a later
-    /// `res.json(…)` in the same block or a nested one answers with it. Blocks
-    /// and function bodies restore it when they end (an `if` branch's status
-    /// does not leak into the code after the `if`).
-    pub(crate) res_status: Option<u16>,
-    /// Whether the running route handler called `next()` (or `next('route')`):
-    /// it passes the request on, as middleware does.
-    pub(crate) next_passed: bool,
-    /// Strings that are a default taken for a value only known at run time,
-    /// with when the default applies, by the address of their text (the
-    /// `Rc` is kept so the address stays theirs): `process.env.PREFIX ||
-    /// '/env'` is `'/env'` when `!(process.env.PREFIX)`; `Object.assign({},
-    /// defaults, userConfig)` keeps `defaults.root` when
-    /// `userConfig.root === undefined`. A route whose path is one of them is
-    /// charted under the default, conditional, with a `dynamic-path` finding.
-    pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
-    pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
-    pub(crate) stack: Vec<(FileId, u32)>,
-    /// Names bound per iteration by the loops over known collections now
-    /// running, with the call depth (`stack.len()`) each loop runs at: a test
-    /// on them is decided per iteration, even while looking for events.
-    pub(crate) iteration_names: Vec<(String, usize)>,
-    /// Switch cases now running whose discriminant is only known at run
-    /// time: (call depth, the discriminant's text, the case labels that reach
-    /// the body). Inside `case 'documents.update':` of `switch (event.name)`,
-    /// `event.name` is that label (see `flow.rs`, `narrowed`).
-    pub(crate) narrowed: Vec<(usize, String, Vec<Rc<str>>)>,
-    pub(crate) steps: u64,
-    pub(crate) budget_reported: bool,
-    pub(crate) cond: Vec<String>,
-    /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
-    pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
-    pub(crate) globals: Rc<Scope>,
+    /// The JavaScript machine's state (see [`state::JsState`]).
+    pub(crate) js: state::JsState,
+    /// What the running code is inside (see [`state::Running`]).
+    pub(crate) running: state::Running,
     /// The modes in force (see [`crate::passes::Modes`]).
     pub(crate) modes: crate::passes::Modes,
-    /// Calls being followed, with their call sites (for helper attribution).
-    pub(crate) frames: Vec<Frame>,
     /// Work kept for later passes (see [`state::Deferred`]).
     pub(crate) deferred: state::Deferred,
     /// Functions without parameters handed by name to a call the analysis
@@ -361,43 +318,8 @@ pub(crate) struct Interp {
     /// the entry's top level unless something called them by then (see
     /// [`Interp::run_handed`]).
     pub(crate) handed: Vec<(Value, FileId, u32)>,
-    /// The contract of the route whose handlers are running.
-    pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
-    /// The site of the Socket.IO listener whose body is running.
-    pub(crate) listener_site: Option<usize>,
-    /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
-    pub(crate) socket_handlers: u32,
-    /// Dispatched functions being run (see `catch_all_acked`).
-    pub(crate) dispatching: u32,
-    /// Computed imports inside loops over run-time values, with the loop depth:
-    /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
-    pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
-    /// Calls running and callbacks that run later, to avoid re-entering them.
-    pub(crate) reentry: budget::Reentry,
-    /// Per running call: what paths that may or may not run returned (a
-    /// branch of an `if` with an unknown test, a handler that may catch);
-    /// see [`flow::primitive_result`].
-    pub(crate) maybe_returns: Vec<Vec<Value>>,
-    /// Properties of functions (`F.prototype`, statics), see `protos`.
-    pub(crate) fn_objects: protos::FnObjects,
-    /// `C.prototype` of classes, made when first needed (see `protos.rs`).
-    pub(crate) class_protos: protos::ClassProtos,
-    /// The global object (`global`, `globalThis`): what a program stores
-    /// there is read back by name anywhere.
-    pub(crate) global_obj: Rc<ObjData>,
     /// The salvage pass (see `machine/salvage.rs`).
     pub(crate) salvage: salvage::SalvageState,
-    /// What plain objects keep under keys only known at run time, by the
-    /// object's address (the object is held, so the address stays its own):
-    /// see `keep_under_dynamic_key`.
-    pub(crate) dynamic_slots: HashMap<usize, (Rc<ObjData>, Value)>,
-    /// The place of the decorator being applied (`machine/decorators.rs`).
-    pub(crate) decorating: Option<(FileId, u32)>,
-    /// Properties a decorator assigned, by the object's address and name (the
-    /// object is held, so the address stays its own): the decorator's place.
-    pub(crate) decorated: decorators::DecoratedProps,
-    /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
-    pub(crate) metadata: metadata::MetadataStore,
     /// What the libraries keep during a run (`libs::LibState`).
     pub(crate) libs: crate::libs::LibState,
 }
@@ -446,42 +368,32 @@ impl Interp {
         globals.define("global", Value::Obj(global_obj.clone()));
         globals.define("globalThis", Value::Obj(global_obj.clone()));
         Interp {
+            running: Default::default(),
+            js: state::JsState {
+                initializing: Vec::new(),
+                assumed: HashMap::new(),
+                modules: HashMap::new(),
+                stack: Vec::new(),
+                steps: 0,
+                budget_reported: false,
+                globals,
+                frames: Vec::new(),
+                dynamic_slots: HashMap::new(),
+                decorated: HashMap::new(),
+                metadata: Default::default(),
+                reentry: budget::Reentry::default(),
+                maybe_returns: Vec::new(),
+                fn_objects: protos::FnObjects::default(),
+                class_protos: protos::ClassProtos::default(),
+                global_obj,
+            },
             modes: Default::default(),
             deferred: Default::default(),
             rec: Default::default(),
             loader,
-            initializing: Vec::new(),
-            assumed: HashMap::new(),
-            modules: HashMap::new(),
-            stack: Vec::new(),
-            steps: 0,
-            budget_reported: false,
-            cond: Vec::new(),
-            dyn_loops: Vec::new(),
-            globals,
-            frames: Vec::new(),
-            discarded: None,
-            res_status: None,
-            next_passed: false,
-            route_contract: None,
-            listener_site: None,
-            dynamic_slots: HashMap::new(),
-            decorating: None,
-            decorated: HashMap::new(),
-            metadata: Default::default(),
             libs: Default::default(),
-            socket_handlers: 0,
             handed: Vec::new(),
-            dispatching: 0,
-            iteration_names: Vec::new(),
-            narrowed: Vec::new(),
-            loop_imports: Vec::new(),
             salvage: Default::default(),
-            reentry: budget::Reentry::default(),
-            maybe_returns: Vec::new(),
-            fn_objects: protos::FnObjects::default(),
-            class_protos: protos::ClassProtos::default(),
-            global_obj,
         }
     }
 
@@ -537,7 +449,7 @@ impl Interp {
                         let n = cv.class.constructor.as_ref().map_or(0, |c| c.params.len());
                         let ctx = Ctx {
                             file: cv.file,
-                            scope: Scope::new(Some(self.globals.clone())),
+                            scope: Scope::new(Some(self.js.globals.clone())),
                             this: Value::Undef,
                             home: None,
                         };
@@ -603,7 +515,7 @@ impl Interp {
     ) {
         todo.sort_by_key(|(k, _)| *k);
         for (k, c) in todo {
-            if done(self, &k) || self.steps > STEP_BUDGET {
+            if done(self, &k) || self.js.steps > STEP_BUDGET {
                 continue;
             }
             let argv = if assume_sockets {
@@ -698,10 +610,10 @@ impl Interp {
     /// route's contract (a fresh one unless `record`).
     fn run_handlers_of(&mut self, work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)>, record: bool) {
         for (contract, funcs) in work {
-            if self.steps > STEP_BUDGET {
+            if self.js.steps > STEP_BUDGET {
                 break;
             }
-            self.route_contract = Some(contract.clone());
+            self.running.route_contract = Some(contract.clone());
             // Imported middleware and what factories return, resolved now.
             let funcs: Vec<Value> = funcs
                 .iter()
@@ -721,9 +633,9 @@ impl Interp {
             for (i, f) in funcs.iter().enumerate() {
                 if let Value::Func(c) = &f {
                     let before = contract.borrow().responses.len();
-                    self.next_passed = false;
+                    self.running.next_passed = false;
                     self.run_as_handler(f, c);
-                    if record && last_runs && i + 1 == funcs.len() && self.next_passed {
+                    if record && last_runs && i + 1 == funcs.len() && self.running.next_passed {
                         contract.borrow_mut().passes = true;
                     }
                     // A middleware (not the final handler) that answers 401/403.
@@ -755,7 +667,7 @@ impl Interp {
                     self.jsdoc_handler(c, &contract);
                 }
             }
-            self.route_contract = None;
+            self.running.route_contract = None;
         }
     }
 
@@ -781,14 +693,14 @@ impl Interp {
 
     /// Whether the module `id` was loaded (or is loading).
     pub(crate) fn is_loaded(&self, id: FileId) -> bool {
-        self.modules.contains_key(&id)
+        self.js.modules.contains_key(&id)
     }
 
     pub(crate) fn finding(&mut self, code: FindingCode, file: FileId, line: u32, message: String) {
         // A loop that is a finding covers the computed imports in it (and in
         // the loops around it): see `pop_dyn_loop`.
         if code == FindingCode::DynamicLoop {
-            for (_, _, _, seen) in &self.dyn_loops {
+            for (_, _, _, seen) in &self.running.dyn_loops {
                 seen.set(true);
             }
         }
@@ -807,7 +719,8 @@ impl Interp {
     /// applying when `when` holds (see [`Interp::assumed`]).
     pub(crate) fn assume(&mut self, text: &str, when: String) -> Value {
         let rc: Rc<str> = Rc::from(text);
-        self.assumed
+        self.js
+            .assumed
             .insert(Rc::as_ptr(&rc) as *const u8 as usize, (rc.clone(), when));
         Value::Str(rc)
     }
@@ -817,6 +730,7 @@ impl Interp {
     pub(crate) fn assumptions(&self, v: &Value) -> Vec<(Rc<str>, String)> {
         let one = |v: &Value| match v {
             Value::Str(s) => self
+                .js
                 .assumed
                 .get(&(Rc::as_ptr(s) as *const u8 as usize))
                 .filter(|(rc, _)| Rc::ptr_eq(rc, s))

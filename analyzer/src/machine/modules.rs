@@ -14,7 +14,7 @@ impl Interp {
     }
 
     pub(crate) fn load_module(&mut self, id: FileId) -> Rc<ModuleRec> {
-        if let Some(rec) = self.modules.get(&id) {
+        if let Some(rec) = self.js.modules.get(&id) {
             return rec.clone();
         }
         let module_obj = ObjData::new();
@@ -29,7 +29,7 @@ impl Interp {
             stars: RefCell::new(Vec::new()),
             done: Cell::new(false),
         });
-        self.modules.insert(id, rec.clone());
+        self.js.modules.insert(id, rec.clone());
         self.rec.touched.insert(id);
         let loaded = self.loader.get(id);
         if let Some((code, msg)) = &loaded.problem {
@@ -69,7 +69,7 @@ impl Interp {
         // (What its top level uses at once was queued when its facts were made.)
         self.loader.prefetch(prefetch);
 
-        let scope = Scope::new(Some(self.globals.clone()));
+        let scope = Scope::new(Some(self.js.globals.clone()));
         scope.define("module", Value::Obj(module_obj.clone()));
         scope.define("exports", Value::Obj(rec.exports.clone()));
         node::module_globals(&scope, self.loader.project.rel(id));
@@ -494,7 +494,7 @@ impl Interp {
                         t.forcing.set(true);
                         let ctx = Ctx {
                             file: t.file,
-                            scope: Scope::new(Some(self.globals.clone())),
+                            scope: Scope::new(Some(self.js.globals.clone())),
                             this: Value::Undef,
                             home: None,
                         };

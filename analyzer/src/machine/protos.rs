@@ -39,12 +39,12 @@ impl Interp {
     pub(crate) fn fn_object(&mut self, c: &Rc<Closure>) -> Rc<ObjData> {
         // The closure is kept alive by the table, so its address stays its own.
         let key = Rc::as_ptr(c) as usize;
-        if let Some((_, o)) = self.fn_objects.0.get(&key) {
+        if let Some((_, o)) = self.js.fn_objects.0.get(&key) {
             return o.clone();
         }
         let o = ObjData::new();
         o.set("prototype", Value::Obj(ObjData::new()));
-        self.fn_objects.0.insert(key, (c.clone(), o.clone()));
+        self.js.fn_objects.0.insert(key, (c.clone(), o.clone()));
         o
     }
 
@@ -53,26 +53,26 @@ impl Interp {
     pub(crate) fn class_prototype(&mut self, c: &Rc<ClassVal>) -> Rc<ObjData> {
         // The class is kept alive by the table, so its address stays its own.
         let key = Rc::as_ptr(c) as usize;
-        if let Some((_, o)) = self.class_protos.0.get(&key) {
+        if let Some((_, o)) = self.js.class_protos.0.get(&key) {
             return o.clone();
         }
         let o = ObjData::new();
         *o.class.borrow_mut() = Some(c.clone());
-        self.class_protos.0.insert(key, (c.clone(), o.clone()));
+        self.js.class_protos.0.insert(key, (c.clone(), o.clone()));
         o
     }
 
     /// A method put on a class's prototype object rather than in its body:
     /// replaced by a member decorator, or assigned (`C.prototype.m = …`).
     pub(crate) fn prototype_own(&self, c: &Rc<ClassVal>, prop: &str) -> Option<Value> {
-        let (_, o) = self.class_protos.0.get(&(Rc::as_ptr(c) as usize))?;
+        let (_, o) = self.js.class_protos.0.get(&(Rc::as_ptr(c) as usize))?;
         o.get(prop)
     }
 
     /// The class whose `C.prototype` `o` is.
     pub(crate) fn prototype_class(&self, o: &Rc<ObjData>) -> Option<Rc<ClassVal>> {
         let c = o.class.borrow().clone()?;
-        let (_, p) = self.class_protos.0.get(&(Rc::as_ptr(&c) as usize))?;
+        let (_, p) = self.js.class_protos.0.get(&(Rc::as_ptr(&c) as usize))?;
         Rc::ptr_eq(p, o).then_some(c)
     }
 
@@ -90,7 +90,12 @@ impl Interp {
             return self.fn_object(c).get("prototype").unwrap_or(Value::Undef);
         }
         let key = Rc::as_ptr(c) as usize;
-        let own = self.fn_objects.0.get(&key).and_then(|(_, o)| o.get(prop));
+        let own = self
+            .js
+            .fn_objects
+            .0
+            .get(&key)
+            .and_then(|(_, o)| o.get(prop));
         match own {
             Some(v) => self.force(v, 0),
             None if prop == "name" => c

@@ -94,11 +94,11 @@ impl Interp {
     pub(crate) fn salvage_uncalled(&mut self) {
         // The pass has its own budget: what it runs does not eat into the
         // event pass's (the steps are given back at the end).
-        let start = self.steps;
-        let reported = self.budget_reported;
+        let start = self.js.steps;
+        let reported = self.js.budget_reported;
         self.salvage_candidates();
-        self.steps = start;
-        self.budget_reported = reported;
+        self.js.steps = start;
+        self.js.budget_reported = reported;
     }
 
     fn salvage_candidates(&mut self) {
@@ -123,7 +123,7 @@ impl Interp {
         for (k, c) in todo {
             if self.deferred.called.contains(&k)
                 || self.salvage.ran.contains(&k)
-                || self.steps > STEP_BUDGET
+                || self.js.steps > STEP_BUDGET
                 || !self.may_build(&c.env, c.home.as_ref(), &c.func.body, 0)
             {
                 continue;
@@ -178,7 +178,7 @@ impl Interp {
                 let k = (cv.file, f.id);
                 if self.deferred.called.contains(&k)
                     || self.salvage.ran.contains(&k)
-                    || self.steps > STEP_BUDGET
+                    || self.js.steps > STEP_BUDGET
                     || !self.may_build(&cv.env, Some(&cv), &f.body, 0)
                 {
                     continue;
@@ -199,7 +199,7 @@ impl Interp {
                             let n = cv2.class.constructor.as_ref().map_or(0, |c| c.params.len());
                             let ctx = Ctx {
                                 file: cv2.file,
-                                scope: Scope::new(Some(me.globals.clone())),
+                                scope: Scope::new(Some(me.js.globals.clone())),
                                 this: Value::Undef,
                                 home: None,
                             };
@@ -253,7 +253,7 @@ impl Interp {
         for (k, c, i) in todo {
             if self.deferred.called.contains(&k)
                 || self.salvage.ran.contains(&k)
-                || self.steps > STEP_BUDGET
+                || self.js.steps > STEP_BUDGET
             {
                 continue;
             }
@@ -403,7 +403,7 @@ impl Interp {
         }
         // Modules it loaded are loaded again, as before, by whoever needs them.
         for f in self.rec.touched.difference(&touched) {
-            self.modules.remove(f);
+            self.js.modules.remove(f);
         }
         self.rec.touched = touched;
     }

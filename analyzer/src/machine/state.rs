@@ -78,3 +78,111 @@ pub(crate) struct Deferred {
     /// (module, calling file, line, the call that names it) (see `forks`).
     pub(crate) forked: Vec<(FileId, FileId, u32, &'static str)>,
 }
+
+/// The JavaScript machine's own state: the global scope and object, the
+/// module table, what objects, functions and classes keep beside their
+/// values, the call stack and the budgets that bound it. Nothing here names
+/// a library.
+pub(crate) struct JsState {
+    /// Classes whose instance fields are being initialised (by address): a
+    /// field that constructs its own class again (`class A { x = new A() }`,
+    /// a RangeError in JavaScript) is not followed a second time.
+    pub(crate) initializing: Vec<usize>,
+    /// Strings that are a default taken for a value only known at run time,
+    /// with when the default applies, by the address of their text (the
+    /// `Rc` is kept so the address stays theirs): `process.env.PREFIX ||
+    /// '/env'` is `'/env'` when `!(process.env.PREFIX)`; `Object.assign({},
+    /// defaults, userConfig)` keeps `defaults.root` when
+    /// `userConfig.root === undefined`. A route whose path is one of them is
+    /// charted under the default, conditional, with a `dynamic-path` finding.
+    pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
+    /// Modules loaded or being loaded, by file: exports, scope, live bindings.
+    pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
+    /// The calls being followed, innermost last: (file, function id); its
+    /// length is the call depth (see `budget.rs`, `enter_frame`).
+    pub(crate) stack: Vec<(FileId, u32)>,
+    /// Statements executed so far; past `STEP_BUDGET` calls are not followed.
+    pub(crate) steps: u64,
+    /// Whether the finding for a spent `STEP_BUDGET` was recorded.
+    pub(crate) budget_reported: bool,
+    /// The global scope (`Object`, `require`, `process`, …), parent of every
+    /// module scope.
+    pub(crate) globals: Rc<Scope>,
+    /// Calls being followed, with their call sites (for helper attribution).
+    pub(crate) frames: Vec<Frame>,
+    /// Calls running and callbacks that run later, to avoid re-entering them.
+    pub(crate) reentry: budget::Reentry,
+    /// Per running call: what paths that may or may not run returned (a
+    /// branch of an `if` with an unknown test, a handler that may catch);
+    /// see [`flow::primitive_result`].
+    pub(crate) maybe_returns: Vec<Vec<Value>>,
+    /// Properties of functions (`F.prototype`, statics), see `protos`.
+    pub(crate) fn_objects: protos::FnObjects,
+    /// `C.prototype` of classes, made when first needed (see `protos.rs`).
+    pub(crate) class_protos: protos::ClassProtos,
+    /// The global object (`global`, `globalThis`): what a program stores
+    /// there is read back by name anywhere.
+    pub(crate) global_obj: Rc<ObjData>,
+    /// What plain objects keep under keys only known at run time, by the
+    /// object's address (the object is held, so the address stays its own):
+    /// see `keep_under_dynamic_key`.
+    pub(crate) dynamic_slots: HashMap<usize, (Rc<ObjData>, Value)>,
+    /// Properties a decorator assigned, by the object's address and name (the
+    /// object is held, so the address stays its own): the decorator's place.
+    pub(crate) decorated: decorators::DecoratedProps,
+    /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
+    pub(crate) metadata: metadata::MetadataStore,
+}
+
+/// What the code running now is inside: the conditions and loops around
+/// it, the decorator being applied, the call whose value is discarded, and
+/// the route handler or Socket.IO listener it runs as (its contract, the
+/// status set so far, whether it passed the request on). Each is set where
+/// that construct begins and restored where it ends.
+#[derive(Default)]
+pub(crate) struct Running {
+    /// The call an expression statement makes (file, line of the call):
+    /// its value is discarded, so it only matters for what it does, and it
+    /// is followed even into a module that cannot route. E.g. `await
+    /// defineConfig(config);` in a bootstrap function, where `defineConfig`
+    /// reassigns the module's `let current` that `getConfig()` reads later
+    /// (deferred, the assignment would never happen).
+    pub(crate) discarded: Option<(FileId, u32)>,
+    /// The status a statement set on the response (`res.status(401);` or
+    /// `res.statusCode = 401;` alone): Express keeps it on `res`, so a later
+    /// `res.json(…)` in the same block or a nested one answers with it. Blocks
+    /// and function bodies restore it when they end (an `if` branch's status
+    /// does not leak into the code after the `if`).
+    pub(crate) res_status: Option<u16>,
+    /// Whether the running route handler called `next()` (or `next('route')`):
+    /// it passes the request on, as middleware does.
+    pub(crate) next_passed: bool,
+    /// Names bound per iteration by the loops over known collections now
+    /// running, with the call depth (`stack.len()`) each loop runs at: a test
+    /// on them is decided per iteration, even while looking for events.
+    pub(crate) iteration_names: Vec<(String, usize)>,
+    /// Switch cases now running whose discriminant is only known at run
+    /// time: (call depth, the discriminant's text, the case labels that reach
+    /// the body). Inside `case 'documents.update':` of `switch (event.name)`,
+    /// `event.name` is that label (see `flow.rs`, `narrowed`).
+    pub(crate) narrowed: Vec<(usize, String, Vec<Rc<str>>)>,
+    /// The conditions the running code is under, outermost first (`if` tests,
+    /// `an exception was caught`, a dispatch key): a registration made now is
+    /// conditional on all of them.
+    pub(crate) cond: Vec<String>,
+    /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
+    pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
+    /// The contract of the route whose handlers are running.
+    pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
+    /// The site of the Socket.IO listener whose body is running.
+    pub(crate) listener_site: Option<usize>,
+    /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
+    pub(crate) socket_handlers: u32,
+    /// Dispatched functions being run (see `catch_all_acked`).
+    pub(crate) dispatching: u32,
+    /// Computed imports inside loops over run-time values, with the loop depth:
+    /// findings unless the loop itself is one (see [`Interp::pop_dyn_loop`]).
+    pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
+    /// The place of the decorator being applied (`machine/decorators.rs`).
+    pub(crate) decorating: Option<(FileId, u32)>,
+}

@@ -26,20 +26,20 @@ impl Interp {
             ..ctx.clone()
         };
         self.hoist(&inner, stmts);
-        let status = self.res_status;
+        let status = self.running.res_status;
         for s in stmts {
             let flow = self.exec_stmt(&inner, s);
             if !matches!(flow, Flow::Normal) {
-                self.res_status = status;
+                self.running.res_status = status;
                 return flow;
             }
         }
-        self.res_status = status;
+        self.running.res_status = status;
         Flow::Normal
     }
 
     pub(crate) fn exec_stmt(&mut self, ctx: &Ctx, stmt: &Stmt) -> Flow {
-        self.steps += 1;
+        self.js.steps += 1;
         match stmt {
             Stmt::Expr(e) => {
                 let call = match e {
@@ -47,20 +47,20 @@ impl Interp {
                     e => e,
                 };
                 let outer = match call {
-                    Expr::Call(c) => self.discarded.replace((ctx.file, c.line)),
-                    _ => self.discarded,
+                    Expr::Call(c) => self.running.discarded.replace((ctx.file, c.line)),
+                    _ => self.running.discarded,
                 };
                 let outer_call = std::mem::replace(
-                    &mut self.reentry.discarded_call,
+                    &mut self.js.reentry.discarded_call,
                     match call {
                         Expr::Call(c) => Some(c.as_ref() as *const crate::ir::Call as usize),
                         _ => None,
                     },
                 );
                 let v = self.eval(ctx, e);
-                self.discarded = outer;
-                self.reentry.discarded_call = outer_call;
-                if self.route_contract.is_some() {
+                self.running.discarded = outer;
+                self.js.reentry.discarded_call = outer_call;
+                if self.running.route_contract.is_some() {
                     self.statement_status(ctx, call, &v);
                 }
             }
@@ -93,7 +93,7 @@ impl Interp {
             }
             Stmt::Throw(e) => {
                 let v = self.eval(ctx, e);
-                if self.route_contract.is_some() {
+                if self.running.route_contract.is_some() {
                     crate::libs::thrown(self, ctx, &v, e);
                 }
                 return Flow::Throw(v);
@@ -104,7 +104,7 @@ impl Interp {
                 // later, once the server is up), a flag in program state
                 // (`if (realtime.maintenance) return;`) does not decide anything:
                 // every path may run at some point.
-                let state = (self.modes.event_mode || self.socket_handlers > 0)
+                let state = (self.modes.event_mode || self.running.socket_handlers > 0)
                     && matches!(
                         t,
                         Value::Bool(_) | Value::Undef | Value::Null | Value::Num(_) | Value::Str(_)
@@ -181,7 +181,9 @@ impl Interp {
                     return Flow::Normal;
                 }
                 // Unknown: every case may run; names the cases assign become unknown after.
-                self.cond.push(format!("switch ({})", expr_text(disc)));
+                self.running
+                    .cond
+                    .push(format!("switch ({})", expr_text(disc)));
                 let mut assigned = Vec::new();
                 let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
                 for (i, c) in cases.iter().enumerate() {
@@ -191,15 +193,17 @@ impl Interp {
                         Some(_) if !rebound => self.case_labels(ctx, cases, i),
                         _ => None,
                     };
-                    let mark = self.narrowed.len();
+                    let mark = self.running.narrowed.len();
                     if let (Some(s), Some(l)) = (&subject, labels) {
-                        self.narrowed.push((self.stack.len(), s.clone(), l));
+                        self.running
+                            .narrowed
+                            .push((self.js.stack.len(), s.clone(), l));
                     }
                     self.exec_block(ctx, &c.body);
-                    self.narrowed.truncate(mark);
+                    self.running.narrowed.truncate(mark);
                     assigned_names(&c.body, &mut assigned);
                 }
-                self.cond.pop();
+                self.running.cond.pop();
                 for n in assigned {
                     if ctx.scope.lookup(&n).is_some() {
                         ctx.scope.assign(&n, Value::dynamic());
@@ -239,7 +243,7 @@ impl Interp {
                     // `config = {…}` with no declaration in sloppy code: a
                     // property of the global object, read as a bare name in
                     // every module (strict code would throw instead).
-                    self.global_obj.set(name, v);
+                    self.js.global_obj.set(name, v);
                 }
             }
             Pattern::Object(props, rest) => {
@@ -433,7 +437,7 @@ impl Interp {
     /// other value is kept.
     fn write_over_unknown(&mut self, data: &Rc<ObjData>, prop: &str, v: Value) {
         let was_unknown = data.get(prop).is_none_or(|old| old.is_unknown());
-        let v = match (self.cond.last(), &v) {
+        let v = match (self.running.cond.last(), &v) {
             (Some(when), Value::Str(s)) if was_unknown && self.assumptions(&v).is_empty() => {
                 let when = when.clone();
                 self.assume(&s.clone(), when)
