@@ -299,8 +299,12 @@ pub(crate) const STEP_BUDGET: u64 = 20_000_000;
 /// Iterations of one constant loop before it is cut.
 pub(crate) const MAX_ITERATIONS: usize = 10_000;
 
-/// The interpreter.
+/// The interpreter: the project it reads and a run's state, in named parts
+/// (`state.rs` says what goes where). The machine's code reads and writes
+/// `js` and `running`; what it and the libraries observe goes to `rec`; the
+/// passes of `passes.rs` set `modes` and drain `deferred`.
 pub(crate) struct Interp {
+    /// The project's files, their facts (parsed on demand) and the resolver.
     pub(crate) loader: Arc<Loader>,
     /// What the run writes (see [`state::Recorder`]).
     pub(crate) rec: state::Recorder,

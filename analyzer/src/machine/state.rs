@@ -1,8 +1,15 @@
-//! The parts of a run's state that `Interp` holds besides the machine's own
-//! (see the field list of [`Interp`](super::Interp)): what a run writes
-//! ([`Recorder`]) and the work it keeps for later passes ([`Deferred`]). The
-//! modes the schedule and its helpers set are `passes::Modes`; the libraries'
-//! state is `libs::LibState`.
+//! The named parts of a run's state that [`Interp`](super::Interp) holds:
+//! the JavaScript machine's own state ([`JsState`]), what the code running
+//! now is inside ([`Running`]), what a run writes ([`Recorder`]) and the work
+//! it keeps for later passes ([`Deferred`]). The modes the schedule sets are
+//! `passes::Modes`, the libraries' state `libs::LibState`, the salvage pass's
+//! `salvage::SalvageState`.
+//!
+//! Example: `if (flag) app.get('/x', h)` in a module an entry loads runs with
+//! the module in `js.modules` and `flag` in `running.cond`; the route lands
+//! in `rec.routers`, conditional; `h`, created and not called, waits in
+//! `deferred.uncalled` until `Phase::Contracts` runs it as the route's
+//! handler (with `running.route_contract` set) and marks it called.
 //!
 //! Deliberately not here: how each part is used; the code that records or
 //! runs the work says so beside it.
@@ -81,8 +88,7 @@ pub(crate) struct Deferred {
 
 /// The JavaScript machine's own state: the global scope and object, the
 /// module table, what objects, functions and classes keep beside their
-/// values, the call stack and the budgets that bound it. Nothing here names
-/// a library.
+/// values, the call stack and the budgets that bound it.
 pub(crate) struct JsState {
     /// Classes whose instance fields are being initialised (by address): a
     /// field that constructs its own class again (`class A { x = new A() }`,
