@@ -9,7 +9,7 @@
 //! gives.
 //!
 //! The machine reaches the libraries only through the dispatch functions
-//! here ([`member`], [`state_member`], [`set_member`], [`call`],
+//! here ([`member`], [`state_member`], [`set_member`], [`call`], [`variant_call`],
 //! [`construct`], [`super_construct`],
 //! [`methods_on_instance`], [`thrown`]), each asking the rows of one table
 //! in order; what the libraries keep during a run is [`LibState`]. Adding a
@@ -597,6 +597,55 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
 const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
     (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
 }];
+
+/// A hook answering a call of a library value the machine still knows by a
+/// `Builtin` variant of its own (`Store`, `Di`, `Lodash`, Zod's and Joi's
+/// builders, `celebrate`): `None` for every other callee.
+type VariantCallHook = fn(&mut Interp, &Ctx, &Builtin, &[Value], &[Expr], u32) -> Option<Value>;
+
+/// Calls of library values by their `Builtin` variant, asked before the
+/// machine's own built-ins; each row answers for its variants only, so the
+/// order decides nothing.
+const VARIANT_CALLS: &[VariantCallHook] = &[
+    |ip, ctx, b, argv, _, line| match b {
+        Builtin::Store(f) => Some(ip.store_call(ctx, *f, argv.to_vec(), line)),
+        _ => None,
+    },
+    |ip, ctx, b, argv, _, line| match b {
+        Builtin::Di(f) => Some(ip.di_call(ctx, *f, argv.to_vec(), line)),
+        _ => None,
+    },
+    |ip, ctx, b, argv, _, line| match b {
+        Builtin::ZodBuilder(n) => Some(ip.zod_builder(n, argv)),
+        Builtin::JoiBuilder(n) => Some(ip.joi_builder(ctx, n, argv, line)),
+        Builtin::Celebrate => Some(ip.celebrate(argv)),
+        _ => None,
+    },
+    |ip, ctx, b, argv, args, line| match b {
+        // `_(...)` itself: its callbacks run.
+        Builtin::Lodash(n) if n.is_empty() => {
+            ip.run_callbacks(ctx, argv, args, line);
+            Some(Value::external())
+        }
+        Builtin::Lodash(n) => Some(ip.lodash_call(ctx, n, argv.to_vec(), line)),
+        _ => None,
+    },
+];
+
+/// A call of a library value the machine knows by its `Builtin` variant
+/// (the first row of [`VARIANT_CALLS`] that answers); `None` for others.
+pub(crate) fn variant_call(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    callee: &Builtin,
+    argv: &[Value],
+    args: &[Expr],
+    line: u32,
+) -> Option<Value> {
+    VARIANT_CALLS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, callee, argv, args, line))
+}
 
 /// A hook run by `super(...)` in a constructor whose class extends a value a
 /// library made (`class S extends Server`): whether it ran the base's

@@ -916,9 +916,10 @@ impl Interp {
         args: &[Expr],
         line: u32,
     ) -> Value {
+        if let Some(v) = crate::libs::variant_call(self, ctx, b, &argv, args, line) {
+            return v;
+        }
         match b {
-            Builtin::Store(f) => self.store_call(ctx, *f, argv, line),
-            Builtin::Di(f) => self.di_call(ctx, *f, argv, line),
             Builtin::CatchAllAck(i) => {
                 self.catch_all_acked(*i);
                 Value::Undef
@@ -1147,16 +1148,14 @@ impl Interp {
             | Builtin::MapCtor
             | Builtin::ProxyCtor
             | Builtin::Zod => Value::dynamic(),
-            Builtin::ZodBuilder(n) => {
-                let n = n.clone();
-                self.zod_builder(&n, &argv)
-            }
             Builtin::Joi => Value::dynamic(),
-            Builtin::JoiBuilder(n) => {
-                let n = n.clone();
-                self.joi_builder(ctx, &n, &argv, line)
-            }
-            Builtin::Celebrate => self.celebrate(&argv),
+            // Answered by `libs::variant_call` above.
+            Builtin::Store(_)
+            | Builtin::Di(_)
+            | Builtin::ZodBuilder(_)
+            | Builtin::JoiBuilder(_)
+            | Builtin::Celebrate
+            | Builtin::Lodash(_) => Value::dynamic(),
             Builtin::AjvMethod("compile") => match argv.first() {
                 Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
                 None => Value::dynamic(),
@@ -1219,14 +1218,6 @@ impl Interp {
             Builtin::Node(f) => {
                 let f = f.clone();
                 self.node_call(ctx, &f, argv, args, line)
-            }
-            Builtin::Lodash(n) if n.is_empty() => {
-                self.run_callbacks(ctx, &argv, args, line);
-                Value::external()
-            }
-            Builtin::Lodash(n) => {
-                let n = n.clone();
-                self.lodash_call(ctx, &n, argv, line)
             }
             Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
             Builtin::SocketIoClient => self.new_sio_client(&argv, false),
