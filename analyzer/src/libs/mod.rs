@@ -599,14 +599,40 @@ const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
 }];
 
 /// A hook answering a call of a library value the machine still knows by a
-/// `Builtin` variant of its own (`Store`, `Di`, `Lodash`, Zod's and Joi's
-/// builders, `celebrate`): `None` for every other callee.
+/// `Builtin` variant of its own (`express()`, `Router()`, Socket.IO's
+/// constructors, `Store`, `Di`, `Lodash`, Zod's and Joi's builders, …):
+/// `None` for every other callee.
 type VariantCallHook = fn(&mut Interp, &Ctx, &Builtin, &[Value], &[Expr], u32) -> Option<Value>;
 
 /// Calls of library values by their `Builtin` variant, asked before the
 /// machine's own built-ins; each row answers for its variants only, so the
 /// order decides nothing.
 const VARIANT_CALLS: &[VariantCallHook] = &[
+    |ip, ctx, b, _, _, line| match b {
+        Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
+        Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
+        _ => None,
+    },
+    |ip, ctx, b, argv, _, line| match b {
+        Builtin::SocketIo | Builtin::SocketIoServer => Some(ip.new_sio_server(ctx, argv, line)),
+        Builtin::SocketIoClient => Some(ip.new_sio_client(argv, false)),
+        Builtin::SocketIoManager => Some(ip.new_sio_client(argv, true)),
+        Builtin::CatchAllAck(i) => {
+            ip.catch_all_acked(*i);
+            Some(Value::Undef)
+        }
+        _ => None,
+    },
+    |ip, ctx, b, argv, args, line| match b {
+        Builtin::AddControllers(app) => {
+            Some(ip.overnight_add_controllers(ctx, *app, argv, args, line))
+        }
+        Builtin::PassportMiddleware(denies) => {
+            Some(ip.passport_middleware(ctx, *denies, argv, args, line))
+        }
+        Builtin::CheckField(part) => Some(ip.check_field(part, argv)),
+        _ => None,
+    },
     |ip, ctx, b, argv, _, line| match b {
         Builtin::Store(f) => Some(ip.store_call(ctx, *f, argv.to_vec(), line)),
         _ => None,

@@ -920,12 +920,6 @@ impl Interp {
             return v;
         }
         match b {
-            Builtin::CatchAllAck(i) => {
-                self.catch_all_acked(*i);
-                Value::Undef
-            }
-            Builtin::Express => self.new_router(ctx.file, line, true),
-            Builtin::RouterCtor => self.new_router(ctx.file, line, false),
             Builtin::Require => self.require(ctx, argv.first(), line, false),
             Builtin::PathJoin => {
                 let parts: Option<Vec<String>> = argv
@@ -1098,9 +1092,6 @@ impl Interp {
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
             Builtin::AppGetter(app) => Value::Router(*app),
-            Builtin::AddControllers(app) => {
-                self.overnight_add_controllers(ctx, *app, &argv, args, line)
-            }
             Builtin::Framework(_) => {
                 crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::external)
             }
@@ -1118,9 +1109,6 @@ impl Interp {
                 if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
             {
                 v
-            }
-            Builtin::PassportMiddleware(denies) => {
-                self.passport_middleware(ctx, *denies, &argv, args, line)
             }
             Builtin::MiddlewareFactory(n) => {
                 let n = n.clone();
@@ -1155,7 +1143,17 @@ impl Interp {
             | Builtin::ZodBuilder(_)
             | Builtin::JoiBuilder(_)
             | Builtin::Celebrate
-            | Builtin::Lodash(_) => Value::dynamic(),
+            | Builtin::Lodash(_)
+            | Builtin::Express
+            | Builtin::RouterCtor
+            | Builtin::SocketIo
+            | Builtin::SocketIoServer
+            | Builtin::SocketIoClient
+            | Builtin::SocketIoManager
+            | Builtin::CatchAllAck(_)
+            | Builtin::AddControllers(_)
+            | Builtin::PassportMiddleware(_)
+            | Builtin::CheckField(_) => Value::dynamic(),
             Builtin::AjvMethod("compile") => match argv.first() {
                 Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
                 None => Value::dynamic(),
@@ -1214,14 +1212,10 @@ impl Interp {
                 }
                 Value::Undef
             }
-            Builtin::CheckField(part) => self.check_field(part, &argv),
             Builtin::Node(f) => {
                 let f = f.clone();
                 self.node_call(ctx, &f, argv, args, line)
             }
-            Builtin::SocketIo | Builtin::SocketIoServer => self.new_sio_server(ctx, &argv, line),
-            Builtin::SocketIoClient => self.new_sio_client(&argv, false),
-            Builtin::SocketIoManager => self.new_sio_client(&argv, true),
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
             Builtin::PathModule
