@@ -9,7 +9,7 @@
 //! gives.
 //!
 //! The machine reaches the libraries only through the dispatch functions
-//! here ([`member`], [`state_member`], [`set_member`], [`call`], [`variant_call`],
+//! here ([`member`], [`state_member`], [`set_member`], [`call`],
 //! [`construct`], [`super_construct`],
 //! [`methods_on_instance`], [`thrown`]), each asking the rows of one table
 //! in order; what the libraries keep during a run is [`LibState`]. Adding a
@@ -604,9 +604,9 @@ const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
 /// `None` for every other callee.
 type VariantCallHook = fn(&mut Interp, &Ctx, &Builtin, &[Value], &[Expr], u32) -> Option<Value>;
 
-/// Calls of library values by their `Builtin` variant, asked before the
-/// machine's own built-ins; each row answers for its variants only, so the
-/// order decides nothing.
+/// Calls of library values by their `Builtin` variant (the machine asks
+/// [`call`] for exactly these variants); each row answers for its variants
+/// only, so the order decides nothing.
 const VARIANT_CALLS: &[VariantCallHook] = &[
     |ip, ctx, b, _, _, line| match b {
         Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
@@ -658,21 +658,6 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
     },
 ];
 
-/// A call of a library value the machine knows by its `Builtin` variant
-/// (the first row of [`VARIANT_CALLS`] that answers); `None` for others.
-pub(crate) fn variant_call(
-    ip: &mut Interp,
-    ctx: &Ctx,
-    callee: &Builtin,
-    argv: &[Value],
-    args: &[Expr],
-    line: u32,
-) -> Option<Value> {
-    VARIANT_CALLS
-        .iter()
-        .find_map(|hook| hook(ip, ctx, callee, argv, args, line))
-}
-
 /// A hook run by `super(...)` in a constructor whose class extends a value a
 /// library made (`class S extends Server`): whether it ran the base's
 /// constructor on `this`.
@@ -686,8 +671,10 @@ const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
 const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
 
 /// A call of a value a library made (`Framework(name)`: the first row of
-/// [`FRAMEWORK_CALLS`] that answers) or of a package's function
-/// (`MiddlewareFactory(name)`: of [`FACTORY_CALLS`]); `None` for others.
+/// [`FRAMEWORK_CALLS`] that answers), of a package's function
+/// (`MiddlewareFactory(name)`: of [`FACTORY_CALLS`]) or of a library value
+/// the machine knows by a variant of its own (of [`VARIANT_CALLS`]); `None`
+/// when no row answers.
 pub(crate) fn call(
     ip: &mut Interp,
     ctx: &Ctx,
@@ -699,7 +686,11 @@ pub(crate) fn call(
     let (table, name) = match callee {
         Builtin::Framework(n) => (FRAMEWORK_CALLS, n),
         Builtin::MiddlewareFactory(n) => (FACTORY_CALLS, n),
-        _ => return None,
+        _ => {
+            return VARIANT_CALLS
+                .iter()
+                .find_map(|hook| hook(ip, ctx, callee, argv, args, line));
+        }
     };
     table
         .iter()

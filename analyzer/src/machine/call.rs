@@ -916,9 +916,6 @@ impl Interp {
         args: &[Expr],
         line: u32,
     ) -> Value {
-        if let Some(v) = crate::libs::variant_call(self, ctx, b, &argv, args, line) {
-            return v;
-        }
         match b {
             Builtin::Require => self.require(ctx, argv.first(), line, false),
             Builtin::PathJoin => {
@@ -1137,7 +1134,7 @@ impl Interp {
             | Builtin::ProxyCtor
             | Builtin::Zod => Value::dynamic(),
             Builtin::Joi => Value::dynamic(),
-            // Answered by `libs::variant_call` above.
+            // Library values known by a variant of their own (`VARIANT_CALLS`).
             Builtin::Store(_)
             | Builtin::Di(_)
             | Builtin::ZodBuilder(_)
@@ -1153,7 +1150,9 @@ impl Interp {
             | Builtin::CatchAllAck(_)
             | Builtin::AddControllers(_)
             | Builtin::PassportMiddleware(_)
-            | Builtin::CheckField(_) => Value::dynamic(),
+            | Builtin::CheckField(_) => {
+                crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::dynamic)
+            }
             Builtin::AjvMethod("compile") => match argv.first() {
                 Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
                 None => Value::dynamic(),
