@@ -33,24 +33,21 @@ pub(crate) struct WalkOut {
     /// or path pattern does not accept them), with why: Express never runs
     /// them there (`about.get('/more')` under `app.get('/about', about)`).
     pub(crate) unanswered: BTreeMap<(FileId, u32), String>,
-    /// Routes registered only to pass requests on ([`passes_on`]), as they
-    /// would be charted, with their key and mount path: one that no later
-    /// route or `use` took the requests from answers them itself (its
-    /// refusals, and whatever its `next()` leads to), an operation
-    /// ([`settle_passed_on`]).
+    /// Routes registered only to pass requests on ([`passes_on`]): one that
+    /// no later route or `use` took the requests from is accounted for by a
+    /// finding ([`settle_passed_on`]).
     pub(crate) passed_on: Vec<PassedOn>,
 }
 
 /// A route registered only to pass requests on, kept in case nothing after
 /// it answers (see [`WalkOut::passed_on`]).
 pub(crate) struct PassedOn {
+    /// Its (app, method, full path, regex), as an operation's key.
     key: (u32, String, String, bool),
-    mount_path: String,
-    decl: Declaration,
     /// A later route or `use` ran it as middleware.
     used: Rc<Cell<bool>>,
-    /// The census keys of its declaration (one per method `all` answers).
-    decl_keys: Vec<(FileId, u32, String, String)>,
+    /// Where it is registered.
+    at: (FileId, u32),
 }
 
 /// What a route that hands the request to a router accepts.
@@ -485,30 +482,15 @@ pub(crate) fn walk(
                             out.ops.insert(k, vec![passed]);
                         }
                     }
-                    if let Some(m) = passing.iter().find(|m| {
+                    if let Some(r) = passing.iter().find_map(|m| {
                         m.route
                             .as_ref()
-                            .is_some_and(|r| r.at.as_ref().is_some_and(|(_, _, o)| *o == own))
-                    }) && let Some(r) = &m.route
-                    {
-                        let methods: Vec<&str> = match Method::parse(method) {
-                            Some(Method::All) => {
-                                Method::ALL_ANSWERS.iter().map(|m| m.as_str()).collect()
-                            }
-                            _ => vec![method.as_str()],
-                        };
-                        let mut decl = decl;
-                        // What it refuses with guards what lies past it.
-                        decl.guard = decl.guard.or_else(|| m.guard.clone());
+                            .filter(|r| r.at.as_ref().is_some_and(|(_, _, o)| *o == own))
+                    }) {
                         out.passed_on.push(PassedOn {
                             key,
-                            mount_path,
-                            decl,
                             used: r.used.clone(),
-                            decl_keys: methods
-                                .into_iter()
-                                .map(|m| (reg.file, reg.line, m.to_string(), own.clone()))
-                                .collect(),
+                            at: (reg.file, reg.line),
                         });
                         continue;
                     }
@@ -546,17 +528,23 @@ pub(crate) fn walk(
 }
 
 /// The routes registered only to pass requests on that nothing after them
-/// took the requests from: Express runs them and answers with what they
-/// answer (their refusals, or a 404 past them), so each is an operation at
-/// its own method and path rather than lost (see [`WalkOut::passed_on`]).
+/// took the requests from (see [`WalkOut::passed_on`]): Express answers past
+/// them with a 404, so they are no operation, and not charted either: the
+/// census accounts for each with a `skipped` finding saying so (a handler
+/// that answers in code the analysis did not run shows up there, instead of
+/// vanishing). A declaration that some other run of it passed on to a route
+/// (a helper guarding several paths) is left alone.
 pub(crate) fn settle_passed_on(out: &mut WalkOut) {
-    for p in std::mem::take(&mut out.passed_on) {
-        if p.used.get() || out.ops.contains_key(&p.key) {
+    let passed = std::mem::take(&mut out.passed_on);
+    let taken = |p: &PassedOn| p.used.get() || out.ops.contains_key(&p.key);
+    let served: HashSet<(FileId, u32)> = passed.iter().filter(|p| taken(p)).map(|p| p.at).collect();
+    for p in &passed {
+        if taken(p) || served.contains(&p.at) {
             continue;
         }
-        out.decl_keys.extend(p.decl_keys);
-        out.mount_paths.insert(p.key.clone(), p.mount_path);
-        out.ops.entry(p.key).or_default().push(p.decl);
+        out.unanswered.entry(p.at).or_insert_with(|| {
+            "it is registered only to pass requests on (its handlers refuse or call `next()`), and no later route or `use` at its method and path takes them: Express answers past it with 404 (if it answers in code the analysis did not run, that code is not charted)".to_string()
+        });
     }
 }
 
