@@ -71,8 +71,8 @@ pub(crate) enum Stmt {
     Class(String, Arc<Class>),
     /// `return`.
     Return(Option<Expr>),
-    /// `throw`.
-    Throw(Expr),
+    /// `throw` and the line it is on.
+    Throw(Expr, u32),
     /// `if`: test, its source text, consequence, alternative, line.
     If(Expr, String, Vec<Stmt>, Vec<Stmt>, u32),
     /// `for (x of|in y)`: pattern, iterable, `true` for `in`, body, iterable text, line.

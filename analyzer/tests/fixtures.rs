@@ -39,6 +39,20 @@ fn run(case: &Path, cache: &Path) -> Rendered {
         ..Default::default()
     })
     .unwrap_or_else(|e| panic!("{}: analyze failed: {e}", case.display()));
+    // Every place a document names is a real line (1-based).
+    for op in &inv.operations {
+        for r in op.declarations.iter().flat_map(|d| &d.contract.responses) {
+            assert!(
+                r.at.line >= 1,
+                "{}: the {} response of {} {} is at line 0 of {}",
+                case.display(),
+                r.status,
+                op.method,
+                op.path.express,
+                r.at.file
+            );
+        }
+    }
     render(&inv)
 }
 

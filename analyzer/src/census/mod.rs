@@ -408,7 +408,7 @@ impl Walker {
         }
         let d = d + 1;
         match s {
-            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Return(Some(e)) => self.expr(e, None, d),
+            Stmt::Expr(e) | Stmt::Throw(e, _) | Stmt::Return(Some(e)) => self.expr(e, None, d),
             Stmt::ExportDefault(e) => self.expr(e, Some("default"), d),
             Stmt::Var(decls) => {
                 for (p, e) in decls {

@@ -727,13 +727,16 @@ pub(crate) fn object_literal(ip: &mut Interp, obj: &Rc<crate::value::ObjData>) {
 
 /// What a value thrown inside a route handler (or passed to `next(err)`)
 /// means, asked in this order: every row runs.
-const THROWN: &[fn(&mut Interp, &Ctx, &Value, &Expr)] = &[Interp::note_error_status];
+const THROWN: &[ThrownHook] = &[Interp::note_error_status];
+
+/// A hook noting what a value thrown at a line (or passed to `next`) means.
+type ThrownHook = fn(&mut Interp, &Ctx, &Value, &Expr, u32);
 
 /// A value `e` thrown inside a route handler, or passed to `next`: each row
 /// of [`THROWN`] notes what it means (an error with a status is a response).
-pub(crate) fn thrown(ip: &mut Interp, ctx: &Ctx, v: &Value, e: &Expr) {
+pub(crate) fn thrown(ip: &mut Interp, ctx: &Ctx, v: &Value, e: &Expr, line: u32) {
     for hook in THROWN {
-        hook(ip, ctx, v, e);
+        hook(ip, ctx, v, e, line);
     }
 }
 

@@ -783,7 +783,9 @@ impl Interp {
     /// an instance whose `status`/`statusCode` is set (`new HttpError(404)`,
     /// `new ServerError('x', { status: 404 })`), or a call or `new` whose first
     /// argument is a status (`createError(403)`).
-    pub(crate) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr) {
+    /// `line` is where it is thrown (or passed to `next`): the response's
+    /// place when the error is made elsewhere (`throw err`).
+    pub(crate) fn note_error_status(&mut self, ctx: &Ctx, v: &Value, e: &Expr, at: u32) {
         fn status_of(v: &Value) -> Option<u16> {
             match v {
                 Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
@@ -797,7 +799,7 @@ impl Interp {
         let (args, line): (&[Expr], u32) = match e {
             Expr::New(_, args, line) => (args, *line),
             Expr::Call(c) => (&c.args, c.line),
-            _ => (&[], 0),
+            _ => (&[], at),
         };
         let mut status = status_of(v);
         // The arguments were evaluated with the error already; look again only

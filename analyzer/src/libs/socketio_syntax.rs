@@ -205,7 +205,7 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
     }
     fn s_any(stmts: &[Stmt], p: &dyn Fn(&Expr) -> bool, d: u32) -> bool {
         stmts.iter().any(|s| match s {
-            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::ExportDefault(e) | Stmt::Return(Some(e)) => {
+            Stmt::Expr(e) | Stmt::Throw(e, _) | Stmt::ExportDefault(e) | Stmt::Return(Some(e)) => {
                 e_any(e, p, d)
             }
             Stmt::Var(decls) => decls
@@ -248,7 +248,7 @@ pub(crate) fn calls_name(stmts: &[Stmt], name: &str) -> bool {
 
 pub(crate) fn stmt_calls(s: &Stmt, n: &str) -> bool {
     match s {
-        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::ExportDefault(e) => expr_calls(e, n),
+        Stmt::Expr(e) | Stmt::Throw(e, _) | Stmt::ExportDefault(e) => expr_calls(e, n),
         Stmt::Return(Some(e)) => expr_calls(e, n),
         Stmt::Var(decls) => decls
             .iter()

@@ -1207,7 +1207,7 @@ impl Interp {
                     && self.running.route_contract.is_some()
                 {
                     let v = v.clone();
-                    crate::libs::thrown(self, ctx, &v, e);
+                    crate::libs::thrown(self, ctx, &v, e, line);
                 }
                 Value::Undef
             }

@@ -91,10 +91,10 @@ impl Interp {
                 };
                 return Flow::Return(v);
             }
-            Stmt::Throw(e) => {
+            Stmt::Throw(e, line) => {
                 let v = self.eval(ctx, e);
                 if self.running.route_contract.is_some() {
-                    crate::libs::thrown(self, ctx, &v, e);
+                    crate::libs::thrown(self, ctx, &v, e, *line);
                 }
                 return Flow::Throw(v);
             }

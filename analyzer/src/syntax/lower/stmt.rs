@@ -40,7 +40,7 @@ impl<'s> Lowerer<'s> {
             }
             "throw_statement" => {
                 if let Some(n) = Self::named_children(node).first() {
-                    out.push(Stmt::Throw(self.expr(*n)));
+                    out.push(Stmt::Throw(self.expr(*n), line_of(node)));
                 }
             }
             "if_statement" => {
