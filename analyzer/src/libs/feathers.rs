@@ -135,9 +135,7 @@ impl FeathersState {
     }
 }
 
-fn framework(n: &str) -> Value {
-    Value::Builtin(Builtin::Framework(Rc::from(n)))
-}
+use crate::libs::{framework, index_in, indexed};
 
 /// The value of a Feathers package's default export (`require` in CommonJS).
 pub(crate) fn default_export(pkg: &str) -> Option<Value> {
@@ -312,7 +310,7 @@ impl Interp {
                     Value::Sio(s) => s.server,
                     _ => u32::MAX,
                 };
-                Some(framework(&format!("{SOCKET_PROVIDER}{server}")))
+                Some(indexed(SOCKET_PROVIDER, server))
             }
             n => adapter_value(n, true),
         }
@@ -341,7 +339,7 @@ impl Interp {
                     Some(Value::Builtin(Builtin::Framework(n)))
                         if n.starts_with(SOCKET_PROVIDER) =>
                     {
-                        let server = n[SOCKET_PROVIDER.len()..].parse::<u32>().ok();
+                        let server = index_in::<u32>(&n, SOCKET_PROVIDER);
                         if let Some(app) = self.libs.feathers.apps.get_mut(&id) {
                             app.socket = server.filter(|&s| s != u32::MAX);
                         }

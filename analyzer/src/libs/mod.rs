@@ -670,6 +670,24 @@ const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
 /// (`super.addControllers(...)` is then a method of `this`), by predicate.
 const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
 
+/// A value a library made, known by its name (`Framework(name)`; see the
+/// hook tables above).
+pub(crate) fn framework(name: &str) -> Value {
+    Value::Builtin(Builtin::Framework(Rc::from(name)))
+}
+
+/// A value a library made that stands for an entry of its state (a router,
+/// a Socket.IO server, a plugin's socket): the name `prefix` followed by the
+/// entry's index (read back by [`index_in`]).
+pub(crate) fn indexed(prefix: &str, index: impl std::fmt::Display) -> Value {
+    framework(&format!("{prefix}{index}"))
+}
+
+/// The index an [`indexed`] value's name carries, when it starts with `prefix`.
+pub(crate) fn index_in<T: std::str::FromStr>(name: &str, prefix: &str) -> Option<T> {
+    name.strip_prefix(prefix)?.parse().ok()
+}
+
 /// A call of a value a library made (`Framework(name)`: the first row of
 /// [`FRAMEWORK_CALLS`] that answers), of a package's function
 /// (`MiddlewareFactory(name)`: of [`FACTORY_CALLS`]) or of a library value

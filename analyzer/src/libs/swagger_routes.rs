@@ -170,9 +170,7 @@ impl Interp {
         if !self.modes.event_mode {
             self.swagger_routes_register(ctx, argv, router, line);
         }
-        Value::Builtin(Builtin::Framework(Rc::from(
-            format!("{CONNECT}{router}").as_str(),
-        )))
+        crate::libs::indexed(CONNECT, router)
     }
 
     /// `connect(app)`: the routes on the app (as a router mounted at `/`).
@@ -183,7 +181,7 @@ impl Interp {
         argv: &[Value],
         line: u32,
     ) -> Option<Value> {
-        let router: u32 = name.strip_prefix(CONNECT)?.parse().ok()?;
+        let router: u32 = crate::libs::index_in(name, CONNECT)?;
         self.mount_router_on(ctx, router, argv.first(), line);
         Some(Value::Undef)
     }

@@ -88,12 +88,7 @@ impl Interp {
             ] {
                 middleware.set(m, Value::external());
             }
-            middleware.set(
-                "swaggerRouter",
-                Value::Builtin(Builtin::Framework(Rc::from(
-                    format!("{ROUTER}{index}").as_str(),
-                ))),
-            );
+            middleware.set("swaggerRouter", crate::libs::indexed(ROUTER, index));
             self.swagger_callback(ctx, argv.get(1), vec![Value::Obj(middleware)], line);
             return Some(Value::external());
         }
@@ -102,11 +97,11 @@ impl Interp {
             self.swagger_callback(ctx, argv.get(1), vec![Value::Undef, runner], line);
             return Some(Value::external());
         }
-        if let Some(r) = name.strip_prefix(REGISTER).and_then(|r| r.parse().ok()) {
+        if let Some(r) = crate::libs::index_in(name, REGISTER) {
             self.mount_router_on(ctx, r, argv.first(), line);
             return Some(Value::Undef);
         }
-        let index: usize = name.strip_prefix(ROUTER)?.parse().ok()?;
+        let index: usize = crate::libs::index_in(name, ROUTER)?;
         let Value::Router(router) = self.new_router(ctx.file, line, false) else {
             return Some(Value::external());
         };
@@ -145,12 +140,7 @@ impl Interp {
             return Value::external();
         };
         let runner = ObjData::new();
-        runner.set(
-            "register",
-            Value::Builtin(Builtin::Framework(Rc::from(
-                format!("{REGISTER}{router}").as_str(),
-            ))),
-        );
+        runner.set("register", crate::libs::indexed(REGISTER, router));
         if self.modes.event_mode {
             return Value::Obj(runner);
         }

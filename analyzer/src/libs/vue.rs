@@ -54,9 +54,7 @@ pub(crate) fn socket_plugin_module(pkg: &str) -> Value {
     framework(pkg)
 }
 
-fn framework(n: &str) -> Value {
-    Value::Builtin(Builtin::Framework(Rc::from(n)))
-}
+use crate::libs::{framework, index_in, indexed};
 
 /// The `vue` module.
 pub(crate) fn module() -> Value {
@@ -99,7 +97,7 @@ impl Interp {
         if let Some(Value::Builtin(Builtin::Framework(n))) =
             argv.first().map(|v| self.force_deep(v.clone()))
         {
-            if let Some(i) = n.strip_prefix(PLUGIN).and_then(|i| i.parse::<usize>().ok()) {
+            if let Some(i) = index_in::<usize>(&n, PLUGIN) {
                 let socket = self.libs.vue.plugins.get(i).cloned();
                 self.vue_install_socket(socket.clone(), socket);
                 return Some(result);
@@ -172,7 +170,7 @@ impl Interp {
             }
         };
         self.libs.vue.plugins.push(socket);
-        framework(&format!("{PLUGIN}{}", self.libs.vue.plugins.len() - 1))
+        indexed(PLUGIN, self.libs.vue.plugins.len() - 1)
     }
 
     /// A Socket.IO plugin installed: `this.$socket` is `global`, and the
