@@ -670,6 +670,15 @@ const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
 /// (`super.addControllers(...)` is then a method of `this`), by predicate.
 const OWN_METHOD_BASES: &[fn(&Value) -> bool] = &[overnight::is_server];
 
+/// An HTTP status a decorator states (`@HttpCode(201)`): a whole number
+/// from 100 to 599, else none (a mistyped or computed one is no status).
+pub(crate) fn http_status(v: &Value) -> Option<u16> {
+    match v {
+        Value::Num(n) if (100.0..600.0).contains(n) && n.fract() == 0.0 => Some(*n as u16),
+        _ => None,
+    }
+}
+
 /// A value a library made, known by its name (`Framework(name)`; see the
 /// hook tables above).
 pub(crate) fn framework(name: &str) -> Value {

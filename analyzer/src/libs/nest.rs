@@ -995,8 +995,10 @@ impl Interp {
                     "Version" => versions = d.args.first().map(|a| self.versions(&ctx, a)),
                     "HttpCode" => {
                         let v = d.args.first().map(|a| self.eval(&ctx, a));
-                        if let Some(Value::Num(s)) = v.map(|v| self.force_deep(v)) {
-                            status = Some((s as u16, d.line));
+                        if let Some(s) =
+                            v.and_then(|v| crate::libs::http_status(&self.force_deep(v)))
+                        {
+                            status = Some((s, d.line));
                         }
                     }
                     "UseGuards" => guards.extend(self.nest_guards(&ctx, &d.args, d.line)),

@@ -250,8 +250,10 @@ impl Interp {
                     }
                     "HttpCode" | "OnUndefined" | "OnNull" => {
                         let v = d.args.first().map(|a| self.eval(&ctx, a));
-                        if let Some(Value::Num(s)) = v.map(|v| self.force_deep(v)) {
-                            statuses.push((s as u16, d.line));
+                        if let Some(s) =
+                            v.and_then(|v| crate::libs::http_status(&self.force_deep(v)))
+                        {
+                            statuses.push((s, d.line));
                         }
                     }
                     "UseBefore" => mw.extend(d.args.iter().map(guard_name)),

@@ -253,8 +253,8 @@ impl Interp {
                     verbs.push((verb.to_string(), d.line, d.args.first().cloned()));
                 } else if matches!(n.as_str(), "Status" | "Returns") {
                     let v = d.args.first().map(|a| self.eval(&ctx, a));
-                    if let Some(Value::Num(s)) = v.map(|v| self.force_deep(v)) {
-                        statuses.push((s as u16, d.line));
+                    if let Some(s) = v.and_then(|v| crate::libs::http_status(&self.force_deep(v))) {
+                        statuses.push((s, d.line));
                     }
                 } else {
                     self.tsed_middleware(cv.file, &n, d, &mut mw);

@@ -1,0 +1,5 @@
+import { createExpressServer } from 'routing-controllers';
+import { BookController } from './controllers/BookController';
+
+const app = createExpressServer({ controllers: [BookController] });
+app.listen(3000);
