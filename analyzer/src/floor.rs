@@ -28,13 +28,14 @@ pub struct ParseFloor {
 }
 
 /// Parse `files` (paths relative to `root`) with tree-sitter on `threads`
-/// threads and time it. Files that cannot be read or have no grammar are
-/// left out of every figure.
+/// threads and time it. Files that cannot be read are left out of every
+/// figure.
 pub fn parse_floor(root: &Path, files: &[String], threads: usize) -> ParseFloor {
     let sources: Vec<(Grammar, Vec<u8>)> = files
         .iter()
         .filter_map(|rel| {
-            let mut grammar = Grammar::for_path(rel)?;
+            // A file with no grammar of its name is a Node script (`bin/www`).
+            let mut grammar = Grammar::for_path(rel).unwrap_or(Grammar::JavaScript);
             let bytes = std::fs::read(root.join(rel)).ok()?;
             if Grammar::is_markup(rel) {
                 let (scripts, ts) = crate::syntax::markup_scripts(&bytes);

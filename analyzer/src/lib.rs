@@ -51,6 +51,12 @@ pub use inventory::{
 pub use loader::INTERNAL_ERROR;
 pub use options::{AnalyzeError, AnalyzeOptions, Package};
 pub use paths::{PathParam, PathPattern, join as join_paths};
+
+/// Whether a file with no extension whose first bytes are `head` is a Node
+/// script the analysis reads (`bin/www` with `#!/usr/bin/env node`).
+pub fn is_node_script(head: &[u8]) -> bool {
+    syntax::Grammar::is_node_script(head)
+}
 pub(crate) use project::is_test_path;
 
 use pipeline::analyze_here;

@@ -1239,7 +1239,9 @@ fn walk(root: &Path, default_ignore: &Path) -> Walked {
                     && name.ends_with(".json")
                 {
                     Some(Found::TsConfig(rel))
-                } else if crate::syntax::Grammar::for_path(&rel).is_none() {
+                } else if crate::syntax::Grammar::for_path(&rel).is_none()
+                    && (name.contains('.') || !is_node_script_file(path))
+                {
                     None
                 } else {
                     let meta = entry.metadata().ok();
@@ -1285,6 +1287,17 @@ fn walk(root: &Path, default_ignore: &Path) -> Walked {
     w
 }
 
+/// Whether the file at `abs`, which has no extension, is a Node script
+/// (see [`crate::syntax::Grammar::is_node_script`]): its first line is read.
+fn is_node_script_file(abs: &Path) -> bool {
+    use std::io::Read;
+    let Ok(f) = std::fs::File::open(abs) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(128);
+    f.take(128).read_to_end(&mut head).is_ok() && crate::syntax::Grammar::is_node_script(&head)
+}
+
 /// The last walk, with what would show that it is stale: the modification
 /// times of every folder (entries added or removed) and of the ignore files.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -1309,7 +1322,7 @@ fn mtime_of(p: &Path) -> u128 {
         .unwrap_or(0)
 }
 
-const WALK_CACHE_VERSION: u32 = 3;
+const WALK_CACHE_VERSION: u32 = 4;
 const WALK_KIND: &[u8; 4] = b"WALK";
 
 impl WalkCache {

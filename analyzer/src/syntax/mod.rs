@@ -63,6 +63,36 @@ impl Grammar {
         }
     }
 
+    /// Whether a file with no extension whose first bytes are `head` is a
+    /// Node script: Node runs any file it is given as JavaScript, so
+    /// express-generator's `bin/www` (`node ./bin/www`) is one; its shebang
+    /// (`#!/usr/bin/env node`, `#!/usr/local/bin/node --inspect`,
+    /// `#!/usr/bin/env -S node --flags`) says so to the shell. Scripts of
+    /// other interpreters (`#!/bin/sh`) and files with no shebang are not.
+    pub(crate) fn is_node_script(head: &[u8]) -> bool {
+        let Some(rest) = head.strip_prefix(b"#!") else {
+            return false;
+        };
+        let line = rest.split(|b| *b == b'\n').next().unwrap_or(rest);
+        let Ok(line) = std::str::from_utf8(line) else {
+            return false;
+        };
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return false;
+        };
+        let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+        let interpreter = if base(first) == "env" {
+            // `env [-S] [-i] [NAME=value…] node …`
+            words
+                .find(|w| !w.starts_with('-') && !w.contains('='))
+                .map(base)
+        } else {
+            Some(base(first))
+        };
+        matches!(interpreter.as_deref(), Some("node" | "nodejs"))
+    }
+
     /// Whether files with this path are markup whose scripts are analyzed.
     pub(crate) fn is_markup(path: &str) -> bool {
         matches!(
@@ -627,6 +657,29 @@ mod tests {
 
     fn lower(src: &str) -> FileFacts {
         SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes())
+    }
+
+    #[test]
+    fn node_scripts_are_known_by_their_shebang() {
+        for head in [
+            "#!/usr/bin/env node\n\nvar app = require('../app');",
+            "#!/usr/local/bin/node --inspect\n",
+            "#!/usr/bin/env -S node --max-old-space-size=4096\n",
+            "#! /usr/bin/nodejs",
+        ] {
+            assert!(Grammar::is_node_script(head.as_bytes()), "{head:?}");
+        }
+        for head in [
+            "#!/bin/sh\nexec node ./bin/www\n",
+            "#!/usr/bin/env python3\n",
+            "#!/usr/bin/env nodemon-like\n",
+            "var app = require('../app');\n",
+            "# node\n",
+            "#!",
+            "",
+        ] {
+            assert!(!Grammar::is_node_script(head.as_bytes()), "{head:?}");
+        }
     }
 
     #[test]

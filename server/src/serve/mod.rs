@@ -704,11 +704,23 @@ pub fn default_data_dir(root: &Path) -> PathBuf {
     base.join(format!("{name}-{}", &hash[..12]))
 }
 
+/// Whether the file at `p` (no extension) is a Node script the analysis
+/// reads, judged by its first line as the walk judges it.
+fn node_script_at(p: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(128);
+    std::fs::File::open(p)
+        .and_then(|f| f.take(128).read_to_end(&mut head))
+        .is_ok()
+        && analyzer::is_node_script(&head)
+}
+
 /// What `--watch` runs after an edit: a fresh derivation and the `[server]`
 /// section read again (an error names the file or the key).
 pub type Rederive = Arc<dyn Fn() -> Result<(Derived, ServerSettings), String> + Send + Sync>;
 
-/// Re-derive on changes under `root` (sources, `package.json`,
+/// Re-derive on changes under `root` (sources, Node scripts with no
+/// extension, `package.json`,
 /// `tsconfig.json`, `portolan.toml`) or to the `config` file, debounced
 /// 300 ms, and [`AppState::reload`] the documents and the `[server]`
 /// settings together. A failure keeps the previous set and settings, logs
@@ -761,6 +773,7 @@ pub fn watch(
                 p.extension().and_then(|e| e.to_str()),
                 Some("js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx")
             )
+            || (p.extension().is_none() && node_script_at(p))
     };
     std::thread::spawn(move || {
         let _keep = watcher;
