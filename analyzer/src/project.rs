@@ -1105,11 +1105,20 @@ pub(crate) fn normalize(p: &str) -> String {
     parts.join("/")
 }
 
-/// Whether a path (relative, with `/`) is a test file or lies in a test folder.
+/// Whether a path (relative, with `/`) is a test file or lies in a test
+/// folder: one of the usual names, or a folder whose name joins `test`,
+/// `tests` or `e2e` with other words (`test-int`, `integration_tests`).
 pub(crate) fn is_test_path(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
+    let folders = rel.rsplit_once('/').map_or("", |(d, _)| d);
     name.contains(".test.")
         || name.contains(".spec.")
+        || folders.split('/').any(|seg| {
+            seg.contains(['-', '_'])
+                && seg
+                    .split(['-', '_'])
+                    .any(|w| matches!(w, "test" | "tests" | "e2e"))
+        })
         || rel.split('/').any(|seg| {
             matches!(
                 seg,
@@ -1138,6 +1147,9 @@ mod tests {
             "src/app.test.ts",
             "src/app.spec.js",
             "test/server.js",
+            "test-int/bot.js",
+            "packages/api/integration_tests/app.js",
+            "e2e-tests/server.ts",
         ] {
             assert!(super::is_test_path(t), "{t} is a test path");
         }
@@ -1146,6 +1158,9 @@ mod tests {
             "src/routes/inspect.js",
             "spec.js",
             "src/testing-tools/app.js",
+            "src/routes/test-results.js",
+            "src/latest-news/app.js",
+            "api-spec/handlers/pets.js",
         ] {
             assert!(!super::is_test_path(t), "{t} is not a test path");
         }
