@@ -576,6 +576,86 @@ pub(crate) fn source_of_built(path: &str) -> Vec<String> {
     out
 }
 
+/// Flags of `babel`, `swc` and `tsc` whose value is the next word.
+const VALUE_FLAGS_OF_BUILDS: &[&str] = &[
+    "-d",
+    "--out-dir",
+    "--outDir",
+    "--rootDir",
+    "-x",
+    "--extensions",
+    "--ignore",
+    "--only",
+    "--config-file",
+    "--env-name",
+    "--root-mode",
+    "--out-file-extension",
+    "-o",
+    "--out-file",
+    "-C",
+    "--config",
+    "-p",
+    "--project",
+];
+
+/// The output folders a package's own scripts build and the folders they
+/// build them from, as `(source, output)` relative to the package: Babel's
+/// and SWC's `babel src/ -d lib/` (`--out-dir`), and `tsc --outDir dist`
+/// (from `--rootDir`, else `src`). A `require('../lib/x')` of output that is
+/// not checked in then leads to the source the script compiles.
+pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<(String, String)> {
+    let clean = |w: &str| w.trim_start_matches("./").trim_end_matches('/').to_string();
+    let mut out = Vec::new();
+    let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else {
+        return out;
+    };
+    for cmd in scripts.values().filter_map(|c| c.as_str()) {
+        for part in cmd.split(['"', '\'', ';', '|', '&', '\n']) {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            let Some(at) = words
+                .iter()
+                .position(|w| matches!(w.rsplit('/').next(), Some("babel" | "swc" | "tsc")))
+            else {
+                continue;
+            };
+            let tsc = words[at].ends_with("tsc");
+            let (mut source, mut output) = (None, None);
+            let mut i = at + 1;
+            while i < words.len() {
+                let w = words[i];
+                let (flag, inline) = match w.split_once('=') {
+                    Some((f, v)) if f.starts_with('-') => (f, Some(v)),
+                    _ => (w, None),
+                };
+                let value = || inline.or_else(|| words.get(i + 1).copied());
+                match flag {
+                    "-d" | "--out-dir" if !tsc => output = value().map(clean),
+                    "--outDir" if tsc => output = value().map(clean),
+                    "--rootDir" if tsc => source = value().map(clean),
+                    _ if !w.starts_with('-') && !tsc && source.is_none() => source = Some(clean(w)),
+                    _ => {}
+                }
+                // Flags that take a value (`--extensions .ts,.js`, `-p tsconfig.json`).
+                if inline.is_none() && VALUE_FLAGS_OF_BUILDS.contains(&flag) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            let source = source.or_else(|| tsc.then(|| "src".to_string()));
+            if let (Some(s), Some(o)) = (source, output)
+                && !o.is_empty()
+                && s != o
+                && !s.contains(['*', '$'])
+            {
+                out.push((s, o));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The most files the climb visits above one app-creating file.
 const CLIMB_LIMIT: usize = 4000;
 
@@ -707,6 +787,38 @@ mod tests {
             .into_iter()
             .map(|h| h.path)
             .collect()
+    }
+
+    #[test]
+    fn build_scripts_name_their_output_folders() {
+        let outputs = |scripts: serde_json::Value| build_outputs(&json!({ "scripts": scripts }));
+        let pair = |s: &str, o: &str| (s.to_string(), o.to_string());
+        assert_eq!(
+            outputs(json!({"build": "rm -rf lib && babel src/ -d lib/ --copy-files"})),
+            [pair("src", "lib")]
+        );
+        assert_eq!(
+            outputs(
+                json!({"build": "npx babel -x .ts,.js --delete-dir-on-start ./server --out-dir=dist"})
+            ),
+            [pair("server", "dist")]
+        );
+        assert_eq!(
+            outputs(
+                json!({"compile": "swc src -d build", "types": "tsc --outDir out --rootDir app"})
+            ),
+            [pair("app", "out"), pair("src", "build")]
+        );
+        assert_eq!(
+            outputs(json!({"build": "tsc -p . --outDir dist"})),
+            [pair("src", "dist")]
+        );
+        // No output folder, or one that is its own source: nothing.
+        assert!(
+            outputs(json!({"build": "tsc", "fmt": "babel src", "x": "babel lib -d lib"}))
+                .is_empty()
+        );
+        assert!(outputs(json!({"lint": "eslint src -d lib"})).is_empty());
     }
 
     #[test]

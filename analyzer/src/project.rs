@@ -291,6 +291,16 @@ impl Project {
                 }
             }
         }
+        // Output folders the packages' own build scripts write.
+        for p in &project.packages {
+            for (source, out) in crate::entries::build_outputs(&p.json) {
+                project.outputs.push(OutputDir {
+                    out: normalize(&join_rel(&p.dir, &out)),
+                    source: Some(normalize(&join_rel(&p.dir, &source))),
+                    config_dir: p.dir.clone(),
+                });
+            }
+        }
         project.outputs.sort();
         project.outputs.dedup();
         Ok(project)
