@@ -516,35 +516,46 @@ impl Project {
         }
         // tsconfig paths and baseUrl, from the nearest tsconfig up the tree.
         if let Some(cfg) = self.tsconfig_for(from_dir) {
-            for (pattern, targets) in &cfg.paths {
-                if let Some(star) = match_path_pattern(pattern, spec) {
-                    for t in targets {
-                        let t = t.replacen('*', &star, 1);
-                        let joined = join_rel(&cfg.paths_base, &t);
-                        // An alias into code outside the analyzed folder (a
-                        // monorepo library): not source here, not missing.
-                        if escapes_root(&joined) {
-                            let (pkg, _) = split_package(bare);
-                            return Resolved::External(pkg.to_string());
-                        }
-                        let target = normalize(&joined);
-                        if let Some(r) = self.resolve_module(&target) {
-                            return r;
-                        }
-                        // An alias naming a declaration file (`back-end/types/api`
-                        // → types/api.d.ts): types only, nothing of it runs.
-                        if self.declarations_at(&target) {
-                            return Resolved::External(spec.to_string());
-                        }
+            // TypeScript tries one pattern: the exact one, else the one with
+            // the longest prefix before its `*` (`@core/*` before `*`).
+            let best = cfg
+                .paths
+                .iter()
+                .filter_map(|(pattern, targets)| {
+                    let star = match_path_pattern(pattern, spec)?;
+                    let rank = match pattern.split_once('*') {
+                        Some((pre, _)) => pre.len(),
+                        None => usize::MAX,
+                    };
+                    Some((rank, pattern, targets, star))
+                })
+                .max_by_key(|(rank, ..)| *rank);
+            if let Some((_, pattern, targets, star)) = best {
+                for t in targets {
+                    let t = t.replacen('*', &star, 1);
+                    let joined = join_rel(&cfg.paths_base, &t);
+                    // An alias into code outside the analyzed folder (a
+                    // monorepo library): not source here, not missing.
+                    if escapes_root(&joined) {
+                        let (pkg, _) = split_package(bare);
+                        return Resolved::External(pkg.to_string());
                     }
-                    // A catch-all `"*": ["node_modules/*", "src/types/*"]` maps
-                    // every package; when it names no source file, TypeScript
-                    // resolves the package as usual. A named alias that leads
-                    // nowhere is missing.
-                    if pattern != "*" {
-                        return Resolved::Missing;
+                    let target = normalize(&joined);
+                    if let Some(r) = self.resolve_module(&target) {
+                        return r;
                     }
-                    break;
+                    // An alias naming a declaration file (`back-end/types/api`
+                    // → types/api.d.ts): types only, nothing of it runs.
+                    if self.declarations_at(&target) {
+                        return Resolved::External(spec.to_string());
+                    }
+                }
+                // A catch-all `"*": ["node_modules/*", "src/types/*"]` maps
+                // every package; when it names no source file, TypeScript
+                // resolves the package as usual. A named alias that leads
+                // nowhere is missing.
+                if pattern != "*" {
+                    return Resolved::Missing;
                 }
             }
             if let Some(base) = &cfg.base_url
