@@ -4,7 +4,7 @@
 //! Captures: `main`; the script that `scripts.start` (then `dev`, `serve`,
 //! `start:prod`) runs, through `npm run X` / `yarn X` / `pnpm [run] X` hops,
 //! `&&`/`;` chains and `concurrently "…" "…"`, environment prefixes (`FOO=1`,
-//! `cross-env`, `dotenv -e .env --`), package-manager launchers (`yarn node
+//! `cross-env`, `dotenv -e .env --`, `env-cmd -f .env`, `dotenvx run --`), package-manager launchers (`yarn node
 //! x`, `pnpm exec tsx x`, `npm exec -- x`, `yarn ts-node x`: yarn and pnpm
 //! run a package's binary when no script has the name), and runners with
 //! their flags (`node -r dotenv/config server`, `node --watch`, `nodemon
@@ -204,6 +204,7 @@ impl Launch<'_> {
                     || matches!(
                         w,
                         "cross-env"
+                            | "cross-env-shell"
                             | "env"
                             | "npx"
                             | "exec"
@@ -222,6 +223,33 @@ impl Launch<'_> {
                     words.next();
                     for x in words.by_ref() {
                         if x == "--" {
+                            break;
+                        }
+                    }
+                } else if w == "dotenvx" {
+                    // `dotenvx run -f .env -- cmd`
+                    words.next();
+                    for x in words.by_ref() {
+                        if x == "--" {
+                            break;
+                        }
+                    }
+                } else if w == "env-cmd" {
+                    // `env-cmd [-f .env.local] [-e prod,ci] [--silent] [--] cmd`
+                    words.next();
+                    while let Some(x) = words.peek() {
+                        if matches!(
+                            *x,
+                            "-f" | "--file" | "-e" | "--environments" | "-r" | "--rc-file"
+                        ) {
+                            words.next();
+                            words.next();
+                        } else if *x == "--" {
+                            words.next();
+                            break;
+                        } else if x.starts_with('-') {
+                            words.next();
+                        } else {
                             break;
                         }
                     }
@@ -598,12 +626,26 @@ const VALUE_FLAGS_OF_BUILDS: &[&str] = &[
     "--project",
 ];
 
-/// The output folders a package's own scripts build and the folders they
-/// build them from, as `(source, output)` relative to the package: Babel's
-/// and SWC's `babel src/ -d lib/` (`--out-dir`), and `tsc --outDir dist`
-/// (from `--rootDir`, else `src`). A `require('../lib/x')` of output that is
-/// not checked in then leads to the source the script compiles.
-pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<(String, String)> {
+/// An output folder a package's build script writes, relative to the package.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct BuildOutput {
+    /// The folder written (`lib`, `dist`).
+    pub(crate) out: String,
+    /// The folder compiled from, when the script says (`babel src -d lib`,
+    /// `tsc --rootDir app`); `None`: TypeScript's common folder of the
+    /// project's inputs, `src/` in `base` or `base` itself.
+    pub(crate) source: Option<String>,
+    /// The folder of the TypeScript project compiled (`tsc -p
+    /// server/tsconfig.json`: `server`); the package's folder otherwise.
+    pub(crate) base: String,
+}
+
+/// The output folders a package's own scripts build and what they build
+/// them from: Babel's and SWC's `babel src/ -d lib/` (`--out-dir`), and
+/// `tsc [-p server/tsconfig.json] --outDir dist [--rootDir app]`. A
+/// `require('../lib/x')` of output that is not checked in then leads to the
+/// source the script compiles.
+pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<BuildOutput> {
     let clean = |w: &str| w.trim_start_matches("./").trim_end_matches('/').to_string();
     let mut out = Vec::new();
     let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else {
@@ -619,7 +661,7 @@ pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<(String, String)> {
                 continue;
             };
             let tsc = words[at].ends_with("tsc");
-            let (mut source, mut output) = (None, None);
+            let (mut source, mut output, mut project) = (None, None, None);
             let mut i = at + 1;
             while i < words.len() {
                 let w = words[i];
@@ -632,6 +674,7 @@ pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<(String, String)> {
                     "-d" | "--out-dir" if !tsc => output = value().map(clean),
                     "--outDir" if tsc => output = value().map(clean),
                     "--rootDir" if tsc => source = value().map(clean),
+                    "-p" | "--project" if tsc => project = value().map(clean),
                     _ if !w.starts_with('-') && !tsc && source.is_none() => source = Some(clean(w)),
                     _ => {}
                 }
@@ -641,14 +684,31 @@ pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<(String, String)> {
                 }
                 i += 1;
             }
-            let source = source.or_else(|| tsc.then(|| "src".to_string()));
-            if let (Some(s), Some(o)) = (source, output)
-                && !o.is_empty()
-                && s != o
-                && !s.contains(['*', '$'])
+            // `-p` names a tsconfig file or the folder holding one.
+            let base = match project {
+                Some(p) if p.ends_with(".json") => p
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(d, _)| d.to_string()),
+                Some(p) if p != "." => p,
+                _ => String::new(),
+            };
+            let Some(o) = output else {
+                continue;
+            };
+            if o.is_empty()
+                || (!tsc && source.is_none())
+                || source
+                    .as_ref()
+                    .is_some_and(|s| *s == o || s.contains(['*', '$']))
+                || o.contains(['*', '$'])
             {
-                out.push((s, o));
+                continue;
             }
+            out.push(BuildOutput {
+                out: o,
+                source,
+                base,
+            });
         }
     }
     out.sort();
@@ -792,26 +852,41 @@ mod tests {
     #[test]
     fn build_scripts_name_their_output_folders() {
         let outputs = |scripts: serde_json::Value| build_outputs(&json!({ "scripts": scripts }));
-        let pair = |s: &str, o: &str| (s.to_string(), o.to_string());
+        let built = |out: &str, source: Option<&str>, base: &str| BuildOutput {
+            out: out.into(),
+            source: source.map(str::to_string),
+            base: base.into(),
+        };
         assert_eq!(
             outputs(json!({"build": "rm -rf lib && babel src/ -d lib/ --copy-files"})),
-            [pair("src", "lib")]
+            [built("lib", Some("src"), "")]
         );
         assert_eq!(
             outputs(
                 json!({"build": "npx babel -x .ts,.js --delete-dir-on-start ./server --out-dir=dist"})
             ),
-            [pair("server", "dist")]
+            [built("dist", Some("server"), "")]
         );
         assert_eq!(
             outputs(
                 json!({"compile": "swc src -d build", "types": "tsc --outDir out --rootDir app"})
             ),
-            [pair("app", "out"), pair("src", "build")]
+            [
+                built("build", Some("src"), ""),
+                built("out", Some("app"), "")
+            ]
         );
         assert_eq!(
             outputs(json!({"build": "tsc -p . --outDir dist"})),
-            [pair("src", "dist")]
+            [built("dist", None, "")]
+        );
+        assert_eq!(
+            outputs(json!({"build:api": "tsc -p src/apps/backend/tsconfig.json --outDir dist"})),
+            [built("dist", None, "src/apps/backend")]
+        );
+        assert_eq!(
+            outputs(json!({"build": "tsc --project server --outDir build"})),
+            [built("build", None, "server")]
         );
         // No output folder, or one that is its own source: nothing.
         assert!(

@@ -293,11 +293,13 @@ impl Project {
         }
         // Output folders the packages' own build scripts write.
         for p in &project.packages {
-            for (source, out) in crate::entries::build_outputs(&p.json) {
+            for b in crate::entries::build_outputs(&p.json) {
+                let base = normalize(&join_rel(&p.dir, &b.base));
                 project.outputs.push(OutputDir {
-                    out: normalize(&join_rel(&p.dir, &out)),
-                    source: Some(normalize(&join_rel(&p.dir, &source))),
-                    config_dir: p.dir.clone(),
+                    out: normalize(&join_rel(&p.dir, &b.out)),
+                    // Paths on a command line are the package folder's.
+                    source: b.source.map(|s| normalize(&join_rel(&p.dir, &s))),
+                    config_dir: base,
                 });
             }
         }
