@@ -59,6 +59,9 @@ pub(crate) struct DocumentCounts {
     pub(crate) operations: u64,
     /// Routes declared with `all`.
     pub(crate) all_routes: usize,
+    /// catalog.json's operations under the unknown prefix `{?}`, which
+    /// `operations` leaves out.
+    pub(crate) unknown_prefix: u64,
     /// catalog.json's domains (id, operations).
     pub(crate) domains: std::collections::BTreeMap<String, usize>,
     /// catalog.json's operations per app (`file:line`).
@@ -82,6 +85,8 @@ impl DocumentCounts {
         let n = |v: &serde_json::Value, k: &str| v["stats"][k].as_u64().unwrap_or(0);
         DocumentCounts {
             operations: n(&catalog, "operations"),
+            unknown_prefix: (catalog["operations"].as_array().map_or(0, Vec::len) as u64)
+                .saturating_sub(n(&catalog, "operations")),
             all_routes: inv.operations.iter().filter(|o| o.method == "all").count(),
             domains: catalog["domains"]
                 .as_array()
@@ -157,7 +162,7 @@ pub(crate) fn print_summary(
     }
     writeln!(
         out,
-        "HTTP: {} operations{}, {} declarations, {} app-level mounts, {} source files{}",
+        "HTTP: {} operations{}{}, {} declarations, {} app-level mounts, {} source files{}",
         counts.operations,
         match counts.all_routes {
             0 => String::new(),
@@ -165,6 +170,11 @@ pub(crate) fn print_summary(
                 " ({n} `all` route{} counted once per method)",
                 if n == 1 { "" } else { "s" }
             ),
+        },
+        // Said here, so that "0 operations" never reads as nothing found.
+        match counts.unknown_prefix {
+            0 => String::new(),
+            n => format!(" and {n} under the unknown prefix `{{?}}` (see findings)"),
         },
         s.declarations,
         s.mounts,
