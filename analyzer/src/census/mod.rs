@@ -77,7 +77,7 @@ use std::rc::Rc;
 mod account;
 mod packages;
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
-pub(crate) use packages::top_level_packages;
+pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
 
 /// What kind of registration a census item is.

@@ -38,6 +38,45 @@ pub(crate) fn top_level_packages(facts: &FileFacts) -> Vec<(String, String)> {
     out
 }
 
+/// The names a file binds at its top level to members of packages
+/// (`import { mount } from 'kit'`, `const { install: setup } = require('kit')`),
+/// with the package: (local name, specifier).
+pub(crate) fn named_package_imports(facts: &FileFacts) -> Vec<(String, String)> {
+    let package =
+        |spec: &str| !(spec.starts_with('.') || spec.starts_with('/') || spec.starts_with("@/"));
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) && !imp.type_only => {
+                for (_, local) in &imp.named {
+                    out.push((local.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let (Pattern::Object(props, _), Some(e)) = (p, e) else {
+                        continue;
+                    };
+                    let Some(spec) = required(e).filter(|s| package(s)) else {
+                        continue;
+                    };
+                    for (_, p) in props {
+                        let p = match p {
+                            Pattern::Default(inner, _) => inner,
+                            p => p,
+                        };
+                        if let Pattern::Ident(n) = p {
+                            out.push((n.clone(), spec.to_string()));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The package whose top-level name `e` calls or constructs (`fastify()`,
 /// `new Koa()`, `Fastify({ logger })`, `new Hono().basePath('/x')`).
 pub(super) fn made_by(e: &Expr, bound: &[(String, String)]) -> Option<String> {

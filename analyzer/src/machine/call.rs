@@ -1280,7 +1280,7 @@ impl Interp {
 impl Interp {
     /// The installed package an expression's root name is bound to at the
     /// top level of its file (`scimmy` in `new scimmy.Router()`, `cors` in
-    /// `cors()`), if any.
+    /// `cors()`, `install` in `const { install } = require('kit')`), if any.
     pub(crate) fn package_of(&self, ctx: &Ctx, e: &Expr) -> Option<String> {
         let mut root = e;
         for _ in 0..16 {
@@ -1295,6 +1295,7 @@ impl Interp {
         let facts = self.loader.get(ctx.file).facts.clone();
         crate::census::top_level_packages(&facts)
             .into_iter()
+            .chain(crate::census::named_package_imports(&facts))
             .find(|(n, _)| n == name)
             .map(|(_, p)| p)
     }
