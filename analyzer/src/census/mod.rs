@@ -48,7 +48,10 @@
 //!   inversify-express-utils' `@httpMethod('get', '/x')`) with a path
 //!   literal or no path, at the decorator's line. The package the class
 //!   decorator is imported from is kept: a controller of a package Portolan
-//!   does not model is accounted for as `unmodelled-framework`.
+//!   does not model is accounted for as `unmodelled-framework`. On a class
+//!   with no controller decorator, the verb decorators of a framework whose
+//!   controllers are plain classes (FoalTS's `@Get('/x')` from
+//!   `@foal/core`, `libs::bare_controllers`).
 //!
 //! - handlers a module exports under an HTTP method's name for a file-based
 //!   router (`export const GET = async (req, res) => …`, `export async
@@ -162,9 +165,15 @@ pub(crate) struct CensusItem {
     #[serde(default)]
     pub(crate) socket_shape: SocketShape,
     /// For a route decorator: the installed package the class's controller
-    /// decorator is imported from (`inversify-express-utils`), if any.
+    /// decorator is imported from (`inversify-express-utils`), or, on a
+    /// class without one, the verb decorator (`@foal/core`), if any.
     #[serde(default)]
     pub(crate) framework: Option<String>,
+    /// For a route decorator: its class has no controller decorator
+    /// (FoalTS's controllers are plain classes); `controller` is then the
+    /// class's own line.
+    #[serde(default)]
+    pub(crate) bare_class: bool,
 }
 
 impl CensusItem {
@@ -183,6 +192,7 @@ impl CensusItem {
             target: None,
             socket_shape: SocketShape::Plain,
             framework: None,
+            bare_class: false,
         }
     }
 
@@ -231,7 +241,8 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     let framework = other_framework(facts);
     for it in &mut w.out {
         if let Some(root) = it.framework.take() {
-            // (The walker left the controller decorator's root name here.)
+            // (The walker left the controller decorator's root name here,
+            // or the verb decorator's on a class without one.)
             it.framework = imported
                 .iter()
                 .find(|(n, _)| *n == root)
@@ -250,6 +261,13 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
             it.receiver_package = framework.clone();
         }
     }
+    w.out.retain(|it| {
+        !it.bare_class
+            || it
+                .framework
+                .as_deref()
+                .is_some_and(crate::libs::bare_controllers)
+    });
     w.out.extend(calls);
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
@@ -735,17 +753,19 @@ impl Walker {
     fn decorated_routes(&mut self, c: &Class) {
         let text = |e: &Expr| crate::machine::expr_text(e);
         let last = |e: &Expr| text(e).rsplit('.').next().unwrap_or("").to_string();
-        let Some(ctl) = c.decorators.iter().find(|d| {
+        let root_of = |e: &Expr| text(e).split('.').next().unwrap_or("").to_string();
+        let ctl = c.decorators.iter().find(|d| {
             let n = last(&d.callee).to_ascii_lowercase();
             n.ends_with("controller") || n == "route"
-        }) else {
-            return;
+        });
+        // Without a controller decorator, a class's verb decorators count
+        // when they come from a framework whose controllers need none
+        // (FoalTS): `collect` keeps them only then, by the package that
+        // binds the verb decorator's name.
+        let (root, ctl_line) = match ctl {
+            Some(ctl) => (Some(root_of(&ctl.callee)), ctl.line),
+            None => (None, c.line),
         };
-        let root = text(&ctl.callee)
-            .split('.')
-            .next()
-            .unwrap_or("")
-            .to_string();
         let class = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         for (member, decs) in &c.member_decorators {
             for d in decs {
@@ -783,10 +803,11 @@ impl Walker {
                     enclosing: self.stack.clone(),
                     receiver_package: None,
                     condition: None,
-                    controller: Some(ctl.line),
+                    controller: Some(ctl_line),
                     target: None,
                     socket_shape: SocketShape::Plain,
-                    framework: Some(root.clone()),
+                    framework: Some(root.clone().unwrap_or_else(|| root_of(&d.callee))),
+                    bare_class: root.is_none(),
                 });
             }
         }
@@ -902,6 +923,7 @@ impl Walker {
                 target,
                 socket_shape: SocketShape::Plain,
                 framework: None,
+                bare_class: false,
             });
             return;
         }

@@ -510,6 +510,13 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
     finale::member(pkg, "resource").is_some()
 }
 
+/// Whether a package's verb decorators declare routes on a class with no
+/// controller decorator of its own (FoalTS's controllers are plain classes):
+/// the census counts them.
+pub(crate) fn bare_controllers(pkg: &str) -> bool {
+    foal::routes_on_plain_classes(pkg)
+}
+
 /// A hook answering a call of a value a library made (`Framework(name)`),
 /// given the arguments' values and expressions: `None`, with nothing done,
 /// when the library does not model `name`.
