@@ -122,6 +122,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
+    // Files a walked router holds a registration from: server code, whatever
+    // their folder is called (FoalTS's `controllers/static/pages.controller.ts`).
+    let serving: HashSet<FileId> = http.iter().map(|(f, _)| *f).collect();
     let mut sites: HashSet<(String, u32)> = HashSet::new();
     for e in &inv.events {
         for s in &e.sites {
@@ -200,7 +203,8 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 continue;
             }
             let rel = project.rel(file).to_string();
-            let client = is_client_path(&rel) || imports_client_framework(facts);
+            let client = (is_client_path(&rel) || imports_client_framework(facts))
+                && !serving.contains(&file);
             let mut sio_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
                 && (imports_socket_io(facts)
