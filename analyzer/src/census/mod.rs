@@ -547,7 +547,8 @@ impl Walker {
                 self.stmts(b, d);
                 self.conds.pop();
             }
-            Stmt::ForOf(_, it, _, body, _, _) => {
+            Stmt::ForOf(p, it, _, body, _, _) => {
+                self.write_unknown(p);
                 self.expr(it, None, d);
                 self.stmts(body, d);
             }
@@ -560,7 +561,10 @@ impl Walker {
             }
             Stmt::Labeled(_, inner) => self.stmt(inner, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
-            Stmt::Try(a, _, b, c) => {
+            Stmt::Try(a, caught, b, c) => {
+                if let Some(p) = caught {
+                    self.write_unknown(p);
+                }
                 self.stmts(a, d);
                 self.stmts(b, d);
                 self.stmts(c, d);
@@ -635,7 +639,7 @@ impl Walker {
     }
 
     /// Note the names `p` binds as written with a value not known here (a
-    /// parameter, a destructured part).
+    /// parameter, a destructured part, a loop variable, a caught error).
     fn write_unknown(&mut self, p: &Pattern) {
         let st = Stmt::Var(vec![(p.clone(), None)]);
         for n in crate::syntax::bound_names(&st) {
