@@ -122,6 +122,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
+    // Files a walked router holds a registration from: server code, whatever
+    // their folder is called (FoalTS's `controllers/static/pages.controller.ts`).
+    let serving: HashSet<FileId> = http.iter().map(|(f, _)| *f).collect();
     let mut sites: HashSet<(String, u32)> = HashSet::new();
     for e in &inv.events {
         for s in &e.sites {
@@ -200,7 +203,8 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 continue;
             }
             let rel = project.rel(file).to_string();
-            let client = is_client_path(&rel) || imports_client_framework(facts);
+            let client = (is_client_path(&rel) || imports_client_framework(facts))
+                && !serving.contains(&file);
             let mut sio_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
                 && (imports_socket_io(facts)
@@ -375,6 +379,40 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
+    // Routes the evaluation registered on a walked router that Express
+    // answers past (see `mounts::settle_passed_on`), at a call the census's
+    // syntax rule did not take for a registration (`app.delete(path,
+    // adminOnly())` in a helper: a path in a name and a call for a handler,
+    // the shape of an HTTP client's `get(url, options)`): accounted for all
+    // the same, as the evaluation knows them to be routes.
+    let listed: HashSet<(String, u32)> = entries
+        .iter()
+        .filter(|e| e.kind != "event")
+        .map(|e| (e.at.file.clone(), e.at.line))
+        .collect();
+    for (&(file, line), why) in run.unanswered {
+        let rel = project.rel(file).to_string();
+        if files.binary_search(&file).is_err() || listed.contains(&(rel.clone(), line)) {
+            continue;
+        }
+        let what = unlisted_routes(run, (file, line));
+        let key: GroupKey = (rel, false, "skipped", why.clone());
+        groups
+            .entry(key.clone())
+            .or_default()
+            .push((line, what.clone()));
+        grouped.push((entries.len(), key));
+        coverage.http_total += 1;
+        *coverage.causes.entry("skipped".to_string()).or_default() += 1;
+        entries.push(CensusEntry {
+            at: loc(file, line),
+            kind: "route".into(),
+            what,
+            charted: false,
+            cause: Some("skipped".into()),
+            finding: None,
+        });
+    }
     // One finding per (file, kind, cause, reason), at its first item.
     let mut placed: HashMap<GroupKey, Location> = HashMap::new();
     for ((rel, event, cause, reason), items) in groups {
@@ -432,6 +470,27 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     entries.sort();
     inv.census = entries;
     inv.coverage = coverage;
+}
+
+/// The routes walked routers hold at a call site, for a finding's list:
+/// `the route DELETE /settings`.
+fn unlisted_routes(run: &RunView, at: (FileId, u32)) -> String {
+    let mut routes: BTreeSet<String> = BTreeSet::new();
+    for &r in run.walked {
+        for reg in &run.interp.rec.routers[r as usize].regs {
+            if (reg.file, reg.line) != at {
+                continue;
+            }
+            if let crate::machine::RegKind::Route { method, paths, .. } = &reg.kind {
+                for p in paths {
+                    let (crate::machine::PathArg::Str(p) | crate::machine::PathArg::Regex(p)) = p;
+                    routes.insert(format!("{} {p}", method.to_uppercase()));
+                }
+            }
+        }
+    }
+    let routes: Vec<String> = routes.into_iter().collect();
+    format!("the route `{}`", routes.join("`, `"))
 }
 
 /// Whether a Socket.IO-shaped `on`/`once`/`emit` item counts (see the

@@ -48,7 +48,10 @@
 //!   inversify-express-utils' `@httpMethod('get', '/x')`) with a path
 //!   literal or no path, at the decorator's line. The package the class
 //!   decorator is imported from is kept: a controller of a package Portolan
-//!   does not model is accounted for as `unmodelled-framework`.
+//!   does not model is accounted for as `unmodelled-framework`. On a class
+//!   with no controller decorator, the verb decorators of a framework whose
+//!   controllers are plain classes (FoalTS's `@Get('/x')` from
+//!   `@foal/core`, `libs::bare_controllers`).
 //!
 //! - handlers a module exports under an HTTP method's name for a file-based
 //!   router (`export const GET = async (req, res) => …`, `export async
@@ -143,7 +146,9 @@ pub(crate) struct CensusItem {
     /// Enclosing functions, outermost first: (function id, name, line).
     pub(crate) enclosing: Vec<(u32, String, u32)>,
     /// The installed package the receiver's root name is imported from at
-    /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), if any.
+    /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), or
+    /// whose value every write of that name in the file is (`client =
+    /// axios.create(…)`, see [`made_by_packages`]), if any.
     #[serde(default)]
     pub(crate) receiver_package: Option<String>,
     /// The innermost `if` around it inside its function: (test text, line).
@@ -160,9 +165,15 @@ pub(crate) struct CensusItem {
     #[serde(default)]
     pub(crate) socket_shape: SocketShape,
     /// For a route decorator: the installed package the class's controller
-    /// decorator is imported from (`inversify-express-utils`), if any.
+    /// decorator is imported from (`inversify-express-utils`), or, on a
+    /// class without one, the verb decorator (`@foal/core`), if any.
     #[serde(default)]
     pub(crate) framework: Option<String>,
+    /// For a route decorator: its class has no controller decorator
+    /// (FoalTS's controllers are plain classes); `controller` is then the
+    /// class's own line.
+    #[serde(default)]
+    pub(crate) bare_class: bool,
 }
 
 impl CensusItem {
@@ -181,6 +192,7 @@ impl CensusItem {
             target: None,
             socket_shape: SocketShape::Plain,
             framework: None,
+            bare_class: false,
         }
     }
 
@@ -218,15 +230,19 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         this_methods: Vec::new(),
         this_aliases: Vec::new(),
         next_method_of: None,
+        packages: top_level_packages(facts),
+        writes: Vec::new(),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
     let calls = registering_calls(facts, &w.out, std::mem::take(&mut w.calls));
-    let packages = top_level_packages(facts);
+    let packages = std::mem::take(&mut w.packages);
+    let made = made_by_packages(&w.writes);
     let framework = other_framework(facts);
     for it in &mut w.out {
         if let Some(root) = it.framework.take() {
-            // (The walker left the controller decorator's root name here.)
+            // (The walker left the controller decorator's root name here,
+            // or the verb decorator's on a class without one.)
             it.framework = imported
                 .iter()
                 .find(|(n, _)| *n == root)
@@ -236,6 +252,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
         it.receiver_package = packages
             .iter()
+            .chain(&made)
             .find(|(n, _)| n == root)
             .map(|(_, p)| p.clone());
         // In a file that uses another HTTP framework and not Express, an
@@ -244,11 +261,81 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
             it.receiver_package = framework.clone();
         }
     }
+    w.out.retain(|it| {
+        !it.bare_class
+            || it
+                .framework
+                .as_deref()
+                .is_some_and(crate::libs::bare_controllers)
+    });
     w.out.extend(calls);
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
     w.out
+}
+
+/// What a write in the file stores (see [`Walker::writes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Written {
+    /// A value an installed package makes (`axios.create(…)`, `new Mp4Frag()`).
+    Made(String),
+    /// What a property slot holds (`var m = s.mon[id].mp4frag[ch]` reads `.mp4frag[]`).
+    Slot(String),
+    /// Anything else: a parameter, a literal, a call of the program's own.
+    Other,
+}
+
+/// The property slot an expression reads or writes, by property name
+/// whatever the object: `a.b.frag` is `.frag`, `x.frag[k]` is `.frag[]`.
+fn slot(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Member(_, p) => Some(format!(".{p}")),
+        Expr::Index(o, _) => match o.as_ref() {
+            Expr::Member(_, p) => Some(format!(".{p}[]")),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names whose every write in the file is a value one installed package
+/// makes, other than Express's and Socket.IO's (`const client =
+/// axios.create(…)` in a function, `let transport = null` then `transport =
+/// axios.create(config)`), directly or read from a property slot every write
+/// of which is one (`x.frag['MAIN'] = new Mp4Frag()` and `var frag =
+/// s.mon[id].frag[channel]`: by property name, whatever the object): a call
+/// on such a name is that package's (`client.interceptors.request.use(fn)`
+/// adds an axios interceptor; it registers no middleware). A name also
+/// written with anything else, or bound as a parameter, is not one.
+fn made_by_packages(writes: &[(String, Written)]) -> Vec<(String, String)> {
+    use std::collections::BTreeMap;
+    let mut by_key: BTreeMap<&str, Vec<&Written>> = BTreeMap::new();
+    for (k, w) in writes {
+        by_key.entry(k).or_default().push(w);
+    }
+    // One package for every write (a slot read through once, not further).
+    let one = |ws: &[&Written], deeper: &dyn Fn(&str) -> Option<String>| {
+        let mut found: Option<String> = None;
+        for w in ws {
+            let p = match w {
+                Written::Made(p) if !packages::routing_package(p) => p.clone(),
+                Written::Slot(s) => deeper(s)?,
+                _ => return None,
+            };
+            if found.as_ref().is_some_and(|f| *f != p) {
+                return None;
+            }
+            found = Some(p);
+        }
+        found
+    };
+    let slot_package = |s: &str| one(by_key.get(s)?, &|_| None);
+    by_key
+        .iter()
+        .filter(|(k, _)| !k.starts_with('.'))
+        .filter_map(|(k, ws)| Some((k.to_string(), one(ws, &slot_package)?)))
+        .collect()
 }
 
 /// The calls among `calls` that register: of a function of this file whose
@@ -388,6 +475,14 @@ struct Walker {
     this_aliases: Vec<(usize, String, Option<OwnMethods>)>,
     /// The class whose method `func` walks next (set by `class`).
     next_method_of: Option<OwnMethods>,
+    /// The top-level names bound to installed packages ([`top_level_packages`]).
+    packages: Vec<(String, String)>,
+    /// Every write of a name anywhere in the file (a declaration with a
+    /// value, an assignment, a parameter) or of a property slot
+    /// (`x.frag['MAIN'] = …` writes `.frag[]`), with what it stores
+    /// (`client = axios.create(…)` stores axios's value): see
+    /// [`made_by_packages`].
+    writes: Vec<(String, Written)>,
 }
 
 /// The instance methods a class declares (and its fields holding functions).
@@ -413,6 +508,7 @@ impl Walker {
             Stmt::Var(decls) => {
                 for (p, e) in decls {
                     if let Some(e) = e {
+                        self.write(p, e);
                         let name = match p {
                             Pattern::Ident(n) => Some(n.as_str()),
                             _ => None,
@@ -451,7 +547,8 @@ impl Walker {
                 self.stmts(b, d);
                 self.conds.pop();
             }
-            Stmt::ForOf(_, it, _, body, _, _) => {
+            Stmt::ForOf(p, it, _, body, _, _) => {
+                self.write_unknown(p);
                 self.expr(it, None, d);
                 self.stmts(body, d);
             }
@@ -464,7 +561,10 @@ impl Walker {
             }
             Stmt::Labeled(_, inner) => self.stmt(inner, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
-            Stmt::Try(a, _, b, c) => {
+            Stmt::Try(a, caught, b, c) => {
+                if let Some(p) = caught {
+                    self.write_unknown(p);
+                }
                 self.stmts(a, d);
                 self.stmts(b, d);
                 self.stmts(c, d);
@@ -503,6 +603,9 @@ impl Walker {
             None if f.arrow => self.this_methods.last().cloned().flatten(),
             None => None,
         };
+        for p in &f.params {
+            self.write_unknown(p);
+        }
         self.stack.push((f.id, name, f.line));
         self.this_methods.push(this);
         self.stmts(&f.body, d);
@@ -511,6 +614,37 @@ impl Walker {
         let depth = self.stack.len();
         self.data.retain(|(k, _)| *k <= depth);
         self.this_aliases.retain(|(k, _, _)| *k <= depth);
+    }
+
+    /// Note a write of `e` to the names `p` binds, or to the property slot
+    /// it assigns (see [`Walker::writes`]): `null` or `undefined` writes
+    /// nothing yet (`let transport = null`).
+    fn write(&mut self, p: &Pattern, e: &Expr) {
+        let key = match p {
+            Pattern::Ident(n) => n.clone(),
+            Pattern::Target(t) => match slot(t) {
+                Some(s) => s,
+                None => return,
+            },
+            _ => return self.write_unknown(p),
+        };
+        if matches!(e, Expr::Null | Expr::Undefined) {
+            return;
+        }
+        let written = match packages::made_by(e, &self.packages) {
+            Some(p) => Written::Made(p),
+            None => slot(e).map_or(Written::Other, Written::Slot),
+        };
+        self.writes.push((key, written));
+    }
+
+    /// Note the names `p` binds as written with a value not known here (a
+    /// parameter, a destructured part, a loop variable, a caught error).
+    fn write_unknown(&mut self, p: &Pattern) {
+        let st = Stmt::Var(vec![(p.clone(), None)]);
+        for n in crate::syntax::bound_names(&st) {
+            self.writes.push((n, Written::Other));
+        }
     }
 
     /// Whether `recv.m(...)` calls a method the enclosing class declares
@@ -623,17 +757,19 @@ impl Walker {
     fn decorated_routes(&mut self, c: &Class) {
         let text = |e: &Expr| crate::machine::expr_text(e);
         let last = |e: &Expr| text(e).rsplit('.').next().unwrap_or("").to_string();
-        let Some(ctl) = c.decorators.iter().find(|d| {
+        let root_of = |e: &Expr| text(e).split('.').next().unwrap_or("").to_string();
+        let ctl = c.decorators.iter().find(|d| {
             let n = last(&d.callee).to_ascii_lowercase();
             n.ends_with("controller") || n == "route"
-        }) else {
-            return;
+        });
+        // Without a controller decorator, a class's verb decorators count
+        // when they come from a framework whose controllers need none
+        // (FoalTS): `collect` keeps them only then, by the package that
+        // binds the verb decorator's name.
+        let (root, ctl_line) = match ctl {
+            Some(ctl) => (Some(root_of(&ctl.callee)), ctl.line),
+            None => (None, c.line),
         };
-        let root = text(&ctl.callee)
-            .split('.')
-            .next()
-            .unwrap_or("")
-            .to_string();
         let class = c.name.clone().unwrap_or_else(|| "<anonymous>".into());
         for (member, decs) in &c.member_decorators {
             for d in decs {
@@ -671,10 +807,11 @@ impl Walker {
                     enclosing: self.stack.clone(),
                     receiver_package: None,
                     condition: None,
-                    controller: Some(ctl.line),
+                    controller: Some(ctl_line),
                     target: None,
                     socket_shape: SocketShape::Plain,
-                    framework: Some(root.clone()),
+                    framework: Some(root.clone().unwrap_or_else(|| root_of(&d.callee))),
+                    bare_class: root.is_none(),
                 });
             }
         }
@@ -709,6 +846,7 @@ impl Walker {
                 self.expr(b, name, d);
             }
             Expr::Assign(p, v) => {
+                self.write(p, v);
                 let n = match p.as_ref() {
                     Pattern::Ident(n) => Some(n.as_str()),
                     Pattern::Target(t) => match t.as_ref() {
@@ -789,6 +927,7 @@ impl Walker {
                 target,
                 socket_shape: SocketShape::Plain,
                 framework: None,
+                bare_class: false,
             });
             return;
         }

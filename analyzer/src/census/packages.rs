@@ -121,11 +121,16 @@ pub(super) fn other_framework(facts: &FileFacts) -> Option<String> {
         .map(str::to_string)
 }
 
-/// `require('p')`, `require('p')(...)`, `require('p').x`: the specifier.
+/// `require('p')`, `require('p')(...)`, `require('p').x`, and TypeScript's
+/// emitted `__importDefault(require('p'))` / `__importStar(require('p'))`:
+/// the specifier.
 pub(super) fn required(e: &Expr) -> Option<&str> {
     match e {
         Expr::Call(c) => match (&c.callee, c.args.first()) {
             (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" => Some(s),
+            (Expr::Ident(h), Some(a)) if h == "__importDefault" || h == "__importStar" => {
+                required(a)
+            }
             (callee, _) => required(callee),
         },
         Expr::Member(o, _) | Expr::Await(o) => required(o),

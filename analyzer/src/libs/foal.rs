@@ -34,6 +34,12 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         .then(|| Value::Builtin(Builtin::Framework(Rc::from(format!("foal.{prop}")))))
 }
 
+/// Whether `pkg` gives verb decorators that declare a route on any class
+/// (`@Get('/x')` from `@foal/core`; no controller decorator is needed).
+pub(crate) fn routes_on_plain_classes(pkg: &str) -> bool {
+    pkg == "@foal/core"
+}
+
 fn is_foal(pkg: &str) -> bool {
     matches!(pkg, "@foal/core" | "@foal/jwt" | "@foal/typeorm")
 }

@@ -114,6 +114,8 @@ pub(crate) struct LibState {
     pub(crate) loopback: loopback::LoopBack,
     /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
     pub(crate) openapi_backends: openapi_backend::Backends,
+    /// express-openapi-validator v3's `new OpenApiValidator(options)`s (see `libs/openapi_validator.rs`).
+    pub(crate) openapi_validators: openapi_validator::Validators,
     /// The documents swagger-tools' `initializeMiddleware` was given (see `libs/swagger_tools.rs`).
     pub(crate) swagger_docs: swagger_tools::SwaggerDocs,
     /// NestJS gateways seen, by (file, class line).
@@ -510,6 +512,13 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
     finale::member(pkg, "resource").is_some()
 }
 
+/// Whether a package's verb decorators declare routes on a class with no
+/// controller decorator of its own (FoalTS's controllers are plain classes):
+/// the census counts them.
+pub(crate) fn bare_controllers(pkg: &str) -> bool {
+    foal::routes_on_plain_classes(pkg)
+}
+
 /// A hook answering a call of a value a library made (`Framework(name)`),
 /// given the arguments' values and expressions: `None`, with nothing done,
 /// when the library does not model `name`.
@@ -556,6 +565,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         (name == "express-openapi-validator.middleware")
             .then(|| ip.openapi_validator_middleware(ctx, argv, line))
     },
+    |ip, ctx, name, argv, _, line| ip.openapi_validator_install(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| {
         (name == "swagger-routes-express.connector")
             .then(|| ip.swagger_routes_connector(ctx, argv, line))
@@ -575,6 +585,7 @@ type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>
 /// answers is constructed as JavaScript would (by the machine).
 const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
     Interp::openapi_backend_new,
+    |ip, _, name, argv, _| ip.openapi_validator_new(name, argv),
     |ip, ctx, name, argv, line| {
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },

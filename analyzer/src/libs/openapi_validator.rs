@@ -22,6 +22,14 @@
 //! time or with its own `resolver` (not followed), and an operation whose
 //! module or function is missing (the library throws).
 //!
+//! Version 3's `new OpenApiValidator(options).install(app)` (a promise;
+//! with a callback, none) and `.installSync(app)` put the same middleware
+//! and the same operation handlers on `app` itself: here a router of them,
+//! mounted on `app` at the call. (v3's source, `src/index.ts` before
+//! cdimascio/express-openapi-validator b806dd49: `installMiddleware(app,
+//! spec)` calls `app.use(...)` and, with `operationHandlers`,
+//! `app[method](expressRoute, handler)`.)
+//!
 //! Deliberately not captured: the validator used without
 //! `operationHandlers` (the app's own routes answer; the document's request
 //! schemas are not joined to them yet), `$ref`s to other files.
@@ -30,6 +38,17 @@ use super::oas3::{self, Kind, Node};
 use crate::machine::*;
 
 const PKG: &str = "express-openapi-validator";
+
+/// Version 3's class, `new OpenApiValidator(options)`.
+const CTOR: &str = "express-openapi-validator.OpenApiValidator";
+
+/// An instance's `install` / `installSync`, with the instance's index in
+/// [`Validators`].
+const INSTALL: &str = "express-openapi-validator.install:";
+
+/// The options of each `new OpenApiValidator(options)`, in the order made.
+#[derive(Default)]
+pub(crate) struct Validators(Vec<Value>);
 
 /// A member of the package's module object.
 pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
@@ -41,6 +60,7 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
             "express-openapi-validator.middleware",
         )))),
         "default" => Some(Value::Builtin(Builtin::OpaqueModule(Rc::from(PKG)))),
+        "OpenApiValidator" => Some(crate::libs::framework(CTOR)),
         _ => None,
     }
 }
@@ -80,6 +100,50 @@ impl Interp {
             }
         }
         Value::Router(router)
+    }
+
+    /// v3's `new OpenApiValidator(options)`: an object whose `install` and
+    /// `installSync` the run follows.
+    pub(crate) fn openapi_validator_new(&mut self, name: &str, argv: &[Value]) -> Option<Value> {
+        if name != CTOR {
+            return None;
+        }
+        let index = self.libs.openapi_validators.0.len();
+        let opts = argv.first().cloned().unwrap_or(Value::Undef);
+        self.libs.openapi_validators.0.push(opts);
+        let api = ObjData::new();
+        for m in ["install", "installSync"] {
+            api.set(m, crate::libs::indexed(INSTALL, index));
+        }
+        Some(Value::Obj(api))
+    }
+
+    /// `validator.install(app)` / `installSync(app)`: what
+    /// `app.use(middleware(options))` mounts, on `app` at this call. An
+    /// unknown value for what it returns (a promise: `.then(cb)` and `await`
+    /// go on past it).
+    pub(crate) fn openapi_validator_install(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Option<Value> {
+        let index: usize = crate::libs::index_in(name, INSTALL)?;
+        let opts = self.libs.openapi_validators.0.get(index)?.clone();
+        let app = argv.first().map(|a| self.force_deep(a.clone()));
+        if let Some(Value::Router(app)) = app
+            && let Value::Router(router) = self.openapi_validator_middleware(ctx, &[opts], line)
+            && !self.modes.event_mode
+        {
+            self.rec.routers[router as usize].mounted = true;
+            let kind = RegKind::Use {
+                paths: vec![PathArg::Str("/".into())],
+                handlers: vec![UseHandler::Router(router)],
+            };
+            self.push_reg(app, kind, ctx.file, line, None, None);
+        }
+        Some(Value::external())
     }
 
     fn openapi_validator_register(
