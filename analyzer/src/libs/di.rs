@@ -1,5 +1,6 @@
 //! Dependency-injection containers: `typedi` and `@n8n/di` (`Container.get`),
-//! `tsyringe` (`container.resolve`).
+//! `tsyringe` (`container.resolve`), and Angular's root injector
+//! (`@angular/core`'s `inject(SocketIoService)` in a field initializer).
 //!
 //! ```ts
 //! @Service()
@@ -12,7 +13,8 @@
 //!
 //! Captures: asking a container for a class gives one instance of it per
 //! container (a singleton, as the three packages do for `@Service()` and
-//! `@singleton()` classes): made the first time, with its constructor's
+//! `@singleton()` classes, and Angular for `@Injectable({ providedIn: 'root' })`
+//! services): made the first time, with its constructor's
 //! parameters as what the container gives for their types where a type is a
 //! class (the types TypeScript's `emitDecoratorMetadata` hands the container),
 //! the same instance each later time. Values put in with `Container.set(C, v)`,
@@ -24,7 +26,9 @@
 //! parameter (that parameter is unknown), transient scopes (a class marked
 //! transient still gets one instance), child containers and `Container.of(id)`
 //! (the same container), factories (`useFactory`), and a class the repository
-//! does not hold (its instance stays unknown).
+//! does not hold (its instance stays unknown); Angular's providers of a
+//! component or module (one injector for the whole program) and its
+//! `InjectionToken`s.
 
 use crate::machine::*;
 
@@ -34,6 +38,7 @@ pub(crate) enum DiPackage {
     Typedi,
     Tsyringe,
     N8n,
+    Angular,
 }
 
 /// A value of a DI package the machine models.
@@ -57,6 +62,7 @@ pub(crate) fn package(pkg: &str) -> Option<DiPackage> {
         "typedi" => Some(DiPackage::Typedi),
         "tsyringe" => Some(DiPackage::Tsyringe),
         "@n8n/di" => Some(DiPackage::N8n),
+        "@angular/core" => Some(DiPackage::Angular),
         _ => None,
     }
 }
@@ -73,6 +79,9 @@ pub(crate) fn module(pkg: &str) -> Value {
 pub(crate) fn member(f: DiFn, prop: &str) -> Value {
     let v = |f| Value::Builtin(Builtin::Di(f));
     match (f, prop) {
+        // Angular's `inject(C)`: what the root injector gives for `C`.
+        (DiFn::Module(DiPackage::Angular), "inject") => v(DiFn::Get(DiPackage::Angular)),
+        (DiFn::Module(DiPackage::Angular), _) => Value::external(),
         (DiFn::Module(p), "Container" | "container" | "default") => v(DiFn::Container(p)),
         (DiFn::Container(p), "get" | "resolve") => v(DiFn::Get(p)),
         (DiFn::Container(p), "set" | "registerInstance" | "register" | "registerSingleton") => {

@@ -370,6 +370,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("typedi", Module::Di),
     installed("tsyringe", Module::Di),
     modelled("@n8n/di", Module::Di),
+    installed("@angular/core", Module::Di),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
     // documents.rs

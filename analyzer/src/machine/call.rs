@@ -215,7 +215,12 @@ impl Interp {
             return self.method_call(ctx, &rest, name, call);
         }
         self.census_call(ctx.file, call.line, name, o);
-        if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
+        // A string method of a call not followed yet (`trim(conf.base)` in a
+        // helper file with no routing words): the receiver's text may be a
+        // path's, as for a socket's methods.
+        if matches!(o, Value::Deferred(_))
+            && (SOCKET_METHODS.contains(&name) || strings::STRING_METHODS.contains(&name))
+        {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
                 return self.method_call(ctx, &forced, name, call);
@@ -318,7 +323,11 @@ impl Interp {
                     Value::Str(t) if t.len() > s.len() && !self.charge(ctx.file, t.len()) => {
                         Value::dynamic()
                     }
-                    v => v,
+                    v => {
+                        let mut from = vec![o];
+                        from.extend(argv.iter());
+                        self.derived(v, &from)
+                    }
                 }
             }
             Value::Regex(r) => {
@@ -1035,8 +1044,15 @@ impl Interp {
                                         })
                                         .collect();
                                     for (k, s) in known {
-                                        let v =
-                                            self.assume(&s, format!("{text}.{k} === undefined"));
+                                        // A default already (`process.env.BASE ?? '/'`):
+                                        // both must apply.
+                                        let mut when: Vec<String> = self
+                                            .assumptions(&Value::Str(s.clone()))
+                                            .into_iter()
+                                            .map(|(_, c)| c)
+                                            .collect();
+                                        when.push(format!("{text}.{k} === undefined"));
+                                        let v = self.assume(&s, when.join(" && "));
                                         o.set(&k, v);
                                     }
                                 }

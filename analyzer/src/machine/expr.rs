@@ -25,11 +25,14 @@ impl Interp {
                 let mut out = String::new();
                 let mut known = true;
                 let mut simple = true;
+                let mut parts = Vec::new();
                 for (i, q) in quasis.iter().enumerate() {
                     out.push_str(q);
                     if let Some(e) = exprs.get(i) {
                         let v = self.eval(ctx, e);
-                        match self.force_deep(v) {
+                        let v = self.force_deep(v);
+                        parts.push(v.clone());
+                        match v {
                             Value::Pattern(p) => {
                                 known = false;
                                 out.push_str(&p);
@@ -50,7 +53,8 @@ impl Interp {
                 if !self.charge(ctx.file, out.len()) {
                     Value::dynamic()
                 } else if known {
-                    Value::str(&out)
+                    let parts: Vec<&Value> = parts.iter().collect();
+                    self.derived(Value::str(&out), &parts)
                 } else if simple {
                     Value::Pattern(Rc::from(out.as_str()))
                 } else {
@@ -235,7 +239,7 @@ impl Interp {
                     }
                     _ => match (a.as_text(), b.as_text()) {
                         (Some(x), Some(y)) if self.charge(ctx.file, x.len() + y.len()) => {
-                            Value::str(&(x + &y))
+                            self.derived(Value::str(&(x + &y)), &[&a, &b])
                         }
                         _ => Value::dynamic(),
                     },

@@ -729,6 +729,27 @@ impl Interp {
         Value::Str(rc)
     }
 
+    /// `out`, a string computed from `from` (`base + '/x'`, `` `${base}/x` ``,
+    /// `base.replace(/\/+$/, '')`): a default taken for a run-time value
+    /// among them makes `out` one too, applying when all of theirs apply;
+    /// otherwise `out` as it is.
+    pub(crate) fn derived(&mut self, out: Value, from: &[&Value]) -> Value {
+        let Value::Str(text) = &out else {
+            return out;
+        };
+        let mut when: Vec<String> = Vec::new();
+        for (_, c) in from.iter().flat_map(|v| self.assumptions(v)) {
+            if !when.contains(&c) {
+                when.push(c);
+            }
+        }
+        if when.is_empty() {
+            return out;
+        }
+        let text = text.clone();
+        self.assume(&text, when.join(" && "))
+    }
+
     /// When the strings of a path value (a string or a list of them) are
     /// defaults taken for run-time values: the conditions, in order.
     pub(crate) fn assumptions(&self, v: &Value) -> Vec<(Rc<str>, String)> {

@@ -11,6 +11,33 @@
 
 use crate::value::Value;
 
+/// The `String.prototype` methods this module and `machine::string_method`
+/// answer for a known string.
+pub(crate) const STRING_METHODS: &[&str] = &[
+    "toLowerCase",
+    "toUpperCase",
+    "trim",
+    "trimStart",
+    "trimLeft",
+    "trimEnd",
+    "trimRight",
+    "concat",
+    "replace",
+    "replaceAll",
+    "split",
+    "endsWith",
+    "startsWith",
+    "includes",
+    "indexOf",
+    "lastIndexOf",
+    "slice",
+    "substring",
+    "substr",
+    "charAt",
+    "repeat",
+    "match",
+];
+
 /// A JS regex literal (`/a+/gi`) as a Rust regex and whether it is global.
 pub(crate) fn regex_of(literal: &str) -> Option<(regex::Regex, bool)> {
     // Compiling is most of the cost (a loop over files runs the same
