@@ -215,7 +215,15 @@ impl Interp {
             return self.method_call(ctx, &rest, name, call);
         }
         self.census_call(ctx.file, call.line, name, o);
-        if matches!(o, Value::Deferred(_)) && SOCKET_METHODS.contains(&name) {
+        // The result of a call deferred for later (see `call_value`) is needed
+        // when a socket method is called on it, or a method with an inline
+        // callback (`getRoutes().forEach(r => …)`, `json.methods.map(m => …)`):
+        // such a call is followed anyway, and forcing the receiver first keeps
+        // it as the method's `this` (an array's `forEach` runs over its items).
+        if matches!(o, Value::Deferred(_))
+            && (SOCKET_METHODS.contains(&name)
+                || call.args.iter().any(|a| matches!(a, Expr::Func(_))))
+        {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
                 return self.method_call(ctx, &forced, name, call);
