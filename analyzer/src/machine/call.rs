@@ -770,8 +770,36 @@ impl Interp {
         let maybe = self.js.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
         let result = flow::primitive_result(result, &maybe);
+        let result = self.default_of_several(result, &maybe, &c.func);
         flow::kept_of_several(&result, &maybe);
         result
+    }
+
+    /// A constant the last path returned where a path that may run returned
+    /// a value only known at run time (`if (s.mode) return s.mode; return
+    /// 'none'`): a string is the default taken for that value (see
+    /// [`Interp::assume`]: a route at it is charted under it, conditional,
+    /// and it decides no comparison); a flag or a number is unknown.
+    fn default_of_several(
+        &mut self,
+        result: Value,
+        maybe: &[Value],
+        func: &crate::ir::Func,
+    ) -> Value {
+        if !maybe
+            .iter()
+            .any(|m| matches!(m, Value::Unknown(_) | Value::Deferred(_)))
+        {
+            return result;
+        }
+        match &result {
+            Value::Str(s) if self.assumptions(&result).is_empty() => {
+                let name = func.name.as_deref().unwrap_or("<anonymous>");
+                self.assume(&s.clone(), format!("{name}(…) gives its default"))
+            }
+            Value::Bool(_) | Value::Num(_) => Value::dynamic(),
+            _ => result,
+        }
     }
 
     pub(crate) fn construct(
