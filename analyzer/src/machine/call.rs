@@ -984,6 +984,15 @@ impl Interp {
                     .cloned()
                     .map(|v| self.force(v, 0))
                     .unwrap_or(Value::Undef);
+                // `Object.assign(config.backend, { router })` on an object the
+                // analysis cannot see: the keys land on it, as
+                // `config.backend.router = router` would (see `open_unknown_place`).
+                let target = match (*f, args.first()) {
+                    ("assign", Some(place)) if matches!(target, Value::Unknown(_)) => {
+                        self.open_unknown_place(ctx, place, target, 0)
+                    }
+                    _ => target,
+                };
                 let keys = match (*f, &target) {
                     ("keys" | "values" | "entries", Value::Module(id)) => {
                         Some(self.namespace_entries(*id))
@@ -1048,8 +1057,18 @@ impl Interp {
                         for (i, src) in argv.iter().enumerate().skip(1) {
                             match self.force(src.clone(), 0) {
                                 Value::Obj(s) => {
-                                    for (k, v) in s.props.borrow().iter() {
-                                        o.set(k, v.clone());
+                                    let props: Vec<(String, Value)> = s
+                                        .props
+                                        .borrow()
+                                        .iter()
+                                        .map(|(k, v)| (k.clone(), v.clone()))
+                                        .collect();
+                                    for (k, v) in props {
+                                        if o.unknown_rest.is_some() {
+                                            self.set_member(&target, &k, v);
+                                        } else {
+                                            o.set(&k, v);
+                                        }
                                     }
                                     if !s.shape_known.get() {
                                         o.shape_known.set(false);
