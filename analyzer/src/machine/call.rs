@@ -217,12 +217,15 @@ impl Interp {
         self.census_call(ctx.file, call.line, name, o);
         // The result of a call deferred for later (see `call_value`) is needed
         // when a socket method is called on it, or a method with an inline
-        // callback (`getRoutes().forEach(r => …)`, `json.methods.map(m => …)`):
-        // such a call is followed anyway, and forcing the receiver first keeps
-        // it as the method's `this` (an array's `forEach` runs over its items).
+        // callback (`getRoutes().forEach(r => …)`, `json.methods.map(m => …)`)
+        // while routes are charted: such a call is followed anyway, and forcing
+        // the receiver first keeps it as the method's `this` (an array's
+        // `forEach` runs over its items). Not in the passes looking for events
+        // in code nobody calls, whose callbacks would then run per item of
+        // every such list (PortOS ran out of its budget there).
         if matches!(o, Value::Deferred(_))
             && (SOCKET_METHODS.contains(&name)
-                || call.args.iter().any(|a| matches!(a, Expr::Func(_))))
+                || (!self.modes.event_mode && call.args.iter().any(|a| matches!(a, Expr::Func(_)))))
         {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
