@@ -1060,13 +1060,7 @@ impl Interp {
                         for (i, src) in argv.iter().enumerate().skip(1) {
                             match self.force(src.clone(), 0) {
                                 Value::Obj(s) => {
-                                    let props: Vec<(String, Value)> = s
-                                        .props
-                                        .borrow()
-                                        .iter()
-                                        .map(|(k, v)| (k.clone(), v.clone()))
-                                        .collect();
-                                    for (k, v) in props {
+                                    for (k, v) in s.entries() {
                                         if o.unknown_rest.is_some() {
                                             self.set_member(&target, &k, v);
                                         } else {
