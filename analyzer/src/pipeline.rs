@@ -492,8 +492,9 @@ struct ManifestEntries {
 /// whose entry calls an app factory another file defines).
 fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries {
     let mut out = ManifestEntries::default();
+    let servers = server_packages(project);
     for p in &project.packages {
-        if !p.dir.is_empty() && !depends_on_server_packages(&p.json) {
+        if !p.dir.is_empty() && !servers.contains(p.dir.as_str()) {
             continue;
         }
         let outside = project.outside_workspaces(&p.dir) || is_test_path(&format!("{}/", p.dir));
@@ -582,12 +583,33 @@ fn ms(t: Instant) -> f64 {
 /// Whether a package.json lists `express`, `socket.io` or `@nestjs/core`
 /// (whose apps serve through Express unless told otherwise) among its
 /// dependencies.
-fn depends_on_server_packages(json: &serde_json::Value) -> bool {
+fn depends_on(json: &serde_json::Value, names: &BTreeSet<&str>) -> bool {
     ["dependencies", "devDependencies"].iter().any(|k| {
-        json.get(k).and_then(|d| d.as_object()).is_some_and(|d| {
-            ["express", "socket.io", "@nestjs/core"]
-                .iter()
-                .any(|p| d.contains_key(*p))
-        })
+        json.get(k)
+            .and_then(|d| d.as_object())
+            .is_some_and(|d| d.keys().any(|p| names.contains(p.as_str())))
     })
+}
+
+/// The folders of the packages whose manifests can start a server: those
+/// that depend on Express, Socket.IO or Nest, and those that depend on such
+/// a package of the repository by its name (a bot program on the framework
+/// package beside it, `testbot` → `botkit` → `express`), transitively.
+fn server_packages(project: &Project) -> BTreeSet<&str> {
+    let mut names: BTreeSet<&str> = ["express", "socket.io", "@nestjs/core"].into();
+    let mut dirs: BTreeSet<&str> = BTreeSet::new();
+    loop {
+        let before = dirs.len();
+        for p in &project.packages {
+            if !dirs.contains(p.dir.as_str()) && depends_on(&p.json, &names) {
+                dirs.insert(&p.dir);
+                if let Some(name) = p.json.get("name").and_then(|n| n.as_str()) {
+                    names.insert(name);
+                }
+            }
+        }
+        if dirs.len() == before {
+            return dirs;
+        }
+    }
 }

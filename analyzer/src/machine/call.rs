@@ -215,11 +215,20 @@ impl Interp {
             return self.method_call(ctx, &rest, name, call);
         }
         self.census_call(ctx.file, call.line, name, o);
-        // A string method of a call not followed yet (`trim(conf.base)` in a
-        // helper file with no routing words): the receiver's text may be a
-        // path's, as for a socket's methods.
+        // The result of a call deferred for later (see `call_value`) is needed
+        // when a socket method is called on it, a string method (`trim(conf.base)`
+        // in a helper file with no routing words: the receiver's text may be a
+        // path's), or a method with an inline callback (`getRoutes().forEach(r => …)`,
+        // `json.methods.map(m => …)`) while routes are charted: such a call is
+        // followed anyway, and forcing the receiver first keeps it as the
+        // method's `this` (an array's `forEach` runs over its items). Not in
+        // the passes looking for events in code nobody calls, whose callbacks
+        // would then run per item of every such list (PortOS ran out of its
+        // budget there).
         if matches!(o, Value::Deferred(_))
-            && (SOCKET_METHODS.contains(&name) || strings::STRING_METHODS.contains(&name))
+            && (SOCKET_METHODS.contains(&name)
+                || strings::STRING_METHODS.contains(&name)
+                || (!self.modes.event_mode && call.args.iter().any(|a| matches!(a, Expr::Func(_)))))
         {
             let forced = self.force_deep(o.clone());
             if !matches!(forced, Value::Deferred(_)) {
@@ -771,8 +780,36 @@ impl Interp {
         let maybe = self.js.maybe_returns.pop().unwrap_or_default();
         self.leave_frame();
         let result = flow::primitive_result(result, &maybe);
+        let result = self.default_of_several(result, &maybe, &c.func);
         flow::kept_of_several(&result, &maybe);
         result
+    }
+
+    /// A constant the last path returned where a path that may run returned
+    /// a value only known at run time (`if (s.mode) return s.mode; return
+    /// 'none'`): a string is the default taken for that value (see
+    /// [`Interp::assume`]: a route at it is charted under it, conditional,
+    /// and it decides no comparison); a flag or a number is unknown.
+    fn default_of_several(
+        &mut self,
+        result: Value,
+        maybe: &[Value],
+        func: &crate::ir::Func,
+    ) -> Value {
+        if !maybe
+            .iter()
+            .any(|m| matches!(m, Value::Unknown(_) | Value::Deferred(_)))
+        {
+            return result;
+        }
+        match &result {
+            Value::Str(s) if self.assumptions(&result).is_empty() => {
+                let name = func.name.as_deref().unwrap_or("<anonymous>");
+                self.assume(&s.clone(), format!("{name}(…) gives its default"))
+            }
+            Value::Bool(_) | Value::Num(_) => Value::dynamic(),
+            _ => result,
+        }
     }
 
     pub(crate) fn construct(
@@ -957,6 +994,15 @@ impl Interp {
                     .cloned()
                     .map(|v| self.force(v, 0))
                     .unwrap_or(Value::Undef);
+                // `Object.assign(config.backend, { router })` on an object the
+                // analysis cannot see: the keys land on it, as
+                // `config.backend.router = router` would (see `open_unknown_place`).
+                let target = match (*f, args.first()) {
+                    ("assign", Some(place)) if matches!(target, Value::Unknown(_)) => {
+                        self.open_unknown_place(ctx, place, target, 0)
+                    }
+                    _ => target,
+                };
                 let keys = match (*f, &target) {
                     ("keys" | "values" | "entries", Value::Module(id)) => {
                         Some(self.namespace_entries(*id))
@@ -1021,8 +1067,12 @@ impl Interp {
                         for (i, src) in argv.iter().enumerate().skip(1) {
                             match self.force(src.clone(), 0) {
                                 Value::Obj(s) => {
-                                    for (k, v) in s.props.borrow().iter() {
-                                        o.set(k, v.clone());
+                                    for (k, v) in s.entries() {
+                                        if o.unknown_rest.is_some() {
+                                            self.set_member(&target, &k, v);
+                                        } else {
+                                            o.set(&k, v);
+                                        }
                                     }
                                     if !s.shape_known.get() {
                                         o.shape_known.set(false);

@@ -376,6 +376,11 @@ impl Interp {
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
                     return Value::dynamic();
                 }
+                // A deferred call's result (see `call_value`) that decides a
+                // branch is needed now (`json.path === '/'`, `json` read by a
+                // helper of a module that does not route).
+                let a = self.force_deferred(a);
+                let b = self.force_deferred(b);
                 // A default taken for a run-time value (`process.env.MODE ||
                 // 'dev'`) is what the value may be, so it decides no branch.
                 if !self.assumptions(&a).is_empty() || !self.assumptions(&b).is_empty() {

@@ -479,6 +479,15 @@ impl Interp {
         }
     }
 
+    /// Run a deferred call (or member of one) whose value is needed now;
+    /// any other value as it is.
+    pub(crate) fn force_deferred(&mut self, v: Value) -> Value {
+        match v {
+            Value::Deferred(_) => self.force_deep(v),
+            v => v,
+        }
+    }
+
     /// Resolve lazy imports and deferred calls: the value is needed for routing.
     pub(crate) fn force_deep(&mut self, v: Value) -> Value {
         let mut v = v;

@@ -26,7 +26,8 @@
 //! `dynamic-loop` finding as before; a listing holds the source files and
 //! folders the analyzer discovered (no `.json`, images or other data files);
 //! `existsSync` of a path the project does not hold is unknown rather than
-//! false (it may be a build output); a file read that is larger, not UTF-8,
+//! false (it may be a build output; a data file inside the root that
+//! `readFileSync` could read exists); a file read that is larger, not UTF-8,
 //! or named by a path only known at run time is unknown; `JSON.parse` with a
 //! reviver is unknown; the process is taken to start in the analyzed folder.
 
@@ -381,6 +382,8 @@ impl Interp {
             },
             "existsSync" => match &rel {
                 Some(r) if project.is_dir(r) || project.file_id(r).is_some() => Value::Bool(true),
+                // A data file of the repository (`route.json` beside a handler).
+                Some(r) if self.repo_file_bytes(r).is_some() => Value::Bool(true),
                 _ => Value::dynamic(),
             },
             "readFileSync" | "readFile" => match &rel {
@@ -407,6 +410,16 @@ impl Interp {
     /// (see `DataModule`): unknown when it is not a regular file inside the
     /// root, is larger than [`READ_FILE_MAX`] or is not UTF-8.
     pub(crate) fn read_repo_file(&mut self, rel: &str) -> Value {
+        match self.repo_file_bytes(rel).map(String::from_utf8) {
+            Some(Ok(text)) => Value::str(&text),
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// The bytes of the regular file at `rel` inside the root, at most
+    /// [`READ_FILE_MAX`] of them, recorded as an input read; `None` for
+    /// anything else.
+    fn repo_file_bytes(&mut self, rel: &str) -> Option<Vec<u8>> {
         let root = &self.loader.project.root;
         let path = root.join(rel);
         let inside = match (path.canonicalize(), root.canonicalize()) {
@@ -415,16 +428,11 @@ impl Interp {
         };
         let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= READ_FILE_MAX);
         if !inside || !small {
-            return Value::dynamic();
+            return None;
         }
-        let Ok(bytes) = std::fs::read(&path) else {
-            return Value::dynamic();
-        };
+        let bytes = std::fs::read(&path).ok()?;
         self.note_input_read(rel, Some(&bytes), !self.modes.event_mode);
-        match String::from_utf8(bytes) {
-            Ok(text) => Value::str(&text),
-            Err(_) => Value::dynamic(),
-        }
+        Some(bytes)
     }
 
     /// The project files a glob call matches, in byte order.
