@@ -101,7 +101,7 @@ impl Interp {
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
-                    (Value::Coll(c), false) => Some(c.iterated()),
+                    (Value::Coll(c), false) => c.iterated(),
                     _ => None,
                 };
                 match items {
