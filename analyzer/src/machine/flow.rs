@@ -368,7 +368,11 @@ impl Interp {
                     let f = self.exec_block(&inner, handler);
                     self.running.cond.pop();
                     let leaves = matches!(r, Flow::Return(_) | Flow::Break(_) | Flow::Continue(_));
-                    if matches!(f, Flow::Normal) && leaves && may_throw(body) {
+                    if matches!(f, Flow::Normal)
+                        && leaves
+                        && may_throw(body)
+                        && !ends_process(handler)
+                    {
                         self.note_maybe_return(std::mem::replace(&mut r, Flow::Normal));
                     } else {
                         self.note_maybe_return(f);
@@ -490,7 +494,7 @@ impl Interp {
 /// What a call gives, from the value its last path returned and what paths
 /// that may or may not run returned: a constant (`true`, `3`, `'x'`,
 /// `null`, `undefined`) that another path may replace with a different
-/// constant is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
+/// constant (a boolean: also with a value only known at run time) is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
 /// 'ENOENT') return false } return true` is neither `true` nor `false` here,
 /// so an `if (!exists(p))` that decides what the program runs keeps both
 /// branches. When the last path gives nothing (`undefined`, `null`: the
@@ -519,7 +523,15 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
         (Value::Null, Value::Null) | (Value::Undef, Value::Undef) => true,
         _ => false,
     };
-    if constant(&result) && maybe.iter().any(|m| constant(m) && !equal(m, &result)) {
+    // A boolean is a flag, not a default: a path that may give a value only
+    // known at run time replaces it too (`try { return JSON.parse(text) }
+    // catch {} return false` is no `false` that decides the caller's `if`).
+    // A string or number stays the default it is (`return dflt` after a loop).
+    let differs = |m: &Value| {
+        (constant(m) && !equal(m, &result))
+            || (matches!(result, Value::Bool(_)) && matches!(m, Value::Unknown(_)))
+    };
+    if constant(&result) && maybe.iter().any(differs) {
         return Value::dynamic();
     }
     result
@@ -707,6 +719,17 @@ fn may_throw(stmts: &[Stmt]) -> bool {
         || crate::libs::any_expr(stmts, &|e| {
             matches!(e, Expr::Call(_) | Expr::New(..) | Expr::Await(_))
         })
+}
+
+/// Whether the statements end the process on their way through:
+/// `process.exit(…)` never returns, so a `catch` that calls it does not
+/// complete (`catch (e) { console.error(e); process.exit(1) }`).
+fn ends_process(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Expr(Expr::Call(c)) => matches!(&c.callee,
+            Expr::Member(o, m) if m == "exit" && matches!(o.as_ref(), Expr::Ident(p) if p == "process")),
+        _ => false,
+    })
 }
 
 /// Whether statements declare or assign `name` (in nested blocks too, not in
