@@ -90,8 +90,8 @@ pub(crate) enum Stmt {
     Labeled(String, Box<Stmt>),
     /// A block.
     Block(Vec<Stmt>),
-    /// `try`/`catch`/`finally`: block, catch parameter, handler, finalizer.
-    Try(Vec<Stmt>, Option<Pattern>, Vec<Stmt>, Vec<Stmt>),
+    /// `try`/`catch`/`finally`: block, catch clause, handler, finalizer.
+    Try(Vec<Stmt>, Catch, Vec<Stmt>, Vec<Stmt>),
     /// `switch`: discriminant and the cases.
     Switch(Expr, Vec<SwitchCase>),
     /// `import ... from 'source'`.
@@ -155,6 +155,28 @@ pub(crate) struct Import {
     /// when compiled, so the module is not loaded at run time.
     #[serde(default)]
     pub(crate) type_only: bool,
+}
+
+/// The `catch` clause of a `try` statement: an empty handler still stops
+/// the exception (`try { send(); return } catch {}` goes on after the `try`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Catch {
+    /// No `catch` clause (`try { … } finally { … }`): the exception goes on.
+    Absent,
+    /// `catch { … }`, binding nothing.
+    Unbound,
+    /// `catch (err) { … }`.
+    Bound(Pattern),
+}
+
+impl Catch {
+    /// The pattern the clause binds the exception to, if any.
+    pub(crate) fn binding(&self) -> Option<&Pattern> {
+        match self {
+            Catch::Bound(p) => Some(p),
+            Catch::Absent | Catch::Unbound => None,
+        }
+    }
 }
 
 /// A binding pattern.

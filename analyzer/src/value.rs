@@ -549,24 +549,34 @@ impl Emitter {
 pub(crate) struct Coll {
     pub(crate) map: bool,
     pub(crate) items: RefCell<Vec<(Value, Value)>>,
+    /// Built from entries only known at run time (`new Set(memberIds)` with
+    /// `memberIds` a parameter): how many it holds, and which, is unknown,
+    /// so iterating it is iterating an unknown list (see [`Coll::iterated`]).
+    pub(crate) entries_unknown: bool,
 }
 
 impl Coll {
     pub(crate) const LIMIT: usize = 64;
 
-    /// What iterating it yields: `[key, value]` pairs for a map, values for a set.
-    pub(crate) fn iterated(&self) -> Vec<Value> {
-        self.items
-            .borrow()
-            .iter()
-            .map(|(k, v)| {
-                if self.map {
-                    Value::array(vec![k.clone(), v.clone()])
-                } else {
-                    v.clone()
-                }
-            })
-            .collect()
+    /// What iterating it yields: `[key, value]` pairs for a map, values for a
+    /// set; `None` when its entries are only known at run time.
+    pub(crate) fn iterated(&self) -> Option<Vec<Value>> {
+        if self.entries_unknown {
+            return None;
+        }
+        Some(
+            self.items
+                .borrow()
+                .iter()
+                .map(|(k, v)| {
+                    if self.map {
+                        Value::array(vec![k.clone(), v.clone()])
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect(),
+        )
     }
 }
 

@@ -1,6 +1,8 @@
 //! Arrays, `Map`s and `Set`s: their methods as JavaScript runs them (`push`,
 //! `splice`, `unshift`, `indexOf`/`includes` over known items, `findIndex` run
-//! item by item, iteration, `get`/`set`/`has`), keeping what is known known.
+//! item by item, iteration, `get`/`set`/`has`), keeping what is known known: a
+//! set holds each value once, a map each key once, and one built from entries
+//! only known at run time (`new Set(ids)`) iterates as an unknown list.
 //!
 //! Deliberately not here: arrays' callbacks beyond what the methods call
 //! (`call.rs` runs closures), typed arrays.
@@ -26,14 +28,7 @@ impl Interp {
                 } else {
                     (Value::Undef, arg(0))
                 };
-                let mut items = c.items.borrow_mut();
-                if c.map
-                    && let Some(slot) = items.iter_mut().find(|(k2, _)| same_key(k2, &entry.0))
-                {
-                    *slot = entry;
-                } else if items.len() < Coll::LIMIT {
-                    items.push(entry);
-                }
+                insert_entry(&mut c.items.borrow_mut(), c.map, entry);
                 Value::Coll(c.clone())
             }
             "get" => {
@@ -57,6 +52,9 @@ impl Interp {
                 }
                 found.unwrap_or(Value::dynamic())
             }
+            // What these give is iterated as an unknown list when the
+            // entries are only known at run time.
+            "values" | "keys" | "entries" if c.entries_unknown => Value::dynamic(),
             "values" => Value::array(c.items.borrow().iter().map(|(_, v)| v.clone()).collect()),
             "keys" => Value::array(c.items.borrow().iter().map(|(k, _)| k.clone()).collect()),
             "entries" => Value::array(
@@ -68,7 +66,13 @@ impl Interp {
             ),
             "forEach" => {
                 let cb = arg(0);
-                let items: Vec<(Value, Value)> = c.items.borrow().clone();
+                // Entries only known at run time: the callback runs once, with
+                // unknown arguments, as a loop over an unknown list runs its body.
+                let items: Vec<(Value, Value)> = if c.entries_unknown {
+                    vec![(Value::dynamic(), Value::dynamic())]
+                } else {
+                    c.items.borrow().clone()
+                };
                 for (k, v) in items {
                     let k = if c.map { k } else { v.clone() };
                     self.call_value_now(ctx, &cb, vec![v, k], &[], call.line, None);
@@ -336,6 +340,74 @@ fn primitive(v: &Value) -> bool {
 
 /// Whether two `Map` keys are one key: the same object, class, function or
 /// array, or equal known text.
+/// `new Set(iterable)`, `new Map(entries)`: the entries the argument yields,
+/// in order, each set value once and each map key with its last value.
+/// An argument that is neither absent nor a list, set, map or string the
+/// analysis knows (a parameter, a call's result), or a map entry that is no
+/// known `[key, value]` pair, leaves the entries unknown.
+pub(crate) fn new_coll(map: bool, init: Option<Value>) -> Value {
+    let listed = match init {
+        None | Some(Value::Undef | Value::Null) => Some(Vec::new()),
+        Some(Value::Arr(a)) => Some(a.borrow().clone()),
+        Some(Value::Coll(c)) => c.iterated(),
+        Some(Value::Str(s)) if !map => {
+            Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
+        }
+        _ => None,
+    };
+    let mut items = Vec::new();
+    let mut entries_unknown = listed.is_none();
+    for it in listed.unwrap_or_default() {
+        let entry = match (map, &it) {
+            (false, _) => (Value::Undef, it.clone()),
+            (true, Value::Arr(pair)) => {
+                let pair = pair.borrow();
+                (
+                    pair.first().cloned().unwrap_or(Value::Undef),
+                    pair.get(1).cloned().unwrap_or(Value::Undef),
+                )
+            }
+            (true, _) => {
+                entries_unknown = true;
+                continue;
+            }
+        };
+        insert_entry(&mut items, map, entry);
+    }
+    Value::Coll(Rc::new(Coll {
+        map,
+        items: RefCell::new(items),
+        entries_unknown,
+    }))
+}
+
+/// `[...set]`: its values, or one unknown value when they are only known at
+/// run time (as spreading any unknown list gives).
+pub(crate) fn spread_coll(out: &mut Vec<Value>, c: &Coll) {
+    match c.iterated() {
+        Some(items) => out.extend(items),
+        None => out.push(Value::dynamic()),
+    }
+}
+
+/// `set.add(v)`, `map.set(k, v)`: a value a set already holds, or a key a
+/// map already has, is not added again (a map's entry takes the new value).
+/// Values only known at run time are never the same as another.
+fn insert_entry(items: &mut Vec<(Value, Value)>, map: bool, entry: (Value, Value)) {
+    let same = |(k, v): &(Value, Value)| {
+        if map {
+            same_key(k, &entry.0)
+        } else {
+            same_key(v, &entry.1)
+        }
+    };
+    if let Some(slot) = items.iter_mut().find(|e| same(e)) {
+        *slot = entry;
+    } else if items.len() < Coll::LIMIT {
+        items.push(entry);
+    }
+}
+
 fn same_key(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Obj(x), Value::Obj(y)) => Rc::ptr_eq(x, y),

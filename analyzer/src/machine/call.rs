@@ -846,27 +846,8 @@ impl Interp {
             // what the code reaches through it (`new Proxy(app, { get })`).
             Value::Builtin(Builtin::ProxyCtor) => argv.into_iter().next().unwrap_or(Value::Undef),
             Value::Builtin(b @ (Builtin::SetCtor | Builtin::MapCtor)) => {
-                let map = *b == Builtin::MapCtor;
-                let mut items = Vec::new();
-                if let Some(Value::Arr(init)) = argv.first().map(|a| self.force(a.clone(), 0)) {
-                    for it in init.borrow().iter().take(Coll::LIMIT) {
-                        if map {
-                            if let Value::Arr(pair) = it {
-                                let pair = pair.borrow();
-                                items.push((
-                                    pair.first().cloned().unwrap_or(Value::Undef),
-                                    pair.get(1).cloned().unwrap_or(Value::Undef),
-                                ));
-                            }
-                        } else {
-                            items.push((Value::Undef, it.clone()));
-                        }
-                    }
-                }
-                Value::Coll(Rc::new(Coll {
-                    map,
-                    items: RefCell::new(items),
-                }))
+                let init = argv.first().map(|a| self.force(a.clone(), 0));
+                new_coll(*b == Builtin::MapCtor, init)
             }
             Value::Class(_) | Value::Func(_) => {
                 let obj = ObjData::new();
@@ -1144,7 +1125,7 @@ impl Interp {
             }
             Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
-                Some(Value::Coll(c)) => Value::array(c.iterated()),
+                Some(Value::Coll(c)) => c.iterated().map_or_else(Value::dynamic, Value::array),
                 _ => Value::dynamic(),
             },
             Builtin::ArrayMethod(_) => Value::dynamic(),

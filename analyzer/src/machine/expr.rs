@@ -125,11 +125,11 @@ impl Interp {
                         Expr::Spread(inner) => match self.eval(ctx, inner) {
                             v @ Value::Deferred(_) => match self.force_deep(v) {
                                 Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
-                                Value::Coll(c) => out.extend(c.iterated()),
+                                Value::Coll(c) => spread_coll(&mut out, &c),
                                 _ => out.push(Value::dynamic()),
                             },
                             Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
-                            Value::Coll(c) => out.extend(c.iterated()),
+                            Value::Coll(c) => spread_coll(&mut out, &c),
                             _ => out.push(Value::dynamic()),
                         },
                         e => out.push(self.eval_raw(ctx, e)),
@@ -624,7 +624,7 @@ impl Interp {
                 self.sio_member(&s, prop)
             }
             Value::Coll(c) => match prop {
-                "size" => Value::Num(c.items.borrow().len() as f64),
+                "size" if !c.entries_unknown => Value::Num(c.items.borrow().len() as f64),
                 _ => Value::dynamic(),
             },
             Value::Http(h) => self.http_member(*h, prop),

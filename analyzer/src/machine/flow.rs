@@ -8,7 +8,10 @@
 //! registers nothing past that point. Labels name the loop a `break` or
 //! `continue` leaves. A `throw` goes to the nearest `catch` (which then runs
 //! for sure, with the thrown value) or `finally` of the function, not out of it
-//! as a `return` would.
+//! as a `return` would. A `return`, `break` or `continue` in a `try` block that
+//! may throw (it calls something) leaves on one path only: when the `catch`
+//! completes normally, the code after the `try` runs too (`try { await
+//! send(job); continue } catch {} io.to(job.owner).emit('job:failed')`).
 //!
 //! Example: `for (const r of ROUTES) { if (r.off) continue; app.get(r.path, h) }`
 //! registers exactly the routes whose `off` is false.
@@ -31,7 +34,7 @@
 //! throw there either).
 
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
-use crate::ir::{Expr, ForStmt, Pattern, Stmt, SwitchCase};
+use crate::ir::{Catch, Expr, ForStmt, Pattern, Stmt, SwitchCase};
 use crate::value::{ObjData, Scope, SioKind, Value};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -101,7 +104,7 @@ impl Interp {
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
-                    (Value::Coll(c), false) => Some(c.iterated()),
+                    (Value::Coll(c), false) => c.iterated(),
                     _ => None,
                 };
                 match items {
@@ -330,17 +333,22 @@ impl Interp {
     /// `try`/`catch`/`finally`: a throw in the block runs the handler for sure
     /// (with the thrown value); otherwise the handler may still run (a call the
     /// analyzer does not follow may throw), so what it does is conditional.
+    /// A block that leaves (`return`, `break`, `continue`) after something
+    /// that may throw leaves on one path only: when the handler completes
+    /// normally, the code after the `try` runs on the other, as after an `if`
+    /// with a return in one branch (`try { loadPlugin(app); return } catch {}
+    /// app.get('/fallback', …)`); `finally` runs on every path.
     pub(crate) fn exec_try(
         &mut self,
         ctx: &Ctx,
         body: &[Stmt],
-        param: Option<&Pattern>,
+        catch: &Catch,
         handler: &[Stmt],
         fin: &[Stmt],
     ) -> Flow {
         let mut r = self.exec_block(ctx, body);
-        let has_catch = param.is_some() || !handler.is_empty();
-        if has_catch {
+        let param = catch.binding();
+        if !matches!(catch, Catch::Absent) {
             let inner = Ctx {
                 scope: Scope::new(Some(ctx.scope.clone())),
                 ..ctx.clone()
@@ -359,7 +367,16 @@ impl Interp {
                     self.running.cond.push("an exception was caught".into());
                     let f = self.exec_block(&inner, handler);
                     self.running.cond.pop();
-                    self.note_maybe_return(f);
+                    let leaves = matches!(r, Flow::Return(_) | Flow::Break(_) | Flow::Continue(_));
+                    if matches!(f, Flow::Normal)
+                        && leaves
+                        && may_throw(body)
+                        && !ends_process(handler)
+                    {
+                        self.note_maybe_return(std::mem::replace(&mut r, Flow::Normal));
+                    } else {
+                        self.note_maybe_return(f);
+                    }
                 }
             }
         }
@@ -477,7 +494,7 @@ impl Interp {
 /// What a call gives, from the value its last path returned and what paths
 /// that may or may not run returned: a constant (`true`, `3`, `'x'`,
 /// `null`, `undefined`) that another path may replace with a different
-/// constant is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
+/// constant (a boolean: also with a value only known at run time) is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
 /// 'ENOENT') return false } return true` is neither `true` nor `false` here,
 /// so an `if (!exists(p))` that decides what the program runs keeps both
 /// branches. When the last path gives nothing (`undefined`, `null`: the
@@ -506,7 +523,15 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
         (Value::Null, Value::Null) | (Value::Undef, Value::Undef) => true,
         _ => false,
     };
-    if constant(&result) && maybe.iter().any(|m| constant(m) && !equal(m, &result)) {
+    // A boolean is a flag, not a default: a path that may give a value only
+    // known at run time replaces it too (`try { return JSON.parse(text) }
+    // catch {} return false` is no `false` that decides the caller's `if`).
+    // A string or number stays the default it is (`return dflt` after a loop).
+    let differs = |m: &Value| {
+        (constant(m) && !equal(m, &result))
+            || (matches!(result, Value::Bool(_)) && matches!(m, Value::Unknown(_)))
+    };
+    if constant(&result) && maybe.iter().any(differs) {
         return Value::dynamic();
     }
     result
@@ -673,6 +698,40 @@ pub(crate) fn narrowable(e: &Expr) -> bool {
     }
 }
 
+/// Whether running the statements may throw: they call, construct or await
+/// something, or throw, in nested blocks too. A call written inside a nested
+/// function also counts (even when nothing calls that function): reading too
+/// much here only keeps the code after a `try` reachable.
+fn may_throw(stmts: &[Stmt]) -> bool {
+    fn throws(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|s| match s {
+            Stmt::Throw(..) => true,
+            Stmt::Block(b) | Stmt::Loop(_, b, _) | Stmt::ForOf(_, _, _, b, _, _) => throws(b),
+            Stmt::If(_, _, a, b, _) => throws(a) || throws(b),
+            Stmt::For(f) => throws(&f.body),
+            Stmt::Labeled(_, inner) => throws(std::slice::from_ref(inner.as_ref())),
+            Stmt::Try(a, _, b, c) => throws(a) || throws(b) || throws(c),
+            Stmt::Switch(_, cases) => cases.iter().any(|c| throws(&c.body)),
+            _ => false,
+        })
+    }
+    throws(stmts)
+        || crate::libs::any_expr(stmts, &|e| {
+            matches!(e, Expr::Call(_) | Expr::New(..) | Expr::Await(_))
+        })
+}
+
+/// Whether the statements end the process on their way through:
+/// `process.exit(…)` never returns, so a `catch` that calls it does not
+/// complete (`catch (e) { console.error(e); process.exit(1) }`).
+fn ends_process(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Expr(Expr::Call(c)) => matches!(&c.callee,
+            Expr::Member(o, m) if m == "exit" && matches!(o.as_ref(), Expr::Ident(p) if p == "process")),
+        _ => false,
+    })
+}
+
 /// Whether statements declare or assign `name` (in nested blocks too, not in
 /// nested functions): a case that rebinds the discriminant's root
 /// (`const {type} = message.data` inside `case 'COLLABROOM': {…}`) is not
@@ -697,7 +756,7 @@ pub(crate) fn rebinds(stmts: &[Stmt], name: &str) -> bool {
                 Stmt::For(f) => rebinds(&f.init, name) || rebinds(&f.body, name),
                 Stmt::Labeled(_, inner) => rebinds(std::slice::from_ref(inner.as_ref()), name),
                 Stmt::Try(a, p, b, c) => {
-                    p.as_ref().is_some_and(|p| {
+                    p.binding().is_some_and(|p| {
                         crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))
                             .iter()
                             .any(|n| n == name)

@@ -141,7 +141,7 @@ impl Interp {
             Stmt::Continue(label) => return Flow::Continue(label.clone()),
             Stmt::Block(stmts) => return self.exec_block(ctx, stmts),
             Stmt::Try(body, param, handler, fin) => {
-                return self.exec_try(ctx, body, param.as_ref(), handler, fin);
+                return self.exec_try(ctx, body, param, handler, fin);
             }
             Stmt::Switch(disc, cases) => {
                 let d = self.eval(ctx, disc);

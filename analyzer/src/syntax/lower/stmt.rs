@@ -155,10 +155,11 @@ impl<'s> Lowerer<'s> {
                 let body = self.block(node.field(F::Body));
                 let (param, handler) = match node.field(F::Handler) {
                     Some(h) => (
-                        h.field(F::Parameter).map(|p| self.pattern(p)),
+                        h.field(F::Parameter)
+                            .map_or(Catch::Unbound, |p| Catch::Bound(self.pattern(p))),
                         self.block(h.field(F::Body)),
                     ),
-                    None => (None, Vec::new()),
+                    None => (Catch::Absent, Vec::new()),
                 };
                 let fin = node
                     .field(F::Finalizer)
