@@ -562,7 +562,7 @@ impl Walker {
             Stmt::Labeled(_, inner) => self.stmt(inner, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
             Stmt::Try(a, caught, b, c) => {
-                if let Some(p) = caught {
+                if let Some(p) = caught.binding() {
                     self.write_unknown(p);
                 }
                 self.stmts(a, d);
