@@ -862,6 +862,9 @@ const NO_ROUTES: &[&str] = &[
     "@feathersjs/errors",
     "@feathersjs/transport-commons",
     "@feathersjs/primus",
+    // Nest's WebSocket adapters take the app to share its HTTP server.
+    "@nestjs/platform-socket.io",
+    "@nestjs/platform-ws",
 ];
 
 /// Whether handing an app or router to package `pkg` may add routes the
