@@ -778,17 +778,28 @@ pub fn watch(
     std::thread::spawn(move || {
         let _keep = watcher;
         let debounce = std::time::Duration::from_millis(300);
+        // Whether an event changes a relevant file; `None` for a read
+        // (opening a file is no change, and every derivation reads them all:
+        // counted, each would start the next).
+        let changes = |ev: notify::Result<notify::Event>| match ev {
+            Ok(e) if matches!(e.kind, notify::EventKind::Access(_)) => None,
+            Ok(e) => Some(e.paths.iter().any(|p| relevant(p))),
+            Err(_) => Some(false),
+        };
         while let Ok(ev) = rx.recv() {
-            let mut hit = ev
-                .map(|e| e.paths.iter().any(|p| relevant(p)))
-                .unwrap_or(false);
-            // Debounce: gather events until 300 ms pass quietly.
+            let Some(mut hit) = changes(ev) else {
+                continue;
+            };
+            // Debounce: gather changes until 300 ms pass without one.
+            let mut quiet_at = std::time::Instant::now() + debounce;
             loop {
-                match rx.recv_timeout(debounce) {
+                let left = quiet_at.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(left) {
                     Ok(ev) => {
-                        hit |= ev
-                            .map(|e| e.paths.iter().any(|p| relevant(p)))
-                            .unwrap_or(false)
+                        if let Some(h) = changes(ev) {
+                            hit |= h;
+                            quiet_at = std::time::Instant::now() + debounce;
+                        }
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break,
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
