@@ -935,6 +935,22 @@ fn explain(
     if let Some(why) = recursion_limit(project, item, file, depth) {
         return why;
     }
+    // `router[method](…)`: no run the analysis followed named a method (a
+    // loop over run-time values feeds it, or metadata it cannot read).
+    if item.method.starts_with('[') {
+        let rel = project.rel(file);
+        let near = computed_imports.iter().find(|l| l.file == rel);
+        return Why {
+            cause: "dynamic-method",
+            reason: match near {
+                Some(l) => format!(
+                    "its method is chosen at run time, and no run of it the analysis followed named one (see the loop at {}:{})",
+                    l.file, l.line
+                ),
+                None => "its method is chosen at run time, and no run of it the analysis followed named one".into(),
+            },
+        };
+    }
     Why {
         cause: "skipped",
         reason: match &item.condition {

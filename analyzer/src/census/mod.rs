@@ -207,6 +207,9 @@ impl CensusItem {
         if self.kind == CensusKind::FileRoute {
             return format!("`export {}` (a file-routed handler)", self.method);
         }
+        if self.method.starts_with('[') {
+            return format!("`{}{}({}…)`", self.receiver, self.method, self.first);
+        }
         format!("`{}.{}({}…)`", self.receiver, self.method, self.first)
     }
 }
@@ -929,6 +932,48 @@ impl Walker {
                 framework: None,
                 bare_class: false,
             });
+            return;
+        }
+        // `router[method](path, handler)`, `app[r.verb](…)`: a verb chosen at
+        // run time, counted as a route when the key names a method, the
+        // receiver is named as an app or router, and a handler follows a path (a table the analysis walks charts it at
+        // this line; metadata it cannot see leaves it to a finding).
+        if let Expr::Index(recv, key) = &c.callee {
+            let key_text = crate::machine::expr_text(key).to_ascii_lowercase();
+            let verb_key = !matches!(**key, Expr::Str(_))
+                && (key_text.contains("method") || key_text.contains("verb"));
+            // On an app or router by its name (`router`, `apiRouter`, `this.app`,
+            // `expressApp`): `db[method](…)` and `user[method](…)` are not.
+            let recv_name = match &**recv {
+                Expr::Ident(n) | Expr::Member(_, n) => n.to_ascii_lowercase(),
+                _ => String::new(),
+            };
+            let on_router = recv_name.contains("router") || recv_name.ends_with("app");
+            let first = c.args.first();
+            let shaped = c.args.len() >= 2
+                && first.is_some_and(|p| !matches!(p, Expr::Func(_) | Expr::Object(_)))
+                && c.args[1..].iter().any(|a| {
+                    matches!(
+                        a,
+                        Expr::Func(_) | Expr::Ident(_) | Expr::Member(..) | Expr::Spread(_)
+                    )
+                });
+            if verb_key && on_router && shaped {
+                let mut it = CensusItem::new(
+                    CensusKind::Route,
+                    c.line,
+                    format!("[{}]", shorten(&crate::machine::expr_text(key), 24)),
+                    first.map(short_text).unwrap_or_default(),
+                    receiver_text(recv),
+                );
+                it.enclosing = self.stack.clone();
+                it.condition = self
+                    .conds
+                    .last()
+                    .filter(|(_, _, depth)| *depth == self.stack.len())
+                    .map(|(t, l, _)| (t.clone(), *l));
+                self.out.push(it);
+            }
             return;
         }
         let Expr::Member(recv, method) = &c.callee else {

@@ -118,7 +118,10 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
     // start another one (they did, one after another, without end).
     std::thread::sleep(Duration::from_millis(1500));
     let (_, ready) = http_get(&addr, "/ready");
-    assert!(ready.contains("\"generation\":2"), "re-derived with no edit: {ready}");
+    assert!(
+        ready.contains("\"generation\":2"),
+        "re-derived with no edit: {ready}"
+    );
     // The configuration binds a tool to the new route.
     std::fs::write(
         &config,
