@@ -63,6 +63,7 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let _reaper = KillOnPanic(child.id());
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut banner = String::new();
     for _ in 0..5 {
@@ -158,4 +159,18 @@ fn serve_prints_answers_watches_and_stops_on_sigterm() {
         .unwrap();
     assert!(err.contains("shutting down"), "{err}");
     assert!(data.join("portolan.db").is_file());
+}
+
+/// Kills the server when the test fails before stopping it (a failed
+/// assertion unwinds past the SIGTERM step), so no `serve` outlives its test.
+struct KillOnPanic(u32);
+
+impl Drop for KillOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &self.0.to_string()])
+                .status();
+        }
+    }
 }
