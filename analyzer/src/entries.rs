@@ -218,16 +218,8 @@ impl Launch<'_> {
                     )
                 {
                     words.next();
-                } else if w == "dotenv" {
-                    // `dotenv -e .env -- cmd`
-                    words.next();
-                    for x in words.by_ref() {
-                        if x == "--" {
-                            break;
-                        }
-                    }
-                } else if w == "dotenvx" {
-                    // `dotenvx run -f .env -- cmd`
+                } else if w == "dotenv" || w == "dotenvx" {
+                    // `dotenv -e .env -- cmd`, `dotenvx run -f .env -- cmd`
                     words.next();
                     for x in words.by_ref() {
                         if x == "--" {

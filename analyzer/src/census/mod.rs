@@ -959,20 +959,14 @@ impl Walker {
                     )
                 });
             if verb_key && on_router && shaped {
-                let mut it = CensusItem::new(
+                let it = CensusItem::new(
                     CensusKind::Route,
                     c.line,
                     format!("[{}]", shorten(&crate::machine::expr_text(key), 24)),
                     first.map(short_text).unwrap_or_default(),
                     receiver_text(recv),
                 );
-                it.enclosing = self.stack.clone();
-                it.condition = self
-                    .conds
-                    .last()
-                    .filter(|(_, _, depth)| *depth == self.stack.len())
-                    .map(|(t, l, _)| (t.clone(), *l));
-                self.out.push(it);
+                self.push_here(it);
             }
             return;
         }
@@ -1058,15 +1052,21 @@ impl Walker {
         } else {
             None
         };
-        if let Some(mut it) = found {
-            it.enclosing = self.stack.clone();
-            it.condition = self
-                .conds
-                .last()
-                .filter(|(_, _, depth)| *depth == self.stack.len())
-                .map(|(t, l, _)| (t.clone(), *l));
-            self.out.push(it);
+        if let Some(it) = found {
+            self.push_here(it);
         }
+    }
+
+    /// Record `it` where the walk is: in the functions it is inside, under
+    /// the condition of its own function's innermost `if`, if any.
+    fn push_here(&mut self, mut it: CensusItem) {
+        it.enclosing = self.stack.clone();
+        it.condition = self
+            .conds
+            .last()
+            .filter(|(_, _, depth)| *depth == self.stack.len())
+            .map(|(t, l, _)| (t.clone(), *l));
+        self.out.push(it);
     }
 }
 
