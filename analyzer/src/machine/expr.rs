@@ -75,6 +75,9 @@ impl Interp {
                     return v;
                 }
                 let o = self.eval(ctx, obj);
+                if is_env(&o) {
+                    return self.env_read(ctx.file, prop);
+                }
                 let v = self.member(&o, prop);
                 if !self.running.narrowed.is_empty() && v.as_text().is_none() {
                     return self.narrowed_value(&expr_text(e)).unwrap_or(v);
@@ -88,6 +91,7 @@ impl Interp {
                     return self.event_key_index(&o, key);
                 }
                 match k.as_text() {
+                    Some(k) if is_env(&o) => self.env_read(ctx.file, &k),
                     Some(k) => self.member(&o, &k),
                     None => match (self.under_dynamic_key(&o), &o) {
                         (Some(v), _) => v,
@@ -247,7 +251,7 @@ impl Interp {
             }
             Expr::Logical(op, l, r) => {
                 let a = self.eval(ctx, l);
-                match (op, a.truthy()) {
+                match (op, self.decides(&a)) {
                     (LogicalOp::And, Some(false)) => a,
                     (LogicalOp::And, Some(true)) => self.eval_raw(ctx, r),
                     (LogicalOp::Or, Some(true)) => a,
@@ -283,7 +287,7 @@ impl Interp {
             }
             Expr::Cond(test, text, a, b) => {
                 let t = self.eval(ctx, test);
-                match t.truthy() {
+                match self.decides(&t) {
                     Some(true) => self.eval_raw(ctx, a),
                     Some(false) => self.eval_raw(ctx, b),
                     None => {
@@ -823,4 +827,9 @@ impl Interp {
         }
         None
     }
+}
+
+/// Whether `v` is `process.env` (its reads are `Interp::env_read`'s).
+pub(crate) fn is_env(v: &Value) -> bool {
+    matches!(v, Value::Builtin(Builtin::Node(super::node::NodeFn::Env)))
 }

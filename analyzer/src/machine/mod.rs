@@ -26,6 +26,7 @@ pub(crate) mod budget;
 pub(crate) mod call;
 pub(crate) mod census_rec;
 pub(crate) mod decorators;
+pub(crate) mod env;
 pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
@@ -377,6 +378,7 @@ impl Interp {
             js: state::JsState {
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
+                env: Default::default(),
                 modules: HashMap::new(),
                 stack: Vec::new(),
                 steps: 0,

@@ -46,6 +46,8 @@ pub(crate) enum NodeFn {
     Fs(&'static str),
     /// The global `process`.
     Process,
+    /// `process.env` (see `env.rs`).
+    Env,
     /// `process.cwd`.
     Cwd,
     /// The `url` module.
@@ -177,6 +179,7 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
     let node = |f| Value::Builtin(Builtin::Node(f));
     match (f, prop) {
         (NodeFn::Process, "cwd") => node(NodeFn::Cwd),
+        (NodeFn::Process, "env") => node(NodeFn::Env),
         (NodeFn::UrlModule, "fileURLToPath") => node(NodeFn::FileUrlToPath),
         (NodeFn::UrlModule, "pathToFileURL") => node(NodeFn::PathToFileUrl),
         (NodeFn::UrlModule, "default") => node(NodeFn::UrlModule),
@@ -295,6 +298,7 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             NodeFn::Process
+            | NodeFn::Env
             | NodeFn::Json
             | NodeFn::UrlModule
             | NodeFn::ModuleModule

@@ -102,6 +102,8 @@ pub(crate) struct JsState {
     /// `userConfig.root === undefined`. A route whose path is one of them is
     /// charted under the default, conditional, with a `dynamic-path` finding.
     pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
+    /// The env templates read and the strings they gave (see `env.rs`).
+    pub(crate) env: super::env::EnvDocs,
     /// Modules loaded or being loaded, by file: exports, scope, live bindings.
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// The calls being followed, innermost last: (file, function id); its

@@ -111,7 +111,7 @@ impl Interp {
                     )
                     && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_))
                     && !self.per_iteration_test(test);
-                let known = if state { None } else { t.truthy() };
+                let known = if state { None } else { self.decides(&t) };
                 // Lazy initialisation, `if (!this._app) this._app = build()`: the
                 // branch runs the first time, so what it builds is not conditional.
                 let known = match known {
@@ -254,6 +254,7 @@ impl Interp {
                         PropKey::Computed(e) => self.eval(ctx, e).as_text(),
                     };
                     let pv = match k {
+                        Some(k) if super::expr::is_env(&v) => self.env_read(ctx.file, &k),
                         Some(k) => self.member(&v, &k),
                         None => Value::dynamic(),
                     };
