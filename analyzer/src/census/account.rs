@@ -231,6 +231,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 let call = match &item.target {
                     Some(CallTarget::Local) => Some(registers(file, Some(&item.method))),
                     Some(CallTarget::Import(spec)) => Some(match run.project.resolve(file, spec) {
+                        crate::project::Resolved::File(t)
+                            if imported_export(facts, &item.method)
+                                .is_some_and(|x| helper_function(&run.loader.get(t).facts, &x)) =>
+                        {
+                            (false, false)
+                        }
                         crate::project::Resolved::File(t) => registers(t, None),
                         _ => (false, false),
                     }),
@@ -999,4 +1005,78 @@ fn imports_socket_io(facts: &FileFacts) -> bool {
             .fn_imports
             .iter()
             .any(|(_, v)| v.iter().any(|s| sio(s)))
+}
+
+/// The export a top-level name binds by name from a relative module:
+/// `import { a as local } from './m'`, `const { a: local } = require('./m')`.
+fn imported_export(facts: &FileFacts, local: &str) -> Option<String> {
+    use crate::ir::{Pattern, PropKey};
+    facts.body.iter().find_map(|st| match st {
+        Stmt::Import(imp) if imp.source.starts_with('.') => imp
+            .named
+            .iter()
+            .find(|(_, l)| l == local)
+            .map(|(x, _)| x.clone()),
+        Stmt::Var(decls) => decls.iter().find_map(|(p, e)| {
+            let Pattern::Object(props, _) = p else {
+                return None;
+            };
+            e.as_ref()
+                .and_then(super::packages::required)
+                .filter(|s| s.starts_with('.'))?;
+            props.iter().find_map(|(k, v)| match (k, v) {
+                (PropKey::Name(x), Pattern::Ident(l)) if l == local => Some(x.clone()),
+                (PropKey::Name(x), Pattern::Default(d, _))
+                    if matches!(d.as_ref(), Pattern::Ident(l) if l == local) =>
+                {
+                    Some(x.clone())
+                }
+                _ => None,
+            })
+        }),
+        _ => None,
+    })
+}
+
+/// Whether a module's top level declares a function named `name` (`function
+/// name`, `const name = () => …`, `exports.name = function …`, exported or
+/// not) that holds no registration-shaped call at all: a helper such as
+/// `setVerify({ username, res })` beside the module's registering
+/// `verifyRoutes(app)`, whose call registers nothing.
+fn helper_function(facts: &FileFacts, name: &str) -> bool {
+    use crate::ir::{Expr, Pattern};
+    let func = |e: &Expr| matches!(e, Expr::Func(_));
+    let declares = |st: &Stmt| match st {
+        Stmt::Function(n, _) => n == name,
+        Stmt::Var(decls) => decls.iter().any(|(p, e)| {
+            matches!(p, Pattern::Ident(n) if n == name) && e.as_ref().is_some_and(func)
+        }),
+        Stmt::Expr(Expr::Assign(p, v)) => {
+            func(v)
+                && matches!(p.as_ref(), Pattern::Target(t)
+                    if matches!(t.as_ref(), Expr::Member(o, n) if n == name && exports_object(o)))
+        }
+        _ => false,
+    };
+    let declared = facts.body.iter().any(|st| match st {
+        Stmt::ExportDecl(inner, _) => declares(inner),
+        st => declares(st),
+    });
+    declared
+        && !facts
+            .census
+            .iter()
+            .any(|i| i.enclosing.iter().any(|(_, n, _)| n == name))
+}
+
+/// `exports` or `module.exports`.
+fn exports_object(e: &crate::ir::Expr) -> bool {
+    use crate::ir::Expr;
+    match e {
+        Expr::Ident(n) => n == "exports",
+        Expr::Member(o, n) => {
+            n == "exports" && matches!(o.as_ref(), Expr::Ident(m) if m == "module")
+        }
+        _ => false,
+    }
 }
