@@ -19,6 +19,13 @@
 //! (importing is not calling), which is why this is a warning that names a
 //! remedy, not a change of entries.
 //!
+//! The `unmodelled-framework` finding: a program that charts no operation
+//! and no event while its entries' packages (or the root's) depend on a
+//! server framework the analyzer does not model ([`UNMODELLED`]) is built
+//! on that framework; the finding names it at the manifest line that
+//! depends on it, so "0 operations" never stands unexplained (unless census
+//! items of the framework's own shape already say so).
+//!
 //! Deliberately not here: choosing the entries (`pipeline.rs`, `entries.rs`).
 
 use crate::census::is_client_path;
@@ -172,4 +179,99 @@ fn import_closure(loader: &Loader, from: FileId) -> BTreeSet<FileId> {
         }
     }
     seen
+}
+
+/// Server frameworks that declare routes in ways the analyzer does not
+/// model (a route table of their own, file-based routing, their own router
+/// API), by package name, with the name shown.
+const UNMODELLED: &[(&str, &str)] = &[
+    ("sails", "Sails"),
+    ("@adonisjs/core", "AdonisJS"),
+    ("@hapi/hapi", "hapi"),
+    ("hapi", "hapi"),
+    ("koa", "Koa"),
+    ("fastify", "Fastify"),
+    ("@nestjs/platform-fastify", "NestJS on Fastify"),
+    ("restify", "restify"),
+    ("hono", "Hono"),
+    ("@strapi/strapi", "Strapi"),
+    ("moleculer-web", "Moleculer"),
+    ("egg", "Egg.js"),
+    ("@midwayjs/core", "Midway"),
+    ("thinkjs", "ThinkJS"),
+    ("actionhero", "Actionhero"),
+    ("polka", "Polka"),
+    ("@tinyhttp/app", "tinyhttp"),
+    ("micro", "micro"),
+    ("next", "Next.js"),
+    ("nuxt", "Nuxt"),
+    ("@sveltejs/kit", "SvelteKit"),
+    ("@remix-run/node", "Remix"),
+    ("meteor-node-stubs", "Meteor"),
+];
+
+/// The `unmodelled-framework` finding (see the module doc), if any.
+pub(crate) fn unmodelled_framework(
+    project: &crate::project::Project,
+    entries: &[FileId],
+    inv: &Inventory,
+) -> Option<Finding> {
+    // (Census items of a framework's own shape, such as Next.js's
+    // `route.ts` handlers, already have their `unmodelled-framework` cause.)
+    if !inv.operations.is_empty()
+        || !inv.events.is_empty()
+        || inv
+            .census
+            .iter()
+            .any(|c| c.cause.as_deref() == Some("unmodelled-framework"))
+    {
+        return None;
+    }
+    let mut dirs: BTreeSet<String> = entries
+        .iter()
+        .map(|&e| {
+            let rel = project.rel(e);
+            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+            project.package_dir_of(dir).to_string()
+        })
+        .collect();
+    dirs.insert(String::new());
+    for dir in &dirs {
+        let Some(pkg) = project.package_at(dir) else {
+            continue;
+        };
+        let deps = ["dependencies", "peerDependencies"]
+            .iter()
+            .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
+            .flat_map(|d| d.keys())
+            .collect::<Vec<_>>();
+        let Some((name, shown)) = UNMODELLED
+            .iter()
+            .find(|(n, _)| deps.iter().any(|d| d.as_str() == *n))
+        else {
+            continue;
+        };
+        let manifest = if dir.is_empty() {
+            "package.json".to_string()
+        } else {
+            format!("{dir}/package.json")
+        };
+        let needle = format!("\"{name}\"");
+        let line = std::fs::read_to_string(project.root.join(&manifest))
+            .ok()
+            .and_then(|text| text.lines().position(|l| l.contains(&needle)))
+            .map_or(1, |i| i as u32 + 1);
+        return Some(Finding {
+            code: FindingCode::UnmodelledFramework,
+            at: Location {
+                file: manifest,
+                line,
+            },
+            message: format!(
+                "nothing is charted, and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
+            ),
+            cause: None,
+        });
+    }
+    None
 }

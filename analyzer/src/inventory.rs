@@ -375,6 +375,10 @@ pub enum FindingCode {
     /// analyzer does not model (a route generator such as `resourcejs`,
     /// `express-restify-mongoose`): routes the package adds are not known.
     PackageRouter,
+    /// A program that charts nothing and depends on a server framework the
+    /// analyzer does not model (Sails, Koa, Fastify, hapi, …): its routes,
+    /// declared the way that framework declares them, are not charted.
+    UnmodelledFramework,
     /// Registrations in the source (see the census) that are not charted;
     /// the finding's `cause` says why.
     UnchartedRoute,
@@ -465,6 +469,7 @@ impl FindingCode {
             FindingCode::UnresolvedSchema => "unresolved-schema",
             FindingCode::SeparateServer => "separate-server",
             FindingCode::PackageRouter => "package-router",
+            FindingCode::UnmodelledFramework => "unmodelled-framework",
             FindingCode::UnchartedRoute => "uncharted-route",
             FindingCode::UnchartedEvent => "uncharted-event",
             FindingCode::GeneratedCode => "generated-code",
@@ -523,6 +528,7 @@ impl Finding {
             | C::UnreachedApp
             | C::AnalysisBudget
             | C::NoEntry
+            | C::UnmodelledFramework
             | C::DynamicEvent => Severity::Error,
             // Its routes are charted under the unknown prefix `{?}`.
             C::UnmountedRouter

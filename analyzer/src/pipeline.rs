@@ -415,6 +415,10 @@ pub(crate) fn analyze_here(
     }
     inv.findings
         .extend(crate::generated::findings(&project.generated));
+    inv.findings
+        .extend(crate::entry_advice::unmodelled_framework(
+            &project, &entries, &inv,
+        ));
     inv.findings.extend(crate::entry_advice::missed_entry(
         &loader, &reached, &entries, &launched, &inv,
     ));
