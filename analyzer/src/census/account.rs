@@ -744,6 +744,22 @@ fn explain(
             ),
         };
     }
+    // A file no entry runs, so no evaluation said what the receiver is: its
+    // binding in the file may still say it is the program's own object.
+    if !run.interp.rec.touched.contains(&file)
+        && !receiver.contains(['.', '(', '['])
+        && let Some(line) =
+            super::packages::own_object_method(&run.loader.get(file).facts, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is an object the file writes, whose `{}` is its own function ({})",
+                item.method,
+                here(file, line)
+            ),
+        };
+    }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
