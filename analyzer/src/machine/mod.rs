@@ -377,6 +377,7 @@ impl Interp {
             js: state::JsState {
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
+                main: None,
                 modules: HashMap::new(),
                 stack: Vec::new(),
                 steps: 0,
