@@ -744,9 +744,11 @@ fn explain(
             ),
         };
     }
-    // A file no entry runs, so no evaluation said what the receiver is: its
-    // binding in the file may still say it is the program's own object.
-    if !run.interp.rec.touched.contains(&file)
+    // A file no entry reaches (unrun, or run only by a later pass such as
+    // the client modules that mention sockets), so no evaluation of the
+    // server said what the receiver is: its binding in the file may still
+    // say it is the program's own object.
+    if (!run.reached.contains(&file) || !run.interp.rec.touched.contains(&file))
         && !receiver.contains(['.', '(', '['])
         && let Some(line) =
             super::packages::own_object_method(&run.loader.get(file).facts, receiver, &item.method)
