@@ -194,8 +194,10 @@ pub(crate) fn analyze_here(
     let mut productive: BTreeSet<FileId> = BTreeSet::new();
     let run_entry = |interp: &mut Interp, productive: &mut BTreeSet<FileId>, e: FileId| {
         let before = (interp.rec.routers.len(), interp.rec.sio_servers.len());
+        interp.js.main = Some(e);
         interp.run_module(e);
         interp.run_handed();
+        interp.js.main = None;
         if (interp.rec.routers.len(), interp.rec.sio_servers.len()) != before {
             productive.insert(e);
         }
@@ -224,7 +226,9 @@ pub(crate) fn analyze_here(
             if entries.contains(&root) || interp.is_loaded(root) {
                 continue;
             }
+            interp.js.main = Some(root);
             interp.run_module(root);
+            interp.js.main = None;
             entries.push(root);
             productive.insert(root);
             above = true;

@@ -750,6 +750,24 @@ fn explain(
             ),
         };
     }
+    // A file no entry reaches (unrun, or run only by a later pass such as
+    // the client modules that mention sockets), so no evaluation of the
+    // server said what the receiver is: its binding in the file may still
+    // say it is the program's own object.
+    if (!run.reached.contains(&file) || !run.interp.rec.touched.contains(&file))
+        && !receiver.contains(['.', '(', '['])
+        && let Some(line) =
+            super::packages::own_object_method(&run.loader.get(file).facts, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is an object the file writes, whose `{}` is its own function ({})",
+                item.method,
+                here(file, line)
+            ),
+        };
+    }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);

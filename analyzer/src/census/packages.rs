@@ -1,7 +1,7 @@
 //! What a file's top-level names are bound to: installed packages, the
 //! HTTP frameworks other than Express, and the specifiers `require` calls name.
 
-use crate::ir::{Expr, FileFacts, Pattern, Stmt};
+use crate::ir::{Expr, FileFacts, ObjProp, Pattern, PropKey, Stmt};
 
 /// Top-level names bound to an installed package: `import x from 'p'`,
 /// `import * as x from 'p'`, `const x = require('p')`, `const x = require('p')(...)`.
@@ -204,4 +204,56 @@ pub(super) fn exported_client(facts: &FileFacts) -> Option<String> {
         Stmt::Expr(Expr::Assign(target, v)) if module_exports(target) => client(v),
         _ => None,
     })
+}
+
+/// The line of the function a top-level object literal of the file holds
+/// under `method` when `name` is bound to that literal and never assigned
+/// again at the top level (`const request = { async post(...args) {…} }`):
+/// `request.post('/login', data)` calls the program's own function, whatever
+/// runs the file. `None` for any other binding (a spread in the literal may
+/// bring a router's methods, so a literal with one does not count).
+pub(super) fn own_object_method(facts: &FileFacts, name: &str, method: &str) -> Option<u32> {
+    let mut found = None;
+    for st in &facts.body {
+        let st = match st {
+            Stmt::ExportDecl(inner, _) => inner.as_ref(),
+            st => st,
+        };
+        match st {
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    if matches!(p, Pattern::Ident(n) if n == name) {
+                        found = match e {
+                            Some(Expr::Object(props)) => literal_method(props, method),
+                            _ => return None,
+                        };
+                    }
+                }
+            }
+            Stmt::Expr(Expr::Assign(target, _)) if matches!(&**target, Pattern::Ident(n) if n == name) =>
+            {
+                return None;
+            }
+            Stmt::Function(n, _) | Stmt::Class(n, _) if n == name => return None,
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The line of the function an object literal's `method` key holds, if the
+/// literal states every key it has (no spread) and that one is a function.
+fn literal_method(props: &[ObjProp], method: &str) -> Option<u32> {
+    if props.iter().any(|p| matches!(p, ObjProp::Spread(_))) {
+        return None;
+    }
+    props.iter().rev().find_map(|p| match p {
+        ObjProp::Method(PropKey::Name(k), f) if k == method => Some(Some(f.line)),
+        ObjProp::KeyValue(PropKey::Name(k), v) if k == method => match v {
+            Expr::Func(f) => Some(Some(f.line)),
+            _ => Some(None),
+        },
+        ObjProp::Getter(PropKey::Name(k), _) if k == method => Some(None),
+        _ => None,
+    })?
 }

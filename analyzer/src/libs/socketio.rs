@@ -658,7 +658,7 @@ impl Interp {
                 };
                 for (ev, pattern) in names {
                     let last_is_fn = argv.last().is_some_and(|a| matches!(a, Value::Func(_)))
-                        || call.args.last().is_some_and(|a| matches!(a, Expr::Func(_)));
+                        || call.args.last().is_some_and(writes_a_function);
                     let ack =
                         name == "emitWithAck" || s.timeout || (argv.len() > rest && last_is_fn);
                     let payload_args: Vec<&Expr> = call
@@ -1110,6 +1110,18 @@ impl Interp {
             }
         }
         None
+    }
+}
+
+/// An argument that is a function whatever its parts evaluate to: a function
+/// written in place, or `f.bind(…)` (`Function.prototype.bind` returns a
+/// function, or throws): `socket.emit('init', true, this.onInit.bind(this))`
+/// asks for an acknowledgement even when `this.onInit` is only known at run time.
+fn writes_a_function(arg: &Expr) -> bool {
+    match arg {
+        Expr::Func(_) => true,
+        Expr::Call(c) => matches!(&c.callee, Expr::Member(_, p) if p == "bind"),
+        _ => false,
     }
 }
 

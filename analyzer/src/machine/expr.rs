@@ -390,6 +390,15 @@ impl Interp {
                 if !self.assumptions(&a).is_empty() || !self.assumptions(&b).is_empty() {
                     return Value::dynamic();
                 }
+                // Module objects are one per file (`require.main === module`):
+                // their identity is known, unlike that of objects the analysis
+                // may stand in for run-time ones.
+                if let (Value::Obj(x), Value::Obj(y)) = (&a, &b)
+                    && x.is_module_obj.get()
+                    && y.is_module_obj.get()
+                {
+                    return Value::Bool(Rc::ptr_eq(x, y) != op.starts_with('!'));
+                }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {
@@ -622,6 +631,10 @@ impl Interp {
             {
                 v
             }
+            Value::Builtin(Builtin::Require) if prop == "main" => match self.js.main {
+                Some(main) => Value::Obj(self.load_module(main).module_obj.clone()),
+                None => Value::external(),
+            },
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
             Value::Sio(s) => {
                 let s = s.clone();

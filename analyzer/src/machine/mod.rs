@@ -379,6 +379,7 @@ impl Interp {
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
                 env: Default::default(),
+                main: None,
                 modules: HashMap::new(),
                 stack: Vec::new(),
                 steps: 0,
@@ -514,6 +515,10 @@ impl Interp {
     /// order, skipping those `done` says already ran, while the budget lasts.
     /// With `assume_sockets` (functions nobody called), socket-named
     /// parameters stand for Socket.IO objects (see `placeholder_args`).
+    /// A function's `this` is, like its arguments, only known at run time,
+    /// but what the function writes on it reads back (`this.socket = io()`
+    /// then `this.socket.on(…)` in a component method; see
+    /// `ObjData::unknown_rest`).
     pub(crate) fn run_with_placeholders(
         &mut self,
         mut todo: Vec<((FileId, u32), Rc<Closure>)>,
@@ -530,7 +535,9 @@ impl Interp {
             } else {
                 vec![Value::Unknown(Unknown::Param); c.func.params.len()]
             };
-            self.invoke(&c, argv, None);
+            let this = (!c.is_arrow && c.this.is_none())
+                .then(|| Value::Obj(ObjData::over_unknown(Unknown::Param)));
+            self.invoke(&c, argv, this);
         }
     }
 

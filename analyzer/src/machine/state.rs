@@ -106,6 +106,12 @@ pub(crate) struct JsState {
     pub(crate) env: super::env::EnvDocs,
     /// Modules loaded or being loaded, by file: exports, scope, live bindings.
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
+    /// The program whose entry is running (the entries pass sets it around
+    /// each entry): Node makes its `module` `require.main`, so
+    /// `if (require.main === module) start()` holds in that file and in no
+    /// module it loads. `None` in the later passes, where `require.main` is
+    /// only known at run time.
+    pub(crate) main: Option<FileId>,
     /// The calls being followed, innermost last: (file, function id); its
     /// length is the call depth (see `budget.rs`, `enter_frame`).
     pub(crate) stack: Vec<(FileId, u32)>,
