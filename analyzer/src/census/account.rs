@@ -122,6 +122,13 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
+    // Calls of the program's own functions that registered on a walked
+    // router (`this.get('/x', h)` calling a base class's helper).
+    for (at, r) in &rec.registered_through {
+        if run.walked.contains(r) {
+            http.insert(*at);
+        }
+    }
     // Files a walked router holds a registration from: server code, whatever
     // their folder is called (FoalTS's `controllers/static/pages.controller.ts`).
     let serving: HashSet<FileId> = http.iter().map(|(f, _)| *f).collect();

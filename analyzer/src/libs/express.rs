@@ -30,6 +30,12 @@ impl Interp {
         via: Option<(FileId, u32)>,
     ) {
         let cond = self.cond_text();
+        for fr in &self.js.frames {
+            self.rec
+                .census
+                .registered_through
+                .insert(((fr.file, fr.line), id));
+        }
         // The same route declared again by the same line under the same
         // conditions (a helper that registers, called many times) is the
         // declaration already there: it adds nothing to the inventory.
