@@ -739,6 +739,23 @@ impl Interp {
                 _ => false,
             }
         }
+        // An empty or root path says nothing by itself: any argument holding
+        // an empty string somewhere carries it (`createApp(config)` with
+        // `config.server.basePath = ''`). Only the calls that hand it on one to
+        // the next count, innermost first, with the path at most one level
+        // down (`this.route({ path: '' })`).
+        if wanted.iter().all(|w| w.len() <= 1) {
+            let mut supplier = None;
+            for fr in self.js.frames.iter().rev() {
+                if !fr.args.iter().any(|a| carries(a, &wanted, 1)) {
+                    break;
+                }
+                if fr.callee != "<anonymous>" {
+                    supplier = Some((fr.file, fr.line));
+                }
+            }
+            return supplier.filter(|at| *at != (ctx.file, call.line));
+        }
         self.js
             .frames
             .iter()
