@@ -242,6 +242,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/common", Module::Family),
     modelled("@nestjs/common/constants", Module::Family),
     modelled("@nestjs/core", Module::Family),
+    modelled("@nestjs/graphql", Module::Family),
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs
     modelled("routing-controllers", Module::Family),
@@ -606,9 +607,15 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
 /// Calls of packages' functions (`MiddlewareFactory`, named `pkg.member`),
 /// asked in this order; one no row answers is followed as middleware (its
 /// callbacks run).
-const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
-    (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
-}];
+const FACTORY_CALLS: &[CallHook] = &[
+    |ip, ctx, name, argv, args, line| {
+        (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        let method = name.strip_prefix(nest::GRAPHQL_MODULE)?;
+        Some(ip.nest_graphql_module(ctx, method, argv, line))
+    },
+];
 
 /// A hook answering a call of a library value the machine still knows by a
 /// `Builtin` variant of its own (`express()`, `Router()`, Socket.IO's
