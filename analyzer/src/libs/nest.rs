@@ -648,13 +648,21 @@ impl Interp {
             let decs = cv.class.decorators.clone();
             for d in &decs {
                 if self.nest_common(&ctx, d).as_deref() == Some("Controller") {
-                    let app = self
-                        .libs
-                        .nest
-                        .apps
+                    // The application of the controller's own package (a
+                    // repository may hold several programs), listening first.
+                    let project = &self.loader.project;
+                    let package = |f: FileId| {
+                        let rel = project.rel(f);
+                        project.package_dir_of(rel.rsplit_once('/').map_or("", |(d, _)| d))
+                    };
+                    let own = package(cv.file);
+                    let apps = &self.libs.nest.apps;
+                    let app = apps
                         .iter()
-                        .find(|a| a.listens)
-                        .unwrap_or(&self.libs.nest.apps[0]);
+                        .find(|a| a.listens && package(a.file) == own)
+                        .or_else(|| apps.iter().find(|a| package(a.file) == own))
+                        .or_else(|| apps.iter().find(|a| a.listens))
+                        .unwrap_or(&apps[0]);
                     let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
                     let name = cv.class.name.clone().unwrap_or_default();
                     let message = match self.libs.nest.inherited.get(&(cv.file, cv.class.line)) {
