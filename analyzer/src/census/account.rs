@@ -122,6 +122,16 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
+    // Calls of the program's own functions that registered (on any router).
+    let through: HashSet<(FileId, u32)> =
+        rec.registered_through.iter().map(|(at, _)| *at).collect();
+    // Those that registered on a walked router (`this.get('/x', h)` calling
+    // a base class's helper) are charted.
+    for (at, r) in &rec.registered_through {
+        if run.walked.contains(r) {
+            http.insert(*at);
+        }
+    }
     // Files a walked router holds a registration from: server code, whatever
     // their folder is called (FoalTS's `controllers/static/pages.controller.ts`).
     let serving: HashSet<FileId> = http.iter().map(|(f, _)| *f).collect();
@@ -240,6 +250,17 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                         crate::project::Resolved::File(t) => registers(t, None),
                         _ => (false, false),
                     }),
+                    // It registered when the evaluation saw a registration
+                    // made while it ran; else by the base class's method.
+                    Some(CallTarget::Inherited(_)) if through.contains(&(file, item.line)) => {
+                        Some((true, false))
+                    }
+                    Some(CallTarget::Inherited(spec)) => {
+                        Some(match run.project.resolve(file, spec) {
+                            crate::project::Resolved::File(t) => registers(t, Some(&item.method)),
+                            _ => (false, false),
+                        })
+                    }
                     None => None,
                 };
                 if call == Some((false, false)) {

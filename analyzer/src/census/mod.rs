@@ -35,7 +35,12 @@
 //!   another such call), or of a name a relative import binds, or
 //!   `require('./x')(args)` ([`CallTarget`]); the accounting keeps those
 //!   whose callee holds a real registration and charts them when the code
-//!   around them ran.
+//!   around them ran. Also `this.m(...)` (not registration-shaped) in a
+//!   method of a class that extends a named class and does not declare `m`
+//!   itself (`this.route({ method, path, handler })` in `class Users
+//!   extends Controller`): kept when the evaluation saw a registration made
+//!   while it ran, or when the base class's module has a function `m` that
+//!   holds a real registration.
 //!
 //! Each item keeps the functions that enclose it (outermost first), so the
 //! accounting can name the function that was never called.
@@ -128,6 +133,9 @@ pub(crate) enum CallTarget {
     /// What a project module gives (its specifier): it counts when that
     /// module registers inside a function.
     Import(String),
+    /// A method `this` inherits from a class a project module gives (its
+    /// specifier): it counts when a function of that name there registers.
+    Inherited(String),
 }
 
 /// A registration-shaped call.
@@ -174,6 +182,11 @@ pub(crate) struct CensusItem {
     /// class's own line.
     #[serde(default)]
     pub(crate) bare_class: bool,
+    /// For a registering call of a method `this` inherits
+    /// (`this.route({...})` in `class Users extends Controller`): the name
+    /// of the class extended.
+    #[serde(default)]
+    pub(crate) inherited: Option<String>,
 }
 
 impl CensusItem {
@@ -193,6 +206,7 @@ impl CensusItem {
             socket_shape: SocketShape::Plain,
             framework: None,
             bare_class: false,
+            inherited: None,
         }
     }
 
@@ -387,6 +401,15 @@ fn registering_calls(
             if c.target.is_some() {
                 return Some(c);
             }
+            if let Some(sup) = &c.inherited {
+                // The base class of this file, or one a relative import gives.
+                c.target = Some(if regs.contains(&c.method) {
+                    CallTarget::Local
+                } else {
+                    CallTarget::Inherited(imports.iter().find(|(n, _)| n == sup)?.1.clone())
+                });
+                return Some(c);
+            }
             if regs.contains(&c.method) {
                 c.target = Some(CallTarget::Local);
                 return Some(c);
@@ -488,8 +511,16 @@ struct Walker {
     writes: Vec<(String, Written)>,
 }
 
-/// The instance methods a class declares (and its fields holding functions).
-type OwnMethods = Rc<Vec<String>>;
+/// The instance methods a class declares (and its fields holding functions),
+/// and the name of the class it extends, when that is a plain name.
+type OwnMethods = Rc<ThisClass>;
+
+/// What the census knows of the class `this` is an instance of.
+#[derive(Debug, Default)]
+struct ThisClass {
+    methods: Vec<String>,
+    superclass: Option<String>,
+}
 
 const MAX_DEPTH: u32 = 400;
 
@@ -653,7 +684,14 @@ impl Walker {
     /// Whether `recv.m(...)` calls a method the enclosing class declares
     /// itself (`this.get(...)`, `self.post(...)` with `const self = this`).
     fn own_method(&self, recv: &Expr, m: &str) -> bool {
-        let this = match recv {
+        self.this_class(recv)
+            .is_some_and(|class| class.methods.iter().any(|x| x == m))
+    }
+
+    /// The class `recv` is the instance of, when it is `this` (or a name
+    /// bound to it) in a method of a class.
+    fn this_class(&self, recv: &Expr) -> Option<OwnMethods> {
+        match recv {
             Expr::This => self.this_methods.last().cloned().flatten(),
             Expr::Ident(n) => self
                 .this_aliases
@@ -662,8 +700,7 @@ impl Walker {
                 .find(|(_, a, _)| a == n)
                 .and_then(|(_, _, t)| t.clone()),
             _ => None,
-        };
-        this.is_some_and(|methods| methods.iter().any(|x| x == m))
+        }
     }
 
     /// A handler-like argument that is not a name bound to data here.
@@ -676,8 +713,9 @@ impl Walker {
             self.expr(s, None, d);
         }
         // The instance's own methods, and fields holding functions.
-        let own: OwnMethods = Rc::new(
-            c.methods
+        let own: OwnMethods = Rc::new(ThisClass {
+            methods: c
+                .methods
                 .iter()
                 .map(|(n, _)| n.clone())
                 .chain(
@@ -687,7 +725,11 @@ impl Walker {
                         .map(|(n, _)| n.clone()),
                 )
                 .collect(),
-        );
+            superclass: match &c.superclass {
+                Some(Expr::Ident(n)) => Some(n.clone()),
+                _ => None,
+            },
+        });
         for (n, e) in &c.fields {
             if let Some(e) = e {
                 if matches!(e, Expr::Func(_)) {
@@ -815,6 +857,7 @@ impl Walker {
                     socket_shape: SocketShape::Plain,
                     framework: Some(root.clone().unwrap_or_else(|| root_of(&d.callee))),
                     bare_class: root.is_none(),
+                    inherited: None,
                 });
             }
         }
@@ -931,6 +974,7 @@ impl Walker {
                 socket_shape: SocketShape::Plain,
                 framework: None,
                 bare_class: false,
+                inherited: None,
             });
             return;
         }
@@ -1054,6 +1098,21 @@ impl Walker {
         };
         if let Some(it) = found {
             self.push_here(it);
+        } else if let Some(sup) = self.this_class(recv).and_then(|t| t.superclass.clone()) {
+            // `this.route({ method, path, handler })` in a subclass: a call of
+            // a method the class inherits, which registers when that method
+            // of the base class does (judged when accounting).
+            let mut it = item(CensusKind::Call, c.args.first());
+            it.inherited = Some(sup);
+            self.calls.push(CensusItem {
+                enclosing: self.stack.clone(),
+                condition: self
+                    .conds
+                    .last()
+                    .filter(|(_, _, depth)| *depth == self.stack.len())
+                    .map(|(t, l, _)| (t.clone(), *l)),
+                ..it
+            });
         }
     }
 

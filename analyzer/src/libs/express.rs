@@ -30,6 +30,12 @@ impl Interp {
         via: Option<(FileId, u32)>,
     ) {
         let cond = self.cond_text();
+        for fr in &self.js.frames {
+            self.rec
+                .census
+                .registered_through
+                .insert(((fr.file, fr.line), id));
+        }
         // The same route declared again by the same line under the same
         // conditions (a helper that registers, called many times) is the
         // declaration already there: it adds nothing to the inventory.
@@ -732,6 +738,23 @@ impl Interp {
                 }
                 _ => false,
             }
+        }
+        // An empty or root path says nothing by itself: any argument holding
+        // an empty string somewhere carries it (`createApp(config)` with
+        // `config.server.basePath = ''`). Only the calls that hand it on one to
+        // the next count, innermost first, with the path at most one level
+        // down (`this.route({ path: '' })`).
+        if wanted.iter().all(|w| w.len() <= 1) {
+            let mut supplier = None;
+            for fr in self.js.frames.iter().rev() {
+                if !fr.args.iter().any(|a| carries(a, &wanted, 1)) {
+                    break;
+                }
+                if fr.callee != "<anonymous>" {
+                    supplier = Some((fr.file, fr.line));
+                }
+            }
+            return supplier.filter(|at| *at != (ctx.file, call.line));
         }
         self.js
             .frames

@@ -119,7 +119,7 @@ impl Interp {
 
     /// The files under a folder, each folder's entries in `readdir` order
     /// with sub-folders descended where they stand.
-    fn traversed_files(&self, rel: &str, depth: u32, out: &mut Vec<String>) {
+    pub(crate) fn traversed_files(&self, rel: &str, depth: u32, out: &mut Vec<String>) {
         for (name, is_dir) in self.loader.project.list_dir(rel).unwrap_or_default() {
             let path = if rel.is_empty() {
                 name

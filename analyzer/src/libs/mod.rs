@@ -42,6 +42,7 @@ pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
+pub(crate) mod oclif;
 pub(crate) mod openapi_backend;
 pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
@@ -242,6 +243,10 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/common", Module::Family),
     modelled("@nestjs/common/constants", Module::Family),
     modelled("@nestjs/core", Module::Family),
+    modelled("@nestjs/graphql", Module::Family),
+    // oclif.rs
+    modelled("@oclif/core", Module::Family),
+    modelled("@oclif/command", Module::Family),
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs
     modelled("routing-controllers", Module::Family),
@@ -480,6 +485,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     tsed::member,
     foal::member,
     documents::member,
+    oclif::member,
 ];
 
 /// Members of the values libraries made (`Framework`), asked in this order.
@@ -606,9 +612,16 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
 /// Calls of packages' functions (`MiddlewareFactory`, named `pkg.member`),
 /// asked in this order; one no row answers is followed as middleware (its
 /// callbacks run).
-const FACTORY_CALLS: &[CallHook] = &[|ip, ctx, name, argv, args, line| {
-    (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
-}];
+const FACTORY_CALLS: &[CallHook] = &[
+    |ip, ctx, name, argv, args, line| {
+        (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
+    },
+    |ip, ctx, name, argv, _, line| {
+        let method = name.strip_prefix(nest::GRAPHQL_MODULE)?;
+        Some(ip.nest_graphql_module(ctx, method, argv, line))
+    },
+    |ip, ctx, name, _, _, line| (name == oclif::RUN).then(|| ip.oclif_run(ctx, line)),
+];
 
 /// A hook answering a call of a library value the machine still knows by a
 /// `Builtin` variant of its own (`express()`, `Router()`, Socket.IO's

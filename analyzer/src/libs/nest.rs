@@ -28,6 +28,10 @@
 //! the controller. `RouterModule.register([{path, module, children}])`
 //! puts each listed module's path (joined with its parents') in front of the
 //! paths of the controllers that module declares, as Nest does.
+//! `GraphQLModule.forRoot(options)`/`forRootAsync({ useFactory })` of
+//! `@nestjs/graphql` in a module the root imports is one `POST` operation at
+//! `options.path` (`/graphql` by default; under the global prefix only with
+//! `useGlobalPrefix`), as `libs/dropins.rs` charts GraphQL on Express.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -50,6 +54,22 @@ use serde_json::{Map, Value as J, json};
 /// The packages whose decorators this module reads.
 const COMMON: &str = "@nestjs/common";
 const ROUTER_MODULE_REGISTER: &str = "@nestjs/core.RouterModule.register";
+/// `GraphQLModule.forRoot`/`forRootAsync` of `@nestjs/graphql`, by this prefix.
+pub(crate) const GRAPHQL_MODULE: &str = "@nestjs/graphql.GraphQLModule.";
+/// The dynamic module such a call gives, by this prefix and its index in
+/// [`NestState::graphql`].
+const GRAPHQL_ENDPOINT: &str = "@nestjs/graphql.endpoint#";
+
+/// A GraphQL endpoint `GraphQLModule.forRoot(options)` declares.
+#[derive(Clone)]
+pub(crate) struct GraphqlEndpoint {
+    file: FileId,
+    line: u32,
+    /// `options.path`, `/graphql` by default.
+    path: String,
+    /// `options.useGlobalPrefix`: under the application's global prefix.
+    global: bool,
+}
 
 /// One Nest application being assembled.
 pub(crate) struct NestApp {
@@ -73,6 +93,8 @@ pub(crate) struct NestApp {
 #[derive(Default)]
 pub(crate) struct NestState {
     apps: Vec<NestApp>,
+    /// The GraphQL endpoints `GraphQLModule.forRoot(...)` calls declared.
+    graphql: Vec<GraphqlEndpoint>,
     /// Controller classes some application serves, by (application, file, class line).
     served: HashSet<(usize, FileId, u32)>,
     /// Classes a served controller extends (their routes are served through
@@ -155,6 +177,18 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
                 keys.set(k, Value::str(v));
             }
             Some(Value::Obj(keys))
+        }
+        ("@nestjs/graphql", "GraphQLModule") => {
+            let o = ObjData::new();
+            for m in ["forRoot", "forRootAsync"] {
+                o.set(
+                    m,
+                    Value::Builtin(Builtin::MiddlewareFactory(Rc::from(format!(
+                        "{GRAPHQL_MODULE}{m}"
+                    )))),
+                );
+            }
+            Some(Value::Obj(o))
         }
         ("@nestjs/websockets", p) => Some(Value::Builtin(Builtin::NestWs(Rc::from(p)))),
         _ => None,
@@ -588,9 +622,13 @@ impl Interp {
             let root = self.libs.nest.apps[i].root.clone();
             let mut controllers = Vec::new();
             let mut guards = self.libs.nest.apps[i].guards.clone();
-            self.walk_modules(root, &mut controllers, &mut guards);
+            let mut graphql = Vec::new();
+            self.walk_modules(root, &mut controllers, &mut guards, &mut graphql);
             for cv in controllers {
                 self.register_controller(i, &cv, &guards);
+            }
+            for g in graphql {
+                self.register_graphql(i, g);
             }
         }
         // Controllers in files no module reached: loaded to be named.
@@ -610,13 +648,21 @@ impl Interp {
             let decs = cv.class.decorators.clone();
             for d in &decs {
                 if self.nest_common(&ctx, d).as_deref() == Some("Controller") {
-                    let app = self
-                        .libs
-                        .nest
-                        .apps
+                    // The application of the controller's own package (a
+                    // repository may hold several programs), listening first.
+                    let project = &self.loader.project;
+                    let package = |f: FileId| {
+                        let rel = project.rel(f);
+                        project.package_dir_of(rel.rsplit_once('/').map_or("", |(d, _)| d))
+                    };
+                    let own = package(cv.file);
+                    let apps = &self.libs.nest.apps;
+                    let app = apps
                         .iter()
-                        .find(|a| a.listens)
-                        .unwrap_or(&self.libs.nest.apps[0]);
+                        .find(|a| a.listens && package(a.file) == own)
+                        .or_else(|| apps.iter().find(|a| package(a.file) == own))
+                        .or_else(|| apps.iter().find(|a| a.listens))
+                        .unwrap_or(&apps[0]);
                     let at = format!("{}:{}", self.loader.project.rel(app.file), app.line);
                     let name = cv.class.name.clone().unwrap_or_default();
                     let message = match self.libs.nest.inherited.get(&(cv.file, cv.class.line)) {
@@ -644,6 +690,7 @@ impl Interp {
         root: Value,
         controllers: &mut Vec<Rc<ClassVal>>,
         guards: &mut Vec<String>,
+        graphql: &mut Vec<usize>,
     ) {
         let mut seen: HashSet<(FileId, u32)> = HashSet::new();
         let mut stack = vec![root];
@@ -657,6 +704,16 @@ impl Interp {
             let mut metas: Vec<Rc<ObjData>> = Vec::new();
             let class = match self.force_deep(m) {
                 Value::Class(cv) => Some(cv),
+                Value::Builtin(Builtin::Framework(n)) => {
+                    if let Some(i) = n
+                        .strip_prefix(GRAPHQL_ENDPOINT)
+                        .and_then(|i| i.parse().ok())
+                        && !graphql.contains(&i)
+                    {
+                        graphql.push(i);
+                    }
+                    continue;
+                }
                 Value::Obj(o) => {
                     let module = o.get("module").map(|v| self.force_deep(v));
                     metas.push(o);
@@ -835,6 +892,65 @@ impl Interp {
             Value::Obj(o) => Some(o),
             _ => None,
         })
+    }
+
+    /// `GraphQLModule.forRoot(options)` or `forRootAsync({ useFactory })`
+    /// (`method`): the dynamic module serving the schema, at `options.path`
+    /// (`/graphql` by default, as `@nestjs/graphql` has it); the factory of
+    /// `forRootAsync` runs with what it injects unknown.
+    pub(crate) fn nest_graphql_module(
+        &mut self,
+        ctx: &Ctx,
+        method: &str,
+        argv: &[Value],
+        line: u32,
+    ) -> Value {
+        let mut options = argv.first().map(|v| self.force_deep(v.clone()));
+        if method == "forRootAsync"
+            && let Some(Value::Obj(o)) = &options
+        {
+            options = match o.get("useFactory").map(|f| self.force_deep(f)) {
+                Some(f @ Value::Func(_)) => {
+                    let made = self.call_value_now(ctx, &f, Vec::new(), &[], line, None);
+                    Some(self.force_deep(made))
+                }
+                _ => None,
+            };
+        }
+        let get = |k: &str| match &options {
+            Some(Value::Obj(o)) => o.get(k),
+            _ => None,
+        };
+        let path = get("path")
+            .and_then(|v| v.as_text())
+            .unwrap_or_else(|| "/graphql".to_string());
+        let global = get("useGlobalPrefix").and_then(|v| v.truthy()) == Some(true);
+        let graphql = &mut self.libs.nest.graphql;
+        graphql.push(GraphqlEndpoint {
+            file: ctx.file,
+            line,
+            path,
+            global,
+        });
+        let i = graphql.len() - 1;
+        Value::Builtin(Builtin::Framework(Rc::from(format!(
+            "{GRAPHQL_ENDPOINT}{i}"
+        ))))
+    }
+
+    /// A GraphQL endpoint a module of application `app` imports: one `POST`
+    /// operation, as `libs/dropins.rs` charts GraphQL servers on Express.
+    fn register_graphql(&mut self, app: usize, i: usize) {
+        let g = self.libs.nest.graphql[i].clone();
+        let a = &self.libs.nest.apps[app];
+        let path = if g.global {
+            paths::join(&a.prefix, &g.path)
+        } else {
+            g.path
+        };
+        let router = a.router;
+        let kind = RegKind::package_route("post", vec![PathArg::Str(path)], "graphql", false);
+        self.push_reg(router, kind, g.file, g.line, None, None);
     }
 
     /// A call of a package's factory: `Module(meta)` from `@nestjs/common`

@@ -60,6 +60,12 @@ pub(crate) struct CensusRec {
     /// Call sites that produced an event site (also when the site is
     /// attributed to a helper's caller).
     pub(crate) event_sources: HashSet<(FileId, u32)>,
+    /// Calls of the program's own functions that were being followed when a
+    /// registration was made, with the router it went on: ((file, line) of
+    /// the call, router). `this.get('/x', h)` in a subclass calls its base
+    /// class's helper, which registers on the controller's router; the call
+    /// is charted when that router is walked.
+    pub(crate) registered_through: HashSet<((FileId, u32), u32)>,
 }
 
 fn classify(v: &Value) -> Recv {

@@ -51,7 +51,7 @@ type FolderDocs = Rc<BTreeMap<String, (String, String)>>;
 #[derive(Default)]
 pub(crate) struct EnvDocs {
     folders: HashMap<String, FolderDocs>,
-    /// Addresses of the strings a template gave (see [`Interp::decides`]).
+    /// Addresses of the strings a template gave (see [`Interp::env_documented`]).
     documented: HashSet<usize>,
 }
 
@@ -82,21 +82,14 @@ impl Interp {
         }
     }
 
-    /// What `v` as a test decides: nothing for a value a template gave (see
-    /// the module doc), else its truthiness.
-    pub(crate) fn decides(&self, v: &Value) -> Option<bool> {
-        match v {
-            Value::Str(s)
-                if self
-                    .js
-                    .env
-                    .documented
-                    .contains(&(Rc::as_ptr(s) as *const u8 as usize)) =>
-            {
-                None
-            }
-            v => v.truthy(),
-        }
+    /// Whether `v` is a string a template gave: what the variable may be,
+    /// so it decides no test (see the module doc and [`Interp::truth`]).
+    pub(crate) fn env_documented(&self, v: &Value) -> bool {
+        matches!(v, Value::Str(s) if self
+            .js
+            .env
+            .documented
+            .contains(&(Rc::as_ptr(s) as *const u8 as usize)))
     }
 
     /// One folder's templates, read once.

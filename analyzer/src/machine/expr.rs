@@ -251,7 +251,7 @@ impl Interp {
             }
             Expr::Logical(op, l, r) => {
                 let a = self.eval(ctx, l);
-                match (op, self.decides(&a)) {
+                match (op, self.truth(&a)) {
                     (LogicalOp::And, Some(false)) => a,
                     (LogicalOp::And, Some(true)) => self.eval_raw(ctx, r),
                     (LogicalOp::Or, Some(true)) => a,
@@ -287,7 +287,7 @@ impl Interp {
             }
             Expr::Cond(test, text, a, b) => {
                 let t = self.eval(ctx, test);
-                match self.decides(&t) {
+                match self.truth(&t) {
                     Some(true) => self.eval_raw(ctx, a),
                     Some(false) => self.eval_raw(ctx, b),
                     None => {
@@ -336,8 +336,8 @@ impl Interp {
             Expr::Unary(op, e) => {
                 let v = self.eval(ctx, e);
                 match op.as_str() {
-                    "!" => v
-                        .truthy()
+                    "!" => self
+                        .truth(&v)
                         .map(|b| Value::Bool(!b))
                         .unwrap_or(Value::dynamic()),
                     "void" => Value::Undef,

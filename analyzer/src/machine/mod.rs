@@ -760,6 +760,20 @@ impl Interp {
         self.assume(&text, when.join(" && "))
     }
 
+    /// What `v` says as a condition: [`Value::truthy`], except that an empty
+    /// default taken for a run-time value (`process.env.KEY || ''`, `x ?? ''`)
+    /// says nothing: it is `''` only when the value it stands for is unset,
+    /// so either branch may run. (A non-empty default is truthy either way.)
+    pub(crate) fn truth(&self, v: &Value) -> Option<bool> {
+        if self.env_documented(v) {
+            return None;
+        }
+        match v.truthy() {
+            Some(false) if !self.assumptions(v).is_empty() => None,
+            t => t,
+        }
+    }
+
     /// When the strings of a path value (a string or a list of them) are
     /// defaults taken for run-time values: the conditions, in order.
     pub(crate) fn assumptions(&self, v: &Value) -> Vec<(Rc<str>, String)> {

@@ -111,7 +111,7 @@ impl Interp {
                     )
                     && !matches!(test, Expr::Bool(_) | Expr::Str(_) | Expr::Num(_))
                     && !self.per_iteration_test(test);
-                let known = if state { None } else { self.decides(&t) };
+                let known = if state { None } else { self.truth(&t) };
                 // Lazy initialisation, `if (!this._app) this._app = build()`: the
                 // branch runs the first time, so what it builds is not conditional.
                 let known = match known {
