@@ -262,6 +262,9 @@ impl Launch<'_> {
         let prog_name = prog.rsplit('/').next().unwrap_or(prog);
         match prog_name {
             "npm" | "pnpm" | "yarn" => {
+                if self.in_folder(prog, args, depth, out) {
+                    return;
+                }
                 let rest: Vec<&str> = args
                     .iter()
                     .copied()
@@ -348,6 +351,15 @@ impl Launch<'_> {
                         how: format!("`{p} {t}`"),
                         path: t,
                     });
+                } else if p == "nodemon"
+                    && let Some(main) = self.json.get("main").and_then(|m| m.as_str())
+                {
+                    // nodemon with no script runs the package's main.
+                    let path = main.trim_start_matches("./").to_string();
+                    out.push(Target {
+                        how: format!("`nodemon` runs main `{path}`"),
+                        path,
+                    });
                 }
             }
             // A program named by its path (`./bin/start`, `sandbox/run.sh`):
@@ -355,6 +367,62 @@ impl Launch<'_> {
             _ if prog.contains('/') || prog.ends_with(".sh") => self.launcher(prog, depth, out),
             _ => {}
         }
+    }
+
+    /// `npm start --prefix server`, `yarn --cwd server dev`, `pnpm -C server
+    /// start` (also `--prefix=server`): the package in that folder runs the
+    /// rest of the command with its own scripts; what it runs is named from
+    /// this package's folder. False when the command names no folder.
+    fn in_folder(&self, prog: &str, args: &[&str], depth: u32, out: &mut Vec<Target>) -> bool {
+        let mut rest: Vec<&str> = Vec::new();
+        let mut dir = None;
+        let mut i = 0;
+        while i < args.len() {
+            let w = args[i];
+            if let Some(d) = w
+                .strip_prefix("--prefix=")
+                .or(w.strip_prefix("--cwd="))
+                .or(w.strip_prefix("--dir="))
+            {
+                dir = Some(d);
+            } else if matches!(w, "--prefix" | "--cwd" | "--dir" | "-C") && i + 1 < args.len() {
+                dir = Some(args[i + 1]);
+                i += 1;
+            } else {
+                rest.push(w);
+            }
+            i += 1;
+        }
+        let Some(dir) = dir.map(|d| d.trim_start_matches("./").trim_end_matches('/')) else {
+            return false;
+        };
+        if dir.is_empty()
+            || dir == "."
+            || dir.starts_with("..")
+            || dir.starts_with('/')
+            || depth > 4
+        {
+            return true;
+        }
+        let Some(json) = (self.read)(&format!("{dir}/package.json"))
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        else {
+            return true;
+        };
+        let read = |p: &str| (self.read)(&format!("{dir}/{p}"));
+        let sub = Launch {
+            json: &json,
+            read: &read,
+        };
+        let mut words = vec![prog];
+        words.extend(rest);
+        let mut found = Vec::new();
+        sub.program(&words, depth + 1, &mut found);
+        out.extend(found.into_iter().map(|t| Target {
+            path: format!("{dir}/{}", t.path),
+            how: format!("in `{dir}/`, {}", t.how),
+        }));
+        true
     }
 
     /// The scripts a shell launcher runs: each of its lines read as a
@@ -989,6 +1057,42 @@ mod tests {
             )[0]
             .0,
             "apps/web/src/main"
+        );
+    }
+
+    #[test]
+    fn scripts_run_in_another_folder_use_its_package() {
+        let server =
+            r#"{"main": "app.js", "scripts": {"start": "nodemon", "dev": "node src/dev.js"}}"#;
+        let files = [("server/package.json", server)];
+        let start = json!({"scripts": {
+            "start": "concurrently -n server,client \"npm run server:start\" \"npm run client:start\"",
+            "server:start": "npm start --prefix server",
+            "client:start": "npm start --prefix client"}});
+        assert_eq!(hints_with(start, &files)[0].0, "server/app.js");
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"dev": "yarn --cwd ./server dev"}}),
+                &files
+            )[0]
+            .0,
+            "server/src/dev.js"
+        );
+        assert_eq!(
+            hints_with(
+                json!({"scripts": {"start": "pnpm -C server run dev"}}),
+                &files
+            )[0]
+            .0,
+            "server/src/dev.js"
+        );
+        // A folder with no package.json runs nothing known.
+        assert!(
+            hints_with(
+                json!({"scripts": {"start": "npm start --prefix web"}}),
+                &files
+            )
+            .is_empty()
         );
     }
 
