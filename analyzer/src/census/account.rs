@@ -7,7 +7,7 @@ use super::{
     CallTarget, CensusItem, CensusKind, SocketShape, imports_client_framework, is_client_path,
 };
 use crate::inventory::{CensusEntry, Coverage, FindingCode, Inventory, Location};
-use crate::ir::{FileFacts, Stmt};
+use crate::ir::{FileFacts, Pattern, Stmt};
 use crate::loader::{Loader, needle};
 use crate::machine::Interp;
 use crate::machine::census_rec::Recv;
@@ -654,6 +654,42 @@ fn imported_client(run: &RunView, file: FileId, receiver: &str) -> Option<(Strin
     Some((run.project.rel(id).to_string(), client))
 }
 
+/// The module a receiver is (a relative module bound whole to the name:
+/// `const authCache = require('./authCache')`, `import cache from './cache'`,
+/// `import * as cache from './cache'`) when that module exports a function
+/// of its own named `method`.
+fn imported_own_function(
+    run: &RunView,
+    file: FileId,
+    receiver: &str,
+    method: &str,
+) -> Option<String> {
+    let facts = &run.loader.get(file).facts;
+    let spec = facts.body.iter().find_map(|st| match st {
+        Stmt::Import(imp)
+            if imp.source.starts_with('.')
+                && (imp.default.as_deref() == Some(receiver)
+                    || imp.namespace.as_deref() == Some(receiver)) =>
+        {
+            Some(imp.source.clone())
+        }
+        Stmt::Var(decls) => decls.iter().find_map(|(p, e)| match p {
+            Pattern::Ident(n) if n == receiver => e
+                .as_ref()
+                .and_then(super::required)
+                .filter(|s| s.starts_with('.'))
+                .map(str::to_string),
+            _ => None,
+        }),
+        _ => None,
+    })?;
+    let crate::project::Resolved::File(id) = run.project.resolve(file, &spec) else {
+        return None;
+    };
+    super::packages::exports_own_function(&run.loader.get(id).facts, method)
+        .then(|| run.project.rel(id).to_string())
+}
+
 /// The precise cause of an uncharted item (see the module doc).
 fn explain(
     run: &RunView,
@@ -786,6 +822,21 @@ fn explain(
                 "`{receiver}` is an object the file writes, whose `{}` is its own function ({})",
                 item.method,
                 here(file, line)
+            ),
+        };
+    }
+    // (`authCache.get(name, remote.fetch, user)`, where `authCache` is a
+    // module of the program whose exports define `get` themselves.)
+    if !event
+        && item.kind != CensusKind::Call
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(from) = imported_own_function(run, file, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}.{}` is the function {from} exports under that name, not an Express app's or router's method",
+                item.method
             ),
         };
     }

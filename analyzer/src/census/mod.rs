@@ -10,7 +10,9 @@
 //!   that have at least one handler-like argument after it (function, arrow,
 //!   name, member, call, array). A name or member path needs a function or a
 //!   member handler, or a spread followed by a handler (`router.post(r.url,
-//!   ...middlewares, wrap(r.callback))`; `client.get(url, options)` is left out). Chains
+//!   ...middlewares, wrap(r.callback))`; `client.get(url, options)` is left
+//!   out, and so is `cache.get(key, store, function (err, v) {…})`, whose
+//!   error-first callback Express never calls as a handler). Chains
 //!   `X.route(P).get(H).post(H)` count once per verb;
 //! - `X.use([P,] H...)` with at least one handler-like argument;
 //! - `X.param(name, H)`;
@@ -1043,9 +1045,11 @@ impl Walker {
                         // A path a name, member or call gives (`urljoin(base,
                         // 'api/signin')`): a handler function or member must follow.
                         Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
-                            rest.iter()
-                                .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                || spread_then_handler(rest)
+                            !rest.iter().any(node_callback)
+                                && (rest
+                                    .iter()
+                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                    || spread_then_handler(rest))
                         }
                         Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
                         None => false,
@@ -1174,6 +1178,17 @@ fn spread_then_handler(rest: &[Expr]) -> bool {
     rest.iter()
         .position(|a| matches!(a, Expr::Spread(_)))
         .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
+}
+
+/// A Node-style callback, error first (`function (err, value) {…}`): what a
+/// cache's or a client's `get(key, store, cb)` takes. Express calls a route
+/// handler with `(req, res, next)` and an error handler with four
+/// parameters, so a function whose first parameter is named for an error
+/// and that takes fewer than four is never one.
+fn node_callback(e: &Expr) -> bool {
+    let Expr::Func(f) = e else { return false };
+    f.params.len() < 4
+        && matches!(f.params.first(), Some(Pattern::Ident(n)) if matches!(n.as_str(), "err" | "error" | "er"))
 }
 
 fn handler_like(e: &Expr) -> bool {

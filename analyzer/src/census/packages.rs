@@ -257,3 +257,35 @@ fn literal_method(props: &[ObjProp], method: &str) -> Option<u32> {
         _ => None,
     })?
 }
+
+/// Whether a module exports a function of its own under `method`
+/// (`module.exports = { get: function (key, cb) {…} }`, `exports.get = …`,
+/// `export default { get() {…} }`): a module importing
+/// it calls that function, not an Express app's or router's method.
+pub(super) fn exports_own_function(facts: &FileFacts, method: &str) -> bool {
+    let is_module_exports = |e: &Expr| matches!(e, Expr::Member(o, prop) if prop == "exports" && matches!(&**o, Expr::Ident(m) if m == "module"));
+    let is_exports =
+        |e: &Expr| is_module_exports(e) || matches!(e, Expr::Ident(n) if n == "exports");
+    fn target(p: &Pattern) -> Option<&Expr> {
+        match p {
+            Pattern::Target(t) => Some(t),
+            _ => None,
+        }
+    }
+    let own = |props: &[ObjProp]| {
+        props.iter().any(|p| match p {
+            ObjProp::Method(PropKey::Name(k), _) => k == method,
+            ObjProp::KeyValue(PropKey::Name(k), Expr::Func(_)) => k == method,
+            _ => false,
+        })
+    };
+    facts.body.iter().any(|st| match st {
+        Stmt::ExportDefault(Expr::Object(props)) => own(props),
+        Stmt::Expr(Expr::Assign(t, v)) => match (target(t), &**v) {
+            (Some(t), Expr::Object(props)) if is_module_exports(t) => own(props),
+            (Some(Expr::Member(o, prop)), Expr::Func(_)) => prop == method && is_exports(o),
+            _ => false,
+        },
+        _ => false,
+    })
+}

@@ -20,7 +20,12 @@
 //! the same instance each later time. Values put in with `Container.set(C, v)`,
 //! `Container.set('name', v)` (typedi's `{ id, value }` too) and tsyringe's
 //! `registerInstance(C, v)`, `register(C, { useValue })` and
-//! `register(C, { useClass: D })` are what later asks give.
+//! `register(C, { useClass: D })` are what later asks give. A class nobody in
+//! the program constructs but whose decorator comes from one of these
+//! packages (Angular's `@Component()` with `constructor(private ws:
+//! WsService)`, whose methods the framework calls) is made by that package's
+//! container the same way when the uncalled-methods pass runs its methods
+//! (`Interp::di_made`).
 //!
 //! Deliberately not: tokens injected with `@Inject(token)`/`@inject(token)` on a
 //! parameter (that parameter is unknown), transient scopes (a class marked
@@ -206,6 +211,51 @@ impl Interp {
             .insert((p, k.text()), (Some(key.clone()), instance.clone()));
         instance
     }
+}
+
+impl Interp {
+    /// The instance of a class nobody in the program constructs that a DI
+    /// container makes: a class with a decorator imported from a DI package
+    /// (Angular's `@Component()`, `@Injectable()`, `@Directive()`; typedi's
+    /// `@Service()`; tsyringe's `@injectable()`), made by that package's
+    /// container as `Container.get(C)` would be.
+    pub(crate) fn di_made(&mut self, cv: &Rc<ClassVal>) -> Option<Value> {
+        let facts = self.loader.get(cv.file).facts.clone();
+        let p = container_of(&facts, &cv.class)?;
+        let ctx = Ctx {
+            file: cv.file,
+            scope: Scope::new(Some(self.js.globals.clone())),
+            this: Value::Undef,
+            home: None,
+        };
+        Some(self.di_get(&ctx, p, &Value::Class(cv.clone()), cv.class.line))
+    }
+}
+
+/// The DI package whose container makes instances of `class`: the package
+/// one of its decorators is imported from (`import { Injectable } from
+/// '@angular/core'`, `import * as di from 'typedi'` with `@di.Service()`).
+fn container_of(facts: &FileFacts, class: &Class) -> Option<DiPackage> {
+    class.decorators.iter().find_map(|d| {
+        let root = match &d.callee {
+            Expr::Ident(n) => (n.as_str(), false),
+            Expr::Member(o, _) => match &**o {
+                Expr::Ident(n) => (n.as_str(), true),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        facts.body.iter().find_map(|st| match st {
+            Stmt::Import(imp) if !imp.type_only => {
+                let bound = match root {
+                    (n, false) => imp.named.iter().any(|(_, local)| local == n),
+                    (n, true) => imp.namespace.as_deref() == Some(n),
+                };
+                bound.then(|| package(&imp.source)).flatten()
+            }
+            _ => None,
+        })
+    })
 }
 
 /// The key a value is held under: a class, or a name.

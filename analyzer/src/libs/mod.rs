@@ -833,6 +833,24 @@ pub(crate) fn methods_on_instance(base: &Value) -> bool {
     OWN_METHOD_BASES.iter().any(|is| is(base))
 }
 
+/// A hook that makes the instance of a class nobody in the program
+/// constructs when a library's framework would (a DI container's service):
+/// the instance, or `None` when the class is not the library's to make.
+type MadeHook = fn(&mut Interp, &Rc<crate::value::ClassVal>) -> Option<Value>;
+
+/// Libraries that make instances of the program's classes, asked in this order.
+const FRAMEWORK_MADE: &[MadeHook] = &[Interp::di_made];
+
+/// The instance of `cv` a library's framework makes (see [`FRAMEWORK_MADE`]),
+/// for the uncalled-methods pass that runs the methods of a class nobody
+/// constructs.
+pub(crate) fn framework_instance(
+    ip: &mut Interp,
+    cv: &Rc<crate::value::ClassVal>,
+) -> Option<Value> {
+    FRAMEWORK_MADE.iter().find_map(|hook| hook(ip, cv))
+}
+
 /// Packages that take an app, router or server but add no routes to it
 /// (servers, serverless wrappers, shutdown helpers, error reporters, route
 /// listers, test clients, view engines): handing them an app is not a `package-router`

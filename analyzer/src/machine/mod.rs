@@ -451,6 +451,10 @@ impl Interp {
                     continue;
                 }
                 progressed = true;
+                // (Angular's components and services, typedi's and tsyringe's:
+                // their container makes them, with their constructor's
+                // parameters from its instances.)
+                let inst = inst.or_else(|| crate::libs::framework_instance(self, &cv));
                 let this = match inst {
                     Some(i) => i,
                     None => {
