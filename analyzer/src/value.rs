@@ -209,7 +209,8 @@ pub(crate) enum Builtin {
     /// `Reflect.defineMetadata`, `Reflect.getMetadata`, … (`machine/metadata.rs`).
     ReflectFn(&'static str),
     /// A function's constructor (`fn.constructor`): `Function`,
-    /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`.
+    /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`; and
+    /// the global constructors the machine calls by name: `RegExp`, `Boolean`.
     FunctionCtor(&'static str),
     /// `Array.from`.
     ArrayFrom,

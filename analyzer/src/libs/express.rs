@@ -392,7 +392,7 @@ impl Interp {
     /// imports in it are findings of their own unless the loop was one.
     pub(crate) fn pop_dyn_loop(&mut self) {
         let depth = self.running.dyn_loops.len();
-        let Some((_, _, _, seen)) = self.running.dyn_loops.pop() else {
+        let Some(DynLoop { seen, .. }) = self.running.dyn_loops.pop() else {
             return;
         };
         if self.running.loop_imports.is_empty() {
@@ -484,17 +484,10 @@ impl Interp {
     }
 
     pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
-        if let Some((f, l, t, seen)) = self.running.dyn_loops.last() {
-            seen.set(true);
-            let (f, l, t) = (*f, *l, t.clone());
-            self.finding(
-                FindingCode::DynamicLoop,
-                f,
-                l,
-                format!(
-                    "routes are registered in a loop over `{t}`, which is only known at run time"
-                ),
-            );
+        if let Some(d) = self.running.dyn_loops.last() {
+            d.seen.set(true);
+            let (f, l, message) = (d.file, d.line, d.message());
+            self.finding(FindingCode::DynamicLoop, f, l, message);
             return;
         }
         let text = call.args.first().map(expr_text).unwrap_or_default();

@@ -79,21 +79,19 @@ impl Interp {
                                 .running
                                 .dyn_loops
                                 .last()
-                                .map(|(f, l, t, _)| (*f, *l, t.clone()));
+                                .map(|d| (d.file, d.line, d.message()));
                             match in_loop {
-                                Some((f, l, t)) => {
-                                    self.finding(
-                                        FindingCode::DynamicLoop,
-                                        f,
-                                        l,
-                                        format!("routes are registered in a loop over `{t}`, which is only known at run time"),
-                                    )
+                                Some((f, l, message)) => {
+                                    self.finding(FindingCode::DynamicLoop, f, l, message)
                                 }
                                 None => self.finding(
                                     FindingCode::DynamicMethod,
                                     ctx.file,
                                     call.line,
-                                    format!("the HTTP method `{}` is computed at run time", expr_text(idx)),
+                                    format!(
+                                        "the HTTP method `{}` is computed at run time",
+                                        expr_text(idx)
+                                    ),
                                 ),
                             }
                         }
@@ -323,7 +321,13 @@ impl Interp {
         match o {
             Value::Arr(a) => {
                 let argv = self.eval_args(ctx, &call.args);
-                self.array_method(ctx, a, name, argv, call)
+                if let Some(when) = self.empty_by_default(a)
+                    && let Some(v) = self.iterate_empty_by_default(ctx, a, name, &argv, call, when)
+                {
+                    return v;
+                }
+                let out = self.array_method(ctx, a, name, argv, call);
+                self.list_derived(out, a)
             }
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -399,11 +403,10 @@ impl Interp {
                     "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
                 );
                 if looping {
-                    self.running.dyn_loops.push((
+                    self.running.dyn_loops.push(DynLoop::new(
                         ctx.file,
                         call.line,
                         format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
-                        Cell::new(false),
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
@@ -1264,6 +1267,12 @@ impl Interp {
             }
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
+            // `Boolean(v)` (a `filter(Boolean)` callback): `v`'s truthiness.
+            Builtin::FunctionCtor("Boolean") => argv
+                .first()
+                .unwrap_or(&Value::Undef)
+                .truthy()
+                .map_or(Value::dynamic(), Value::Bool),
             Builtin::PathModule
             | Builtin::ObjectNs
             | Builtin::ReflectNs

@@ -88,7 +88,7 @@ impl Interp {
         }
         let recv = classify(o);
         let later = self.modes.event_mode;
-        let dyn_loop = self.running.dyn_loops.last().map(|(f, l, _, _)| (*f, *l));
+        let dyn_loop = self.running.dyn_loops.last().map(|d| (d.file, d.line));
         let seen = self.rec.census.sites.entry((file, line)).or_default();
         let slot = if later {
             &mut seen.later
