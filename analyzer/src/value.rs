@@ -423,8 +423,13 @@ impl Sio {
 /// Why a value is unknown.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Unknown {
-    /// Comes from an installed package or the runtime (normal, not a finding).
-    External,
+    /// Comes from an installed package or the runtime (normal, not a finding),
+    /// with the package it comes from when that is one the analysis does not
+    /// model: what `require('pkg')` gives, its members wherever they travel
+    /// (`this.route = require('pkg').router`, `const { router } = …`), what
+    /// its functions return. Mounting such a value with `use(path, x)` says
+    /// which package's routes are not charted ([`crate::libs`] `package_mounts`).
+    External(Option<Rc<str>>),
     /// Computed at run time from something the analyzer cannot see.
     Dynamic,
     /// A parameter of a function the analyzer ran without a caller (its real
@@ -437,7 +442,8 @@ pub(crate) enum Unknown {
     /// analysis does not model (`new ScimRouters({...})`, the package's name
     /// kept): unknown like [`Unknown::External`], but mounting it with
     /// `use(path, x)` says which package's routes are not charted. Its
-    /// members and what calling it gives are [`Unknown::External`].
+    /// members and what calling it gives are [`Unknown::External`] of that
+    /// package.
     Instance(Rc<str>),
 }
 
@@ -618,7 +624,13 @@ impl Value {
     }
 
     pub(crate) fn external() -> Value {
-        Value::Unknown(Unknown::External)
+        Value::Unknown(Unknown::External(None))
+    }
+
+    /// A value of the installed package `pkg`, which the analysis does not
+    /// model (see [`Unknown::External`]).
+    pub(crate) fn of_package(pkg: &str) -> Value {
+        Value::Unknown(Unknown::External(Some(Rc::from(pkg))))
     }
 
     pub(crate) fn array(v: Vec<Value>) -> Value {

@@ -1211,9 +1211,12 @@ impl Interp {
     /// answer routes of its own and is not known middleware
     /// ([`crate::libs::may_serve_routes`]): an object built with `new` from
     /// its class (`new ScimRouters({...})`, a class extending
-    /// `express.Router`), mounted anywhere, or what one of its functions
-    /// returns (`app.use('/scim', scimRouter(opts))`), mounted at a path of
-    /// its own. The routes it answers are not charted, which a
+    /// `express.Router`), mounted anywhere, or, mounted at a path of its
+    /// own, what one of its functions returns (`app.use('/scim',
+    /// scimRouter(opts))`) or any value that came from it, however it
+    /// travelled (`this.rasaRoute = require('pkg').router; app.use('/rasa',
+    /// this.rasaRoute)`, a variable, a destructured name, a member of an
+    /// imported object). The routes it answers are not charted, which a
     /// `package-router` finding says, naming the package and the path.
     fn package_mounts(
         &mut self,
@@ -1238,11 +1241,22 @@ impl Interp {
                 Value::Unknown(Unknown::Instance(pkg)) => {
                     (pkg.to_string(), "an object built with `new` from")
                 }
-                Value::Unknown(Unknown::External)
-                    if own_path && matches!(e, Expr::Call(_) | Expr::New(..)) =>
-                {
-                    match self.package_of(ctx, e) {
-                        Some(pkg) => (pkg, "a value made by"),
+                // A value that came from the package (`this.route =
+                // require('pkg').router`, however it travelled) or that a
+                // call of one of its functions made.
+                Value::Unknown(Unknown::External(from)) if own_path => {
+                    let made = matches!(e, Expr::Call(_) | Expr::New(..));
+                    let how = if made {
+                        "a value made by"
+                    } else {
+                        "a value of"
+                    };
+                    match from.as_deref().map(str::to_string) {
+                        Some(pkg) => (pkg, how),
+                        None if made => match self.package_of(ctx, e) {
+                            Some(pkg) => (pkg, how),
+                            None => continue,
+                        },
                         None => continue,
                     }
                 }

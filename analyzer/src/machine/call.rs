@@ -139,11 +139,11 @@ impl Interp {
                 if matches!(f, Value::Unknown(Unknown::Dynamic)) {
                     self.dynamic_call(ctx, call, &argv);
                 }
-                if matches!(f, Value::Unknown(Unknown::External)) {
-                    self.package_router(ctx, callee, call.line, &argv);
+                if let Value::Unknown(Unknown::External(from)) = &f {
+                    self.package_router(ctx, callee, from.as_deref(), call.line, &argv);
                 }
                 // `memoize(load)` / `once(init)` from a package give back what they wrap.
-                if matches!(f, Value::Unknown(Unknown::External))
+                if matches!(f, Value::Unknown(Unknown::External(_)))
                     && matches!(callee, Expr::Ident(n) if n == "memoize" || n == "once")
                     && let Some(g @ Value::Func(_)) = argv.first()
                 {
@@ -394,7 +394,7 @@ impl Interp {
             Value::Unknown(kind) => {
                 // A package instance's methods are the package's.
                 let kind = &match kind {
-                    Unknown::Instance(_) => Unknown::External,
+                    Unknown::Instance(pkg) => Unknown::External(Some(pkg.clone())),
                     k => k.clone(),
                 };
                 // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
@@ -410,8 +410,8 @@ impl Interp {
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
-                if *kind == Unknown::External {
-                    self.package_router(ctx, &call.callee, call.line, &argv);
+                if let Unknown::External(from) = kind {
+                    self.package_router(ctx, &call.callee, from.as_deref(), call.line, &argv);
                 }
                 self.census_handed(ctx.file, call.line, &argv);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
@@ -419,7 +419,7 @@ impl Interp {
                     self.pop_dyn_loop();
                 }
                 // `_.memoize(load)` / `once(init)` give back what they wrap.
-                if *kind == Unknown::External
+                if matches!(kind, Unknown::External(_))
                     && matches!(name, "memoize" | "once")
                     && let Some(f @ Value::Func(_)) = argv.first()
                 {
@@ -648,7 +648,7 @@ impl Interp {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 match k {
-                    Unknown::Instance(_) => Value::external(),
+                    Unknown::Instance(pkg) => Value::of_package(pkg),
                     k => Value::Unknown(k.clone()),
                 }
             }
@@ -886,7 +886,7 @@ impl Interp {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 match k {
-                    Unknown::Instance(_) => Value::external(),
+                    Unknown::Instance(pkg) => Value::of_package(pkg),
                     k => Value::Unknown(k.clone()),
                 }
             }
@@ -1301,8 +1301,17 @@ impl Interp {
     /// An app or router handed (directly, or one level down in an object or
     /// array literal: `initialize({ app })`) to a function of an installed
     /// package the analysis does not model: the routes that package adds are
-    /// not known, which a `package-router` finding says (once per call).
-    pub(crate) fn package_router(&mut self, ctx: &Ctx, callee: &Expr, line: u32, argv: &[Value]) {
+    /// not known, which a `package-router` finding says (once per call). The
+    /// package is the one the function came `from`, else the one the
+    /// callee's root name is bound to.
+    pub(crate) fn package_router(
+        &mut self,
+        ctx: &Ctx,
+        callee: &Expr,
+        from: Option<&str>,
+        line: u32,
+        argv: &[Value],
+    ) {
         if self.modes.event_mode || self.salvage.current.is_some() {
             return;
         }
@@ -1315,7 +1324,10 @@ impl Interp {
         if !handed {
             return;
         }
-        let Some(pkg) = self.package_of(ctx, callee) else {
+        let Some(pkg) = from
+            .map(str::to_string)
+            .or_else(|| self.package_of(ctx, callee))
+        else {
             return;
         };
         if !crate::libs::may_add_routes(&pkg) {

@@ -69,7 +69,7 @@ fn classify(v: &Value) -> Recv {
     match v {
         Value::Router(id) | Value::Chain(id, _) => Recv::Router(*id),
         Value::Sio(_) => Recv::Socket,
-        Value::Unknown(Unknown::External | Unknown::Instance(_)) | Value::Builtin(_) => {
+        Value::Unknown(Unknown::External(_) | Unknown::Instance(_)) | Value::Builtin(_) => {
             Recv::External
         }
         Value::Unknown(Unknown::Param) => Recv::Param,
