@@ -425,10 +425,11 @@ impl Sio {
 pub(crate) enum Unknown {
     /// Comes from an installed package or the runtime (normal, not a finding),
     /// with the package it comes from when that is one the analysis does not
-    /// model: what `require('pkg')` gives, its members wherever they travel
-    /// (`this.route = require('pkg').router`, `const { router } = …`), what
-    /// its functions return. Mounting such a value with `use(path, x)` says
-    /// which package's routes are not charted ([`crate::libs`] `package_mounts`).
+    /// model: what `require('pkg')` gives and its members, wherever they
+    /// travel (`this.route = require('pkg').router`, `const { router } = …`),
+    /// not what its functions return (middleware factories' middleware).
+    /// Mounting such a value with `use(path, x)` says which package's routes
+    /// are not charted ([`crate::libs`] `package_mounts`).
     External(Option<Rc<str>>),
     /// Computed at run time from something the analyzer cannot see.
     Dynamic,
@@ -442,8 +443,8 @@ pub(crate) enum Unknown {
     /// analysis does not model (`new ScimRouters({...})`, the package's name
     /// kept): unknown like [`Unknown::External`], but mounting it with
     /// `use(path, x)` says which package's routes are not charted. Its
-    /// members and what calling it gives are [`Unknown::External`] of that
-    /// package.
+    /// members are [`Unknown::External`] of that package; what calling it or
+    /// its methods gives is [`Unknown::External`] of none.
     Instance(Rc<str>),
 }
 

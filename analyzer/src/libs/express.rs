@@ -1213,10 +1213,10 @@ impl Interp {
     /// its class (`new ScimRouters({...})`, a class extending
     /// `express.Router`), mounted anywhere, or, mounted at a path of its
     /// own, what one of its functions returns (`app.use('/scim',
-    /// scimRouter(opts))`) or any value that came from it, however it
-    /// travelled (`this.rasaRoute = require('pkg').router; app.use('/rasa',
-    /// this.rasaRoute)`, a variable, a destructured name, a member of an
-    /// imported object). The routes it answers are not charted, which a
+    /// scimRouter(opts))`, the call written there) or one of its exports,
+    /// however it travelled (`this.rasaRoute = require('pkg').router;
+    /// app.use('/rasa', this.rasaRoute)`, a variable, a destructured name, a
+    /// member of an imported object). The routes it answers are not charted, which a
     /// `package-router` finding says, naming the package and the path.
     fn package_mounts(
         &mut self,

@@ -428,7 +428,7 @@ impl Interp {
                 if *kind == Unknown::Dynamic {
                     self.dynamic_call(ctx, call, &argv);
                 }
-                Value::Unknown(kind.clone())
+                returned(kind)
             }
             // `Object.prototype.hasOwnProperty`, unless the object has its own:
             // true for a property the object holds; one it does not hold may
@@ -647,10 +647,7 @@ impl Interp {
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
-                match k {
-                    Unknown::Instance(pkg) => Value::of_package(pkg),
-                    k => Value::Unknown(k.clone()),
-                }
+                returned(k)
             }
             // A compiled validator (`ajv.compile(schema)`) applied to the request.
             Value::Zod(z) => {
@@ -1421,5 +1418,16 @@ impl Interp {
             self.running.cond.pop();
         }
         Some(Value::dynamic())
+    }
+}
+
+/// What calling a value only known at run time gives: unknown the same way,
+/// except that what a package's function returns (a middleware factory's
+/// middleware, `jwt({ secret })`) is not one of the package's exports, so it
+/// does not keep the package's name (see [`Unknown::External`]).
+fn returned(k: &Unknown) -> Value {
+    match k {
+        Unknown::External(_) | Unknown::Instance(_) => Value::external(),
+        k => Value::Unknown(k.clone()),
     }
 }
