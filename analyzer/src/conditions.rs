@@ -53,9 +53,38 @@ pub(crate) fn and_operand(c: &str) -> String {
     }
 }
 
+/// The condition that holds when `c` does not: `!(x)` for `x`, and `x` for
+/// `!(x)` (a default that applies when `!(process.env.X)` does not apply when
+/// `process.env.X`).
+pub(crate) fn negated(c: &str) -> String {
+    if let Some(inner) = c.strip_prefix("!(").and_then(|r| r.strip_suffix(')')) {
+        // `!(a) && !(b)` also starts and ends so: only one group is unwrapped.
+        let mut depth = 0i32;
+        let whole = inner.bytes().all(|b| {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth >= 0
+        });
+        if whole && depth == 0 {
+            return inner.to_string();
+        }
+    }
+    format!("!({c})")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::and_operand;
+    use super::{and_operand, negated};
+
+    #[test]
+    fn negation_unwraps_one_group() {
+        assert_eq!(negated("!(process.env.X)"), "process.env.X");
+        assert_eq!(negated("a"), "!(a)");
+        assert_eq!(negated("!(a) && !(b)"), "!(!(a) && !(b))");
+    }
 
     #[test]
     fn and_operands_keep_javascript_precedence() {

@@ -216,8 +216,12 @@ pub(crate) fn analyze_here(
         if interp.is_loaded(app) {
             continue;
         }
+        let since = made_so_far(&interp);
         run_entry(&mut interp, &mut productive, app);
         entries.push(app);
+        if reasons.get(&app).is_some_and(|why| why == APP_REASON) {
+            reasons.insert(app, made_reason(&interp, &project, app, since));
+        }
         if !productive.contains(&app) {
             continue;
         }
@@ -236,9 +240,10 @@ pub(crate) fn analyze_here(
             reasons.insert(
                 root,
                 format!(
-                    "no file imports it, and it imports {} ({}), which {APP_REASON}",
+                    "no file imports it, and it imports {} ({}), which {}",
                     project.rel(app),
-                    through.join(" → ")
+                    through.join(" → "),
+                    reasons.get(&app).map_or(APP_REASON, String::as_str)
                 ),
             );
         }
@@ -256,8 +261,12 @@ pub(crate) fn analyze_here(
         if entries.contains(&e) || interp.is_loaded(e) {
             continue;
         }
+        let since = made_so_far(&interp);
         run_entry(&mut interp, &mut productive, e);
         entries.push(e);
+        if reasons.get(&e).is_some_and(|why| why == APP_REASON) {
+            reasons.insert(e, made_reason(&interp, &project, e, since));
+        }
         if let Some(why) = reasons.get_mut(&e) {
             why.push_str("; a program of its own (a package outside the root's workspaces or in a test folder)");
         }
@@ -568,8 +577,44 @@ fn cache_notes(project: &Project, cache: &Cache) -> Vec<String> {
         .collect()
 }
 
-/// Why a file that creates an app is an entry.
+/// Why a file that creates an app is an entry: what its bytes say (an
+/// `express()` call, `NestFactory.create`, `createExpressServer`), until its
+/// run says what it made ([`made_reason`]).
 const APP_REASON: &str = "creates an app (express(), NestFactory.create, createExpressServer)";
+
+/// How many apps, routers and Socket.IO servers the run has made so far.
+fn made_so_far(interp: &Interp) -> (usize, usize) {
+    (interp.rec.routers.len(), interp.rec.sio_servers.len())
+}
+
+/// Why a file picked for its app-making call is an entry, by what running it
+/// made `since` ([`made_so_far`]): an app of its own ([`APP_REASON`]), an app
+/// code of another file makes for it, or only a router or a Socket.IO server
+/// (its `express()` sits in code its top level does not run: a helper, a
+/// comment), or nothing.
+fn made_reason(interp: &Interp, project: &Project, file: FileId, since: (usize, usize)) -> String {
+    let routers = &interp.rec.routers[since.0..];
+    let at = |f: FileId, line: u32| format!("{}:{line}", project.rel(f));
+    if routers.iter().any(|r| r.is_app && r.file == file) {
+        return APP_REASON.to_string();
+    }
+    if let Some(r) = routers.iter().find(|r| r.is_app) {
+        return format!(
+            "creates an app as it loads, by code at {}",
+            at(r.file, r.line)
+        );
+    }
+    let what = if let Some(r) = routers.first() {
+        format!("makes an Express router (at {})", at(r.file, r.line))
+    } else if let Some(s) = interp.rec.sio_servers[since.1..].first() {
+        format!("makes a Socket.IO server (at {})", at(s.file, s.line))
+    } else {
+        "makes no app, router or Socket.IO server".to_string()
+    };
+    format!(
+        "{what} as it loads, and no other file loads it (its app-making call, express() or the like, is in code that did not run)"
+    )
+}
 
 /// Whether the JSON files an earlier result read as data (its source files
 /// that are not source) still hold the same bytes: the result's key covers

@@ -152,7 +152,7 @@ pub(crate) fn is_node_builtin(spec: &str) -> bool {
 }
 
 /// Folders never analyzed unless a `.gitignore` negation re-includes them.
-const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\nvendor/\njspm_packages/\nflow-typed/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
+pub(crate) const DEFAULT_IGNORES: &str = "node_modules/\nbower_components/\nvendor/\njspm_packages/\nflow-typed/\n.git/\ncoverage/\n.next/\n.nuxt/\n.turbo/\n.yarn/\n*.min.js\n*.bundle.js\n";
 
 impl Project {
     /// Everything besides source bytes that changes resolution: package

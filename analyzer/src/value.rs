@@ -209,7 +209,8 @@ pub(crate) enum Builtin {
     /// `Reflect.defineMetadata`, `Reflect.getMetadata`, … (`machine/metadata.rs`).
     ReflectFn(&'static str),
     /// A function's constructor (`fn.constructor`): `Function`,
-    /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`.
+    /// `AsyncFunction`, `GeneratorFunction` or `AsyncGeneratorFunction`; and
+    /// the global constructors the machine calls by name: `RegExp`, `Boolean`.
     FunctionCtor(&'static str),
     /// `Array.from`.
     ArrayFrom,
@@ -422,8 +423,14 @@ impl Sio {
 /// Why a value is unknown.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Unknown {
-    /// Comes from an installed package or the runtime (normal, not a finding).
-    External,
+    /// Comes from an installed package or the runtime (normal, not a finding),
+    /// with the package it comes from when that is one the analysis does not
+    /// model: what `require('pkg')` gives and its members, wherever they
+    /// travel (`this.route = require('pkg').router`, `const { router } = …`),
+    /// not what its functions return (middleware factories' middleware).
+    /// Mounting such a value with `use(path, x)` says which package's routes
+    /// are not charted ([`crate::libs`] `package_mounts`).
+    External(Option<Rc<str>>),
     /// Computed at run time from something the analyzer cannot see.
     Dynamic,
     /// A parameter of a function the analyzer ran without a caller (its real
@@ -436,7 +443,8 @@ pub(crate) enum Unknown {
     /// analysis does not model (`new ScimRouters({...})`, the package's name
     /// kept): unknown like [`Unknown::External`], but mounting it with
     /// `use(path, x)` says which package's routes are not charted. Its
-    /// members and what calling it gives are [`Unknown::External`].
+    /// members are [`Unknown::External`] of that package; what calling it or
+    /// its methods gives is [`Unknown::External`] of none.
     Instance(Rc<str>),
 }
 
@@ -617,7 +625,13 @@ impl Value {
     }
 
     pub(crate) fn external() -> Value {
-        Value::Unknown(Unknown::External)
+        Value::Unknown(Unknown::External(None))
+    }
+
+    /// A value of the installed package `pkg`, which the analysis does not
+    /// model (see [`Unknown::External`]).
+    pub(crate) fn of_package(pkg: &str) -> Value {
+        Value::Unknown(Unknown::External(Some(Rc::from(pkg))))
     }
 
     pub(crate) fn array(v: Vec<Value>) -> Value {

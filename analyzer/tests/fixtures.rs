@@ -117,6 +117,7 @@ fn check_case(case: &Path) -> Result<(), Failed> {
     let mut expected_payloads = BTreeSet::new();
     let mut expected_guards = BTreeSet::new();
     let mut expected_entries = BTreeSet::new();
+    let mut expected_reasons = BTreeSet::new();
     for line in expected_text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -128,6 +129,10 @@ fn check_case(case: &Path) -> Result<(), Failed> {
         }
         if line.starts_with("entry ") {
             expected_entries.insert(line.to_string());
+            continue;
+        }
+        if line.starts_with("entry-reason ") {
+            expected_reasons.insert(line.to_string());
             continue;
         }
         if line.starts_with("guard ") {
@@ -176,6 +181,14 @@ fn check_case(case: &Path) -> Result<(), Failed> {
             problems.push(format!("  missing:    {missing}"));
         }
         for extra in actual.entries.difference(&expected_entries) {
+            problems.push(format!("  unexpected: {extra}"));
+        }
+    }
+    if !expected_reasons.is_empty() {
+        for missing in expected_reasons.difference(&actual.entry_reasons) {
+            problems.push(format!("  missing:    {missing}"));
+        }
+        for extra in actual.entry_reasons.difference(&expected_reasons) {
             problems.push(format!("  unexpected: {extra}"));
         }
     }

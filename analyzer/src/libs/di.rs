@@ -1,6 +1,7 @@
 //! Dependency-injection containers: `typedi` and `@n8n/di` (`Container.get`),
 //! `tsyringe` (`container.resolve`), and Angular's root injector
-//! (`@angular/core`'s `inject(SocketIoService)` in a field initializer).
+//! (`@angular/core`'s `inject(SocketIoService)` in a field initializer;
+//! what it gives for `NgZone` is `angular.rs`'s).
 //!
 //! ```ts
 //! @Service()
@@ -86,6 +87,9 @@ pub(crate) fn member(f: DiFn, prop: &str) -> Value {
     match (f, prop) {
         // Angular's `inject(C)`: what the root injector gives for `C`.
         (DiFn::Module(DiPackage::Angular), "inject") => v(DiFn::Get(DiPackage::Angular)),
+        (DiFn::Module(DiPackage::Angular), "NgZone") => {
+            Value::Builtin(Builtin::Framework(Rc::from(super::angular::NG_ZONE_CLASS)))
+        }
         (DiFn::Module(DiPackage::Angular), _) => Value::external(),
         (DiFn::Module(p), "Container" | "container" | "default") => v(DiFn::Container(p)),
         (DiFn::Container(p), "get" | "resolve") => v(DiFn::Get(p)),
@@ -178,6 +182,12 @@ impl Interp {
     /// What container `p` gives for `key`: what was set under it, or the one
     /// instance of a class of the program's.
     fn di_get(&mut self, ctx: &Ctx, p: DiPackage, key: &Value, line: u32) -> Value {
+        // Angular's own services (its zone).
+        if p == DiPackage::Angular
+            && let Some(v) = super::angular::injected(key)
+        {
+            return v;
+        }
         let Some(k) = di_key(key) else {
             return Value::external();
         };

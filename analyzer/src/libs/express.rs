@@ -398,7 +398,7 @@ impl Interp {
     /// imports in it are findings of their own unless the loop was one.
     pub(crate) fn pop_dyn_loop(&mut self) {
         let depth = self.running.dyn_loops.len();
-        let Some((_, _, _, seen)) = self.running.dyn_loops.pop() else {
+        let Some(DynLoop { seen, .. }) = self.running.dyn_loops.pop() else {
             return;
         };
         if self.running.loop_imports.is_empty() {
@@ -490,17 +490,10 @@ impl Interp {
     }
 
     pub(crate) fn dynamic_path(&mut self, ctx: &Ctx, call: &Call, what: &str) {
-        if let Some((f, l, t, seen)) = self.running.dyn_loops.last() {
-            seen.set(true);
-            let (f, l, t) = (*f, *l, t.clone());
-            self.finding(
-                FindingCode::DynamicLoop,
-                f,
-                l,
-                format!(
-                    "routes are registered in a loop over `{t}`, which is only known at run time"
-                ),
-            );
+        if let Some(d) = self.running.dyn_loops.last() {
+            d.seen.set(true);
+            let (f, l, message) = (d.file, d.line, d.message());
+            self.finding(FindingCode::DynamicLoop, f, l, message);
             return;
         }
         let text = call.args.first().map(expr_text).unwrap_or_default();
@@ -1241,9 +1234,12 @@ impl Interp {
     /// answer routes of its own and is not known middleware
     /// ([`crate::libs::may_serve_routes`]): an object built with `new` from
     /// its class (`new ScimRouters({...})`, a class extending
-    /// `express.Router`), mounted anywhere, or what one of its functions
-    /// returns (`app.use('/scim', scimRouter(opts))`), mounted at a path of
-    /// its own. The routes it answers are not charted, which a
+    /// `express.Router`), mounted anywhere, or, mounted at a path of its
+    /// own, what one of its functions returns (`app.use('/scim',
+    /// scimRouter(opts))`, the call written there) or one of its exports,
+    /// however it travelled (`this.rasaRoute = require('pkg').router;
+    /// app.use('/rasa', this.rasaRoute)`, a variable, a destructured name, a
+    /// member of an imported object). The routes it answers are not charted, which a
     /// `package-router` finding says, naming the package and the path.
     fn package_mounts(
         &mut self,
@@ -1268,11 +1264,22 @@ impl Interp {
                 Value::Unknown(Unknown::Instance(pkg)) => {
                     (pkg.to_string(), "an object built with `new` from")
                 }
-                Value::Unknown(Unknown::External)
-                    if own_path && matches!(e, Expr::Call(_) | Expr::New(..)) =>
-                {
-                    match self.package_of(ctx, e) {
-                        Some(pkg) => (pkg, "a value made by"),
+                // A value that came from the package (`this.route =
+                // require('pkg').router`, however it travelled) or that a
+                // call of one of its functions made.
+                Value::Unknown(Unknown::External(from)) if own_path => {
+                    let made = matches!(e, Expr::Call(_) | Expr::New(..));
+                    let how = if made {
+                        "a value made by"
+                    } else {
+                        "a value of"
+                    };
+                    match from.as_deref().map(str::to_string) {
+                        Some(pkg) => (pkg, how),
+                        None if made => match self.package_of(ctx, e) {
+                            Some(pkg) => (pkg, how),
+                            None => continue,
+                        },
                         None => continue,
                     }
                 }

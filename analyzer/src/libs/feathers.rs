@@ -356,12 +356,16 @@ impl Interp {
                         );
                     }
                     // A plugin from a package: it gets the app.
-                    Some(Value::Unknown(_))
+                    Some(Value::Unknown(k))
                         if !self.modes.event_mode && !self.salvage_blocks(id) =>
                     {
                         if let Some(arg) = call.args.first() {
+                            let from = match k {
+                                Unknown::External(from) => from.clone(),
+                                _ => None,
+                            };
                             let argv = vec![Value::Router(id)];
-                            self.package_router(ctx, arg, call.line, &argv);
+                            self.package_router(ctx, arg, from.as_deref(), call.line, &argv);
                         }
                     }
                     _ => {}

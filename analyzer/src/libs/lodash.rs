@@ -16,9 +16,8 @@
 //! time or empty when analyzed (the callback runs once with unknown values,
 //! inside a loop that is a `dynamic-loop` finding when it registers routes).
 
-use crate::machine::{Ctx, Interp, MAX_ITERATIONS};
+use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS};
 use crate::value::{Builtin, ObjData, Value};
-use std::cell::Cell;
 use std::rc::Rc;
 
 /// `_.name`.
@@ -258,12 +257,9 @@ impl Interp {
         };
         let Some(items) = items else {
             // Only known at run time: the callback once, inside a loop that says so.
-            self.running.dyn_loops.push((
-                ctx.file,
-                line,
-                format!("_.{name}(...)"),
-                Cell::new(false),
-            ));
+            self.running
+                .dyn_loops
+                .push(DynLoop::new(ctx.file, line, format!("_.{name}(...)")));
             self.call_value_now(
                 ctx,
                 &cb,

@@ -25,6 +25,7 @@
 //! Ajv, Socket.IO, …) and calls their methods directly, and the byte
 //! prefilter (`loader.rs` needles) keeps its own words.
 
+pub(crate) mod angular;
 pub(crate) mod di;
 pub(crate) mod documents;
 pub(crate) mod dropins;
@@ -490,6 +491,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
+    angular::framework_member,
     openapi_backend::framework_member,
     feathers::framework_member,
     vue::member,
@@ -558,6 +560,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         })
     },
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),
@@ -597,6 +600,7 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
         (name == "InversifyExpressServer").then(|| ip.inversify_server(ctx, argv, line))
     },
     |_, _, name, _, _| feathers::adapter_value(name, true),
+    |_, _, name, _, _| angular::construct(name),
     |ip, ctx, name, argv, line| {
         (name == vue::VUE_SOCKET_IO).then(|| ip.vue_socket_plugin(ctx, argv, line))
     },

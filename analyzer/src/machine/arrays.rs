@@ -2,7 +2,10 @@
 //! `splice`, `unshift`, `indexOf`/`includes` over known items, `findIndex` run
 //! item by item, iteration, `get`/`set`/`has`), keeping what is known known: a
 //! set holds each value once, a map each key once, and one built from entries
-//! only known at run time (`new Set(ids)`) iterates as an unknown list.
+//! only known at run time (`new Set(ids)`) iterates as an unknown list, and
+//! so does a list empty only by a default taken for a run-time value
+//! (`(process.env.PLUGINS || '').split(',').filter(Boolean)`: the plug-ins
+//! the variable names are registered when it is set).
 //!
 //! Deliberately not here: arrays' callbacks beyond what the methods call
 //! (`call.rs` runs closures), typed arrays.
@@ -82,6 +85,71 @@ impl Interp {
             "has" => Value::dynamic(),
             _ => Value::dynamic(),
         }
+    }
+
+    /// `list.forEach(cb)` (`map`, `filter`, …) over a list that is empty only
+    /// by a default taken for a run-time value (`(process.env.PLUGINS ||
+    /// '').split(',').filter(Boolean)`): the callback runs once with unknown
+    /// items, inside a loop that says which default made it empty, as over a
+    /// list only known at run time. `None` for a method that does not loop.
+    pub(crate) fn iterate_empty_by_default(
+        &mut self,
+        ctx: &Ctx,
+        a: &Rc<RefCell<Vec<Value>>>,
+        name: &str,
+        argv: &[Value],
+        call: &Call,
+        when: String,
+    ) -> Option<Value> {
+        if !matches!(
+            name,
+            "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
+        ) {
+            return None;
+        }
+        let cb = argv.first().cloned().unwrap_or(Value::Undef);
+        let mut dl = DynLoop::new(
+            ctx.file,
+            call.line,
+            format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
+        );
+        dl.empty_when = Some(when.clone());
+        self.running.dyn_loops.push(dl);
+        self.running.cond.push(crate::conditions::negated(&when));
+        let args = match name {
+            "reduce" => vec![
+                argv.get(1).cloned().unwrap_or(Value::Undef),
+                Value::dynamic(),
+                Value::dynamic(),
+            ],
+            _ => vec![Value::dynamic(), Value::dynamic(), Value::Arr(a.clone())],
+        };
+        self.call_value_now(ctx, &cb, args, &[], call.line, None);
+        self.running.cond.pop();
+        self.pop_dyn_loop();
+        Some(match name {
+            "forEach" => Value::Undef,
+            // Still empty by the same default: a loop over it says so too.
+            "map" | "flatMap" | "filter" => {
+                let out = Rc::new(RefCell::new(Vec::new()));
+                self.assume_list(&out, when);
+                Value::Arr(out)
+            }
+            _ => Value::dynamic(),
+        })
+    }
+
+    /// What an array method gives from a list made from a default taken for
+    /// a run-time value (`split(',')` of `process.env.X || ''`) is made
+    /// from it too (`filter(Boolean)`, `map(trim)`, `slice(1)`).
+    pub(crate) fn list_derived(&mut self, out: Value, from: &Rc<RefCell<Vec<Value>>>) -> Value {
+        if let Value::Arr(items) = &out
+            && !Rc::ptr_eq(items, from)
+            && let Some(when) = self.list_assumption(from)
+        {
+            self.assume_list(items, when);
+        }
+        out
     }
 
     pub(crate) fn array_method(

@@ -79,21 +79,19 @@ impl Interp {
                                 .running
                                 .dyn_loops
                                 .last()
-                                .map(|(f, l, t, _)| (*f, *l, t.clone()));
+                                .map(|d| (d.file, d.line, d.message()));
                             match in_loop {
-                                Some((f, l, t)) => {
-                                    self.finding(
-                                        FindingCode::DynamicLoop,
-                                        f,
-                                        l,
-                                        format!("routes are registered in a loop over `{t}`, which is only known at run time"),
-                                    )
+                                Some((f, l, message)) => {
+                                    self.finding(FindingCode::DynamicLoop, f, l, message)
                                 }
                                 None => self.finding(
                                     FindingCode::DynamicMethod,
                                     ctx.file,
                                     call.line,
-                                    format!("the HTTP method `{}` is computed at run time", expr_text(idx)),
+                                    format!(
+                                        "the HTTP method `{}` is computed at run time",
+                                        expr_text(idx)
+                                    ),
                                 ),
                             }
                         }
@@ -141,11 +139,11 @@ impl Interp {
                 if matches!(f, Value::Unknown(Unknown::Dynamic)) {
                     self.dynamic_call(ctx, call, &argv);
                 }
-                if matches!(f, Value::Unknown(Unknown::External)) {
-                    self.package_router(ctx, callee, call.line, &argv);
+                if let Value::Unknown(Unknown::External(from)) = &f {
+                    self.package_router(ctx, callee, from.as_deref(), call.line, &argv);
                 }
                 // `memoize(load)` / `once(init)` from a package give back what they wrap.
-                if matches!(f, Value::Unknown(Unknown::External))
+                if matches!(f, Value::Unknown(Unknown::External(_)))
                     && matches!(callee, Expr::Ident(n) if n == "memoize" || n == "once")
                     && let Some(g @ Value::Func(_)) = argv.first()
                 {
@@ -323,7 +321,13 @@ impl Interp {
         match o {
             Value::Arr(a) => {
                 let argv = self.eval_args(ctx, &call.args);
-                self.array_method(ctx, a, name, argv, call)
+                if let Some(when) = self.empty_by_default(a)
+                    && let Some(v) = self.iterate_empty_by_default(ctx, a, name, &argv, call, when)
+                {
+                    return v;
+                }
+                let out = self.array_method(ctx, a, name, argv, call);
+                self.list_derived(out, a)
             }
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
@@ -390,7 +394,7 @@ impl Interp {
             Value::Unknown(kind) => {
                 // A package instance's methods are the package's.
                 let kind = &match kind {
-                    Unknown::Instance(_) => Unknown::External,
+                    Unknown::Instance(pkg) => Unknown::External(Some(pkg.clone())),
                     k => k.clone(),
                 };
                 // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
@@ -399,16 +403,15 @@ impl Interp {
                     "forEach" | "map" | "flatMap" | "filter" | "reduce" | "some" | "every" | "find"
                 );
                 if looping {
-                    self.running.dyn_loops.push((
+                    self.running.dyn_loops.push(DynLoop::new(
                         ctx.file,
                         call.line,
                         format!("{}.{name}(...)", expr_text(callee_object(&call.callee))),
-                        Cell::new(false),
                     ));
                 }
                 let argv = self.eval_args(ctx, &call.args);
-                if *kind == Unknown::External {
-                    self.package_router(ctx, &call.callee, call.line, &argv);
+                if let Unknown::External(from) = kind {
+                    self.package_router(ctx, &call.callee, from.as_deref(), call.line, &argv);
                 }
                 self.census_handed(ctx.file, call.line, &argv);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
@@ -416,7 +419,7 @@ impl Interp {
                     self.pop_dyn_loop();
                 }
                 // `_.memoize(load)` / `once(init)` give back what they wrap.
-                if *kind == Unknown::External
+                if matches!(kind, Unknown::External(_))
                     && matches!(name, "memoize" | "once")
                     && let Some(f @ Value::Func(_)) = argv.first()
                 {
@@ -425,7 +428,7 @@ impl Interp {
                 if *kind == Unknown::Dynamic {
                     self.dynamic_call(ctx, call, &argv);
                 }
-                Value::Unknown(kind.clone())
+                returned(kind)
             }
             // `Object.prototype.hasOwnProperty`, unless the object has its own:
             // true for a property the object holds; one it does not hold may
@@ -644,10 +647,7 @@ impl Interp {
             Value::Unknown(k) => {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
-                match k {
-                    Unknown::Instance(_) => Value::external(),
-                    k => Value::Unknown(k.clone()),
-                }
+                returned(k)
             }
             // A compiled validator (`ajv.compile(schema)`) applied to the request.
             Value::Zod(z) => {
@@ -883,7 +883,7 @@ impl Interp {
                 self.census_handed(ctx.file, line, &argv);
                 self.run_callbacks(ctx, &argv, args, line);
                 match k {
-                    Unknown::Instance(_) => Value::external(),
+                    Unknown::Instance(pkg) => Value::of_package(pkg),
                     k => Value::Unknown(k.clone()),
                 }
             }
@@ -1264,6 +1264,12 @@ impl Interp {
             }
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
+            // `Boolean(v)` (a `filter(Boolean)` callback): `v`'s truthiness.
+            Builtin::FunctionCtor("Boolean") => argv
+                .first()
+                .unwrap_or(&Value::Undef)
+                .truthy()
+                .map_or(Value::dynamic(), Value::Bool),
             Builtin::PathModule
             | Builtin::ObjectNs
             | Builtin::ReflectNs
@@ -1292,8 +1298,17 @@ impl Interp {
     /// An app or router handed (directly, or one level down in an object or
     /// array literal: `initialize({ app })`) to a function of an installed
     /// package the analysis does not model: the routes that package adds are
-    /// not known, which a `package-router` finding says (once per call).
-    pub(crate) fn package_router(&mut self, ctx: &Ctx, callee: &Expr, line: u32, argv: &[Value]) {
+    /// not known, which a `package-router` finding says (once per call). The
+    /// package is the one the function came `from`, else the one the
+    /// callee's root name is bound to.
+    pub(crate) fn package_router(
+        &mut self,
+        ctx: &Ctx,
+        callee: &Expr,
+        from: Option<&str>,
+        line: u32,
+        argv: &[Value],
+    ) {
         if self.modes.event_mode || self.salvage.current.is_some() {
             return;
         }
@@ -1306,7 +1321,10 @@ impl Interp {
         if !handed {
             return;
         }
-        let Some(pkg) = self.package_of(ctx, callee) else {
+        let Some(pkg) = from
+            .map(str::to_string)
+            .or_else(|| self.package_of(ctx, callee))
+        else {
             return;
         };
         if !crate::libs::may_add_routes(&pkg) {
@@ -1400,5 +1418,16 @@ impl Interp {
             self.running.cond.pop();
         }
         Some(Value::dynamic())
+    }
+}
+
+/// What calling a value only known at run time gives: unknown the same way,
+/// except that what a package's function returns (a middleware factory's
+/// middleware, `jwt({ secret })`) is not one of the package's exports, so it
+/// does not keep the package's name (see [`Unknown::External`]).
+fn returned(k: &Unknown) -> Value {
+    match k {
+        Unknown::External(_) | Unknown::Instance(_) => Value::external(),
+        k => Value::Unknown(k.clone()),
     }
 }

@@ -75,7 +75,7 @@ fn classify(v: &Value) -> Recv {
     match v {
         Value::Router(id) | Value::Chain(id, _) => Recv::Router(*id),
         Value::Sio(_) => Recv::Socket,
-        Value::Unknown(Unknown::External | Unknown::Instance(_)) | Value::Builtin(_) => {
+        Value::Unknown(Unknown::External(_) | Unknown::Instance(_)) | Value::Builtin(_) => {
             Recv::External
         }
         Value::Unknown(Unknown::Param) => Recv::Param,
@@ -94,7 +94,7 @@ impl Interp {
         }
         let recv = classify(o);
         let later = self.modes.event_mode;
-        let dyn_loop = self.running.dyn_loops.last().map(|(f, l, _, _)| (*f, *l));
+        let dyn_loop = self.running.dyn_loops.last().map(|d| (d.file, d.line));
         let seen = self.rec.census.sites.entry((file, line)).or_default();
         let slot = if later {
             &mut seen.later

@@ -108,12 +108,14 @@ impl Interp {
             Expr::New(callee, args, line) => {
                 let c = self.eval(ctx, callee);
                 let argv = self.eval_args(ctx, args);
-                if matches!(c, Value::Unknown(Unknown::External)) {
-                    self.package_router(ctx, callee, *line, &argv);
+                if let Value::Unknown(Unknown::External(from)) = &c {
+                    let from = from.clone();
+                    self.package_router(ctx, callee, from.as_deref(), *line, &argv);
                     let made = self.construct(ctx, &c, argv, args, *line);
-                    return match (&made, self.package_of(ctx, callee)) {
-                        (Value::Unknown(Unknown::External), Some(pkg)) => {
-                            Value::Unknown(Unknown::Instance(Rc::from(pkg.as_str())))
+                    let pkg = from.or_else(|| self.package_of(ctx, callee).map(Rc::from));
+                    return match (&made, pkg) {
+                        (Value::Unknown(Unknown::External(_)), Some(pkg)) => {
+                            Value::Unknown(Unknown::Instance(pkg))
                         }
                         _ => made,
                     };
@@ -652,7 +654,7 @@ impl Interp {
                 .cloned()
                 .unwrap_or(Value::dynamic()),
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
-            Value::Unknown(Unknown::Instance(_)) => Value::external(),
+            Value::Unknown(Unknown::Instance(pkg)) => Value::of_package(pkg),
             Value::Unknown(k) => self
                 .vue_global(prop)
                 .unwrap_or_else(|| Value::Unknown(k.clone())),

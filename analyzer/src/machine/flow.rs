@@ -27,16 +27,17 @@
 //! lists each), in the function that runs the switch.
 //!
 //! Deliberately not: a loop whose test or collection is only known at run
-//! time runs its body once with unknown values (a `dynamic-loop` finding when
-//! it registers); `while`/`do` loops always run that way; a throw ends the
+//! time (or a list empty only by a default taken for a run-time value,
+//! `(process.env.PLUGINS || '').split(',')`) runs its body once with unknown
+//! values (a `dynamic-loop` finding when it registers); `while`/`do` loops always run that way; a throw ends the
 //! function it is in (its caller gets an unknown value: a call that throws is
 //! not followed into the caller's `catch`, as async functions would not
 //! throw there either).
 
+use super::DynLoop;
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
 use crate::ir::{Catch, Expr, ForStmt, Pattern, Stmt, SwitchCase};
 use crate::value::{ObjData, Scope, SioKind, Value};
-use std::cell::Cell;
 use std::rc::Rc;
 
 /// What an iteration's way out means for its loop.
@@ -80,6 +81,16 @@ impl Interp {
             Stmt::ForOf(pat, iter, is_in, body, text, line) => {
                 let v = self.eval(ctx, iter);
                 let v = self.force_deep(v);
+                // Empty only by a default taken for a run-time value: the
+                // list that value gives, only known at run time.
+                if let (Value::Arr(a), false) = (&v, is_in)
+                    && let Some(when) = self.empty_by_default(a)
+                {
+                    self.running.cond.push(crate::conditions::negated(&when));
+                    self.dynamic_iteration(ctx, Some(pat), body, text, *line, Some(when));
+                    self.running.cond.pop();
+                    return Flow::Normal;
+                }
                 let items = match (&v, is_in) {
                     (Value::Arr(a), false) => Some(a.borrow().clone()),
                     (Value::Arr(a), true) => Some(
@@ -120,13 +131,13 @@ impl Interp {
                             return f;
                         }
                     }
-                    None => self.dynamic_iteration(ctx, Some(pat), body, text, *line),
+                    None => self.dynamic_iteration(ctx, Some(pat), body, text, *line, None),
                 }
             }
             Stmt::Loop(text, body, line) => {
                 self.running
                     .dyn_loops
-                    .push((ctx.file, *line, text.clone(), Cell::new(false)));
+                    .push(DynLoop::new(ctx.file, *line, text.clone()));
                 self.exec_block(ctx, body);
                 self.pop_dyn_loop();
             }
@@ -192,7 +203,7 @@ impl Interp {
                 _ => {
                     // Only known at run time: the body once, with what is known.
                     if n == 0 {
-                        self.dynamic_iteration(lctx, None, &f.body, &f.text, f.line);
+                        self.dynamic_iteration(lctx, None, &f.body, &f.text, f.line, None);
                     }
                     break;
                 }
@@ -293,7 +304,9 @@ impl Interp {
         })
     }
 
-    /// One run of a loop body over values only known at run time.
+    /// One run of a loop body over values only known at run time (or over a
+    /// list that is empty only by a default taken for one: `empty_when`,
+    /// see [`DynLoop::empty_when`]).
     fn dynamic_iteration(
         &mut self,
         ctx: &Ctx,
@@ -301,10 +314,11 @@ impl Interp {
         body: &[Stmt],
         text: &str,
         line: u32,
+        empty_when: Option<String>,
     ) {
-        self.running
-            .dyn_loops
-            .push((ctx.file, line, text.to_string(), Cell::new(false)));
+        let mut dl = DynLoop::new(ctx.file, line, text.to_string());
+        dl.empty_when = empty_when;
+        self.running.dyn_loops.push(dl);
         let inner = Ctx {
             scope: Scope::new(Some(ctx.scope.clone())),
             ..ctx.clone()

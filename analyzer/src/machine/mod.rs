@@ -46,6 +46,7 @@ pub(crate) use arrays::{new_coll, spread_coll};
 pub(crate) use members::member_of_builtin;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
+pub(crate) use state::DynLoop;
 
 pub(crate) use crate::libs::{Frame, RESERVED_EVENTS, RawSite, SioServer, client_lifecycle};
 
@@ -358,7 +359,6 @@ impl Interp {
             "setInterval",
             "Number",
             "String",
-            "Boolean",
             "Error",
             "Symbol",
             "URL",
@@ -367,6 +367,7 @@ impl Interp {
         }
         globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
         globals.define("RegExp", Value::Builtin(Builtin::FunctionCtor("RegExp")));
+        globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
@@ -380,6 +381,7 @@ impl Interp {
                 assumed: HashMap::new(),
                 env: Default::default(),
                 main: None,
+                assumed_lists: HashMap::new(),
                 modules: HashMap::new(),
                 stack: Vec::new(),
                 steps: 0,
@@ -718,8 +720,8 @@ impl Interp {
         // A loop that is a finding covers the computed imports in it (and in
         // the loops around it): see `pop_dyn_loop`.
         if code == FindingCode::DynamicLoop {
-            for (_, _, _, seen) in &self.running.dyn_loops {
-                seen.set(true);
+            for d in &self.running.dyn_loops {
+                d.seen.set(true);
             }
         }
         if self.rec.finding_keys.insert((code, file, line)) {
@@ -747,10 +749,12 @@ impl Interp {
     /// `base.replace(/\/+$/, '')`): a default taken for a run-time value
     /// among them makes `out` one too, applying when all of theirs apply;
     /// otherwise `out` as it is.
+    /// A list a string method makes of such strings (`split`) is a list
+    /// made from the default, and so is each of its strings.
     pub(crate) fn derived(&mut self, out: Value, from: &[&Value]) -> Value {
-        let Value::Str(text) = &out else {
+        if !matches!(out, Value::Str(_) | Value::Arr(_)) {
             return out;
-        };
+        }
         let mut when: Vec<String> = Vec::new();
         for (_, c) in from.iter().flat_map(|v| self.assumptions(v)) {
             if !when.contains(&c) {
@@ -760,8 +764,54 @@ impl Interp {
         if when.is_empty() {
             return out;
         }
-        let text = text.clone();
-        self.assume(&text, when.join(" && "))
+        let when = when.join(" && ");
+        match &out {
+            Value::Str(text) => {
+                let text = text.clone();
+                self.assume(&text, when)
+            }
+            Value::Arr(items) => {
+                let assumed: Vec<Value> = items
+                    .borrow()
+                    .iter()
+                    .map(|v| match v {
+                        Value::Str(s) => self.assume(&s.clone(), when.clone()),
+                        v => v.clone(),
+                    })
+                    .collect();
+                *items.borrow_mut() = assumed;
+                self.assume_list(items, when);
+                out
+            }
+            _ => out,
+        }
+    }
+
+    /// Record `items` as a list made from a default taken for a run-time
+    /// value, applying when `when` holds (see [`JsState::assumed_lists`](state::JsState::assumed_lists)).
+    pub(crate) fn assume_list(&mut self, items: &Rc<RefCell<Vec<Value>>>, when: String) {
+        self.js
+            .assumed_lists
+            .insert(Rc::as_ptr(items) as usize, (items.clone(), when));
+    }
+
+    /// When `items` is a list made from a default taken for a run-time
+    /// value: the condition under which the default applies.
+    pub(crate) fn list_assumption(&self, items: &Rc<RefCell<Vec<Value>>>) -> Option<String> {
+        self.js
+            .assumed_lists
+            .get(&(Rc::as_ptr(items) as usize))
+            .filter(|(rc, _)| Rc::ptr_eq(rc, items))
+            .map(|(_, when)| when.clone())
+    }
+
+    /// When `items` is empty only by such a default: its condition. A loop
+    /// over it runs as one over values only known at run time.
+    pub(crate) fn empty_by_default(&self, items: &Rc<RefCell<Vec<Value>>>) -> Option<String> {
+        if !items.borrow().is_empty() {
+            return None;
+        }
+        self.list_assumption(items)
     }
 
     /// What `v` says as a condition: [`Value::truthy`], except that an empty
@@ -1018,6 +1068,19 @@ pub(crate) fn expr_text(e: &Expr) -> String {
             Expr::Unary(op, e) => {
                 out.push_str(op);
                 go(e, out, depth + 1);
+            }
+            // In parentheses: it is mostly seen as a receiver
+            // (`(process.env.HOOKS || '').split(',')`).
+            Expr::Logical(op, a, b) => {
+                out.push('(');
+                go(a, out, depth + 1);
+                out.push_str(match op {
+                    LogicalOp::And => " && ",
+                    LogicalOp::Or => " || ",
+                    LogicalOp::Nullish => " ?? ",
+                });
+                go(b, out, depth + 1);
+                out.push(')');
             }
             _ => out.push_str("<expression>"),
         }

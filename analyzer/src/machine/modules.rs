@@ -368,6 +368,9 @@ impl Interp {
             Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
                 Some(v) if matches!(name, None | Some("default")) => v,
                 Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
+                // A package (not a declaration file or a generated script
+                // taken for one): its values keep its name.
+                None if !pkg.starts_with(['.', '/']) => Value::of_package(pkg),
                 None => Value::external(),
             },
             _ => Value::Unknown(Unknown::Reported),

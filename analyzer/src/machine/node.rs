@@ -25,8 +25,11 @@
 //! generated ones, or outside the root) stay unknown, so a loop over them is a
 //! `dynamic-loop` finding as before; a listing holds the source files and
 //! folders the analyzer discovered (no `.json`, images or other data files);
-//! `existsSync` of a path the project does not hold is unknown rather than
-//! false (it may be a build output; a data file inside the root that
+//! `existsSync` of a path the repository could hold but does not (in one of
+//! its folders, neither hidden nor matched by an ignore file) is false, and
+//! of one it could not hold (an ignored or generated folder, a hidden or
+//! ignored name, outside the root) unknown rather than false (it may be a
+//! build output or a local file; a data file inside the root that
 //! `readFileSync` could read exists); a file read that is larger, not UTF-8,
 //! or named by a path only known at run time is unknown; `JSON.parse` with a
 //! reviver is unknown; the process is taken to start in the analyzed folder.
@@ -388,6 +391,8 @@ impl Interp {
                 Some(r) if project.is_dir(r) || project.file_id(r).is_some() => Value::Bool(true),
                 // A data file of the repository (`route.json` beside a handler).
                 Some(r) if self.repo_file_bytes(r).is_some() => Value::Bool(true),
+                // One the repository would hold but does not: absent.
+                Some(r) if absent_from_repository(&project, r) => Value::Bool(false),
                 _ => Value::dynamic(),
             },
             "readFileSync" | "readFile" => match &rel {
@@ -603,6 +608,57 @@ fn dirname(p: &str) -> String {
         Some(i) => t[..i].to_string(),
         None => ".".into(),
     }
+}
+
+/// Whether `rel` (root-relative) names a file or folder the repository
+/// would hold and does not: nothing is there, its folder is one the project
+/// holds (not ignored, not generated), and neither its name is hidden nor
+/// an ignore file (`.gitignore`, `.ignore` of its folder or one above,
+/// `.git/info/exclude`, the default ignores) matches it, so it is not a
+/// build output or a local file that may exist where the program runs.
+fn absent_from_repository(project: &crate::project::Project, rel: &str) -> bool {
+    use ignore::gitignore::{Gitignore, GitignoreBuilder};
+    use std::path::Path;
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if name.is_empty() || name.starts_with('.') || !project.is_dir(dir) {
+        return false;
+    }
+    let path = project.root.join(rel);
+    if path.symlink_metadata().is_ok() {
+        return false;
+    }
+    let ignores = |g: Option<Gitignore>| {
+        g.is_some_and(|g| g.matched_path_or_any_parents(&path, false).is_ignore())
+    };
+    let of_files = |base: &Path, names: &[&str]| {
+        let mut b = GitignoreBuilder::new(base);
+        for n in names {
+            let f = base.join(n);
+            if f.is_file() {
+                b.add(f);
+            }
+        }
+        b.build().ok()
+    };
+    let root = project.root.as_path();
+    let mut defaults = GitignoreBuilder::new(root);
+    for line in crate::project::DEFAULT_IGNORES.lines() {
+        let _ = defaults.add_line(None, line);
+    }
+    if ignores(defaults.build().ok()) || ignores(of_files(root, &[".git/info/exclude"])) {
+        return false;
+    }
+    // The ignore files of the root and of every folder down to `dir`.
+    let mut base = root.to_path_buf();
+    for part in std::iter::once("").chain(dir.split('/').filter(|s| !s.is_empty())) {
+        if !part.is_empty() {
+            base.push(part);
+        }
+        if ignores(of_files(&base, &[".gitignore", ".ignore"])) {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -104,6 +104,13 @@ pub(crate) struct JsState {
     pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
     /// The env templates read and the strings they gave (see `env.rs`).
     pub(crate) env: super::env::EnvDocs,
+    /// Lists made from such a default, with when it applies, by the address
+    /// of their items (the `Rc` is kept so the address stays theirs):
+    /// `(process.env.PLUGINS || '').split(',')`, and what `filter`, `map`,
+    /// `slice`, … make of it. The list the run-time value gives may hold
+    /// other items, so a loop over one that is empty is a loop over values
+    /// only known at run time, not a loop that runs zero times.
+    pub(crate) assumed_lists: HashMap<usize, (ArrItems, String)>,
     /// Modules loaded or being loaded, by file: exports, scope, live bindings.
     pub(crate) modules: HashMap<FileId, Rc<ModuleRec>>,
     /// The program whose entry is running (the entries pass sets it around
@@ -148,6 +155,53 @@ pub(crate) struct JsState {
     pub(crate) metadata: metadata::MetadataStore,
 }
 
+/// An array's items, as [`Value::Arr`] holds them.
+pub(crate) type ArrItems = Rc<RefCell<Vec<Value>>>;
+
+/// A loop over values the analyzer cannot see (`fs.readdirSync(dir).forEach(…)`),
+/// whose body runs once with unknown items: a registration in it whose path
+/// or method those items decide is one `dynamic-loop` finding at the loop.
+pub(crate) struct DynLoop {
+    /// Where the loop (or the looping call) is.
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    /// The iterated expression as written.
+    pub(crate) text: String,
+    /// Set once the loop is a finding: it covers the computed imports in it.
+    pub(crate) seen: Cell<bool>,
+    /// When the list is known, but only as a default taken for a run-time
+    /// value, and that default is empty: the condition under which it is
+    /// (`(process.env.PLUGINS || '').split(',').filter(Boolean)` is empty
+    /// when `!(process.env.PLUGINS)`).
+    pub(crate) empty_when: Option<String>,
+}
+
+impl DynLoop {
+    pub(crate) fn new(file: FileId, line: u32, text: String) -> DynLoop {
+        DynLoop {
+            file,
+            line,
+            text,
+            seen: Cell::new(false),
+            empty_when: None,
+        }
+    }
+
+    /// The `dynamic-loop` finding's message.
+    pub(crate) fn message(&self) -> String {
+        match &self.empty_when {
+            None => format!(
+                "routes are registered in a loop over `{}`, which is only known at run time",
+                self.text
+            ),
+            Some(when) => format!(
+                "routes are registered in a loop over `{}`, which is empty by the default taken when `{when}` (so nothing is registered then) and otherwise only known at run time",
+                self.text
+            ),
+        }
+    }
+}
+
 /// What the code running now is inside: the conditions and loops around
 /// it, the decorator being applied, the call whose value is discarded, and
 /// the route handler or Socket.IO listener it runs as (its contract, the
@@ -184,8 +238,8 @@ pub(crate) struct Running {
     /// `an exception was caught`, a dispatch key): a registration made now is
     /// conditional on all of them.
     pub(crate) cond: Vec<String>,
-    /// Active loops over values the analyzer cannot see: (file, line, text, registrations seen).
-    pub(crate) dyn_loops: Vec<(FileId, u32, String, Cell<bool>)>,
+    /// Active loops over values the analyzer cannot see, innermost last.
+    pub(crate) dyn_loops: Vec<DynLoop>,
     /// The contract of the route whose handlers are running.
     pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
     /// The site of the Socket.IO listener whose body is running.

@@ -26,6 +26,8 @@ pub struct Rendered {
     pub guards: BTreeSet<String>,
     /// `entry FILE` lines (compared when expected.txt has any).
     pub entries: BTreeSet<String>,
+    /// `entry-reason FILE: WHY` lines (compared when expected.txt has any).
+    pub entry_reasons: BTreeSet<String>,
     /// Same operation lines with ` mw=a,b` appended.
     pub with_mw: BTreeSet<String>,
     /// `stats mounts=N operations=N declarations=N sourceFiles=N`.
@@ -265,6 +267,11 @@ pub fn render(inv: &analyzer::Inventory) -> Rendered {
         payloads,
         guards,
         entries: inv.entries.iter().map(|e| format!("entry {e}")).collect(),
+        entry_reasons: inv
+            .entry_reasons
+            .iter()
+            .map(|(e, why)| format!("entry-reason {e}: {why}"))
+            .collect(),
         with_mw,
         stats,
         census,
