@@ -200,9 +200,11 @@ impl Interp {
                 }
                 Value::array(out)
             }
+            // A bound only known at run time (`rows.slice(0, limit)`): every
+            // item may be in the copy, and it is still a list.
             "slice" => match slice_range(items.len(), &argv) {
                 Some((from, to)) => Value::array(items[from..to].to_vec()),
-                None => Value::dynamic(),
+                None => Value::array(items),
             },
             "at" => match argv.first().map(integer) {
                 None => items.first().cloned().unwrap_or(Value::Undef),
