@@ -1,5 +1,6 @@
 //! Arrays, `Map`s and `Set`s: their methods as JavaScript runs them (`push`,
-//! `splice`, `unshift`, `indexOf`/`includes` over known items, `findIndex` run
+//! `splice`, `unshift`, `pop`, `shift`, `slice` and `at` with indices below
+//! zero counting from the end, `indexOf`/`includes` over known items, `findIndex` run
 //! item by item, iteration, `get`/`set`/`has`), keeping what is known known: a
 //! set holds each value once, a map each key once, and one built from entries
 //! only known at run time (`new Set(ids)`) iterates as an unknown list, and
@@ -175,6 +176,15 @@ impl Interp {
                 return Value::Num(items.len() as f64);
             }
             "splice" => return splice(a, &argv),
+            // `pop`/`shift` take the item out, as `splice` does.
+            "pop" | "shift" => {
+                let mut items = a.borrow_mut();
+                return match name {
+                    "pop" => items.pop().unwrap_or(Value::Undef),
+                    _ if items.is_empty() => Value::Undef,
+                    _ => items.remove(0),
+                };
+            }
             "indexOf" | "lastIndexOf" | "includes" => {
                 // What another module made (an import, a call not run yet) is
                 // compared as what it gives. A value only known at run time
@@ -258,7 +268,20 @@ impl Interp {
                 }
                 Value::array(out)
             }
-            "slice" | "sort" | "reverse" | "values" => Value::array(items),
+            // A bound only known at run time (`rows.slice(0, limit)`): every
+            // item may be in the copy, and it is still a list.
+            "slice" => match slice_range(items.len(), &argv) {
+                Some((from, to)) => Value::array(items[from..to].to_vec()),
+                None => Value::array(items),
+            },
+            "at" => match argv.first().map(integer) {
+                None => items.first().cloned().unwrap_or(Value::Undef),
+                Some(Some(n)) => relative_index(n, items.len())
+                    .and_then(|i| items.get(i).cloned())
+                    .unwrap_or(Value::Undef),
+                Some(None) => Value::dynamic(),
+            },
+            "sort" | "reverse" | "values" => Value::array(items),
             "join" => {
                 // `join()` and `join(undefined)` separate with a comma; an
                 // `undefined` or `null` item joins as the empty string
@@ -331,18 +354,10 @@ impl Interp {
 fn splice(a: &Rc<RefCell<Vec<Value>>>, argv: &[Value]) -> Value {
     let mut items = a.borrow_mut();
     let len = items.len() as f64;
-    // `ToIntegerOrInfinity`: `undefined` and NaN are 0, fractions go toward 0.
-    let integer = |v: &Value| match v {
-        Value::Num(n) if n.is_nan() => Some(0.0),
-        Value::Num(n) => Some(n.trunc()),
-        Value::Undef => Some(0.0),
-        _ => None,
-    };
     let start = match argv.first().map(integer) {
         None => return Value::array(Vec::new()),
         Some(None) => return Value::dynamic(),
-        Some(Some(n)) if n < 0.0 => (len + n).max(0.0),
-        Some(Some(n)) => n.min(len),
+        Some(Some(n)) => relative_bound(n, items.len()),
     };
     let count = match argv.get(1).map(integer) {
         None => len - start,
@@ -354,6 +369,53 @@ fn splice(a: &Rc<RefCell<Vec<Value>>>, argv: &[Value]) -> Value {
     let inserted = argv.iter().skip(2).take(room).cloned();
     let removed: Vec<Value> = items.splice(start..start + count, inserted).collect();
     Value::array(removed)
+}
+
+/// `ToIntegerOrInfinity` of a known argument: `undefined` and NaN are 0,
+/// fractions go toward 0; `None` for a value only known at run time.
+pub(crate) fn integer(v: &Value) -> Option<f64> {
+    match v {
+        Value::Num(n) if n.is_nan() => Some(0.0),
+        Value::Num(n) => Some(n.trunc()),
+        Value::Undef | Value::Null => Some(0.0),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
+}
+
+/// A start or end of `slice`/`splice` as the spec reads it: below zero it
+/// counts from the end (`-1` is the last item), then it is clamped to
+/// `0..=len`.
+pub(crate) fn relative_bound(n: f64, len: usize) -> f64 {
+    let len = len as f64;
+    if n < 0.0 {
+        (len + n).max(0.0)
+    } else {
+        n.min(len)
+    }
+}
+
+/// The item `at(n)` reads: below zero counts from the end; `None` outside.
+pub(crate) fn relative_index(n: f64, len: usize) -> Option<usize> {
+    let i = if n < 0.0 { len as f64 + n } else { n };
+    (i >= 0.0 && i < len as f64).then_some(i as usize)
+}
+
+/// `slice(start, end)` over `len` items: the range it copies, with either
+/// bound below zero counting from the end and an absent or `undefined` end
+/// meaning the length (`f.split('.').slice(0, -1)` drops the extension);
+/// `None` when a bound is only known at run time.
+pub(crate) fn slice_range(len: usize, argv: &[Value]) -> Option<(usize, usize)> {
+    let from = match argv.first() {
+        None => 0.0,
+        Some(v) => relative_bound(integer(v)?, len),
+    };
+    let to = match argv.get(1) {
+        None | Some(Value::Undef) => len as f64,
+        Some(v) => relative_bound(integer(v)?, len),
+    };
+    let (from, to) = (from as usize, to as usize);
+    Some((from, to.max(from)))
 }
 
 /// `indexOf`/`lastIndexOf` (strict equality) and `includes` (SameValueZero)

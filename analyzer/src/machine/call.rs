@@ -332,7 +332,14 @@ impl Interp {
             Value::Str(s) => {
                 let argv = self.eval_args(ctx, &call.args);
                 let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
-                match string_method(s, name, &argv) {
+                let out = match (name, argv.get(1)) {
+                    ("replace" | "replaceAll", Some(f @ Value::Func(_))) => {
+                        let all = name == "replaceAll";
+                        self.replace_by_function(ctx, s, &argv[0], f, all, call.line)
+                    }
+                    _ => string_method(s, name, &argv),
+                };
+                match out {
                     Value::Str(t) if t.len() > s.len() && !self.charge(ctx.file, t.len()) => {
                         Value::dynamic()
                     }

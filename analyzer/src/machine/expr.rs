@@ -271,6 +271,17 @@ impl Interp {
                         if says_nothing(&b) {
                             return a;
                         }
+                        // `url.startsWith('https://') ?? false`, `flags.debug || false`:
+                        // the flag is `a` itself or the fallback, so what it is stays
+                        // known at run time only (a boolean is never nullish, and `a`
+                        // falsy or `false` decide an `if` alike).
+                        if matches!(
+                            (op, &b),
+                            (LogicalOp::Nullish, Value::Bool(_))
+                                | (LogicalOp::Or, Value::Bool(false))
+                        ) {
+                            return a;
+                        }
                         // `process.env.PREFIX || '/env'`: the default, said to be one.
                         match (op, &b) {
                             (LogicalOp::Or, Value::Str(s)) => {

@@ -480,7 +480,13 @@ impl Interp {
         self.running.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
-            let kept = join(pre, x.clone(), y.clone());
+            let kept = match (x.is_unknown(), y.is_unknown()) {
+                (false, true) => self.branch_default(pre, x.clone(), y.clone(), text.to_string()),
+                (true, false) => {
+                    self.branch_default(pre, y.clone(), x.clone(), format!("!({text})"))
+                }
+                _ => join(pre, x.clone(), y.clone()),
+            };
             kept_of_several(&kept, &[x, y]);
             ctx.scope.assign(n, kept);
         }
@@ -497,6 +503,24 @@ impl Interp {
 }
 
 impl Interp {
+    /// What a variable holds after an `if` whose test is only known at run
+    /// time, when one path leaves it `known` (on the path where `when` holds)
+    /// and the other leaves it a value only known at run time: the join of
+    /// both, as for `x || '/d'`. A string is the default taken for the
+    /// run-time value, applying when `when` holds (`let p = cfg.prefix; if
+    /// (!p) p = '/api'` is `/api` only when `!p`: a route at it is charted
+    /// under the default, conditional, with an `assumed-default` finding); a
+    /// boolean leaves the variable unknown (two paths, two answers); anything
+    /// else is what [`join`] keeps (the known function of `if (cfg.wrap)
+    /// listen = wrapper(listen)`).
+    fn branch_default(&mut self, pre: &Value, known: Value, unknown: Value, when: String) -> Value {
+        match &known {
+            Value::Str(s) if self.assumptions(&known).is_empty() => self.assume(&s.clone(), when),
+            Value::Bool(_) => unknown,
+            _ => join(pre, known, unknown),
+        }
+    }
+
     /// Keep what a path that may not run returns, for the running call.
     fn note_maybe_return(&mut self, f: Flow) {
         if let (Flow::Return(v), Some(list)) = (f, self.js.maybe_returns.last_mut()) {
@@ -623,7 +647,10 @@ pub(crate) fn same(a: &Value, b: &Value) -> bool {
 /// - both the same: that value;
 /// - one only known at run time: the known one (an unknown re-wrap such as
 ///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
-///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`);
+///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`)
+///   (after an `if`, `Interp::exec_both` first makes a known string a default
+///   taken for the run-time value and a known boolean unknown:
+///   `Interp::branch_default`);
 /// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
 /// - an app, router, socket, function or class against `null`/`undefined`:

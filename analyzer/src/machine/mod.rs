@@ -370,6 +370,14 @@ impl Interp {
         globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
+        for f in [
+            "encodeURIComponent",
+            "decodeURIComponent",
+            "encodeURI",
+            "decodeURI",
+        ] {
+            globals.define(f, Value::Builtin(Builtin::Node(NodeFn::UriCodec(f))));
+        }
         // `global.x = …` in one module, `x` or `globalThis.x` in another.
         let global_obj = ObjData::new();
         globals.define("global", Value::Obj(global_obj.clone()));

@@ -88,6 +88,9 @@ pub(crate) enum NodeFn {
     Json,
     /// `JSON.parse`: a known text gives its value.
     JsonParse,
+    /// The global `encodeURIComponent`, `decodeURIComponent`, `encodeURI`,
+    /// `decodeURI` (`decodeURIComponent('%2E')` is `.`).
+    UriCodec(&'static str),
 }
 
 /// The largest repository file `fs.readFile*` reads (bytes); a larger one
@@ -153,6 +156,7 @@ pub(crate) fn path_member(prop: &str) -> Option<Value> {
         "dirname" => "dirname",
         "basename" => "basename",
         "extname" => "extname",
+        "parse" => "parse",
         "relative" => "relative",
         "isAbsolute" => "isAbsolute",
         "sep" => return Some(Value::str("/")),
@@ -291,6 +295,10 @@ impl Interp {
                     self.call_value_now(ctx, f, rest, &[], line, None)
                 }
                 _ => Value::dynamic(),
+            },
+            NodeFn::UriCodec(name) => match argv.first().and_then(Value::as_text) {
+                Some(t) => uri_codec(name, &t).map_or_else(Value::dynamic, |t| Value::str(&t)),
+                None => Value::dynamic(),
             },
             NodeFn::JsonParse => match (argv.first(), argv.get(1)) {
                 // A reviver may change any value: only known at run time.
@@ -542,6 +550,52 @@ impl Interp {
     }
 }
 
+/// What `encodeURIComponent`, `encodeURI`, `decodeURIComponent` and
+/// `decodeURI` give for a known text; `None` where JavaScript throws a
+/// `URIError` (a malformed escape, bytes that are not UTF-8).
+fn uri_codec(name: &str, text: &str) -> Option<String> {
+    // What `encodeURI` leaves, and `decodeURI` does not decode, beyond the
+    // unreserved marks that neither encoder escapes.
+    const RESERVED: &str = ";/?:@&=+$,#";
+    let whole = matches!(name, "encodeURI" | "decodeURI");
+    if name.starts_with("encode") {
+        let mut out = String::new();
+        for c in text.chars() {
+            if c.is_ascii_alphanumeric()
+                || "-_.!~*'()".contains(c)
+                || (whole && RESERVED.contains(c))
+            {
+                out.push(c);
+            } else {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+        return Some(out);
+    }
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'%' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let hex = text.get(i + 1..i + 3)?;
+        let b = u8::from_str_radix(hex, 16).ok()?;
+        if whole && b.is_ascii() && RESERVED.contains(b as char) {
+            out.extend_from_slice(&bytes[i..i + 3]);
+        } else {
+            out.push(b);
+        }
+        i += 3;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// A `path` function over known strings (POSIX).
 fn path_fn(name: &str, parts: &[String]) -> Value {
     let first = parts.first().map(String::as_str).unwrap_or("");
@@ -565,6 +619,32 @@ fn path_fn(name: &str, parts: &[String]) -> Value {
                 Some(i) if i > 0 => Value::str(&base[i..]),
                 _ => Value::str(""),
             }
+        }
+        // `{ root, dir, base, ext, name }` (`path.parse(f).name` is the
+        // file name without its extension).
+        "parse" => {
+            let base = path_fn("basename", &parts[..1.min(parts.len())]);
+            let ext = path_fn("extname", &parts[..1.min(parts.len())]);
+            let (b, e) = (
+                base.as_text().unwrap_or_default(),
+                ext.as_text().unwrap_or_default(),
+            );
+            let trimmed = first.trim_end_matches('/');
+            let dir = match trimmed.rfind('/') {
+                Some(0) => "/".to_string(),
+                Some(i) => trimmed[..i].to_string(),
+                None => String::new(),
+            };
+            let o = ObjData::new();
+            o.set(
+                "root",
+                Value::str(if first.starts_with('/') { "/" } else { "" }),
+            );
+            o.set("dir", Value::str(&dir));
+            o.set("base", Value::str(&b));
+            o.set("ext", Value::str(&e));
+            o.set("name", Value::str(b.strip_suffix(e.as_str()).unwrap_or(&b)));
+            Value::Obj(o)
         }
         "isAbsolute" => Value::Bool(first.starts_with('/')),
         "relative" => {
@@ -680,6 +760,28 @@ mod tests {
         assert_eq!(s(path_fn("basename", &p(&["/r/users.js", ".js"]))), "users");
         assert_eq!(s(path_fn("extname", &p(&["users.test.js"]))), ".js");
         assert_eq!(s(path_fn("extname", &p(&[".env"]))), "");
+        let uri = |f: &str, t: &str| uri_codec(f, t);
+        assert_eq!(
+            uri("decodeURIComponent", "%2Ewell-known%2Fx").as_deref(),
+            Some(".well-known/x")
+        );
+        assert_eq!(
+            uri("decodeURI", "%2Ewell-known%2Fx").as_deref(),
+            Some(".well-known%2Fx")
+        );
+        assert_eq!(
+            uri("encodeURIComponent", "a b/é").as_deref(),
+            Some("a%20b%2F%C3%A9")
+        );
+        assert_eq!(uri("encodeURI", "/a b?x=1").as_deref(), Some("/a%20b?x=1"));
+        assert_eq!(uri("decodeURIComponent", "%E0%A4%A"), None);
+        let Value::Obj(parsed) = path_fn("parse", &p(&["/srv/routes/user.route.js"])) else {
+            panic!("path.parse gives an object");
+        };
+        let field = |k: &str| parsed.get(k).and_then(|v| v.as_text()).unwrap();
+        assert_eq!(field("dir"), "/srv/routes");
+        assert_eq!(field("name"), "user.route");
+        assert_eq!(field("ext"), ".js");
         assert_eq!(s(path_fn("relative", &p(&["/a/b", "/a/c/d"]))), "../c/d");
         assert_eq!(to_rel("/server/routes/").as_deref(), Some("server/routes"));
         assert_eq!(to_rel("file:///x.js").as_deref(), Some("x.js"));

@@ -2,13 +2,15 @@
 //!
 //! Captures what route tables and file loaders do with names: `endsWith`,
 //! `startsWith`, `includes`, `indexOf`, `slice`, `substring`, `substr`,
-//! `charAt`, `padStart`, `repeat`, `match`, and `replace`/`replaceAll`/`test`
+//! `charAt`, `at`, `padStart`, `repeat`, `match`, and `replace`/`replaceAll`/`test`
 //! with a regex literal (`f.replace(/\.js$/, '')`, `/\.js$/.test(f)`).
 //!
 //! Deliberately not: regexes Rust's `regex` crate cannot run (look-around,
 //! back-references) give unknown values; `$1`-style replacement patterns are
-//! supported, replacement functions are not.
+//! supported, and a replacement function is called for each match
+//! (`Interp::replace_by_function`).
 
+use super::arrays::{integer, relative_bound, relative_index, slice_range};
 use crate::value::Value;
 
 /// The `String.prototype` methods this module and `machine::string_method`
@@ -34,6 +36,7 @@ pub(crate) const STRING_METHODS: &[&str] = &[
     "substring",
     "substr",
     "charAt",
+    "at",
     "repeat",
     "match",
 ];
@@ -106,6 +109,76 @@ fn matched(re: &regex::Regex, s: &str) -> Value {
     }
 }
 
+impl super::Interp {
+    /// `s.replace(pattern, fn)` and `replaceAll`: the function is called for
+    /// each match, in order, with the match, its groups, its offset and the
+    /// whole string, and what it gives takes the match's place; no match
+    /// leaves the string as it was without a call (`p.replaceAll(/%[0-9A-F]{2}/g,
+    /// (m) => decodeURIComponent(m))` over a file path with no `%`).
+    /// Unknown when the pattern cannot be run here or a call gives a value only
+    /// known at run time.
+    pub(crate) fn replace_by_function(
+        &mut self,
+        ctx: &super::Ctx,
+        s: &str,
+        pattern: &Value,
+        f: &Value,
+        all: bool,
+        line: u32,
+    ) -> Value {
+        const MAX_MATCHES: usize = 64;
+        let mut found: Vec<(usize, usize, Vec<Value>)> = Vec::new();
+        match pattern {
+            Value::Regex(r) => {
+                let Some((re, global)) = regex_of(r) else {
+                    return Value::dynamic();
+                };
+                for c in re
+                    .captures_iter(s)
+                    .take(if global || all { MAX_MATCHES + 1 } else { 1 })
+                {
+                    let m = c.get(0).expect("group 0 is the match");
+                    let groups = c
+                        .iter()
+                        .skip(1)
+                        .map(|g| g.map_or(Value::Undef, |g| Value::str(g.as_str())))
+                        .collect();
+                    found.push((m.start(), m.end(), groups));
+                }
+            }
+            Value::Str(p) if !p.is_empty() => {
+                for (at, m) in
+                    s.match_indices(p.as_ref())
+                        .take(if all { MAX_MATCHES + 1 } else { 1 })
+                {
+                    found.push((at, at + m.len(), Vec::new()));
+                }
+            }
+            _ => return Value::dynamic(),
+        }
+        if found.len() > MAX_MATCHES {
+            return Value::dynamic();
+        }
+        let mut out = String::new();
+        let mut last = 0;
+        for (start, end, groups) in found {
+            out.push_str(&s[last..start]);
+            let mut args = vec![Value::str(&s[start..end])];
+            args.extend(groups);
+            args.push(Value::Num(s[..start].chars().count() as f64));
+            args.push(Value::str(s));
+            let r = self.call_value_now(ctx, f, args, &[], line, None);
+            match self.force(r, 0).as_text() {
+                Some(t) => out.push_str(&t),
+                None => return Value::dynamic(),
+            }
+            last = end;
+        }
+        out.push_str(&s[last..]);
+        Value::str(&out)
+    }
+}
+
 /// String methods `string_method` leaves to this module; `None` when the
 /// method or its arguments are not known here.
 pub(crate) fn string_method(s: &str, name: &str, argv: &[Value]) -> Option<Value> {
@@ -114,16 +187,10 @@ pub(crate) fn string_method(s: &str, name: &str, argv: &[Value]) -> Option<Value
         Some(Value::Num(n)) => Some(*n),
         _ => None,
     };
+    // An argument as `ToIntegerOrInfinity` reads it; an absent one is `None`.
+    let int = |i: usize| argv.get(i).map(integer);
     let chars: Vec<char> = s.chars().collect();
-    let len = chars.len() as f64;
-    let clamp = |n: f64| -> usize {
-        let n = if n < 0.0 {
-            (len + n).max(0.0)
-        } else {
-            n.min(len)
-        };
-        n as usize
-    };
+    let len = chars.len();
     let sub = |a: usize, b: usize| -> Value {
         if a >= b {
             Value::str("")
@@ -144,27 +211,44 @@ pub(crate) fn string_method(s: &str, name: &str, argv: &[Value]) -> Option<Value
             };
             Value::Num(found.map_or(-1.0, |i| s[..i].chars().count() as f64))
         }
+        // Below zero counts from the end (`f.slice(0, -3)`).
         "slice" => {
-            let a = clamp(num(0).unwrap_or(0.0));
-            let b = argv
-                .get(1)
-                .map_or(Some(chars.len()), |_| num(1).map(clamp))?;
+            let (a, b) = slice_range(len, argv)?;
             sub(a, b)
         }
+        // Below zero is 0, and the bounds are swapped when reversed.
         "substring" => {
-            let fix = |n: f64| n.clamp(0.0, len) as usize;
-            let a = fix(num(0).unwrap_or(0.0));
-            let b = argv.get(1).map_or(Some(chars.len()), |_| num(1).map(fix))?;
+            let fix = |n: f64| n.clamp(0.0, len as f64) as usize;
+            let a = fix(int(0).unwrap_or(Some(0.0))?);
+            let b = match argv.get(1) {
+                None | Some(Value::Undef) => len,
+                Some(v) => fix(integer(v)?),
+            };
             sub(a.min(b), a.max(b))
         }
+        // A start below zero counts from the end; the second argument is a length.
         "substr" => {
-            let a = clamp(num(0).unwrap_or(0.0));
-            let n = argv.get(1).map_or(Some(len), |_| num(1))?.max(0.0) as usize;
-            sub(a, (a + n).min(chars.len()))
+            let a = relative_bound(int(0).unwrap_or(Some(0.0))?, len) as usize;
+            let n = match argv.get(1) {
+                None | Some(Value::Undef) => len as f64,
+                Some(v) => integer(v)?,
+            };
+            sub(a, (a as f64 + n.max(0.0)).min(len as f64) as usize)
         }
-        "charAt" => {
-            let i = num(0).unwrap_or(0.0) as usize;
-            Value::str(&chars.get(i).map(|c| c.to_string()).unwrap_or_default())
+        // `charAt` outside the string is `''`; `at` reads below zero from the
+        // end and is `undefined` outside.
+        "charAt" | "at" => {
+            let n = int(0).unwrap_or(Some(0.0))?;
+            let i = if name == "at" {
+                relative_index(n, len)
+            } else {
+                (n >= 0.0 && n < len as f64).then_some(n as usize)
+            };
+            match i {
+                Some(i) => Value::str(&chars[i].to_string()),
+                None if name == "at" => Value::Undef,
+                None => Value::str(""),
+            }
         }
         "trimStart" | "trimLeft" => Value::str(s.trim_start()),
         "trimEnd" | "trimRight" => Value::str(s.trim_end()),
