@@ -35,7 +35,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 53;
+pub(crate) const FACTS_VERSION: u32 = 54;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -56,6 +56,9 @@ pub(crate) mod needle {
     /// Has a registration-shaped call (`.get('`, `.use(`, `.on(`, …): read
     /// for the census even when nothing reaches it.
     pub(crate) const CENSUS: u8 = 64;
+    /// Loads the test client supertest (`request(app).get('/x')`): an app
+    /// such a file makes is one for tests to request, not a program.
+    pub(crate) const TEST_CLIENT: u8 = 128;
 }
 
 fn needles_of(bytes: &[u8]) -> u8 {
@@ -101,6 +104,9 @@ fn needles_of(bytes: &[u8]) -> u8 {
     // `this.$root.getSocket()`: Vue components reach the socket through the root.
     if has("socket") || has("io.") || has("io?.") || has("$root.") || has("$parent.") {
         flags |= needle::SOCKET;
+    }
+    if has("'supertest'") || has("\"supertest\"") {
+        flags |= needle::TEST_CLIENT;
     }
     if flags & needle::CONTROLLER != 0
         || census_shaped(bytes, flags & needle::SOCKET != 0)

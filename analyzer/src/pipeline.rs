@@ -167,7 +167,13 @@ pub(crate) fn analyze_here(
         reasons = manifest.reasons;
         missing_entries = manifest.missing;
         for (i, f) in project.files.iter().enumerate() {
-            if loader.needles_of(i as FileId) & needle::APP != 0 && !is_test_path(&f.rel) {
+            // An app handed to a test client (a `utils/setup.js` making the
+            // app for `request(app)`) is the tests', not a program.
+            let needles = loader.needles_of(i as FileId);
+            if needles & needle::APP != 0
+                && needles & needle::TEST_CLIENT == 0
+                && !is_test_path(&f.rel)
+            {
                 let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
                 if project.outside_workspaces(dir) {
                     fallback.insert(i as FileId);

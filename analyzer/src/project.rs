@@ -10,10 +10,16 @@
 //! `outDir: "dist", rootDir: "src"` is `src/index.ts`).
 //!
 //! Also: module-alias's `_moduleAliases` (`{ "~": "." }` in the package.json
-//! nearest the importing file: `require('~/server/routes')`).
+//! nearest the importing file: `require('~/server/routes')`), and
+//! babel-plugin-module-resolver's `root` and `alias` in the Babel
+//! configuration that compiles the importing file (`babel.rs`).
 //!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
 //! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
+
+mod aliases;
+mod babel;
+mod outputs;
 
 use crate::AnalyzeError;
 use crate::jsonc::strip_json_comments;
@@ -71,6 +77,8 @@ pub(crate) struct Project {
     pub(crate) packages: Vec<PackageJson>,
     workspace_packages: HashMap<String, String>,
     tsconfigs: BTreeMap<String, TsConfig>,
+    /// babel-plugin-module-resolver's options, by the configuration's folder.
+    babel: babel::BabelConfigs,
     /// Where TypeScript writes its output and the source it compiles from,
     /// from every tsconfig file (see [`Project::source_of_output`]).
     outputs: Vec<OutputDir>,
@@ -91,6 +99,10 @@ struct TsConfig {
     out_dir: Option<String>,
     /// `compilerOptions.rootDir`, root-relative.
     root_dir: Option<String>,
+    /// The folder every `include` pattern lies in (`["lib/**/*"]` → `lib`),
+    /// root-relative: where TypeScript's default `rootDir`, the common
+    /// folder of the inputs, is.
+    include_root: Option<String>,
 }
 
 /// A tsconfig's `outDir` and the source folder it is built from: output
@@ -166,6 +178,7 @@ impl Project {
             out.push('\0');
         }
         out.push_str(&format!("{:?}", self.tsconfigs));
+        out.push_str(&format!("{:?}", self.babel));
         out
     }
 
@@ -250,6 +263,13 @@ impl Project {
             .enumerate()
             .map(|(i, f)| (f.rel.clone(), i as FileId))
             .collect();
+        let babel = {
+            let mut folders: Vec<&str> = std::iter::once("")
+                .chain(dirs.iter().map(String::as_str))
+                .collect();
+            folders.sort_unstable();
+            babel::BabelConfigs::read(&root, &folders, &packages)
+        };
         let mut workspace_packages = HashMap::new();
         for p in &packages {
             if let Some(name) = p.json.get("name").and_then(|n| n.as_str())
@@ -266,6 +286,7 @@ impl Project {
             packages,
             workspace_packages,
             tsconfigs: BTreeMap::new(),
+            babel,
             outputs: Vec::new(),
             cache_note,
             generated,
@@ -279,7 +300,7 @@ impl Project {
                 if let Some(out) = &cfg.out_dir {
                     project.outputs.push(OutputDir {
                         out: out.clone(),
-                        source: cfg.root_dir.clone(),
+                        source: cfg.root_dir.clone().or_else(|| cfg.include_root.clone()),
                         config_dir: dir.clone(),
                     });
                 }
@@ -305,6 +326,7 @@ impl Project {
         }
         project.outputs.sort();
         project.outputs.dedup();
+        project.set_aside_built_copies();
         Ok(project)
     }
 
@@ -395,6 +417,10 @@ impl Project {
         if let Some(root) = folder("rootDir") {
             cfg.root_dir = Some(root);
         }
+        cfg.include_root = json
+            .get("include")
+            .and_then(|i| i.as_array())
+            .and_then(|patterns| outputs::include_root(patterns, &dir));
         if let Some(paths) = opts
             .and_then(|o| o.get("paths"))
             .and_then(|p| p.as_object())
@@ -509,6 +535,17 @@ impl Project {
                 .resolve_module(rel.trim_start_matches('/'))
                 .unwrap_or(Resolved::Missing);
         }
+        // Babel's module-resolver rewrites the specifier before Node sees it.
+        if let Some(r) = self.babel_resolve(from_dir, spec) {
+            return r;
+        }
+        self.resolve_bare(from_dir, spec)
+    }
+
+    /// Where a bare specifier leads once Babel has had its say: modelled
+    /// packages, Node's modules, the aliases of tsconfig and module-alias,
+    /// `NODE_PATH`, workspaces and `node_modules`.
+    pub(super) fn resolve_bare(&self, from_dir: &str, spec: &str) -> Resolved {
         let bare = spec.strip_prefix("node:").unwrap_or(spec);
         if is_known_package(spec) || is_known_package(bare) {
             return Resolved::Known(bare.to_string());
@@ -711,71 +748,6 @@ impl Project {
         .find_map(|k| pkg.json.get(k)?.get(name)?.as_str().map(str::to_string))
     }
 
-    /// Where `spec` leads through module-alias's `_moduleAliases` (see
-    /// [`Project::resolve_in`]); `None` when no alias names it. The longest
-    /// alias that is `spec` or a folder prefix of it wins.
-    fn module_alias(&self, from_dir: &str, spec: &str) -> Option<Resolved> {
-        let (dir, aliases) = ancestors(from_dir).find_map(|d| {
-            let a = self
-                .package_at(d)?
-                .json
-                .get("_moduleAliases")?
-                .as_object()?;
-            Some((d, a))
-        })?;
-        let (alias, target) = aliases
-            .iter()
-            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
-            .filter(|(k, _)| !k.is_empty() && (spec == *k || spec.starts_with(&format!("{k}/"))))
-            .max_by_key(|(k, _)| k.len())?;
-        let target = normalize(&join_rel(dir, &format!("{target}{}", &spec[alias.len()..])));
-        Some(match self.resolve_module(&target) {
-            Some(r) => r,
-            None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
-            None => Resolved::Missing,
-        })
-    }
-
-    /// A bare specifier found in a folder the nearest package.json's scripts
-    /// put on `NODE_PATH` (`"start": "NODE_PATH=. node index.js"`), unless
-    /// the package declares it as a dependency.
-    fn node_path(&self, from_dir: &str, spec: &str, bare: &str) -> Option<Resolved> {
-        let (dir, pkg) = ancestors(from_dir).find_map(|d| Some((d, self.package_at(d)?)))?;
-        let (name, _) = split_package(bare);
-        let declared = [
-            "dependencies",
-            "devDependencies",
-            "peerDependencies",
-            "optionalDependencies",
-        ]
-        .iter()
-        .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
-        if declared {
-            return None;
-        }
-        let scripts = pkg.json.get("scripts")?.as_object()?;
-        let mut folders: Vec<&str> = Vec::new();
-        for cmd in scripts.values().filter_map(|v| v.as_str()) {
-            for word in cmd.split_whitespace() {
-                if let Some(list) = word.strip_prefix("NODE_PATH=") {
-                    folders.extend(
-                        list.split(':')
-                            .filter(|f| !f.is_empty() && !f.starts_with('$')),
-                    );
-                }
-            }
-        }
-        folders.sort_unstable();
-        folders.dedup();
-        folders.into_iter().find_map(|f| {
-            let base = normalize(&join_rel(dir, f));
-            if escapes_root(&base) {
-                return None;
-            }
-            self.resolve_module(&normalize(&join_rel(&base, spec)))
-        })
-    }
-
     pub(crate) fn package_at(&self, dir: &str) -> Option<&PackageJson> {
         self.packages.iter().find(|p| p.dir == dir)
     }
@@ -913,10 +885,6 @@ impl Project {
             } else {
                 continue;
             };
-            // Output that is checked in is read as it is.
-            if self.is_dir(&o.out) {
-                continue;
-            }
             let stem = [".js", ".mjs", ".cjs", ".jsx"]
                 .iter()
                 .find_map(|e| rest.strip_suffix(e))

@@ -275,7 +275,10 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::Router(id)
             }
-            "engine" | "enable" | "disable" | "disabled" | "enabled" => {
+            // express.io/express.oi's app (`express().http().io()`): `http()`
+            // and `https(options)` make its server, `io()` attaches
+            // Socket.IO; each returns the app. Plain Express has none of them.
+            "engine" | "enable" | "disable" | "disabled" | "enabled" | "http" | "https" | "io" => {
                 self.eval_args(ctx, &call.args);
                 Value::Router(id)
             }

@@ -222,6 +222,11 @@ const fn installed(name: &'static str, module: Module) -> Package {
 pub(crate) const PACKAGES: &[Package] = &[
     // express.rs
     modelled("express", Module::Express),
+    // Express with Socket.IO attached (express.io and its fork express.oi):
+    // the default export is Express's, whose `express()` app gains
+    // `http()`/`https()`, `io()` and the `app.io.route(…)` socket routes.
+    modelled("express.io", Module::Express),
+    modelled("express.oi", Module::Express),
     modelled("http-status", Module::HttpStatus),
     modelled("http-status-codes", Module::HttpStatus),
     modelled("url-join", Module::UrlJoin),

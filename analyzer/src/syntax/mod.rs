@@ -25,8 +25,7 @@ pub(crate) use jsdoc::jsdoc_type_expr;
 use jsdoc::{jsdoc_tag_type, jsdoc_typedefs};
 use lower::Lowerer;
 pub(crate) use lower::bound_names;
-#[cfg(test)]
-use lower::unescape;
+pub(crate) use lower::unescape;
 pub(crate) use markup::markup_scripts;
 
 use crate::ir::*;

@@ -1,0 +1,74 @@
+//! Aliases of packages other than TypeScript's: module-alias's
+//! `_moduleAliases` in a package.json (`{ "~": "." }`: `require('~/server/routes')`)
+//! and the folders a package's scripts put on `NODE_PATH`
+//! (`"start": "NODE_PATH=. node index.js"`). Not captured: `NODE_PATH` set
+//! outside the package's scripts (a shell profile, a Dockerfile).
+
+use super::{Project, Resolved, ancestors, escapes_root, join_rel, normalize, split_package};
+
+impl Project {
+    /// Where `spec` leads through module-alias's `_moduleAliases` (see
+    /// [`Project::resolve_in`]); `None` when no alias names it. The longest
+    /// alias that is `spec` or a folder prefix of it wins.
+    pub(super) fn module_alias(&self, from_dir: &str, spec: &str) -> Option<Resolved> {
+        let (dir, aliases) = ancestors(from_dir).find_map(|d| {
+            let a = self
+                .package_at(d)?
+                .json
+                .get("_moduleAliases")?
+                .as_object()?;
+            Some((d, a))
+        })?;
+        let (alias, target) = aliases
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .filter(|(k, _)| !k.is_empty() && (spec == *k || spec.starts_with(&format!("{k}/"))))
+            .max_by_key(|(k, _)| k.len())?;
+        let target = normalize(&join_rel(dir, &format!("{target}{}", &spec[alias.len()..])));
+        Some(match self.resolve_module(&target) {
+            Some(r) => r,
+            None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
+            None => Resolved::Missing,
+        })
+    }
+
+    /// A bare specifier found in a folder the nearest package.json's scripts
+    /// put on `NODE_PATH` (`"start": "NODE_PATH=. node index.js"`), unless
+    /// the package declares it as a dependency.
+    pub(super) fn node_path(&self, from_dir: &str, spec: &str, bare: &str) -> Option<Resolved> {
+        let (dir, pkg) = ancestors(from_dir).find_map(|d| Some((d, self.package_at(d)?)))?;
+        let (name, _) = split_package(bare);
+        let declared = [
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+        ]
+        .iter()
+        .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
+        if declared {
+            return None;
+        }
+        let scripts = pkg.json.get("scripts")?.as_object()?;
+        let mut folders: Vec<&str> = Vec::new();
+        for cmd in scripts.values().filter_map(|v| v.as_str()) {
+            for word in cmd.split_whitespace() {
+                if let Some(list) = word.strip_prefix("NODE_PATH=") {
+                    folders.extend(
+                        list.split(':')
+                            .filter(|f| !f.is_empty() && !f.starts_with('$')),
+                    );
+                }
+            }
+        }
+        folders.sort_unstable();
+        folders.dedup();
+        folders.into_iter().find_map(|f| {
+            let base = normalize(&join_rel(dir, f));
+            if escapes_root(&base) {
+                return None;
+            }
+            self.resolve_module(&normalize(&join_rel(&base, spec)))
+        })
+    }
+}
