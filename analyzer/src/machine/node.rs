@@ -707,8 +707,14 @@ fn absent_from_repository(project: &crate::project::Project, rel: &str) -> bool 
     if path.symlink_metadata().is_ok() {
         return false;
     }
+    // (The path does not exist, so it may be a folder: `dist/` in an ignore
+    // file matches `client/dist` as a folder.)
     let ignores = |g: Option<Gitignore>| {
-        g.is_some_and(|g| g.matched_path_or_any_parents(&path, false).is_ignore())
+        g.is_some_and(|g| {
+            [false, true]
+                .iter()
+                .any(|&dir| g.matched_path_or_any_parents(&path, dir).is_ignore())
+        })
     };
     let of_files = |base: &Path, names: &[&str]| {
         let mut b = GitignoreBuilder::new(base);
