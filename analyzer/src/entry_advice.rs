@@ -256,11 +256,7 @@ pub(crate) fn unmodelled_framework(
         } else {
             format!("{dir}/package.json")
         };
-        let needle = format!("\"{name}\"");
-        let line = std::fs::read_to_string(project.root.join(&manifest))
-            .ok()
-            .and_then(|text| text.lines().position(|l| l.contains(&needle)))
-            .map_or(1, |i| i as u32 + 1);
+        let line = manifest_line(&project.root, &manifest, &format!("\"{name}\""));
         return Some(Finding {
             code: FindingCode::UnmodelledFramework,
             at: Location {
@@ -274,4 +270,13 @@ pub(crate) fn unmodelled_framework(
         });
     }
     None
+}
+
+/// The 1-based line of `manifest` (relative to `root`) that first holds
+/// `needle`, or 1 (unreadable, or not named there).
+pub(crate) fn manifest_line(root: &std::path::Path, manifest: &str, needle: &str) -> u32 {
+    std::fs::read_to_string(root.join(manifest))
+        .ok()
+        .and_then(|text| text.lines().position(|l| l.contains(needle)))
+        .map_or(1, |i| i as u32 + 1)
 }

@@ -406,14 +406,7 @@ pub(crate) fn analyze_here(
     for (manifest, rel, source) in missing_entries {
         // The line that names it (`"main": "lib/index.js"`).
         let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-        let line = std::fs::read_to_string(opts.root.join(&manifest))
-            .ok()
-            .and_then(|text| {
-                text.lines()
-                    .position(|l| l.contains(&name))
-                    .map(|i| i as u32 + 1)
-            })
-            .unwrap_or(1);
+        let line = crate::entry_advice::manifest_line(&opts.root, &manifest, &name);
         inv.findings.push(Finding {
             code: FindingCode::NoEntry,
             at: Location {

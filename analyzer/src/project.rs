@@ -1056,9 +1056,8 @@ fn join_rel(dir: &str, spec: &str) -> String {
     }
 }
 
-/// Collapse `.` and `..` in a `/` path relative to the root (never above it).
 /// A folder (relative to the root) and the folders above it, up to the root (`""`).
-fn ancestors(dir: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn ancestors(dir: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(dir), |d| {
         (!d.is_empty()).then(|| d.rsplit_once('/').map_or("", |(p, _)| p))
     })
@@ -1082,6 +1081,7 @@ fn escapes_root(p: &str) -> bool {
     false
 }
 
+/// Collapse `.` and `..` in a `/` path relative to the root (never above it).
 pub(crate) fn normalize(p: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for seg in p.split('/') {

@@ -1144,7 +1144,7 @@ fn helper_function(facts: &FileFacts, name: &str) -> bool {
         Stmt::Expr(Expr::Assign(p, v)) => {
             func(v)
                 && matches!(p.as_ref(), Pattern::Target(t)
-                    if matches!(t.as_ref(), Expr::Member(o, n) if n == name && exports_object(o)))
+                    if matches!(t.as_ref(), Expr::Member(o, n) if n == name && super::packages::exports_object(o)))
         }
         _ => false,
     };
@@ -1157,16 +1157,4 @@ fn helper_function(facts: &FileFacts, name: &str) -> bool {
             .census
             .iter()
             .any(|i| i.enclosing.iter().any(|(_, n, _)| n == name))
-}
-
-/// `exports` or `module.exports`.
-fn exports_object(e: &crate::ir::Expr) -> bool {
-    use crate::ir::Expr;
-    match e {
-        Expr::Ident(n) => n == "exports",
-        Expr::Member(o, n) => {
-            n == "exports" && matches!(o.as_ref(), Expr::Ident(m) if m == "module")
-        }
-        _ => false,
-    }
 }

@@ -195,13 +195,13 @@ pub(super) fn exported_client(facts: &FileFacts) -> Option<String> {
         }?;
         HTTP_CLIENTS.contains(&p.as_str()).then_some(p)
     };
-    let module_exports = |p: &Pattern| {
-        matches!(p, Pattern::Target(t) if matches!(&**t,
-            Expr::Member(o, prop) if prop == "exports" && matches!(&**o, Expr::Ident(m) if m == "module")))
-    };
     facts.body.iter().find_map(|st| match st {
         Stmt::ExportDefault(e) => client(e),
-        Stmt::Expr(Expr::Assign(target, v)) if module_exports(target) => client(v),
+        Stmt::Expr(Expr::Assign(target, v))
+            if matches!(&**target, Pattern::Target(t) if module_exports(t)) =>
+        {
+            client(v)
+        }
         _ => None,
     })
 }
@@ -263,9 +263,6 @@ fn literal_method(props: &[ObjProp], method: &str) -> Option<u32> {
 /// `export default { get() {…} }`): a module importing
 /// it calls that function, not an Express app's or router's method.
 pub(super) fn exports_own_function(facts: &FileFacts, method: &str) -> bool {
-    let is_module_exports = |e: &Expr| matches!(e, Expr::Member(o, prop) if prop == "exports" && matches!(&**o, Expr::Ident(m) if m == "module"));
-    let is_exports =
-        |e: &Expr| is_module_exports(e) || matches!(e, Expr::Ident(n) if n == "exports");
     fn target(p: &Pattern) -> Option<&Expr> {
         match p {
             Pattern::Target(t) => Some(t),
@@ -282,10 +279,20 @@ pub(super) fn exports_own_function(facts: &FileFacts, method: &str) -> bool {
     facts.body.iter().any(|st| match st {
         Stmt::ExportDefault(Expr::Object(props)) => own(props),
         Stmt::Expr(Expr::Assign(t, v)) => match (target(t), &**v) {
-            (Some(t), Expr::Object(props)) if is_module_exports(t) => own(props),
-            (Some(Expr::Member(o, prop)), Expr::Func(_)) => prop == method && is_exports(o),
+            (Some(t), Expr::Object(props)) if module_exports(t) => own(props),
+            (Some(Expr::Member(o, prop)), Expr::Func(_)) => prop == method && exports_object(o),
             _ => false,
         },
         _ => false,
     })
+}
+
+/// `module.exports`.
+pub(super) fn module_exports(e: &Expr) -> bool {
+    matches!(e, Expr::Member(o, prop) if prop == "exports" && matches!(&**o, Expr::Ident(m) if m == "module"))
+}
+
+/// `exports` or `module.exports`.
+pub(super) fn exports_object(e: &Expr) -> bool {
+    module_exports(e) || matches!(e, Expr::Ident(n) if n == "exports")
 }

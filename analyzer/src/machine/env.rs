@@ -60,9 +60,9 @@ impl Interp {
     /// (a default taken for a run-time value), else unknown.
     pub(crate) fn env_read(&mut self, file: FileId, name: &str) -> Value {
         let rel = self.loader.project.rel(file).to_string();
-        let mut dir = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        loop {
-            let docs = self.env_folder(&dir);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        for dir in crate::project::ancestors(dir) {
+            let docs = self.env_folder(dir);
             if let Some((value, template)) = docs.get(name) {
                 let when =
                     format!("process.env.{name} is `{value}`, the value {template} documents");
@@ -75,11 +75,8 @@ impl Interp {
                 }
                 return v;
             }
-            if dir.is_empty() {
-                return Value::external();
-            }
-            dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         }
+        Value::external()
     }
 
     /// Whether `v` is a string a template gave: what the variable may be,
