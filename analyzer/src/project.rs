@@ -263,7 +263,21 @@ impl Project {
             .enumerate()
             .map(|(i, f)| (f.rel.clone(), i as FileId))
             .collect();
-        let babel = {
+        // The plugin's aliases apply only where it is installed: with no
+        // manifest depending on it, no folder's Babel config is read (that is
+        // seven file lookups per folder on every run, warm ones too).
+        let resolver_installed = packages.iter().any(|p| {
+            ["dependencies", "devDependencies", "peerDependencies"]
+                .iter()
+                .any(|k| {
+                    p.json
+                        .get(*k)
+                        .is_some_and(|d| d.get("babel-plugin-module-resolver").is_some())
+                })
+        });
+        let babel = if !resolver_installed {
+            babel::BabelConfigs::default()
+        } else {
             let mut folders: Vec<&str> = std::iter::once("")
                 .chain(dirs.iter().map(String::as_str))
                 .collect();
