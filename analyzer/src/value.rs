@@ -238,7 +238,7 @@ pub(crate) enum Builtin {
     /// `celebrate(...)` from `celebrate`.
     Celebrate,
     /// An express-validator chain starter (`body`, `query`, `param`, `check`, `header`).
-    CheckField(&'static str),
+    CheckField(CheckField),
     /// The `next` callback of a route handler.
     NextFn,
     /// The global `Set` (and `WeakSet`).
@@ -289,7 +289,7 @@ pub(crate) enum Builtin {
     /// Its `validate({body, query, params})`.
     JsonValidate,
     /// The middleware `validate(...)` returns: JSON Schemas by request part.
-    JsonSchemaMiddleware(Rc<Vec<(&'static str, serde_json::Value)>>),
+    JsonSchemaMiddleware(Rc<Vec<(RequestPart, serde_json::Value)>>),
     /// React's `useRef(init)`: an object whose `current` holds what the
     /// component stores there (a socket, most often).
     UseRef,
@@ -479,7 +479,7 @@ pub(crate) enum Value {
     Zod(Rc<ZodVal>),
     /// Validation middleware that states schemas for request parts
     /// (`celebrate({...})`, express-validator chains): (part, field or "", schema, required).
-    Validator(Rc<Vec<(&'static str, String, serde_json::Value, bool)>>),
+    Validator(Rc<Vec<(RequestPart, String, serde_json::Value, bool)>>),
     /// A TypeScript type declared in the program, with the scope it was declared in.
     Type(Arc<crate::ir::TypeExpr>, Rc<Scope>),
     /// The request, a part of it, or the response, inside a route handler.
@@ -511,13 +511,64 @@ pub(crate) struct ZodVal {
     pub(crate) json_schema: bool,
 }
 
+/// A part of a request that a handler reads or a validator states a schema
+/// for; `Payload` is a Socket.IO event's data, read the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RequestPart {
+    Body,
+    Query,
+    Params,
+    Headers,
+    Cookies,
+    Payload,
+}
+
+impl RequestPart {
+    /// The property of `req` that holds it (`body`, `params`, …); `payload`
+    /// for an event's data.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            RequestPart::Body => "body",
+            RequestPart::Query => "query",
+            RequestPart::Params => "params",
+            RequestPart::Headers => "headers",
+            RequestPart::Cookies => "cookies",
+            RequestPart::Payload => "payload",
+        }
+    }
+
+    /// The part a property of `req` names (`req.body`), or that a validator
+    /// names with the same word (`{ body: schema }`, `in: ['query']`).
+    pub(crate) fn of_req(name: &str) -> Option<RequestPart> {
+        Some(match name {
+            "body" => RequestPart::Body,
+            "query" => RequestPart::Query,
+            "params" => RequestPart::Params,
+            "headers" => RequestPart::Headers,
+            "cookies" => RequestPart::Cookies,
+            _ => return None,
+        })
+    }
+}
+
+/// What an express-validator export builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CheckField {
+    /// The module itself, before a member is read.
+    Module,
+    /// A one-field chain starter for a part (`body('email')`, `param('id')`).
+    Part(RequestPart),
+    /// `checkSchema({...})`.
+    Schema,
+}
+
 /// Request and response values in a route handler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum HttpVal {
     /// `req`.
     Req,
     /// `req.body`, `req.query`, `req.params`, `req.headers`.
-    Part(&'static str),
+    Part(RequestPart),
     /// `res`, with the status set so far.
     Res(u16),
 }

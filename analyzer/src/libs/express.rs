@@ -798,7 +798,7 @@ impl Interp {
                 for (part, field, schema, required) in parts.iter() {
                     crate::libs::schemas::merge_validator(
                         &mut contract.borrow_mut(),
-                        part,
+                        *part,
                         field,
                         schema,
                         *required,
@@ -846,15 +846,15 @@ impl Interp {
     ) -> Vec<Value> {
         // The part: a string argument naming it, else the factory's name.
         let named = argv.iter().find_map(|a| match a.as_text().as_deref() {
-            Some("query") => Some("query"),
-            Some("params") => Some("params"),
-            Some("body") => Some("body"),
+            Some("query") => Some(RequestPart::Query),
+            Some("params") => Some(RequestPart::Params),
+            Some("body") => Some(RequestPart::Body),
             _ => None,
         });
         let mut rest = Vec::new();
         for a in argv {
             let a = self.force(a.clone(), 0);
-            let guess = |part: &'static str, z: &ZodVal| {
+            let guess = |part: RequestPart, z: &ZodVal| {
                 contract.borrow_mut().guesses.push((
                     part,
                     z.schema.clone(),
@@ -867,20 +867,25 @@ impl Interp {
                 Value::Zod(z) => {
                     let lower = callee_name.to_ascii_lowercase();
                     let part = named.unwrap_or(if lower.contains("query") {
-                        "query"
+                        RequestPart::Query
                     } else if lower.contains("param") {
-                        "params"
+                        RequestPart::Params
                     } else {
-                        "body"
+                        RequestPart::Body
                     });
                     guess(part, z);
                 }
                 // `validate({ body: schema, query: schema })`: one schema per part.
                 Value::Obj(o) => {
-                    let parts: Vec<(&'static str, Value)> = ["body", "query", "params", "headers"]
-                        .into_iter()
-                        .filter_map(|p| o.get(p).map(|v| (p, v)))
-                        .collect();
+                    let parts: Vec<(RequestPart, Value)> = [
+                        RequestPart::Body,
+                        RequestPart::Query,
+                        RequestPart::Params,
+                        RequestPart::Headers,
+                    ]
+                    .into_iter()
+                    .filter_map(|p| o.get(p.as_str()).map(|v| (p, v)))
+                    .collect();
                     if parts.is_empty() {
                         rest.push(a.clone());
                     }
@@ -898,18 +903,25 @@ impl Interp {
 
     pub(crate) fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
         match (h, prop) {
-            (HttpVal::Req, "body") => Value::Http(HttpVal::Part("body")),
-            (HttpVal::Req, "query") => Value::Http(HttpVal::Part("query")),
-            (HttpVal::Req, "params") => Value::Http(HttpVal::Part("params")),
-            (HttpVal::Req, "headers") => Value::Http(HttpVal::Part("headers")),
-            (HttpVal::Part(part @ ("query" | "headers" | "body")), p) => {
+            (HttpVal::Req, "body" | "query" | "params" | "headers") => {
+                match RequestPart::of_req(prop) {
+                    Some(part) => Value::Http(HttpVal::Part(part)),
+                    None => Value::dynamic(),
+                }
+            }
+            (
+                HttpVal::Part(
+                    part @ (RequestPart::Query | RequestPart::Headers | RequestPart::Body),
+                ),
+                p,
+            ) => {
                 if let Some(c) = &self.running.route_contract {
                     let mut c = c.borrow_mut();
                     match part {
-                        "query" => {
+                        RequestPart::Query => {
                             c.query_read.insert(p.to_string());
                         }
-                        "body" => {
+                        RequestPart::Body => {
                             c.body_read.insert(p.to_string());
                         }
                         _ => {

@@ -141,11 +141,11 @@ impl Interp {
                         // Foal's default: required unless `{required: false}`.
                         let required = !matches!(arg(self, 2), Some(Value::Obj(o)) if matches!(o.get("required"), Some(Value::Bool(false))));
                         let part = if n == "ValidatePathParam" {
-                            "params"
+                            RequestPart::Params
                         } else {
-                            "query"
+                            RequestPart::Query
                         };
-                        parts.add(part, &key, schema, part == "params" || required);
+                        parts.add(part, &key, schema, part == RequestPart::Params || required);
                     }
                     _ => self.foal_guard(cv.file, &n, d, &mut mw),
                 }

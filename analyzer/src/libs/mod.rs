@@ -439,7 +439,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Zod => Builtin::Zod,
         Module::Joi => Builtin::Joi,
         Module::Celebrate => Builtin::Celebrate,
-        Module::ExpressValidator => Builtin::CheckField(""),
+        Module::ExpressValidator => Builtin::CheckField(crate::value::CheckField::Module),
         Module::Ajv => Builtin::Ajv,
         Module::JsonValidator => Builtin::JsonValidator,
         Module::HttpStatus => Builtin::HttpStatus,
@@ -664,7 +664,7 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
         Builtin::PassportMiddleware(denies) => {
             Some(ip.passport_middleware(ctx, *denies, argv, args, line))
         }
-        Builtin::CheckField(part) => Some(ip.check_field(part, argv)),
+        Builtin::CheckField(part) => Some(ip.check_field(*part, argv)),
         _ => None,
     },
     |ip, ctx, b, argv, _, line| match b {

@@ -1204,9 +1204,9 @@ impl Interp {
             // Nest's names, routing-controllers' own, inversify-express-utils',
             // then Ts.ED's.
             let part = match n.as_str() {
-                "Body" | "BodyParam" | "requestBody" | "BodyParams" => "body",
-                "Query" | "QueryParam" | "QueryParams" | "queryParam" => "query",
-                "Param" | "Params" | "requestParam" | "PathParams" => "params",
+                "Body" | "BodyParam" | "requestBody" | "BodyParams" => RequestPart::Body,
+                "Query" | "QueryParam" | "QueryParams" | "queryParam" => RequestPart::Query,
+                "Param" | "Params" | "requestParam" | "PathParams" => RequestPart::Params,
                 "Headers" | "HeaderParam" | "requestHeaders" | "HeaderParams" => {
                     if let Some(h) = d.args.first().and_then(|a| {
                         let v = self.eval(ctx, a);
@@ -1243,7 +1243,12 @@ impl Interp {
                         let v = self.eval(ctx, o);
                         matches!(self.force_deep(v), Value::Obj(o) if matches!(o.get("required"), Some(Value::Bool(true))))
                     });
-                    parts.add(part, &k, schema, part == "params" || required_opt);
+                    parts.add(
+                        part,
+                        &k,
+                        schema,
+                        part == RequestPart::Params || required_opt,
+                    );
                 }
                 None => {
                     *contract.part_mut(part) = Some((schema, label, cv.file, d.line));

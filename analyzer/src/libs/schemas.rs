@@ -88,7 +88,7 @@ pub(crate) struct RawContract {
     /// A schema handed to a middleware factory that could not be run
     /// (`validate(schema)`), with the request part its name suggests; used
     /// only when running the middleware stated nothing for that part.
-    pub(crate) guesses: Vec<(&'static str, J, SchemaLabel, FileId, u32)>,
+    pub(crate) guesses: Vec<(RequestPart, J, SchemaLabel, FileId, u32)>,
     /// A route middleware (anonymous ones too) that answered 401/403 when it
     /// ran: (its name, status, file, line).
     pub(crate) guard: Option<(String, u16, FileId, u32)>,
@@ -117,10 +117,13 @@ impl RawContract {
 
     /// The schema slot of a request part (anything but query and params is the
     /// body; callers handle `headers`, which has no schema slot).
-    pub(crate) fn part_mut(&mut self, part: &str) -> &mut Option<(J, SchemaLabel, FileId, u32)> {
+    pub(crate) fn part_mut(
+        &mut self,
+        part: RequestPart,
+    ) -> &mut Option<(J, SchemaLabel, FileId, u32)> {
         match part {
-            "query" => &mut self.query,
-            "params" => &mut self.params,
+            RequestPart::Query => &mut self.query,
+            RequestPart::Params => &mut self.params,
             _ => &mut self.body,
         }
     }
@@ -694,10 +697,10 @@ impl Interp {
             if segs.next() != Some(req.as_str()) {
                 continue;
             }
-            let part: &'static str = match segs.next() {
-                Some("body") => "body",
-                Some("query") => "query",
-                Some("params") => "params",
+            let part = match segs.next() {
+                Some("body") => RequestPart::Body,
+                Some("query") => RequestPart::Query,
+                Some("params") => RequestPart::Params,
                 _ => continue,
             };
             let Some(field) = segs.next() else {
@@ -744,7 +747,11 @@ impl Interp {
             !matches!(t, TypeExpr::Prim(p) if p == "any" || p == "unknown")
                 && !matches!(t, TypeExpr::Other)
         };
-        for (i, part) in [(0usize, "params"), (2, "body"), (3, "query")] {
+        for (i, part) in [
+            (0usize, RequestPart::Params),
+            (2, RequestPart::Body),
+            (3, RequestPart::Query),
+        ] {
             if let Some(t) = args.get(i)
                 && useful(t)
             {
@@ -839,7 +846,8 @@ impl Interp {
             _ => None,
         });
         // A Socket.IO listener's payload validated by a schema.
-        if let (Some(z), Some("payload"), Some(i)) = (&zod, part, self.running.listener_site)
+        if let (Some(z), Some(RequestPart::Payload), Some(i)) =
+            (&zod, part, self.running.listener_site)
             && let Some(site) = self.rec.sites.get_mut(i)
             && site.payload.is_none()
         {
@@ -867,7 +875,7 @@ impl Interp {
 /// Add one validator field (or a whole part schema when `field` is empty).
 pub(crate) fn merge_validator(
     c: &mut RawContract,
-    part: &str,
+    part: RequestPart,
     field: &str,
     schema: &J,
     required: bool,
@@ -879,7 +887,7 @@ pub(crate) fn merge_validator(
         set_part(c, part, schema.clone(), label, file, line);
         return;
     }
-    if part == "headers" {
+    if part == RequestPart::Headers {
         c.headers_read.insert(field.to_ascii_lowercase());
         return;
     }
@@ -913,25 +921,25 @@ fn z_same(z: &Rc<ZodVal>) -> Value {
 /// The schemas of express-json-validator-middleware's `validate({body, ...})`.
 pub(crate) fn set_json_schema_parts(
     c: &mut RawContract,
-    parts: &[(&'static str, J)],
+    parts: &[(RequestPart, J)],
     file: FileId,
     line: u32,
 ) {
     for (part, schema) in parts {
         let label = SchemaLabel::new(SchemaSource::JsonSchema, "validate");
-        set_part(c, part, schema.clone(), label, file, line);
+        set_part(c, *part, schema.clone(), label, file, line);
     }
 }
 
 pub(crate) fn set_part(
     c: &mut RawContract,
-    part: &str,
+    part: RequestPart,
     schema: J,
     label: SchemaLabel,
     file: FileId,
     line: u32,
 ) {
-    if part == "headers" {
+    if part == RequestPart::Headers {
         // Headers are parameters, not a body: the names the schema states.
         if let Some(J::Object(props)) = schema.get("properties") {
             c.headers_read
@@ -1009,11 +1017,11 @@ fn nullable(s: J) -> J {
 /// Request-part schemas assembled one field at a time (`@param {T}
 /// req.body.x` lines, `@Body('x')` parameters), in the order parts appear.
 #[derive(Default)]
-pub(crate) struct PartFields(Vec<(&'static str, Map<String, J>, Vec<J>)>);
+pub(crate) struct PartFields(Vec<(RequestPart, Map<String, J>, Vec<J>)>);
 
 impl PartFields {
     /// Add field `name` of request part `part`.
-    pub(crate) fn add(&mut self, part: &'static str, name: &str, schema: J, required: bool) {
+    pub(crate) fn add(&mut self, part: RequestPart, name: &str, schema: J, required: bool) {
         let slot = match self.0.iter().position(|(p, _, _)| *p == part) {
             Some(i) => i,
             None => {
@@ -1028,7 +1036,7 @@ impl PartFields {
     }
 
     /// Each part with its object schema.
-    pub(crate) fn into_schemas(self) -> impl Iterator<Item = (&'static str, J)> {
+    pub(crate) fn into_schemas(self) -> impl Iterator<Item = (RequestPart, J)> {
         self.0
             .into_iter()
             .map(|(part, props, required)| (part, object_schema(props, required)))

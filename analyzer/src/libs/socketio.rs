@@ -428,7 +428,7 @@ impl Interp {
                     }
                 }
                 if let (Some(i), Some(_)) = (body.filter(|&i| i < n), site) {
-                    args[i] = Value::Http(HttpVal::Part("payload"));
+                    args[i] = Value::Http(HttpVal::Part(RequestPart::Payload));
                 }
             }
             // The connection hooks are the gateway's `connection` and `disconnect` listeners.
@@ -585,7 +585,7 @@ impl Interp {
                     let mut args = vec![Value::dynamic(); n];
                     let site = self.rec.sites.len().checked_sub(1).filter(|_| recorded);
                     if let (Some(first), Some(_)) = (args.first_mut(), site) {
-                        *first = Value::Http(HttpVal::Part("payload"));
+                        *first = Value::Http(HttpVal::Part(RequestPart::Payload));
                     }
                     let saved = std::mem::replace(&mut self.running.listener_site, site);
                     self.running.socket_handlers += 1;

@@ -351,11 +351,11 @@ impl Interp {
             let Some(n) = self.tsoa_decorator(ctx, &d) else {
                 continue;
             };
-            let part: &'static str = match n.as_str() {
-                "Body" => "body",
-                "Query" => "query",
-                "Path" => "params",
-                "Header" => "headers",
+            let part = match n.as_str() {
+                "Body" => RequestPart::Body,
+                "Query" => RequestPart::Query,
+                "Path" => RequestPart::Params,
+                "Header" => RequestPart::Headers,
                 _ => continue,
             };
             let ty = f.param_types.get(i).cloned().flatten();
@@ -363,7 +363,7 @@ impl Interp {
                 Some(t) => self.ts_schema(&cv.env, t, 0),
                 None => json!({}),
             };
-            if part == "body" {
+            if part == RequestPart::Body {
                 let label = match &ty {
                     Some(TypeExpr::Ref(n, _)) => SchemaLabel::new(SchemaSource::TypeScript, n),
                     _ => SchemaLabel::new(SchemaSource::TypeScript, ""),
@@ -383,11 +383,11 @@ impl Interp {
                     _ => None,
                 });
             let Some(key) = key else { continue };
-            if part == "headers" {
+            if part == RequestPart::Headers {
                 contract.headers_read.insert(key.to_ascii_lowercase());
                 continue;
             }
-            parts.add(part, &key, schema, part == "params");
+            parts.add(part, &key, schema, part == RequestPart::Params);
         }
         for (part, o) in parts.into_schemas() {
             let slot = contract.part_mut(part);

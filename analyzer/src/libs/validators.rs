@@ -141,11 +141,13 @@ impl Interp {
         if let Some(Value::Obj(o)) = argv.first().map(|a| self.force_deep(a.clone())) {
             let entries = o.entries();
             for (k, v) in entries {
-                let part: &'static str = match k.to_ascii_lowercase().as_str() {
-                    "body" => "body",
-                    "query" => "query",
-                    "params" => "params",
-                    "headers" => "headers",
+                let part = match RequestPart::of_req(&k.to_ascii_lowercase()) {
+                    Some(
+                        p @ (RequestPart::Body
+                        | RequestPart::Query
+                        | RequestPart::Params
+                        | RequestPart::Headers),
+                    ) => p,
                     _ => continue,
                 };
                 let schema = match self.force_deep(v) {
@@ -180,8 +182,12 @@ impl Interp {
                 None => vec!["body".into()],
             };
             // Each validator named in the rules, with its options, as a chain step.
-            let mut chain =
-                Value::Validator(Rc::new(vec![("body", field.clone(), json!({}), true)]));
+            let mut chain = Value::Validator(Rc::new(vec![(
+                RequestPart::Body,
+                field.clone(),
+                json!({}),
+                true,
+            )]));
             for (rule, opts) in rules.entries() {
                 if rule == "in" || rule == "errorMessage" {
                     continue;
@@ -203,11 +209,11 @@ impl Interp {
                 && let Some((_, _, schema, required)) = v.first()
             {
                 for loc in &locations {
-                    let part: &'static str = match loc.as_str() {
-                        "query" => "query",
-                        "params" => "params",
-                        "headers" => "headers",
-                        _ => "body",
+                    let part = match loc.as_str() {
+                        "query" => RequestPart::Query,
+                        "params" => RequestPart::Params,
+                        "headers" => RequestPart::Headers,
+                        _ => RequestPart::Body,
                     };
                     parts.push((part, field.clone(), schema.clone(), *required));
                 }
@@ -217,10 +223,13 @@ impl Interp {
     }
 
     /// `body('email')` and the like: a one-field validator chain.
-    pub(crate) fn check_field(&mut self, part: &'static str, argv: &[Value]) -> Value {
-        if part == "schema" {
-            return self.check_schema(argv);
-        }
+    pub(crate) fn check_field(&mut self, kind: CheckField, argv: &[Value]) -> Value {
+        let part = match kind {
+            CheckField::Part(p) => p,
+            CheckField::Schema => return self.check_schema(argv),
+            // Not a chain starter: what `check` builds, as before a member read.
+            CheckField::Module => RequestPart::Body,
+        };
         let field = argv
             .first()
             .and_then(|a| self.force_deep(a.clone()).as_text())
@@ -231,7 +240,7 @@ impl Interp {
     /// A method on an express-validator chain.
     pub(crate) fn validator_method(
         &mut self,
-        v: &Rc<Vec<(&'static str, String, J, bool)>>,
+        v: &Rc<Vec<(RequestPart, String, J, bool)>>,
         name: &str,
         argv: &[Value],
     ) -> Value {

@@ -1231,8 +1231,8 @@ impl Interp {
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
                 if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
-                    for part in ["body", "query", "params"] {
-                        if let Some(v) = o.get(part) {
+                    for part in [RequestPart::Body, RequestPart::Query, RequestPart::Params] {
+                        if let Some(v) = o.get(part.as_str()) {
                             let schema = self.plain_json(&v, 0);
                             parts.push((part, schema));
                         }

@@ -437,13 +437,16 @@ impl Interp {
                 let v = self.eval_raw(ctx, inner);
                 if let (Value::Http(HttpVal::Part(part)), Some(c)) =
                     (&v, self.running.route_contract.clone())
-                    && matches!(*part, "body" | "query" | "params")
+                    && matches!(
+                        *part,
+                        RequestPart::Body | RequestPart::Query | RequestPart::Params
+                    )
                 {
                     let schema = self.ts_schema(&ctx.scope, t, 0);
                     if schema.get("type").is_some() {
                         crate::libs::set_part(
                             &mut c.borrow_mut(),
-                            part,
+                            *part,
                             schema,
                             crate::libs::SchemaLabel::new(
                                 crate::libs::SchemaSource::TypeScript,

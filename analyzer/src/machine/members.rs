@@ -174,15 +174,17 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             }
             Value::Obj(o)
         }
-        (Builtin::CheckField(""), p) => Value::Builtin(Builtin::CheckField(match p {
-            "body" | "check" | "checkBody" => "body",
-            "query" | "checkQuery" => "query",
-            "param" | "checkParams" => "params",
-            "header" | "checkHeaders" => "headers",
-            "cookie" => "cookies",
-            "checkSchema" => "schema",
-            _ => return Value::external(),
-        })),
+        (Builtin::CheckField(CheckField::Module), p) => {
+            Value::Builtin(Builtin::CheckField(match p {
+                "body" | "check" | "checkBody" => CheckField::Part(RequestPart::Body),
+                "query" | "checkQuery" => CheckField::Part(RequestPart::Query),
+                "param" | "checkParams" => CheckField::Part(RequestPart::Params),
+                "header" | "checkHeaders" => CheckField::Part(RequestPart::Headers),
+                "cookie" => CheckField::Part(RequestPart::Cookies),
+                "checkSchema" => CheckField::Schema,
+                _ => return Value::external(),
+            }))
+        }
         (Builtin::SocketIoClient, "io" | "connect" | "default") => {
             Value::Builtin(Builtin::SocketIoClient)
         }
