@@ -51,6 +51,7 @@ pub use inventory::{
 pub use loader::INTERNAL_ERROR;
 pub use options::{AnalyzeError, AnalyzeOptions, Package};
 pub use paths::{PathParam, PathPattern, join as join_paths};
+pub use syntax::Doc;
 
 /// Whether a file with no extension whose first bytes are `head` is a Node
 /// script the analysis reads (`bin/www` with `#!/usr/bin/env node`).

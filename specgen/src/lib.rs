@@ -12,7 +12,6 @@ mod downgrade;
 mod events;
 pub mod explorer;
 mod ids;
-mod jsdoc;
 mod model;
 mod openapi;
 mod options;

@@ -7,8 +7,8 @@
 
 use crate::SpecError;
 use crate::classify;
-use crate::jsdoc::Doc;
 use crate::options::{SIDE_EFFECTS, SpecOptions};
+use analyzer::Doc;
 use analyzer::{Contract, Inventory, Method, Operation, ResponseInfo};
 use indexmap::IndexMap;
 

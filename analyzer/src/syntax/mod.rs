@@ -16,11 +16,13 @@
 //! `lower/` (statements, classes and functions, patterns, expressions,
 //! types), JSDoc types in `jsdoc.rs`, `<script>` blocks in `markup.rs`.
 
+mod doc;
 mod jsdoc;
 mod lower;
 mod markup;
 mod recover;
 
+pub use doc::Doc;
 pub(crate) use jsdoc::jsdoc_type_expr;
 use jsdoc::{jsdoc_tag_type, jsdoc_typedefs};
 use lower::Lowerer;

@@ -8,18 +8,18 @@
 
 /// A parsed JSDoc block.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Doc {
+pub struct Doc {
     /// The text before the first tag, lines joined with `\n`, trimmed.
-    pub(crate) description: Option<String>,
+    pub description: Option<String>,
     /// `(name, value)` in order; value trimmed, lines joined with a space.
-    pub(crate) tags: Vec<(String, String)>,
+    pub tags: Vec<(String, String)>,
 }
 
 impl Doc {
     /// Parse `/** ... */` (the delimiters and leading `*` are optional). A tag
     /// starts at an `@name` that begins a line or follows whitespace, so
     /// one-line blocks (`/** Text. @tool x.y @sideEffect read */`) work too.
-    pub(crate) fn parse(raw: &str) -> Doc {
+    pub fn parse(raw: &str) -> Doc {
         let body = raw.trim();
         let body = body.strip_prefix("/**").unwrap_or(body);
         let body = body.strip_suffix("*/").unwrap_or(body);
@@ -55,7 +55,7 @@ impl Doc {
     }
 
     /// The first line of the description.
-    pub(crate) fn summary(&self) -> Option<&str> {
+    pub fn summary(&self) -> Option<&str> {
         self.description
             .as_deref()
             .and_then(|d| d.lines().next())
@@ -64,7 +64,7 @@ impl Doc {
     }
 
     /// The value of the first tag with this name (case-insensitive).
-    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
+    pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
