@@ -671,27 +671,13 @@ impl Interp {
             _ => return,
         };
         let mut parts = PartFields::default();
-        for line in doc.lines() {
-            let line = line.trim().trim_start_matches('*').trim();
-            let Some(rest) = line.strip_prefix("@param") else {
+        let doc = crate::syntax::Doc::parse(doc);
+        for value in doc.tags_named("param") {
+            let Some((ty, rest)) = crate::syntax::typed(value) else {
                 continue;
             };
-            let rest = rest.trim();
-            let Some(rest) = rest.strip_prefix('{') else {
+            let Some((name, optional, desc)) = crate::syntax::named(rest) else {
                 continue;
-            };
-            let Some((ty, rest)) = rest.split_once('}') else {
-                continue;
-            };
-            let rest = rest.trim();
-            let (name, optional, desc) = if let Some(r) = rest.strip_prefix('[') {
-                let Some((n, d)) = r.split_once(']') else {
-                    continue;
-                };
-                (n.split('=').next().unwrap_or(n).to_string(), true, d)
-            } else {
-                let (n, d) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-                (n.to_string(), false, d)
             };
             let mut segs = name.split('.');
             if segs.next() != Some(req.as_str()) {
@@ -1055,35 +1041,15 @@ fn object_schema(props: Map<String, J>, required: Vec<J>) -> J {
 
 /// The JSDoc type of a handler's first parameter (`@param {Request<P, R, B>} req`).
 fn jsdoc_request_type(c: &Closure) -> Option<TypeExpr> {
-    let doc = c.func.doc.as_deref()?;
+    let doc = crate::syntax::Doc::parse(c.func.doc.as_deref()?);
     let Some(Pattern::Ident(req)) = c.func.params.first() else {
         return None;
     };
-    for line in doc.lines() {
-        let line = line.trim().trim_start_matches('*').trim();
-        let Some(rest) = line.strip_prefix("@param") else {
-            continue;
-        };
-        let rest = rest.trim().strip_prefix('{')?;
-        let mut depth = 0i32;
-        let end = rest.char_indices().find_map(|(i, ch)| match ch {
-            '{' => {
-                depth += 1;
-                None
-            }
-            '}' if depth == 0 => Some(i),
-            '}' => {
-                depth -= 1;
-                None
-            }
-            _ => None,
-        })?;
-        let name = rest[end + 1..].split_whitespace().next().unwrap_or("");
-        if name == req {
-            return Some(crate::syntax::jsdoc_type_expr(&rest[..end]));
-        }
-    }
-    None
+    doc.tags_named("param").find_map(|value| {
+        let (ty, rest) = crate::syntax::typed(value)?;
+        let name = rest.split_whitespace().next().unwrap_or("");
+        (name == req.as_str()).then(|| crate::syntax::jsdoc_type_expr(ty))
+    })
 }
 
 /// JSON Schema for a JSDoc type expression (`string`, `number[]`, `Array<string>`, `'a'|'b'`).

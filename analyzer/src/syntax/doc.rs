@@ -1,4 +1,8 @@
-//! Reading a raw JSDoc block: its description and its `@tags`.
+//! Reading a raw JSDoc block: its description and its `@tags`. This is the
+//! one JSDoc reader: specgen reads summaries and tool tags with it, the
+//! lowering `@type` and `@typedef`, the schema model `@param`. This is the
+//! one JSDoc reader: the documents read summaries and tool tags with it, the
+//! lowering reads `@type` and `@typedef`, the schema models `@param`.
 //!
 //! Captures the free text before the first tag (its first line is the
 //! summary) and each tag's name and text up to the next tag.
@@ -63,6 +67,14 @@ impl Doc {
             .filter(|s| !s.is_empty())
     }
 
+    /// The values of the tags with this name, in order (`param` for `@param`).
+    pub(crate) fn tags_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.tags
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The value of the first tag with this name (case-insensitive).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -70,6 +82,25 @@ impl Doc {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// A tag value that starts with a type, `{T} rest`, as (`T`, `rest`) with
+/// nested braces matched (`{{a: string}} name`).
+pub(crate) fn typed(value: &str) -> Option<(&str, &str)> {
+    let rest = value.trim_start().strip_prefix('{')?;
+    let end = super::jsdoc::matching_brace(rest)?;
+    Some((&rest[..end], rest[end + 1..].trim()))
+}
+
+/// A tag's name part, `name rest` or `[name=default] rest` (optional), as
+/// (name, optional, rest); `None` when there is no name.
+pub(crate) fn named(value: &str) -> Option<(&str, bool, &str)> {
+    if let Some(r) = value.strip_prefix('[') {
+        let (n, rest) = r.split_once(']')?;
+        return Some((n.split('=').next().unwrap_or(n).trim(), true, rest.trim()));
+    }
+    let (n, rest) = value.split_once(char::is_whitespace).unwrap_or((value, ""));
+    (!n.is_empty()).then_some((n, false, rest.trim()))
 }
 
 #[cfg(test)]
@@ -111,5 +142,21 @@ mod tests {
         let d = Doc::parse("/** @tool x.y */");
         assert_eq!(d.summary(), None);
         assert_eq!(d.tag("tool"), Some("x.y"));
+    }
+
+    #[test]
+    fn typed_and_named_tag_values() {
+        let d = Doc::parse(
+            "/**\n * @param {{a: string}} [req.body.meta=x] - one\n *   two\n * @param {string} id\n */",
+        );
+        let params: Vec<&str> = d.tags_named("param").collect();
+        assert_eq!(params.len(), 2);
+        let (ty, rest) = typed(params[0]).unwrap();
+        assert_eq!(ty, "{a: string}");
+        assert_eq!(named(rest), Some(("req.body.meta", true, "- one two")));
+        let (ty, rest) = typed(params[1]).unwrap();
+        assert_eq!((ty, named(rest)), ("string", Some(("id", false, ""))));
+        assert_eq!(typed("no type"), None);
+        assert_eq!(typed("{unclosed name"), None);
     }
 }

@@ -1,14 +1,14 @@
 //! JSDoc: `@type`/`@param` types and `@typedef` blocks read as TypeScript
 //! types.
 
+use super::doc::{Doc, named, typed};
 use crate::ir::*;
 
 /// The type of a JSDoc `@type {T}` tag.
 pub(crate) fn jsdoc_tag_type(doc: &str) -> Option<TypeExpr> {
-    let rest = &doc[doc.find("@type")? + 5..];
-    let rest = rest.trim_start().strip_prefix('{')?;
-    let end = matching_brace(rest)?;
-    Some(jsdoc_type_expr(&rest[..end]))
+    let doc = Doc::parse(doc);
+    let (ty, _) = typed(doc.tags_named("type").next()?)?;
+    Some(jsdoc_type_expr(ty))
 }
 
 /// The index of the `}` closing a `{` already consumed.
@@ -109,7 +109,7 @@ pub(crate) fn jsdoc_type_expr(t: &str) -> TypeExpr {
 }
 
 /// `@typedef {object} Name` blocks with their `@property {T} [name] - text`
-/// lines, as type declarations.
+/// tags, as type declarations.
 pub(crate) fn jsdoc_typedefs(doc: &str) -> Vec<Stmt> {
     let mut out = Vec::new();
     // (name, aliased type, properties) of the typedef being read.
@@ -124,51 +124,32 @@ pub(crate) fn jsdoc_typedefs(doc: &str) -> Vec<Stmt> {
             out.push(Stmt::TypeDecl(name, ty));
         }
     };
-    for line in doc.lines() {
-        let line = line
-            .trim()
-            .trim_start_matches("/**")
-            .trim_start_matches('*')
-            .trim();
-        let (tag, rest) = match line.split_once(char::is_whitespace) {
-            Some((t, r)) => (t, r.trim()),
-            None => (line, ""),
-        };
-        let typed = |rest: &str| -> Option<(TypeExpr, String)> {
-            let r = rest.strip_prefix('{')?;
-            let end = matching_brace(r)?;
-            Some((jsdoc_type_expr(&r[..end]), r[end + 1..].trim().to_string()))
-        };
-        match tag {
-            "@typedef" => {
+    for (tag, value) in &Doc::parse(doc).tags {
+        match tag.as_str() {
+            "typedef" => {
                 flush(current.take(), &mut out);
-                if let Some((ty, name)) = typed(rest) {
-                    let name = name.split_whitespace().next().unwrap_or("").to_string();
+                if let Some((ty, rest)) = typed(value) {
+                    let name = rest.split_whitespace().next().unwrap_or("").to_string();
                     if !name.is_empty() {
+                        let ty = jsdoc_type_expr(ty);
                         let alias =
                             (!matches!(&ty, TypeExpr::Object(f) if f.is_empty())).then_some(ty);
                         current = Some((name, alias, Vec::new()));
                     }
                 }
             }
-            "@property" | "@prop" => {
-                if let (Some(cur), Some((ty, rest))) = (current.as_mut(), typed(rest)) {
-                    let (name, optional, desc) = if let Some(r) = rest.strip_prefix('[') {
-                        let (n, d) = r.split_once(']').unwrap_or((r, ""));
-                        (n.split('=').next().unwrap_or(n).trim().to_string(), true, d)
-                    } else {
-                        let (n, d) = rest
-                            .split_once(char::is_whitespace)
-                            .unwrap_or((rest.as_str(), ""));
-                        (n.to_string(), false, d)
-                    };
-                    let desc = desc.trim().trim_start_matches('-').trim();
+            "property" | "prop" => {
+                if let (Some(cur), Some((ty, rest))) = (current.as_mut(), typed(value))
+                    && let Some((name, optional, desc)) = named(rest)
+                {
+                    let ty = jsdoc_type_expr(ty);
+                    let desc = desc.trim_start_matches('-').trim();
                     let ty = if desc.is_empty() {
                         ty
                     } else {
                         TypeExpr::Described(Box::new(ty), desc.to_string())
                     };
-                    cur.2.push((name, optional, ty));
+                    cur.2.push((name.to_string(), optional, ty));
                 }
             }
             _ => {}

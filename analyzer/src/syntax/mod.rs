@@ -23,6 +23,7 @@ mod markup;
 mod recover;
 
 pub use doc::Doc;
+pub(crate) use doc::{named, typed};
 pub(crate) use jsdoc::jsdoc_type_expr;
 use jsdoc::{jsdoc_tag_type, jsdoc_typedefs};
 use lower::Lowerer;
