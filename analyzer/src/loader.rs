@@ -83,16 +83,12 @@ fn needles_of(bytes: &[u8]) -> u8 {
             flags |= needle::APP;
         }
     }
-    // A NestJS application's bootstrap, routing-controllers' own app.
-    // (overnight's `Server` makes the app that `addControllers` serves.)
-    if has("NestFactory.create")
-        || has("createExpressServer(")
-        || has("InversifyExpressServer(")
-        || has("addControllers(")
-    {
+    // Apps and controllers of the modelled frameworks: their words are listed
+    // beside the packages in `libs/mod.rs`.
+    if crate::libs::APP_WORDS.iter().any(|w| has(w)) {
         flags |= needle::APP;
     }
-    if has("Controller(") || has("controller(") || has("@Route(") {
+    if crate::libs::CONTROLLER_WORDS.iter().any(|w| has(w)) {
         flags |= needle::CONTROLLER;
     }
     if has("Router") {
@@ -101,8 +97,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if express || flags & needle::ROUTER != 0 || has("router") || has(".use(") || has(".route(") {
         flags |= needle::ROUTING;
     }
-    // `this.$root.getSocket()`: Vue components reach the socket through the root.
-    if has("socket") || has("io.") || has("io?.") || has("$root.") || has("$parent.") {
+    if crate::libs::SOCKET_WORDS.iter().any(|w| has(w)) {
         flags |= needle::SOCKET;
     }
     if has("'supertest'") || has("\"supertest\"") {

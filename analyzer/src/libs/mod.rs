@@ -217,6 +217,29 @@ const fn installed(name: &'static str, module: Module) -> Package {
     }
 }
 
+/// Words whose bytes in a file mean it may make an app of a modelled
+/// framework (the loader's prefilter flag `APP`, beside `express()`).
+pub(crate) const APP_WORDS: &[&str] = &[
+    // nest.rs: a NestJS application's bootstrap.
+    "NestFactory.create",
+    // routing_controllers.rs: its own app.
+    "createExpressServer(",
+    // inversify.rs
+    "InversifyExpressServer(",
+    // overnight.rs: `Server` makes the app that `addControllers` serves.
+    "addControllers(",
+];
+
+/// Words that mean a file may declare a decorated controller class (the
+/// prefilter flag `CONTROLLER`): NestJS, routing-controllers,
+/// inversify-express-utils' `@controller(`, tsoa's `@Route(`.
+pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@Route("];
+
+/// Words that mean a file may use Socket.IO (the prefilter flag `SOCKET`):
+/// socketio.rs and socketio_client.rs; vue.rs's `this.$root.getSocket()`
+/// (Vue components reach the socket through the root or a parent).
+pub(crate) const SOCKET_WORDS: &[&str] = &["socket", "io.", "io?.", "$root.", "$parent."];
+
 /// Every package Portolan models, one row each, grouped by the module that
 /// gives it meaning.
 pub(crate) const PACKAGES: &[Package] = &[
