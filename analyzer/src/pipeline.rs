@@ -298,6 +298,8 @@ pub(crate) fn analyze_here(
     interp.medusa_file_routes();
     // The app Keystone 6's CLI makes from keystone.ts.
     interp.keystone_apps();
+    // The app `sails.lift()` makes from config/routes.js.
+    interp.sails_apps();
     let reached: BTreeSet<FileId> = interp.rec.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {

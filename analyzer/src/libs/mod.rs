@@ -50,6 +50,7 @@ pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
+pub(crate) mod sails;
 pub(crate) mod schemas;
 pub(crate) mod served;
 pub(crate) mod socketio;
