@@ -83,6 +83,8 @@ enum Target {
     Action(String),
     Other(String),
     Func(Value),
+    /// Middleware and a handler, the handler last.
+    Funcs(Vec<Value>),
 }
 
 impl Interp {
@@ -137,6 +139,8 @@ impl Interp {
                         continue;
                     }
                 };
+                // The route's own middleware (`fn: [mw, handler]`) run after its policies.
+                let mut own_mw = Vec::new();
                 let (name, funcs, at) = match target {
                     Target::Action(action) => {
                         let (funcs, at) = self.sails_action(&project, &dir, &action);
@@ -159,8 +163,27 @@ impl Interp {
                         };
                         ("function".to_string(), vec![f], at)
                     }
+                    Target::Funcs(fs) => {
+                        let at = match fs.last() {
+                            Some(Value::Func(c)) => Some((c.file, c.func.line)),
+                            _ => None,
+                        };
+                        own_mw = fs[..fs.len() - 1]
+                            .iter()
+                            .map(|f| match f {
+                                Value::Func(c) => c
+                                    .func
+                                    .name
+                                    .clone()
+                                    .unwrap_or_else(|| "<anonymous>".to_string()),
+                                _ => "<unknown>".to_string(),
+                            })
+                            .collect();
+                        ("function".to_string(), fs, at)
+                    }
                 };
-                let middleware = policies_of(&policies, &name);
+                let mut middleware = policies_of(&policies, &name);
+                middleware.extend(own_mw);
                 let (file, line) = at.unwrap_or((routes_file, key_line));
                 let kind = RegKind::Route {
                     method,
@@ -195,8 +218,16 @@ impl Interp {
                 if let Some(response) = text("response") {
                     return Some(Target::Other(format!("response {response}")));
                 }
+                // `fn: [middleware..., handler]` runs as a route's functions do.
                 match o.get("fn") {
                     Some(f @ Value::Func(_)) => Some(Target::Func(f)),
+                    Some(Value::Arr(a)) => {
+                        let fs = a.borrow().clone();
+                        match fs.last() {
+                            Some(Value::Func(_)) => Some(Target::Funcs(fs)),
+                            _ => None,
+                        }
+                    }
                     _ => None,
                 }
             }
@@ -213,10 +244,18 @@ impl Interp {
         action: &str,
     ) -> (Vec<Value>, Option<(FileId, u32)>) {
         let controllers = format!("{dir}api/controllers/");
-        for ext in ["js", "ts"] {
-            let Some(file) = project.file_id(&format!("{controllers}{action}.{ext}")) else {
-                continue;
-            };
+        // Sails' identity of a file below `api/controllers/` is its path
+        // without the extension, lower-cased (`Auth/login.js` is `auth/login`).
+        let identity = |rel: &str| -> Option<String> {
+            let below = rel.strip_prefix(&controllers)?;
+            let (stem, ext) = below.rsplit_once('.')?;
+            matches!(ext, "js" | "ts" | "cjs" | "mjs").then(|| stem.to_ascii_lowercase())
+        };
+        let wanted = action.to_ascii_lowercase();
+        let file = project.files.iter().enumerate().find_map(|(i, f)| {
+            (identity(&f.rel)? == wanted && !f.rel.ends_with(".d.ts")).then_some(i as FileId)
+        });
+        if let Some(file) = file {
             self.run_module(file);
             let module = self.export_of(file, "default", 0);
             let module = match self.force(module, 0) {
@@ -236,11 +275,11 @@ impl Interp {
             return (Vec::new(), None);
         };
         let wanted = format!("{controller}controller");
-        let file = project.files.iter().enumerate().find_map(|(i, f)| {
-            let below = f.rel.strip_prefix(&controllers)?;
-            let stem = below.rsplit_once('.').map_or(below, |(s, _)| s);
-            stem.eq_ignore_ascii_case(&wanted).then_some(i as FileId)
-        });
+        let file = project
+            .files
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| (identity(&f.rel)? == wanted).then_some(i as FileId));
         let Some(file) = file else {
             return (Vec::new(), None);
         };
@@ -375,17 +414,12 @@ fn controller_action(target: &str) -> String {
     }
 }
 
-/// `UserController` as `user`.
+/// `UserController` as `user` (Sails lower-cases a controller's identity).
 fn controller_key(controller: &str) -> String {
-    let c = controller.strip_suffix("Controller").unwrap_or(controller);
-    let mut out = String::new();
-    for (i, ch) in c.chars().enumerate() {
-        if ch.is_ascii_uppercase() && i > 0 {
-            out.push('-');
-        }
-        out.push(ch.to_ascii_lowercase());
-    }
-    out
+    controller
+        .strip_suffix("Controller")
+        .unwrap_or(controller)
+        .to_ascii_lowercase()
 }
 
 /// The policies of an action: its own entry, its controller's `'*'`, else
@@ -395,7 +429,7 @@ fn policies_of(policies: &[(String, Vec<String>)], action: &str) -> Vec<String> 
     let find = |k: &str| {
         policies
             .iter()
-            .find(|(p, _)| p == k)
+            .find(|(p, _)| p.eq_ignore_ascii_case(k))
             .map(|(_, v)| v.clone())
     };
     find(action)
@@ -422,7 +456,7 @@ mod tests {
         assert_eq!(controller_action("UserController.find"), "user/find");
         assert_eq!(
             controller_action("BoardMembershipController.create"),
-            "board-membership/create"
+            "boardmembership/create"
         );
         assert_eq!(controller_action("users/index"), "users/index");
         let p = vec![
