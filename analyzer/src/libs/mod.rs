@@ -42,6 +42,7 @@ pub(crate) mod lodash;
 pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
+pub(crate) mod nest_modules;
 pub(crate) mod oas3;
 pub(crate) mod oclif;
 pub(crate) mod openapi_backend;
@@ -250,6 +251,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/common/constants", Module::Family),
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/graphql", Module::Family),
+    modelled("@nestjs/config", Module::Family),
     // oclif.rs
     modelled("@oclif/core", Module::Family),
     modelled("@oclif/command", Module::Family),
@@ -630,6 +632,9 @@ const FACTORY_CALLS: &[CallHook] = &[
         Some(ip.nest_graphql_module(ctx, method, argv, line))
     },
     |ip, ctx, name, _, _, line| (name == oclif::RUN).then(|| ip.oclif_run(ctx, line)),
+    |ip, ctx, name, argv, args, line| {
+        (name == nest::REGISTER_WHEN).then(|| ip.nest_register_when(ctx, argv, args, line))
+    },
 ];
 
 /// A hook answering a call of a library value the machine still knows by a
