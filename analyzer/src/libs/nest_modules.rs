@@ -111,6 +111,7 @@ impl Interp {
                     match self.nest_common(&ctx, d).as_deref() {
                         Some("Module") => {
                             if let Some(a) = d.args.first() {
+                                self.nest_package_modules(&ctx, a, cv);
                                 let v = self.eval(&ctx, a);
                                 if let Value::Obj(o) = self.force_deep(v) {
                                     metas.insert(0, o);
@@ -277,7 +278,71 @@ impl Interp {
     }
 }
 
+/// The options of a package's dynamic module that say where it serves HTTP
+/// (`BullBoardModule.forRoot({ route: '/admin/queues' })`,
+/// `PrometheusModule.register({ path: '/metrics' })`, `ServeStaticModule`'s
+/// `serveRoot`), when their value is a URL path.
+const SERVED_AT: &[&str] = &["route", "path", "serveRoot", "basePath", "endpoint"];
+
 impl Interp {
+    /// The dynamic modules of packages the analysis does not model that
+    /// module `cv` imports (`imports: [BullBoardModule.forRoot({ route:
+    /// '/admin/queues', … })]`) and that say they serve HTTP at a path
+    /// ([`SERVED_AT`]): Nest serves what the package's module declares,
+    /// which the analysis does not read, so a `package-router` finding names
+    /// the package, the module and the path (as `use(path, x)` of such a
+    /// package on Express does).
+    fn nest_package_modules(&mut self, ctx: &Ctx, meta: &Expr, cv: &Rc<ClassVal>) {
+        let Expr::Object(props) = meta else { return };
+        let imports = props.iter().find_map(|p| match p {
+            ObjProp::KeyValue(PropKey::Name(k), Expr::Array(items)) if k == "imports" => {
+                Some(items)
+            }
+            _ => None,
+        });
+        for it in imports.into_iter().flatten() {
+            let Expr::Call(call) = it else { continue };
+            let Some(Expr::Object(options)) = call.args.first() else {
+                continue;
+            };
+            let Some(pkg) = self.package_of(ctx, it) else {
+                continue;
+            };
+            if crate::libs::is_modelled(&pkg) || !crate::libs::may_serve_routes(&pkg) {
+                continue;
+            }
+            let mut at = Vec::new();
+            for p in options {
+                let ObjProp::KeyValue(PropKey::Name(k), e) = p else {
+                    continue;
+                };
+                if !SERVED_AT.contains(&k.as_str()) {
+                    continue;
+                }
+                let v = self.eval(ctx, e);
+                if let Some(path) = self.force_deep(v).as_text()
+                    && path.starts_with('/')
+                {
+                    at.push(format!("`{path}` (`{k}`)"));
+                }
+            }
+            if at.is_empty() {
+                continue;
+            }
+            let text = expr_text(&call.callee);
+            let module = cv.class.name.clone().unwrap_or_default();
+            self.finding(
+                FindingCode::PackageRouter,
+                ctx.file,
+                call.line,
+                format!(
+                    "`{text}(…)`, imported by module `{module}`, is a dynamic module of the package `{pkg}`, which the analysis does not follow: the routes it serves at {} are not charted",
+                    at.join(", ")
+                ),
+            );
+        }
+    }
+
     /// Whether `v` is class `cv`: the class, or an import not read yet of
     /// it (read when its module is loaded or the export has the class's
     /// name, so no module is run only to compare).
@@ -317,5 +382,40 @@ impl Interp {
         o.set("exports", Value::array(vec![module]));
         self.libs.nest.conditional.push((o.clone(), when));
         Value::Obj(o)
+    }
+}
+
+/// Nest's WebSocket adapter packages: Socket.IO's, and plain WebSocket's.
+const SOCKET_IO_ADAPTER: &str = "@nestjs/platform-socket.io";
+const WS_ADAPTER: &str = "@nestjs/platform-ws";
+
+impl Interp {
+    /// Whether the gateways of `file` are served by `@nestjs/platform-ws`
+    /// (`WsAdapter`, plain WebSocket): the nearest package.json at or above
+    /// the file that lists one of Nest's adapter packages lists that one and
+    /// not `@nestjs/platform-socket.io`, whose `IoAdapter` is Nest's default
+    /// and the only Socket.IO one. Its messages are then no Socket.IO events.
+    pub(crate) fn nest_ws_only(&self, file: FileId) -> bool {
+        let project = &self.loader.project;
+        let rel = project.rel(file);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let lists = |json: &serde_json::Value, pkg: &str| {
+            ["dependencies", "devDependencies", "peerDependencies"]
+                .iter()
+                .any(|k| json.get(k).and_then(|d| d.get(pkg)).is_some())
+        };
+        for d in crate::project::ancestors(dir) {
+            let Some(p) = project.package_at(d) else {
+                continue;
+            };
+            let (io, ws) = (
+                lists(&p.json, SOCKET_IO_ADAPTER),
+                lists(&p.json, WS_ADAPTER),
+            );
+            if io || ws {
+                return ws && !io;
+            }
+        }
+        false
     }
 }

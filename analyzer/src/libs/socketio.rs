@@ -206,7 +206,7 @@ impl Interp {
 
     /// A namespace as `io.of(x)` and Nest's `namespace` option name it: a
     /// path (`chat` is `/chat`), a pattern, or `{dynamic}`.
-    fn namespace_name(&mut self, v: Option<&Value>) -> String {
+    pub(crate) fn namespace_name(&mut self, v: Option<&Value>) -> String {
         let ns = match v.map(|a| self.force_deep(a.clone())) {
             Some(Value::Str(n)) => n.to_string(),
             Some(Value::Regex(r)) => r.to_string(),
@@ -278,6 +278,18 @@ impl Interp {
             return;
         };
         if !self.libs.nest_gateways.insert((ctx.file, c.line)) {
+            return;
+        }
+        if self.nest_ws_only(ctx.file) {
+            let name = c.name.clone().unwrap_or_default();
+            self.finding(
+                FindingCode::PackageRouter,
+                ctx.file,
+                gw.line,
+                format!(
+                    "gateway `{name}` is served by `@nestjs/platform-ws` (`WsAdapter`, plain WebSocket: the package.json lists it and not `@nestjs/platform-socket.io`): its messages are not Socket.IO events, and the analysis does not chart plain WebSocket messages"
+                ),
+            );
             return;
         }
         let mut port = None;
