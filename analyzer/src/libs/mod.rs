@@ -841,6 +841,20 @@ pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bo
     SUPER_CONSTRUCTS.iter().any(|hook| hook(ip, base, this))
 }
 
+/// Library classes whose instances the analysis models as a value of the
+/// library's own (an Apollo server, a Socket.IO server), not as an object of
+/// the class: an instance of a program's subclass is that value, as the
+/// library's constructor builds it (`class P extends ApolloServer`, `class G
+/// extends Server`). Classes whose subclasses a library rule reads as
+/// objects (Feathers services, overnight servers) are not here.
+pub(crate) fn instance_is_library_value(base: &Value) -> bool {
+    match base {
+        Value::Builtin(Builtin::SocketIo | Builtin::SocketIoServer) => true,
+        Value::Builtin(Builtin::Framework(n)) => n.as_ref() == "ApolloServer",
+        _ => false,
+    }
+}
+
 /// Whether `base` is a library class whose constructor put its methods on
 /// the instance ([`OWN_METHOD_BASES`]).
 pub(crate) fn methods_on_instance(base: &Value) -> bool {
