@@ -53,6 +53,7 @@ pub(crate) mod plugin_manifests;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
 pub(crate) mod served;
+pub(crate) mod socket_controllers;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
 pub(crate) mod socketio_multiplex;
@@ -258,6 +259,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs
     modelled("routing-controllers", Module::Family),
+    // socket_controllers.rs
+    modelled("socket-controllers", Module::Family),
     // inversify.rs
     modelled("inversify-express-utils", Module::Family),
     // tsoa.rs
@@ -489,6 +492,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     swagger_tools::member,
     served::member,
     routing_controllers::member,
+    socket_controllers::member,
     inversify::member,
     tsed::member,
     foal::member,
@@ -543,6 +547,7 @@ type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Va
 /// Calls of the values libraries made, asked in this order; a value no row
 /// answers gives an unknown value.
 const FRAMEWORK_CALLS: &[CallHook] = &[
+    |ip, ctx, name, argv, _, line| socket_controllers::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, args, line| {
         (name == "create").then(|| ip.nest_create(ctx, argv, args, line))
     },
@@ -601,6 +606,7 @@ type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>
 /// `new` of the values libraries made, asked in this order; a value no row
 /// answers is constructed as JavaScript would (by the machine).
 const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
+    socket_controllers::construct,
     Interp::openapi_backend_new,
     |ip, _, name, argv, _| ip.openapi_validator_new(name, argv),
     |ip, ctx, name, argv, line| {
