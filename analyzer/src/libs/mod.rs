@@ -235,6 +235,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     // socketio.rs
     modelled("socket.io", Module::SocketIo),
     modelled("@nestjs/websockets", Module::Family),
+    modelled("@nestjs/platform-socket.io", Module::Family),
     // socketio_client.rs
     modelled("socket.io-client", Module::SocketIoClient),
     // schemas.rs
@@ -493,6 +494,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     served::member,
     routing_controllers::member,
     socket_controllers::member,
+    nest_modules::io_adapter_member,
     inversify::member,
     tsed::member,
     foal::member,

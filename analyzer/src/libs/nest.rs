@@ -490,6 +490,22 @@ impl Interp {
                 self.libs.nest.apps[i].listens = true;
                 None
             }
+            // `app.get(Roster)`: the instance Nest's dependency injection made
+            // (one per class, the one gateways get).
+            "get" if call.args.len() == 1 => {
+                let v = self.eval(ctx, &call.args[0]);
+                match self.force_deep(v) {
+                    Value::Class(cv) => Some(self.nest_instance(ctx, &cv, 0)),
+                    _ => None,
+                }
+            }
+            "useWebSocketAdapter" => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some(a) = argv.into_iter().next() {
+                    self.nest_use_ws_adapter(ctx, a, call.line);
+                }
+                Some(Value::Router(id))
+            }
             "useGlobalGuards" => {
                 let names = self.nest_guards(ctx, &call.args, call.line);
                 self.libs.nest.apps[i].guards.extend(names);

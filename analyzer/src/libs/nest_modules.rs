@@ -419,3 +419,89 @@ impl Interp {
         false
     }
 }
+
+/// `IoAdapter` of `@nestjs/platform-socket.io`, a class programs extend.
+pub(crate) const IO_ADAPTER: &str = "@nestjs/platform-socket.io.IoAdapter";
+
+/// `IoAdapter` of `@nestjs/platform-socket.io`.
+pub(crate) fn io_adapter_member(pkg: &str, prop: &str) -> Option<Value> {
+    (pkg == SOCKET_IO_ADAPTER && prop == "IoAdapter")
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(IO_ADAPTER))))
+}
+
+impl Interp {
+    /// `super.createIOServer(port, options)` (or `super.create(...)`) in a
+    /// subclass of `IoAdapter`: the Socket.IO server Nest's gateways use.
+    pub(crate) fn io_adapter_super(
+        &mut self,
+        ctx: &Ctx,
+        base: &Value,
+        name: &str,
+        line: u32,
+    ) -> Option<Value> {
+        let Value::Builtin(Builtin::Framework(n)) = base else {
+            return None;
+        };
+        if n.as_ref() != IO_ADAPTER || !matches!(name, "createIOServer" | "create") {
+            return None;
+        }
+        let server = self.nest_io_server(None, ctx.file, line);
+        Some(crate::libs::socketio::sio(SioKind::Server, server, "/"))
+    }
+
+    /// `app.useWebSocketAdapter(adapter)` with an instance of a program's
+    /// subclass of `IoAdapter`: Nest calls its `create(port, options)` to
+    /// make each gateway server, then `bindClientConnect(server, callback)`
+    /// with that server, so both run (what they register is charted on the
+    /// gateways' server).
+    pub(crate) fn nest_use_ws_adapter(&mut self, ctx: &Ctx, adapter: Value, line: u32) {
+        let Value::Obj(o) = self.force_deep(adapter) else {
+            return;
+        };
+        let Some(cv) = o.class.borrow().clone() else {
+            return;
+        };
+        let mut sup = cv.superclass.clone();
+        let mut is_io = false;
+        for _ in 0..8 {
+            match sup.map(|s| self.force_deep(s)) {
+                Some(Value::Class(k)) => sup = k.superclass.clone(),
+                Some(Value::Builtin(Builtin::Framework(n))) => {
+                    is_io = n.as_ref() == IO_ADAPTER;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        if !is_io {
+            return;
+        }
+        let this = Value::Obj(o.clone());
+        let index = self.nest_io_server(None, ctx.file, line);
+        let mut server = crate::libs::socketio::sio(SioKind::Server, index, "/");
+        if let Some(create) = self.find_method(&cv, "create", &this) {
+            let options = Value::Obj(ObjData::new());
+            let made = self.call_value_now(
+                ctx,
+                &create,
+                vec![Value::dynamic(), options],
+                &[],
+                line,
+                Some(this.clone()),
+            );
+            if let Value::Sio(_) = self.force_deep(made.clone()) {
+                server = made;
+            }
+        }
+        if let Some(bind) = self.find_method(&cv, "bindClientConnect", &this) {
+            self.call_value_now(
+                ctx,
+                &bind,
+                vec![server, Value::external()],
+                &[],
+                line,
+                Some(this),
+            );
+        }
+    }
+}

@@ -55,6 +55,13 @@ impl Interp {
                             Some(ctx.this.clone()),
                         );
                     }
+                    // A method of a library's base class (`super.createIOServer(…)`).
+                    if let Some(sup) = ctx.home.as_ref().and_then(|h| h.superclass.clone()) {
+                        let sup = self.force_deep(sup);
+                        if let Some(v) = self.io_adapter_super(ctx, &sup, name, call.line) {
+                            return v;
+                        }
+                    }
                     return Value::dynamic();
                 }
                 if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
