@@ -280,9 +280,10 @@ impl Interp {
 
 /// The options of a package's dynamic module that say where it serves HTTP
 /// (`BullBoardModule.forRoot({ route: '/admin/queues' })`,
-/// `PrometheusModule.register({ path: '/metrics' })`, `ServeStaticModule`'s
-/// `serveRoot`), when their value is a URL path.
-const SERVED_AT: &[&str] = &["route", "path", "serveRoot", "basePath", "endpoint"];
+/// `PrometheusModule.register({ path: '/metrics' })`), when their value is a
+/// URL path. `ServeStaticModule`'s `serveRoot` is not one: a folder's files,
+/// like `express.static`'s, are no operations.
+const SERVED_AT: &[&str] = &["route", "path", "basePath", "endpoint"];
 
 impl Interp {
     /// The dynamic modules of packages the analysis does not model that

@@ -309,6 +309,8 @@ impl Interp {
                     "gateway `{name}` is served by `@nestjs/platform-ws` (`WsAdapter`, plain WebSocket: the package.json lists it and not `@nestjs/platform-socket.io`): its messages are not Socket.IO events, and the analysis does not chart plain WebSocket messages"
                 ),
             );
+            // Nest still builds the gateway (its constructor's dependencies too).
+            self.nest_instance(ctx, cv, 0);
             return;
         }
         let mut port = None;
