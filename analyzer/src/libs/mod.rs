@@ -42,6 +42,7 @@ pub(crate) mod lodash;
 pub(crate) mod loopback;
 pub(crate) mod medusa;
 pub(crate) mod nest;
+pub(crate) mod nest_modules;
 pub(crate) mod oas3;
 pub(crate) mod oclif;
 pub(crate) mod openapi_backend;
@@ -53,6 +54,7 @@ pub(crate) mod routing_controllers;
 pub(crate) mod sails;
 pub(crate) mod schemas;
 pub(crate) mod served;
+pub(crate) mod socket_controllers;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
 pub(crate) mod socketio_multiplex;
@@ -257,6 +259,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     // socketio.rs
     modelled("socket.io", Module::SocketIo),
     modelled("@nestjs/websockets", Module::Family),
+    modelled("@nestjs/platform-socket.io", Module::Family),
     // socketio_client.rs
     modelled("socket.io-client", Module::SocketIoClient),
     // schemas.rs
@@ -274,12 +277,15 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/common/constants", Module::Family),
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/graphql", Module::Family),
+    modelled("@nestjs/config", Module::Family),
     // oclif.rs
     modelled("@oclif/core", Module::Family),
     modelled("@oclif/command", Module::Family),
     modelled("@nestjs/passport", Module::Family),
     // routing_controllers.rs
     modelled("routing-controllers", Module::Family),
+    // socket_controllers.rs
+    modelled("socket-controllers", Module::Family),
     // inversify.rs
     modelled("inversify-express-utils", Module::Family),
     // tsoa.rs
@@ -511,6 +517,8 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     swagger_tools::member,
     served::member,
     routing_controllers::member,
+    socket_controllers::member,
+    nest_modules::io_adapter_member,
     inversify::member,
     tsed::member,
     foal::member,
@@ -565,6 +573,7 @@ type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Va
 /// Calls of the values libraries made, asked in this order; a value no row
 /// answers gives an unknown value.
 const FRAMEWORK_CALLS: &[CallHook] = &[
+    |ip, ctx, name, argv, _, line| socket_controllers::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, args, line| {
         (name == "create").then(|| ip.nest_create(ctx, argv, args, line))
     },
@@ -623,6 +632,7 @@ type ConstructHook = fn(&mut Interp, &Ctx, &str, &[Value], u32) -> Option<Value>
 /// `new` of the values libraries made, asked in this order; a value no row
 /// answers is constructed as JavaScript would (by the machine).
 const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
+    socket_controllers::construct,
     Interp::openapi_backend_new,
     |ip, _, name, argv, _| ip.openapi_validator_new(name, argv),
     |ip, ctx, name, argv, line| {
@@ -654,6 +664,9 @@ const FACTORY_CALLS: &[CallHook] = &[
         Some(ip.nest_graphql_module(ctx, method, argv, line))
     },
     |ip, ctx, name, _, _, line| (name == oclif::RUN).then(|| ip.oclif_run(ctx, line)),
+    |ip, ctx, name, argv, args, line| {
+        (name == nest::REGISTER_WHEN).then(|| ip.nest_register_when(ctx, argv, args, line))
+    },
 ];
 
 /// A hook answering a call of a library value the machine still knows by a
@@ -858,6 +871,20 @@ pub(crate) fn construct(
 /// whether a row of [`SUPER_CONSTRUCTS`] ran it.
 pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bool {
     SUPER_CONSTRUCTS.iter().any(|hook| hook(ip, base, this))
+}
+
+/// Library classes whose instances the analysis models as a value of the
+/// library's own (an Apollo server, a Socket.IO server), not as an object of
+/// the class: an instance of a program's subclass is that value, as the
+/// library's constructor builds it (`class P extends ApolloServer`, `class G
+/// extends Server`). Classes whose subclasses a library rule reads as
+/// objects (Feathers services, overnight servers) are not here.
+pub(crate) fn instance_is_library_value(base: &Value) -> bool {
+    match base {
+        Value::Builtin(Builtin::SocketIo | Builtin::SocketIoServer) => true,
+        Value::Builtin(Builtin::Framework(n)) => n.as_ref() == "ApolloServer",
+        _ => false,
+    }
 }
 
 /// Whether `base` is a library class whose constructor put its methods on

@@ -52,13 +52,15 @@ use crate::paths;
 use serde_json::{Map, Value as J, json};
 
 /// The packages whose decorators this module reads.
-const COMMON: &str = "@nestjs/common";
+pub(super) const COMMON: &str = "@nestjs/common";
 const ROUTER_MODULE_REGISTER: &str = "@nestjs/core.RouterModule.register";
+/// `ConditionalModule.registerWhen` of `@nestjs/config`.
+pub(crate) const REGISTER_WHEN: &str = "@nestjs/config.ConditionalModule.registerWhen";
 /// `GraphQLModule.forRoot`/`forRootAsync` of `@nestjs/graphql`, by this prefix.
 pub(crate) const GRAPHQL_MODULE: &str = "@nestjs/graphql.GraphQLModule.";
 /// The dynamic module such a call gives, by this prefix and its index in
 /// [`NestState::graphql`].
-const GRAPHQL_ENDPOINT: &str = "@nestjs/graphql.endpoint#";
+pub(super) const GRAPHQL_ENDPOINT: &str = "@nestjs/graphql.endpoint#";
 
 /// A GraphQL endpoint `GraphQLModule.forRoot(options)` declares.
 #[derive(Clone)]
@@ -92,25 +94,30 @@ pub(crate) struct NestApp {
 /// What the run learned about Nest applications.
 #[derive(Default)]
 pub(crate) struct NestState {
-    apps: Vec<NestApp>,
+    pub(super) apps: Vec<NestApp>,
     /// The GraphQL endpoints `GraphQLModule.forRoot(...)` calls declared.
-    graphql: Vec<GraphqlEndpoint>,
+    pub(super) graphql: Vec<GraphqlEndpoint>,
     /// Controller classes some application serves, by (application, file, class line).
-    served: HashSet<(usize, FileId, u32)>,
+    pub(super) served: HashSet<(usize, FileId, u32)>,
     /// Classes a served controller extends (their routes are served through
     /// it), by (file, class line), with that controller's name.
-    inherited: HashMap<(FileId, u32), String>,
+    pub(super) inherited: HashMap<(FileId, u32), String>,
     /// While a decorator factory of the program runs (see
     /// [`Interp::module_meta_through`]): the metadata its `Module(...)` calls got.
-    capture: Option<Vec<Value>>,
+    pub(super) capture: Option<Vec<Value>>,
     /// Modules reached whose metadata no decorator gave (a decorator the
     /// analysis could not follow): `name (file:line)`.
-    opaque_modules: Vec<String>,
+    pub(super) opaque_modules: Vec<String>,
     /// The route trees handed to `RouterModule.register(...)`.
-    module_routes: Vec<Value>,
+    pub(super) module_routes: Vec<Value>,
     /// The `RouterModule` path of the module that declares a controller, by
     /// the controller's (file, class line).
-    controller_prefix: HashMap<(FileId, u32), String>,
+    pub(super) controller_prefix: HashMap<(FileId, u32), String>,
+    /// The dynamic modules `ConditionalModule.registerWhen(...)` made, with
+    /// the condition they are imported under.
+    pub(super) conditional: Vec<(Rc<ObjData>, String)>,
+    /// The condition of the module whose controller is being registered.
+    pub(super) route_cond: Option<String>,
 }
 
 impl NestState {
@@ -190,6 +197,14 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
             }
             Some(Value::Obj(o))
         }
+        ("@nestjs/config", "ConditionalModule") => {
+            let o = ObjData::new();
+            o.set(
+                "registerWhen",
+                Value::Builtin(Builtin::MiddlewareFactory(Rc::from(REGISTER_WHEN))),
+            );
+            Some(Value::Obj(o))
+        }
         ("@nestjs/websockets", p) => Some(Value::Builtin(Builtin::NestWs(Rc::from(p)))),
         _ => None,
     }
@@ -201,7 +216,7 @@ pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
         .then(|| Value::Builtin(Builtin::Framework(Rc::from("create"))))
 }
 
-fn same_class(a: &ClassVal, b: &ClassVal) -> bool {
+pub(super) fn same_class(a: &ClassVal, b: &ClassVal) -> bool {
     (a.file, a.class.line) == (b.file, b.class.line)
 }
 
@@ -275,7 +290,7 @@ impl Interp {
             },
             file: cv.file,
             line: route.line,
-            cond: None,
+            cond: self.libs.nest.route_cond.clone(),
             doc: f.doc.clone(),
             via: None,
             declared: None,
@@ -331,7 +346,7 @@ impl Interp {
     }
 
     /// The `@nestjs/common` decorator this is, if it is one.
-    fn nest_common(&mut self, ctx: &Ctx, d: &Decorator) -> Option<String> {
+    pub(super) fn nest_common(&mut self, ctx: &Ctx, d: &Decorator) -> Option<String> {
         match self.decorator_origin(ctx, d) {
             Some((pkg, name)) if pkg == COMMON => Some(name),
             _ => None,
@@ -475,6 +490,22 @@ impl Interp {
                 self.libs.nest.apps[i].listens = true;
                 None
             }
+            // `app.get(Roster)`: the instance Nest's dependency injection made
+            // (one per class, the one gateways get).
+            "get" if call.args.len() == 1 => {
+                let v = self.eval(ctx, &call.args[0]);
+                match self.force_deep(v) {
+                    Value::Class(cv) => Some(self.nest_instance(ctx, &cv, 0)),
+                    _ => None,
+                }
+            }
+            "useWebSocketAdapter" => {
+                let argv = self.eval_args(ctx, &call.args);
+                if let Some(a) = argv.into_iter().next() {
+                    self.nest_use_ws_adapter(ctx, a, call.line);
+                }
+                Some(Value::Router(id))
+            }
             "useGlobalGuards" => {
                 let names = self.nest_guards(ctx, &call.args, call.line);
                 self.libs.nest.apps[i].guards.extend(names);
@@ -526,7 +557,7 @@ impl Interp {
 
     /// A guard class of the program: it denies with 403 when `canActivate`
     /// answers false, 401 when it extends passport's `AuthGuard(...)`.
-    fn note_guard_class(&mut self, name: &str, g: &Rc<ClassVal>) {
+    pub(super) fn note_guard_class(&mut self, name: &str, g: &Rc<ClassVal>) {
         if self.rec.guards.contains_key(name) {
             return;
         }
@@ -624,8 +655,10 @@ impl Interp {
             let mut guards = self.libs.nest.apps[i].guards.clone();
             let mut graphql = Vec::new();
             self.walk_modules(root, &mut controllers, &mut guards, &mut graphql);
-            for cv in controllers {
+            for (cv, cond) in controllers {
+                self.libs.nest.route_cond = cond;
                 self.register_controller(i, &cv, &guards);
+                self.libs.nest.route_cond = None;
             }
             for g in graphql {
                 self.register_graphql(i, g);
@@ -681,217 +714,6 @@ impl Interp {
                 }
             }
         }
-    }
-
-    /// Depth-first over `@Module` imports: the controllers and the guards
-    /// registered as `APP_GUARD` providers.
-    fn walk_modules(
-        &mut self,
-        root: Value,
-        controllers: &mut Vec<Rc<ClassVal>>,
-        guards: &mut Vec<String>,
-        graphql: &mut Vec<usize>,
-    ) {
-        let mut seen: HashSet<(FileId, u32)> = HashSet::new();
-        let mut stack = vec![root];
-        let mut steps = 0;
-        while let Some(m) = stack.pop() {
-            steps += 1;
-            if steps > 2_000 {
-                break;
-            }
-            // A dynamic module (`{module, controllers, imports}`) or a class.
-            let mut metas: Vec<Rc<ObjData>> = Vec::new();
-            let class = match self.force_deep(m) {
-                Value::Class(cv) => Some(cv),
-                Value::Builtin(Builtin::Framework(n)) => {
-                    if let Some(i) = n
-                        .strip_prefix(GRAPHQL_ENDPOINT)
-                        .and_then(|i| i.parse().ok())
-                        && !graphql.contains(&i)
-                    {
-                        graphql.push(i);
-                    }
-                    continue;
-                }
-                Value::Obj(o) => {
-                    let module = o.get("module").map(|v| self.force_deep(v));
-                    metas.push(o);
-                    match module {
-                        Some(Value::Class(cv)) => Some(cv),
-                        _ => None,
-                    }
-                }
-                _ => None,
-            };
-            if let Some(cv) = &class {
-                if !seen.insert((cv.file, cv.class.line)) && metas.is_empty() {
-                    continue;
-                }
-                let ctx = self.class_ctx(cv);
-                let decs = cv.class.decorators.clone();
-                for d in &decs {
-                    match self.nest_common(&ctx, d).as_deref() {
-                        Some("Module") => {
-                            if let Some(a) = d.args.first() {
-                                let v = self.eval(&ctx, a);
-                                if let Value::Obj(o) = self.force_deep(v) {
-                                    metas.insert(0, o);
-                                }
-                            }
-                        }
-                        Some(_) => {}
-                        None => {
-                            if let Some(o) = self.module_meta_through(&ctx, d, cv) {
-                                metas.insert(0, o);
-                            }
-                        }
-                    }
-                }
-                if metas.is_empty() && !decs.is_empty() {
-                    let at = format!(
-                        "`{}` ({}:{})",
-                        cv.class.name.clone().unwrap_or_default(),
-                        self.loader.project.rel(cv.file),
-                        cv.class.line
-                    );
-                    if !self.libs.nest.opaque_modules.contains(&at) {
-                        self.libs.nest.opaque_modules.push(at);
-                    }
-                }
-            }
-            let module_path = class.as_ref().and_then(|cv| self.router_module_path(cv));
-            let mut imports = Vec::new();
-            for meta in metas {
-                for key in ["controllers", "imports", "providers"] {
-                    let Some(Value::Arr(items)) = meta.get(key).map(|v| self.force_deep(v)) else {
-                        continue;
-                    };
-                    for it in items.borrow().clone() {
-                        let it = self.force_deep(it);
-                        match (key, it) {
-                            ("controllers", Value::Class(c))
-                                if !controllers.iter().any(|x| Rc::ptr_eq(x, &c)) =>
-                            {
-                                if let Some(p) = &module_path {
-                                    self.libs
-                                        .nest
-                                        .controller_prefix
-                                        .insert((c.file, c.class.line), p.clone());
-                                }
-                                controllers.push(c);
-                            }
-                            ("imports", it) => imports.push(it),
-                            ("providers", Value::Obj(p)) => {
-                                let provide = p.get("provide").map(|v| self.force_deep(v));
-                                let is_guard = matches!(&provide,
-                                    Some(Value::Builtin(Builtin::MiddlewareFactory(n))) if n.ends_with(".APP_GUARD"));
-                                if is_guard
-                                    && let Some(Value::Class(g)) = p
-                                        .get("useClass")
-                                        .or_else(|| p.get("useExisting"))
-                                        .map(|v| self.force_deep(v))
-                                {
-                                    let name = g.class.name.clone().unwrap_or_default();
-                                    self.note_guard_class(&name, &g);
-                                    if !guards.contains(&name) {
-                                        guards.push(name);
-                                    }
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            // Depth-first in source order.
-            for it in imports.into_iter().rev() {
-                stack.push(it);
-            }
-        }
-    }
-
-    /// The path `RouterModule.register(...)` gives module `cv`: its route's
-    /// `path` after those of the routes whose `children` hold it (a child
-    /// may be a route or the module itself).
-    fn router_module_path(&mut self, cv: &Rc<ClassVal>) -> Option<String> {
-        let mut stack: Vec<(Value, String, u32)> = self
-            .libs
-            .nest
-            .module_routes
-            .clone()
-            .into_iter()
-            .map(|r| (r, String::new(), 0))
-            .collect();
-        while let Some((v, prefix, depth)) = stack.pop() {
-            if depth > 16 {
-                continue;
-            }
-            match self.force_deep(v) {
-                Value::Arr(items) => {
-                    for it in items.borrow().iter().rev() {
-                        stack.push((it.clone(), prefix.clone(), depth + 1));
-                    }
-                }
-                Value::Class(m) if same_class(&m, cv) => return Some(prefix),
-                Value::Obj(route) => {
-                    let path = route.get("path").map(|p| self.force_deep(p));
-                    let path = match path.as_ref().and_then(Value::as_text) {
-                        Some(p) => paths::join(&prefix, &p),
-                        None => prefix.clone(),
-                    };
-                    if let Some(Value::Class(m)) = route.get("module").map(|m| self.force_deep(m))
-                        && same_class(&m, cv)
-                    {
-                        return Some(path);
-                    }
-                    if let Some(children) = route.get("children") {
-                        stack.push((children, path, depth + 1));
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// A class decorator made by a function of the program that applies
-    /// `Module(...)` (`const AppModule = (meta) => Module({ ...meta, imports:
-    /// [...BASE, ...meta.imports] })`, then `@AppModule({...})`; or
-    /// `(meta) => (target) => { Module(meta)(target) }`): the metadata it
-    /// hands to `Module`, found as TypeScript runs a decorator when the
-    /// class is defined: the factory with the decorator's arguments, then
-    /// the function it returns with the class.
-    fn module_meta_through(
-        &mut self,
-        ctx: &Ctx,
-        d: &Decorator,
-        class: &Rc<ClassVal>,
-    ) -> Option<Rc<ObjData>> {
-        let f = self.eval(ctx, &d.callee);
-        let f = self.force(f, 0);
-        if !matches!(f, Value::Func(_)) || self.libs.nest.capture.is_some() {
-            return None;
-        }
-        let argv = self.eval_args(ctx, &d.args);
-        self.libs.nest.capture = Some(Vec::new());
-        let decorator = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
-        if self
-            .libs
-            .nest
-            .capture
-            .as_ref()
-            .is_some_and(|got| got.is_empty())
-            && let decorator @ Value::Func(_) = self.force(decorator, 0)
-        {
-            let target = vec![Value::Class(class.clone())];
-            let _ = self.call_value_now(ctx, &decorator, target, &[], d.line, None);
-        }
-        let got = self.libs.nest.capture.take().unwrap_or_default();
-        got.into_iter().find_map(|v| match self.force_deep(v) {
-            Value::Obj(o) => Some(o),
-            _ => None,
-        })
     }
 
     /// `GraphQLModule.forRoot(options)` or `forRootAsync({ useFactory })`

@@ -124,7 +124,7 @@ pub(crate) struct Frame {
     pub(crate) args: Vec<Value>,
 }
 
-fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
+pub(crate) fn sio(kind: SioKind, server: u32, ns: &str) -> Value {
     Value::Sio(Rc::new(sio_bare(kind, server, ns)))
 }
 
@@ -206,7 +206,7 @@ impl Interp {
 
     /// A namespace as `io.of(x)` and Nest's `namespace` option name it: a
     /// path (`chat` is `/chat`), a pattern, or `{dynamic}`.
-    fn namespace_name(&mut self, v: Option<&Value>) -> String {
+    pub(crate) fn namespace_name(&mut self, v: Option<&Value>) -> String {
         let ns = match v.map(|a| self.force_deep(a.clone())) {
             Some(Value::Str(n)) => n.to_string(),
             Some(Value::Regex(r)) => r.to_string(),
@@ -232,7 +232,7 @@ impl Interp {
     /// The one instance Nest's dependency injection makes of a class: each
     /// constructor parameter typed with a class of the program gets that
     /// class's instance (`constructor(private readonly chat: ChatService)`).
-    fn nest_instance(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>, depth: u32) -> Value {
+    pub(crate) fn nest_instance(&mut self, ctx: &Ctx, cv: &Rc<ClassVal>, depth: u32) -> Value {
         let key = (cv.file, cv.class.line);
         if let Some(v) = self.libs.nest_instances.get(&key) {
             return v.clone();
@@ -259,6 +259,25 @@ impl Interp {
         inst
     }
 
+    /// The Socket.IO server Nest makes for the gateways on `port` (`None`:
+    /// the HTTP server's), made at `file:line` when it is the first.
+    pub(crate) fn nest_io_server(&mut self, port: Option<i64>, file: FileId, line: u32) -> u32 {
+        if let Some(&i) = self.libs.nest_servers.get(&port) {
+            return i;
+        }
+        self.rec.sio_servers.push(SioServer {
+            file,
+            line,
+            path: "/socket.io".into(),
+            namespaces: BTreeSet::from(["/".to_string()]),
+            reached: true,
+            separate: false,
+        });
+        let i = self.rec.sio_servers.len() as u32 - 1;
+        self.libs.nest_servers.insert(port, i);
+        i
+    }
+
     /// A NestJS gateway, `@WebSocketGateway(port?, options?) class G`: a
     /// namespace of a Socket.IO server (one per port) that Nest creates. Its
     /// `@SubscribeMessage(name)` methods are listeners (the `@MessageBody()`
@@ -280,6 +299,20 @@ impl Interp {
         if !self.libs.nest_gateways.insert((ctx.file, c.line)) {
             return;
         }
+        if self.nest_ws_only(ctx.file) {
+            let name = c.name.clone().unwrap_or_default();
+            self.finding(
+                FindingCode::PackageRouter,
+                ctx.file,
+                gw.line,
+                format!(
+                    "gateway `{name}` is served by `@nestjs/platform-ws` (`WsAdapter`, plain WebSocket: the package.json lists it and not `@nestjs/platform-socket.io`): its messages are not Socket.IO events, and the analysis does not chart plain WebSocket messages"
+                ),
+            );
+            // Nest still builds the gateway (its constructor's dependencies too).
+            self.nest_instance(ctx, cv, 0);
+            return;
+        }
         let mut port = None;
         let mut ns = "/".to_string();
         let mut path = None;
@@ -298,22 +331,7 @@ impl Interp {
                 _ => {}
             }
         }
-        let server = match self.libs.nest_servers.get(&port) {
-            Some(&i) => i,
-            None => {
-                self.rec.sio_servers.push(SioServer {
-                    file: ctx.file,
-                    line: gw.line,
-                    path: "/socket.io".into(),
-                    namespaces: BTreeSet::from(["/".to_string()]),
-                    reached: true,
-                    separate: false,
-                });
-                let i = self.rec.sio_servers.len() as u32 - 1;
-                self.libs.nest_servers.insert(port, i);
-                i
-            }
-        };
+        let server = self.nest_io_server(port, ctx.file, gw.line);
         if let Some(srv) = self.rec.sio_servers.get_mut(server as usize) {
             srv.namespaces.insert(ns.clone());
             if let Some(p) = path {

@@ -55,6 +55,13 @@ impl Interp {
                             Some(ctx.this.clone()),
                         );
                     }
+                    // A method of a library's base class (`super.createIOServer(…)`).
+                    if let Some(sup) = ctx.home.as_ref().and_then(|h| h.superclass.clone()) {
+                        let sup = self.force_deep(sup);
+                        if let Some(v) = self.io_adapter_super(ctx, &sup, name, call.line) {
+                            return v;
+                        }
+                    }
                     return Value::dynamic();
                 }
                 if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
@@ -856,6 +863,50 @@ impl Interp {
                 let init = argv.first().map(|a| self.force(a.clone(), 0));
                 new_coll(*b == Builtin::MapCtor, init)
             }
+            // A subclass of a library class the analysis models (`class P
+            // extends ApolloServer`, `class Io extends Server`): its instance
+            // is what the library makes, as `super(...)` has the library build
+            // it; the subclass's own constructor runs on it.
+            Value::Class(cv) if let Some(base) = self.library_base(cv) => {
+                let made = self.construct(ctx, &base, argv.clone(), args, line);
+                if matches!(made, Value::Builtin(Builtin::Framework(_)) | Value::Sio(_)) {
+                    if cv.class.constructor.is_some() {
+                        self.init_instance(c, &made, argv);
+                    }
+                    return made;
+                }
+                self.construct_plain(c, argv)
+            }
+            Value::Class(_) | Value::Func(_) => self.construct_plain(c, argv),
+            Value::Unknown(k) => {
+                self.census_handed(ctx.file, line, &argv);
+                self.run_callbacks(ctx, &argv, args, line);
+                match k {
+                    Unknown::Instance(pkg) => Value::of_package(pkg),
+                    k => Value::Unknown(k.clone()),
+                }
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// The library class at the root of `cv`'s superclasses, when it is one
+    /// whose instances the analysis models as the library's own values
+    /// ([`crate::libs::instance_is_library_value`]).
+    fn library_base(&mut self, cv: &Rc<ClassVal>) -> Option<Value> {
+        let mut sup = cv.superclass.clone()?;
+        for _ in 0..8 {
+            match self.force_deep(sup) {
+                Value::Class(k) => sup = k.superclass.clone()?,
+                b => return crate::libs::instance_is_library_value(&b).then_some(b),
+            }
+        }
+        None
+    }
+
+    /// `new C(...)` of a class or function of the program: a fresh object.
+    fn construct_plain(&mut self, c: &Value, argv: Vec<Value>) -> Value {
+        match c {
             Value::Class(_) | Value::Func(_) => {
                 let obj = ObjData::new();
                 if let Value::Class(cv) = c {
@@ -885,14 +936,6 @@ impl Interp {
                 }
                 self.init_instance(c, &this, argv);
                 this
-            }
-            Value::Unknown(k) => {
-                self.census_handed(ctx.file, line, &argv);
-                self.run_callbacks(ctx, &argv, args, line);
-                match k {
-                    Unknown::Instance(pkg) => Value::of_package(pkg),
-                    k => Value::Unknown(k.clone()),
-                }
             }
             _ => Value::dynamic(),
         }

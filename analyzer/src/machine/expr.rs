@@ -324,6 +324,24 @@ impl Interp {
                             }
                             return Value::array(items);
                         }
+                        let class_like = |v: &Value| matches!(v, Value::Class(_) | Value::Lazy(..));
+                        let same = |a: &Value, b: &Value| match (a, b) {
+                            (Value::Lazy(f, m), Value::Lazy(g, n)) => f == g && m == n,
+                            _ => super::flow::same(a, b),
+                        };
+                        if class_like(&x)
+                            && class_like(&y)
+                            && !same(&x, &y)
+                            && self.rec.class_choices.len() < super::state::CLASS_CHOICES
+                            && !self
+                                .rec
+                                .class_choices
+                                .iter()
+                                .any(|(k, c, o, _)| c == text && same(k, &x) && same(o, &y))
+                        {
+                            let choice = (x.clone(), text.clone(), y.clone(), format!("!({text})"));
+                            self.rec.class_choices.push(choice);
+                        }
                         let both = [x.clone(), y.clone()];
                         let kept = match (x.is_unknown(), y.is_unknown()) {
                             // `x ? x : '/default'`: the default, said to be one.

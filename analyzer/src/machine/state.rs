@@ -21,6 +21,9 @@ use super::*;
 /// machine and the libraries write it as the run goes; a later pass reads
 /// what an earlier one wrote (`Phase::Contracts` runs the handlers of the
 /// routes recorded), and the inventory stage reads all of it at the end.
+/// How many ternaries over classes [`Recorder::class_choices`] keeps.
+pub(crate) const CLASS_CHOICES: usize = 512;
+
 #[derive(Default)]
 pub(crate) struct Recorder {
     /// Every app and router made, by id (`Value::Router(id)` is an index), with
@@ -50,6 +53,13 @@ pub(crate) struct Recorder {
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
+    /// Ternaries whose test is only known at run time and whose branches are
+    /// two different classes, or imports not read yet (`env.DRIVER ===
+    /// 'local' ? LocalModule : S3Module`): the machine keeps the first, and a
+    /// framework that reads classes as configuration (Nest's module
+    /// `imports`) finds the other here: (kept value, its condition, the
+    /// other value, its condition). At most [`CLASS_CHOICES`].
+    pub(crate) class_choices: Vec<(Value, String, Value, String)>,
 }
 
 /// Work kept for a later pass: functions nobody called yet, emitters to
