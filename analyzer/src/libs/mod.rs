@@ -49,6 +49,7 @@ pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
+pub(crate) mod react;
 pub(crate) mod routing_controllers;
 pub(crate) mod schemas;
 pub(crate) mod served;
@@ -130,6 +131,8 @@ pub(crate) struct LibState {
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
     pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
+    /// React class components rendered (see `libs/react.rs`).
+    pub(crate) react: react::Rendered,
 }
 
 impl LibState {
@@ -566,6 +569,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.react_effect(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),

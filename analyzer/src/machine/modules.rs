@@ -363,6 +363,7 @@ impl Interp {
                 // `useCallback(fn)` is `fn`: helpers that emit are often wrapped in it.
                 Some("useCallback") => Value::Builtin(Builtin::Identity),
                 Some("useMemo") => Value::Builtin(Builtin::UseMemo),
+                Some(n) if let Some(v) = crate::libs::react::hook(n) => v,
                 _ => Value::external(),
             },
             Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
