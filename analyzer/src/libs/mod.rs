@@ -500,6 +500,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     angular::framework_member,
+    react::framework_member,
     openapi_backend::framework_member,
     feathers::framework_member,
     vue::member,
@@ -569,7 +570,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
-    |ip, ctx, name, argv, _, line| ip.react_effect(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.react_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),
