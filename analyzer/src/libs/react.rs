@@ -19,7 +19,9 @@
 //! calls `render` and the lifecycle methods; the others are the handlers the
 //! rendered elements call: `onClick={() => this.move('up')}`); an
 //! intrinsic element's handlers (`<button onClick={…}>`) are called, as the
-//! browser calls them on events. So a socket
+//! browser calls them on events, and so are the functions a package's
+//! component is given (`<Checkbox onChecked={…}>`, `<Route render={…}>`),
+//! as a package's function may call its callbacks. So a socket
 //! handed down as a prop, through several levels or `{...this.props}`, is
 //! the socket the parent passed.
 //!
@@ -37,7 +39,7 @@
 //! Deliberately not: when effects run again (dependencies, cleanup), a
 //! class's `static contextType`, React 19's `<Context value>`, higher-order
 //! components from packages (`connect(…)(Game)`, `withRouter(Game)`: the tag
-//! is unknown, so only the props' own expressions are evaluated), and Vue's
+//! is unknown, so only the functions among the props are called), and Vue's
 //! props. Elements are rendered where they are written (children before the
 //! element that holds them, except under a `Provider`), not when a parent's
 //! output includes them.
@@ -221,17 +223,22 @@ impl Interp {
                     }
                 }
             }
-            // An intrinsic element: the browser calls its handlers.
-            Value::Str(_) => {
+            // An intrinsic element: the browser calls its handlers. A
+            // package's component (`<Checkbox onChecked={…}>`, `<Route
+            // render={…}>`): it may call any function it is given, as a
+            // package's function may call its callbacks.
+            Value::Str(_) | Value::Unknown(_) | Value::Builtin(_) => {
+                let intrinsic = matches!(tag, Value::Str(_));
                 let handlers: Vec<Value> = match &props {
                     Value::Obj(o) => o
                         .props
                         .borrow()
                         .iter()
                         .filter(|(k, v)| {
-                            k.len() > 2
-                                && k.starts_with("on")
-                                && k[2..].starts_with(|c: char| c.is_ascii_uppercase())
+                            (!intrinsic
+                                || k.len() > 2
+                                    && k.starts_with("on")
+                                    && k[2..].starts_with(|c: char| c.is_ascii_uppercase()))
                                 && matches!(v, Value::Func(_))
                         })
                         .map(|(_, v)| v.clone())
