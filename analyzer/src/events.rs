@@ -248,9 +248,16 @@ pub(crate) fn build_events(
             stats.server_to_client += usize::from(s2c);
             stats.bidirectional += usize::from(c2s && s2c);
             if has_client && has_server {
-                let unfollowed = unfollowed.get(name.as_str());
                 cross_check(
-                    project, ns, name, raw, &groups, reached, catch_all, unfollowed, findings,
+                    project,
+                    ns,
+                    name,
+                    raw,
+                    &groups,
+                    reached,
+                    catch_all,
+                    &unfollowed,
+                    findings,
                 );
             }
         }
@@ -340,18 +347,32 @@ fn names_match(a: &str, b: &str) -> bool {
     wild || pos == lit.len()
 }
 
-/// Client code the analysis read that emits a literal event name on a
-/// receiver it could not follow (a socket handed down as a React prop, a
-/// property set after the object was made): the first such call per name,
-/// as (file, line, receiver). "No client emits it" would be wrong there.
+/// Client sites the analysis read but could not chart, which make "no client
+/// emits it" or "no client listens for it" claims it cannot make.
+#[derive(Default)]
+struct UnfollowedClient {
+    /// Per literal event name, the first call that emits it on a receiver the
+    /// analysis could not follow (a socket handed down as a React prop, a
+    /// property set after the object was made), as (file, line, receiver).
+    emits: BTreeMap<String, (FileId, u32, String)>,
+    /// The first emit whose event name is only known at run time
+    /// (`socket.emit(message.type, message.data)`), as (file, line, call).
+    run_time_emit: Option<(FileId, u32, String)>,
+    /// The first listener whose event name is only known at run time
+    /// (`socket.on(handler.type, handler.fn)`), as (file, line, call).
+    run_time_listen: Option<(FileId, u32, String)>,
+}
+
+/// Client code the analysis read whose Socket.IO-shaped sites it could not
+/// chart (see [`UnfollowedClient`]).
 fn unfollowed_client_emits(
     project: &Project,
     interp: &Interp,
     sites: &[machine::RawSite],
-) -> BTreeMap<String, (FileId, u32, String)> {
+) -> UnfollowedClient {
     use crate::census::{CensusKind, SocketShape, imports_client_framework, is_client_path};
     let charted: BTreeSet<(FileId, u32)> = sites.iter().map(|s| (s.file, s.line)).collect();
-    let mut out = BTreeMap::new();
+    let mut out = UnfollowedClient::default();
     for &f in &interp.rec.touched {
         let rel = project.rel(f);
         if crate::is_test_path(rel) {
@@ -363,20 +384,39 @@ fn unfollowed_client_emits(
         }
         for it in &facts.census {
             if it.kind != CensusKind::Event
-                || it.method != "emit"
                 || it.socket_shape == SocketShape::Plain
                 || charted.contains(&(f, it.line))
             {
                 continue;
             }
-            // Only a literal name, whole (`short_text` writes `'name'`).
-            if let Some(name) = it
+            // A literal name, whole (`short_text` writes `'name'`), or one
+            // only known at run time (a name or member, not a template with
+            // a literal part, which names a family of events).
+            let literal = it
                 .first
                 .strip_prefix('\'')
-                .and_then(|t| t.strip_suffix('\''))
-            {
-                out.entry(name.to_string())
-                    .or_insert_with(|| (f, it.line, it.receiver.clone()));
+                .and_then(|t| t.strip_suffix('\''));
+            // (It ran on a Socket.IO object and was not charted.)
+            let run_time = !it.first.starts_with(['\'', '`'])
+                && interp.rec.census.sites.get(&(f, it.line)).is_some_and(|s| {
+                    s.main == Some(machine::census_rec::Recv::Socket)
+                        || s.later == Some(machine::census_rec::Recv::Socket)
+                });
+            match (literal, it.method.as_str()) {
+                (Some(name), "emit") => {
+                    out.emits
+                        .entry(name.to_string())
+                        .or_insert_with(|| (f, it.line, it.receiver.clone()));
+                }
+                (None, "emit") if run_time => {
+                    out.run_time_emit
+                        .get_or_insert_with(|| (f, it.line, it.describe()));
+                }
+                (None, "on" | "once") if run_time => {
+                    out.run_time_listen
+                        .get_or_insert_with(|| (f, it.line, it.describe()));
+                }
+                _ => {}
             }
         }
     }
@@ -392,7 +432,7 @@ fn cross_check(
     groups: &BTreeMap<(String, String), Vec<&machine::RawSite>>,
     reached: &BTreeSet<FileId>,
     catch_all: bool,
-    unfollowed: Option<&(FileId, u32, String)>,
+    unfollowed: &UnfollowedClient,
     findings: &mut Vec<Finding>,
 ) {
     let any = |side: Side, dir: Direction| -> bool {
@@ -423,12 +463,16 @@ fn cross_check(
         findings.push(Finding {
             code: FindingCode::UnemittedEvent,
             at: loc(project, s.file, s.line),
-            message: match unfollowed {
-                Some((f, line, receiver)) => format!(
+            message: match (unfollowed.emits.get(name), &unfollowed.run_time_emit) {
+                (Some((f, line, receiver)), _) => format!(
                     "the server listens for `{name}` on `{ns}`, but no client emits it where the analysis could follow: `{receiver}.emit('{name}'…)` at {}:{line} is client code whose receiver is only known at run time (a socket handed down as a prop or set later)",
                     project.rel(*f)
                 ),
-                None => format!(
+                (None, Some((f, line, call))) => format!(
+                    "the server listens for `{name}` on `{ns}`, but no client site the analysis could read emits it: client code emits names only known at run time ({call} at {}:{line}), which may include it",
+                    project.rel(*f)
+                ),
+                (None, None) => format!(
                     "the server listens for `{name}` on `{ns}`, but no client emits it"
                 ),
             },
@@ -441,7 +485,15 @@ fn cross_check(
         findings.push(Finding {
             code: FindingCode::UnheardEvent,
             at: loc(project, s.file, s.line),
-            message: format!("the server emits `{name}` on `{ns}`, but no client listens for it"),
+            message: match &unfollowed.run_time_listen {
+                Some((f, line, call)) => format!(
+                    "the server emits `{name}` on `{ns}`, but no client site the analysis could read listens for it: client code listens for names only known at run time ({call} at {}:{line}), which may include it",
+                    project.rel(*f)
+                ),
+                None => {
+                    format!("the server emits `{name}` on `{ns}`, but no client listens for it")
+                }
+            },
             cause: None,
         });
     }

@@ -6,12 +6,20 @@
 //! the 1-based line it starts on.
 //!
 //! Deliberately not captured: types (except the handful the resolver reads),
-//! JSX, operators other than `+` and the logical ones (they lower to
+//! JSX other than its embedded expressions and its component elements (see
+//! [`JSX_ELEMENT`]), operators other than `+` and the logical ones (they lower to
 //! [`Expr::Opaque`]), comments. The IR depends only on the file's bytes, so it
 //! is cached by content hash.
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+
+/// The callee of a JSX element whose tag is a component: `<Game socket={s}>
+/// {kids}</Game>` lowers to a call of this name with the tag, the props
+/// object and the children, as the classic JSX transform makes
+/// `React.createElement(Game, { socket: s }, kids)` (a name no program can
+/// bind; `libs/react.rs` says what rendering does).
+pub(crate) const JSX_ELEMENT: &str = "<jsx>";
 
 /// A lowered source file.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]

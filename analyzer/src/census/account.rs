@@ -273,7 +273,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if !run.events {
                     false
                 } else if item.kind == CensusKind::Event {
-                    socket_site(run, file, item, socket_file, &mut sio_package)
+                    socket_site(run, file, item, socket_file, client, &mut sio_package)
                 } else {
                     socket_file
                 };
@@ -528,6 +528,7 @@ fn socket_site(
     file: FileId,
     item: &CensusItem,
     socket_file: bool,
+    client: bool,
     sio_package: &mut Option<bool>,
 ) -> bool {
     let seen = run.interp.rec.census.sites.get(&(file, item.line));
@@ -551,6 +552,20 @@ fn socket_site(
                     run.project
                         .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
                 });
+        }
+        // Browser code of a package that depends on Socket.IO: a `socket`
+        // there is not a `net`/`tls` one, and the file need not import
+        // Socket.IO to use one (`this.props.socket.emit(…)` in a component
+        // handed the socket by its parent).
+        SocketShape::SocketName if client => {
+            if (!literal || !NODE_EVENTS.contains(&name))
+                && *sio_package.get_or_insert_with(|| {
+                    run.project
+                        .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
+                })
+            {
+                return true;
+            }
         }
         SocketShape::SocketName | SocketShape::Plain => {}
     }
@@ -960,6 +975,15 @@ fn explain(
                                 here(file, *line)
                             ),
                         }
+                    };
+                }
+                if event && (receiver.starts_with("this.props.") || receiver.starts_with("props."))
+                {
+                    return Why {
+                        cause: "unknown-receiver",
+                        reason: format!(
+                            "{call} runs, but `{receiver}` is a prop of the component, and no rendering the analysis followed passes it a socket (a component wrapped by a package's higher-order component, or rendered by code the analysis did not run)"
+                        ),
                     };
                 }
                 return Why {

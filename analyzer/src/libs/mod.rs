@@ -50,6 +50,7 @@ pub(crate) mod openapi_validator;
 pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
+pub(crate) mod react;
 pub(crate) mod routing_controllers;
 pub(crate) mod sails;
 pub(crate) mod schemas;
@@ -133,6 +134,8 @@ pub(crate) struct LibState {
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
     pub(crate) named_fns: HashMap<FileId, Vec<Rc<Closure>>>,
+    /// React class components rendered (see `libs/react.rs`).
+    pub(crate) react: react::Rendered,
 }
 
 impl LibState {
@@ -529,6 +532,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     angular::framework_member,
+    react::framework_member,
     openapi_backend::framework_member,
     feathers::framework_member,
     vue::member,
@@ -599,6 +603,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| ip.react_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.feathers_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.vue_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.served_call(ctx, name, argv, line),

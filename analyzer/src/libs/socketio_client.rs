@@ -49,9 +49,30 @@ impl crate::machine::Interp {
         true
     }
 
-    /// `window.socket = io()` (or `globalThis.x`, `global.x`, `self.x`): the
-    /// property is a global every module reads as a bare name (NodeBB's AMD
-    /// modules call `socket.emit(…)` on it).
+    /// Whether `this` here is the global object: inside a function called
+    /// plainly (`this` not bound), in sloppy-mode code (a CommonJS module
+    /// without a `"use strict"` directive at its top; not a class's method),
+    /// as in `(function () { this.Class = function () {}; })()`, the
+    /// classic way a browser-and-Node script sets a global. (A function's own
+    /// `"use strict"` is not looked at.)
+    fn is_sloppy_global_this(&self, ctx: &crate::machine::Ctx) -> bool {
+        if !matches!(ctx.this, crate::machine::Value::Undef) || ctx.home.is_some() {
+            return false;
+        }
+        if self.js.modules.get(&ctx.file).is_none_or(|m| m.esm.get()) {
+            return false;
+        }
+        let facts = self.loader.get(ctx.file).facts.clone();
+        !matches!(
+            facts.body.first(),
+            Some(crate::ir::Stmt::Expr(crate::ir::Expr::Str(d))) if d == "use strict"
+        )
+    }
+
+    /// `window.socket = io()` (or `globalThis.x`, `global.x`, `self.x`, or
+    /// `this.x` where `this` is the global object): the property is a global
+    /// every module reads as a bare name (NodeBB's AMD modules call
+    /// `socket.emit(…)` on it; MagicMirror's `class.js` sets `Class`).
     pub(crate) fn global_object_write(
         &mut self,
         ctx: &crate::machine::Ctx,
@@ -59,9 +80,12 @@ impl crate::machine::Interp {
         prop: &str,
         v: &crate::machine::Value,
     ) {
-        if let crate::ir::Expr::Ident(g) = obj
-            && self.is_global_object(ctx, g)
-        {
+        let global = match obj {
+            crate::ir::Expr::Ident(g) => self.is_global_object(ctx, g),
+            crate::ir::Expr::This => self.is_sloppy_global_this(ctx),
+            _ => false,
+        };
+        if global {
             self.js.globals.define(prop, v.clone());
         }
     }
@@ -75,6 +99,9 @@ impl crate::machine::Interp {
     ) -> Option<crate::machine::Value> {
         match obj {
             crate::ir::Expr::Ident(g) if self.is_global_object(ctx, g) => {
+                self.js.globals.vars.borrow().get(prop).cloned()
+            }
+            crate::ir::Expr::This if self.is_sloppy_global_this(ctx) => {
                 self.js.globals.vars.borrow().get(prop).cloned()
             }
             _ => None,

@@ -131,6 +131,7 @@ impl Interp {
                 }
                 Value::Undef
             }
+            Expr::Ident(n) if n == crate::ir::JSX_ELEMENT => self.jsx_element(ctx, call),
             Expr::Ident(n) if n == "import" => {
                 let argv = self.eval_args(ctx, &call.args);
                 self.require(ctx, argv.first(), call.line, true)

@@ -359,11 +359,8 @@ impl Interp {
             // React hooks whose values matter here: client code keeps its
             // socket in `ref.current` and wraps emitting helpers in hooks.
             Some(Resolved::External(pkg)) if pkg == "react" => match name {
-                Some("useRef") => Value::Builtin(Builtin::UseRef),
-                // `useCallback(fn)` is `fn`: helpers that emit are often wrapped in it.
-                Some("useCallback") => Value::Builtin(Builtin::Identity),
-                Some("useMemo") => Value::Builtin(Builtin::UseMemo),
-                _ => Value::external(),
+                None | Some("default") => crate::libs::react::module(),
+                Some(n) => crate::libs::react::export(n),
             },
             Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
                 Some(v) if matches!(name, None | Some("default")) => v,

@@ -353,6 +353,9 @@ impl<'s> Lowerer<'s> {
                 Expr::Opaque(line)
             }
             "jsx_element" | "jsx_self_closing_element" | "jsx_fragment" => {
+                if let Some(e) = self.jsx_component(node) {
+                    return e;
+                }
                 // Only the embedded `{...}` expressions matter (handlers, callbacks).
                 let mut out = Vec::new();
                 self.jsx_exprs(node, &mut out, 0);
@@ -389,6 +392,10 @@ impl<'s> Lowerer<'s> {
                         }
                     }
                 }
+                "jsx_element" | "jsx_self_closing_element" => match self.jsx_component(c) {
+                    Some(e) => out.push(e),
+                    None => self.jsx_exprs(c, out, depth + 1),
+                },
                 "jsx_text"
                 | "html_character_reference"
                 | "identifier"
@@ -398,6 +405,127 @@ impl<'s> Lowerer<'s> {
                 | "string" => {}
                 _ => self.jsx_exprs(c, out, depth + 1),
             }
+        }
+    }
+
+    /// A JSX element whose tag is a component (`<Game socket={socket} />`,
+    /// `<Nav.Item {...props}>…</Nav.Item>`), or an intrinsic one with an
+    /// event handler (`<button onClick={() => …}>`, its tag a string): a
+    /// call of [`crate::ir::JSX_ELEMENT`] with the tag, the props and the
+    /// children, as the classic JSX transform makes `React.createElement(Game,
+    /// { socket }, …children)`. Other intrinsic elements (`<div>`) and
+    /// fragments are `None`: only their embedded expressions matter.
+    fn jsx_component(&mut self, node: Node) -> Option<Expr> {
+        let open = match node.kind() {
+            "jsx_self_closing_element" => node,
+            "jsx_element" => *Self::named_children(node)
+                .first()
+                .filter(|o| o.kind() == "jsx_opening_element")?,
+            _ => return None,
+        };
+        let name = open.field(F::Name)?;
+        let component = match name.kind() {
+            "identifier" => self
+                .text(name)
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase()),
+            "member_expression" => true,
+            _ => false,
+        };
+        // An intrinsic element (`<button onClick={…}>`) counts for the
+        // handlers the browser calls: an `on…` attribute with an expression.
+        let handles = || {
+            Self::named_children(open).into_iter().any(|a| {
+                let parts = Self::named_children(a);
+                a.kind() == "jsx_attribute"
+                    && parts.first().is_some_and(|k| {
+                        let t = self.text(*k);
+                        t.len() > 2
+                            && t.starts_with("on")
+                            && t[2..].starts_with(|c: char| c.is_ascii_uppercase())
+                    })
+                    && parts.get(1).is_some_and(|v| v.kind() == "jsx_expression")
+            })
+        };
+        if !component && (name.kind() != "identifier" || !handles()) {
+            return None;
+        }
+        let line = node.start_position().row as u32 + 1;
+        let tag = if component {
+            self.expr(name)
+        } else {
+            Expr::Str(self.text(name).to_string())
+        };
+        let mut props = Vec::new();
+        for a in Self::named_children(open).into_iter().skip(1) {
+            match a.kind() {
+                "jsx_attribute" => {
+                    let parts = Self::named_children(a);
+                    let Some(key) = parts.first().filter(|k| k.kind() == "property_identifier")
+                    else {
+                        continue;
+                    };
+                    let key = PropKey::Name(self.text(*key).to_string());
+                    let value = match parts.get(1) {
+                        None => Expr::Bool(true),
+                        Some(v) if v.kind() == "jsx_expression" => Self::named_children(*v)
+                            .into_iter()
+                            .find(|e| e.kind() != "comment")
+                            .map_or(Expr::Undefined, |e| self.expr(e)),
+                        Some(v) => self.expr(*v),
+                    };
+                    props.push(ObjProp::KeyValue(key, value));
+                }
+                "jsx_expression" => {
+                    for e in Self::named_children(a) {
+                        match e.kind() {
+                            "spread_element" => {
+                                if let Some(x) = Self::named_children(e).first() {
+                                    props.push(ObjProp::Spread(self.expr(*x)));
+                                }
+                            }
+                            "comment" => {}
+                            _ => props.push(ObjProp::Spread(self.expr(e))),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut children = Vec::new();
+        if node.kind() == "jsx_element" {
+            for c in Self::named_children(node) {
+                match c.kind() {
+                    "jsx_opening_element" | "jsx_closing_element" => {}
+                    _ => self.jsx_exprs_of(c, &mut children),
+                }
+            }
+        }
+        let mut args = vec![tag, Expr::Object(props)];
+        args.extend(children);
+        Some(Expr::Call(Box::new(crate::ir::Call {
+            callee: Expr::Ident(crate::ir::JSX_ELEMENT.to_string()),
+            args,
+            line,
+            type_args: Vec::new(),
+            doc: None,
+        })))
+    }
+
+    /// A JSX child (an element, an embedded expression, text) as the
+    /// expressions that matter in it.
+    fn jsx_exprs_of(&mut self, c: Node, out: &mut Vec<Expr>) {
+        match c.kind() {
+            "jsx_expression" => {
+                for e in Self::named_children(c) {
+                    if e.kind() != "comment" {
+                        out.push(self.expr(e));
+                    }
+                }
+            }
+            "jsx_element" | "jsx_self_closing_element" | "jsx_fragment" => out.push(self.expr(c)),
+            _ => {}
         }
     }
 
