@@ -38,7 +38,7 @@ pub fn parse_floor(root: &Path, files: &[String], threads: usize) -> ParseFloor 
             let mut grammar = Grammar::for_path(rel).unwrap_or(Grammar::JavaScript);
             let bytes = std::fs::read(root.join(rel)).ok()?;
             if Grammar::is_markup(rel) {
-                let (scripts, ts) = crate::syntax::markup_scripts(&bytes);
+                let (scripts, ts) = crate::syntax::markup_scripts(&bytes, rel);
                 if ts {
                     grammar = Grammar::TypeScript;
                 }

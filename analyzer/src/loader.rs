@@ -35,7 +35,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 57;
+pub(crate) const FACTS_VERSION: u32 = 58;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -1240,7 +1240,7 @@ impl Loader {
                 };
                 let mut grammar = Grammar::for_path(&f.rel).unwrap_or(Grammar::JavaScript);
                 let text: std::borrow::Cow<[u8]> = if Grammar::is_markup(&f.rel) {
-                    let (scripts, ts) = crate::syntax::markup_scripts(&text);
+                    let (scripts, ts) = crate::syntax::markup_scripts(&text, &f.rel);
                     if ts {
                         grammar = Grammar::TypeScript;
                     }

@@ -1031,6 +1031,24 @@ fn explain(
                 ),
             };
         }
+        // A route's handler, or a function only a handler calls: Express
+        // runs it for each request, after start-up, which is when the
+        // registrations the inventory charts are made.
+        if rec.in_handlers.contains(&(file, *id)) {
+            return Why {
+                cause: "in-handler",
+                reason: format!(
+                    "the enclosing function `{name}` ({}) runs only while a route answers a request (Express calls route handlers for each request, not at start-up){}",
+                    here(file, *line),
+                    match seen.and_then(|s| s.later) {
+                        Some(Recv::Dynamic | Recv::Param) => {
+                            format!(", and `{receiver}` there is only known at run time")
+                        }
+                        _ => String::new(),
+                    }
+                ),
+            };
+        }
         return Why {
             cause: "uncalled-function",
             reason: format!(

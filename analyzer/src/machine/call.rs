@@ -614,6 +614,14 @@ impl Interp {
             }
             self.call_value_now(ctx, f, argv, args, line, this)
         } else {
+            // A function a route's code calls runs for each request, even
+            // when the run does not follow it (see `census_rec::in_handlers`).
+            if self.modes.event_mode
+                && self.running.route_contract.is_some()
+                && let Value::Func(c) = f
+            {
+                self.rec.census.in_handlers.insert((c.file, c.func.id));
+            }
             // Not run now, perhaps never: it may add keys to what it gets.
             for v in argv.iter().chain(&this) {
                 Self::open_shape(v, 0);

@@ -8,7 +8,8 @@
 //! routing phase or only while looking for events, and the loop over run-time
 //! values it ran in; the functions entered in the routing phase; functions
 //! handed to a package's function (never followed); the call sites that
-//! produced an event site.
+//! produced an event site; the functions entered while a route's functions
+//! ran with a request.
 //!
 //! Deliberately not captured: argument values, or anything the inventory
 //! already records (registrations themselves live in the router table).
@@ -66,6 +67,10 @@ pub(crate) struct CensusRec {
     /// class's helper, which registers on the controller's router; the call
     /// is charted when that router is walked.
     pub(crate) registered_through: HashSet<((FileId, u32), u32)>,
+    /// Functions entered while a route's middleware or handler ran with a
+    /// request, or called there without being followed (code Express runs
+    /// for each request, not at start-up).
+    pub(crate) in_handlers: HashSet<(FileId, u32)>,
 }
 
 fn classify(v: &Value) -> Recv {
@@ -113,6 +118,8 @@ impl Interp {
     pub(crate) fn census_enter(&mut self, key: (FileId, u32)) {
         if !self.modes.event_mode {
             self.rec.census.entered.insert(key);
+        } else if self.running.route_contract.is_some() {
+            self.rec.census.in_handlers.insert(key);
         }
     }
 

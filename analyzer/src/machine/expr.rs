@@ -680,11 +680,14 @@ impl Interp {
             },
             Value::Http(h) => self.http_member(*h, prop),
             Value::Zod(z) if prop == "shape" => crate::libs::shape_of(z),
-            Value::Router(id) => self.rec.routers[*id as usize]
-                .props
-                .get(prop)
-                .cloned()
-                .unwrap_or(Value::dynamic()),
+            Value::Router(id) => match self.rec.routers[*id as usize].props.get(prop) {
+                Some(v) => v.clone(),
+                None => {
+                    let id = *id;
+                    self.express_app_member(id, prop)
+                        .unwrap_or(Value::dynamic())
+                }
+            },
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
             Value::Unknown(Unknown::Instance(pkg)) => Value::of_package(pkg),
             Value::Unknown(k) => self

@@ -814,15 +814,17 @@ mod tests {
     #[test]
     fn markup_keeps_inline_scripts_in_place() {
         let html = b"<html>\n<script src=\"/socket.io/socket.io.js\"></script>\n<script>\nvar s = io();\n</script>\n<script type=\"text/template\">x</script>\n</html>\n";
-        let (js, ts) = super::markup_scripts(html);
+        let (js, ts) = super::markup_scripts(html, "index.html");
         assert_eq!(js.len(), html.len());
         let text = String::from_utf8(js).unwrap();
         assert_eq!(text.lines().nth(3).unwrap(), "var s = io();");
         assert!(!text.contains("socket.io.js"));
         assert!(!text.contains('x'));
         assert!(!ts);
-        let (_, ts) =
-            super::markup_scripts(b"<script setup lang=\"ts\">let a: number = 1;</script>");
+        let (_, ts) = super::markup_scripts(
+            b"<script setup lang=\"ts\">let a: number = 1;</script>",
+            "a.vue",
+        );
         assert!(ts);
     }
 }
