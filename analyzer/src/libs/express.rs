@@ -1019,9 +1019,23 @@ impl Interp {
                 | "append",
             ) => Value::Http(h),
             // (A redirect is how a guard sends a visitor to log in: not an answer.)
-            (HttpVal::Res(_), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+            (HttpVal::Res(status), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+                // A page that refuses (`res.status(404).render('404')`,
+                // `res.writeHead(403)`) is a refusal, as `send` with it is.
+                let status = match (name, argv.first()) {
+                    ("writeHead", Some(Value::Num(n))) if (100.0..600.0).contains(n) => *n as u16,
+                    _ if status == 200 => self.running.res_status.unwrap_or(200),
+                    _ => status,
+                };
                 if let Some(c) = &self.running.route_contract {
-                    c.borrow_mut().answered = true;
+                    let mut c = c.borrow_mut();
+                    if status >= 400 {
+                        if !c.responses.iter().any(|r| r.0 == status) {
+                            c.responses.push((status, None, ctx.file, call.line));
+                        }
+                    } else {
+                        c.answered = true;
+                    }
                 }
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::dynamic()
