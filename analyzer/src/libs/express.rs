@@ -1021,7 +1021,8 @@ impl Interp {
             // (A redirect is how a guard sends a visitor to log in: not an answer.)
             (HttpVal::Res(status), "render" | "sendFile" | "download" | "write" | "writeHead") => {
                 // A page that refuses (`res.status(404).render('404')`,
-                // `res.writeHead(403)`) is a refusal, as `send` with it is.
+                // `res.writeHead(403)`) is a refusal, as `send` with it is; an
+                // error page (5xx) is still the answer a route gives.
                 let status = match (name, argv.first()) {
                     ("writeHead", Some(Value::Num(n))) if (100.0..600.0).contains(n) => *n as u16,
                     _ if status == 200 => self.running.res_status.unwrap_or(200),
@@ -1029,11 +1030,10 @@ impl Interp {
                 };
                 if let Some(c) = &self.running.route_contract {
                     let mut c = c.borrow_mut();
-                    if status >= 400 {
-                        if !c.responses.iter().any(|r| r.0 == status) {
-                            c.responses.push((status, None, ctx.file, call.line));
-                        }
-                    } else {
+                    if status >= 400 && !c.responses.iter().any(|r| r.0 == status) {
+                        c.responses.push((status, None, ctx.file, call.line));
+                    }
+                    if !(400..500).contains(&status) {
                         c.answered = true;
                     }
                 }
