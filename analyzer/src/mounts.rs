@@ -161,6 +161,36 @@ fn router_loc(project: &Project, r: &RouterData) -> Location {
     }
 }
 
+/// The `use` calls that mount a value only known at run time (the
+/// `dynamic-mount` findings): a router that no mount the analysis resolved
+/// reaches may be what one of them mounts, so it is not "never mounted".
+/// `None` when there is none; else the first three places and how many more.
+pub(crate) fn unknown_mounts(project: &Project, interp: &Interp) -> Option<String> {
+    let sites: std::collections::BTreeSet<(String, u32)> = interp
+        .rec
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::DynamicMount)
+        .map(|f| (project.rel(f.file).to_string(), f.line))
+        .collect();
+    if sites.is_empty() {
+        return None;
+    }
+    let mut text: Vec<String> = sites
+        .iter()
+        .take(3)
+        .map(|(f, l)| format!("{f}:{l}"))
+        .collect();
+    if sites.len() > 3 {
+        text.push(format!("{} more", sites.len() - 3));
+    }
+    Some(format!(
+        "`use` at {} mount{} a value only known at run time",
+        text.join(", "),
+        if sites.len() == 1 { "s" } else { "" }
+    ))
+}
+
 pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
     Location {
         file: project.rel(file).to_string(),
@@ -322,9 +352,11 @@ pub(crate) fn walk(
                 // A route whose last handler passes the request on (`next()`)
                 // and otherwise only refuses it is middleware for the routes
                 // registered after it at the same method and path, not an
-                // operation (`app.put(p, adminOnly)` before `app.put(p, save)`).
+                // operation (`app.put(p, adminOnly)` before `app.put(p, save)`);
+                // one that also answers in a callback is both.
                 let mut passing: Vec<ScopedMw> = Vec::new();
-                if let Some(refuses) = passes_on(&contract.borrow()) {
+                let only_passes = passes_on(&contract.borrow()).is_some();
+                if let Some(refuses) = refuses_or_passes(&contract.borrow()) {
                     let name = handler
                         .as_ref()
                         .map_or_else(|| "<anonymous>".to_string(), |h| h.name.clone());
@@ -377,7 +409,7 @@ pub(crate) fn walk(
                     let lower = method.to_ascii_lowercase();
                     let before: Vec<&ScopedMw> =
                         chain.iter().filter(|m| m.applies(&lower, &full)).collect();
-                    if passing.is_empty() {
+                    if !only_passes {
                         for r in before.iter().filter_map(|m| m.route.as_ref()) {
                             r.used.set(true);
                         }
@@ -450,7 +482,7 @@ pub(crate) fn walk(
                         for m in chain.iter() {
                             let Some(r) = &m.route else { continue };
                             let Some((f, l, own)) = &r.at else { continue };
-                            if !passing.is_empty() {
+                            if only_passes {
                                 continue;
                             }
                             let under = if full == "/" {
@@ -482,7 +514,7 @@ pub(crate) fn walk(
                             out.ops.insert(k, vec![passed]);
                         }
                     }
-                    if let Some(r) = passing.iter().find_map(|m| {
+                    if let Some(r) = passing.iter().filter(|_| only_passes).find_map(|m| {
                         m.route
                             .as_ref()
                             .filter(|r| r.at.as_ref().is_some_and(|(_, _, o)| *o == own))
@@ -641,6 +673,7 @@ pub(crate) fn build_inventory(
     // listed them would contradict the catalog.
     let charted = crate::salvaged::charted_so_far(&out, &salvaged);
     // Routers with routes that no root reaches.
+    let unknown = unknown_mounts(project, interp);
     for (i, r) in interp.rec.routers.iter().enumerate() {
         if out.reached_routers.contains(&(i as u32)) {
             continue;
@@ -694,10 +727,16 @@ pub(crate) fn build_inventory(
                 s.func,
                 routes.join("; ")
             ),
-            _ => format!(
-                "router declares routes but is never mounted (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
-                routes.join("; ")
-            ),
+            _ => match &unknown {
+                Some(u) => format!(
+                    "router declares routes but no mount the analysis resolved reaches it; {u}, which may be it (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
+                    routes.join("; ")
+                ),
+                None => format!(
+                    "router declares routes but is never mounted (charted under the unknown prefix `{UNKNOWN_PREFIX}`, marked reached: unmounted, left out of the public OpenAPI): {}",
+                    routes.join("; ")
+                ),
+            },
         };
         // A router made by a function that ran several times (once per
         // plug-in) is one finding.
@@ -890,11 +929,21 @@ pub(crate) fn build_inventory(
 /// A 401/403 a route-level middleware refuses with: (status, file, line).
 type Refusal = (u16, FileId, u32);
 
-/// A route's handlers pass the request on: the last one called `next()`, and
-/// every response they gave refuses it (4xx/5xx; at least one). `Some` with
-/// the 401/403 it refuses with, if any.
+/// A route's handlers only pass the request on: they refuse it or pass it on
+/// ([`refuses_or_passes`]) and answer nothing in a callback either.
 fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
-    if !c.passes || c.answered || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
+    if c.answered {
+        return None;
+    }
+    refuses_or_passes(c)
+}
+
+/// A route's handlers, as the run saw them, pass the request on: the last
+/// one called `next()`, and every response they gave refuses it (4xx/5xx; at
+/// least one). `Some` with the 401/403 it refuses with, if any. The routes
+/// after it at its method and path get what it passes on, behind its refusals.
+fn refuses_or_passes(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
+    if !c.passes || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
         return None;
     }
     Some(

@@ -903,13 +903,18 @@ fn explain(
         match recv {
             Some(Recv::Router(id)) if !event => {
                 let r = &run.interp.rec.routers[id as usize];
+                let what = if r.is_app { "app" } else { "router" };
+                let at = here(r.file, r.line);
                 return Why {
                     cause: "unmounted-router",
-                    reason: format!(
-                        "it runs on the {} created at {}, which no entry's app mounts",
-                        if r.is_app { "app" } else { "router" },
-                        here(r.file, r.line)
-                    ),
+                    reason: match crate::mounts::unknown_mounts(project, run.interp) {
+                        Some(u) => format!(
+                            "it runs on the {what} created at {at}, which no mount the analysis resolved reaches ({u}, which may be it)"
+                        ),
+                        None => format!(
+                            "it runs on the {what} created at {at}, which no entry's app mounts"
+                        ),
+                    },
                 };
             }
             Some(Recv::Socket) if event => {

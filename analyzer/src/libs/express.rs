@@ -1031,9 +1031,23 @@ impl Interp {
                 | "append",
             ) => Value::Http(h),
             // (A redirect is how a guard sends a visitor to log in: not an answer.)
-            (HttpVal::Res(_), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+            (HttpVal::Res(status), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+                // A page that refuses (`res.status(404).render('404')`,
+                // `res.writeHead(403)`) is a refusal, as `send` with it is; an
+                // error page (5xx) is still the answer a route gives.
+                let status = match (name, argv.first()) {
+                    ("writeHead", Some(Value::Num(n))) if (100.0..600.0).contains(n) => *n as u16,
+                    _ if status == 200 => self.running.res_status.unwrap_or(200),
+                    _ => status,
+                };
                 if let Some(c) = &self.running.route_contract {
-                    c.borrow_mut().answered = true;
+                    let mut c = c.borrow_mut();
+                    if status >= 400 && !c.responses.iter().any(|r| r.0 == status) {
+                        c.responses.push((status, None, ctx.file, call.line));
+                    }
+                    if !(400..500).contains(&status) {
+                        c.answered = true;
+                    }
                 }
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::dynamic()
@@ -1198,6 +1212,21 @@ impl Interp {
                     }
                 }
             }
+            // A router mounted at a path only known at run time
+            // (`app.use(nconf.get('baseurl'), router)`) is mounted: its
+            // routes go under the unknown prefix.
+            Some((_, Value::Unknown(Unknown::Dynamic)))
+                if argv
+                    .iter()
+                    .skip(1)
+                    .any(|(_, v)| matches!(v, Value::Router(_))) =>
+            {
+                self.note_unknown_mount(ctx, id, call);
+                (
+                    vec![PathArg::Str(crate::inventory::UNKNOWN_PREFIX.into())],
+                    1,
+                )
+            }
             Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
                 self.dynamic_path(ctx, call, "use");
                 return;
@@ -1232,7 +1261,7 @@ impl Interp {
         if self.openapi_backend_mount(ctx, id, &paths, &values, call.line) {
             return;
         }
-        if self.use_endpoint(ctx, id, &paths, start, &handlers, &values, call) {
+        if self.use_endpoint(ctx, id, &paths, &handlers, &values, call) {
             return;
         }
         self.push_reg(
@@ -1317,32 +1346,28 @@ impl Interp {
     }
 
     /// `use(path, ..., fn)` whose last function answers and never passes the
-    /// request on ([`answers_alone`]): Express runs it for every method on
+    /// request on ([`crate::libs::answers::answers_alone`]): Express runs it for every method on
     /// that path and every path under it, so it is an endpoint, charted as an
-    /// `all` route that answers sub-paths too. Only with a path of its own:
-    /// a function used without one (or at `/`) is a fallback for whatever no
-    /// route answered (a 404 page), not an operation.
-    #[allow(clippy::too_many_arguments)] // the parts of one `use` call
+    /// `all` route that answers sub-paths too. So is one used without a path,
+    /// at `/` or at a regular expression (`app.use(/^((?!api).)*/, (req, res)
+    /// => res.sendFile(index))`, `app.use('/', (req, res) => res.redirect(u))`):
+    /// it answers whatever reached it. One that only ever answers 404 is the
+    /// fallback for what no route answered, which the mount walk leaves out
+    /// (`mounts.rs`).
     fn use_endpoint(
         &mut self,
         ctx: &Ctx,
         id: u32,
         paths: &[PathArg],
-        start: usize,
         handlers: &[UseHandler],
         values: &[Value],
         call: &Call,
     ) -> bool {
-        let own_path = start == 1
-            && paths
-                .iter()
-                .any(|p| matches!(p, PathArg::Str(s) if crate::paths::join("", s) != "/"));
         let Some(Value::Func(last)) = values.last() else {
             return false;
         };
-        if !own_path
-            || handlers.iter().any(|h| matches!(h, UseHandler::Router(_)))
-            || !answers_alone(&last.func)
+        if handlers.iter().any(|h| matches!(h, UseHandler::Router(_)))
+            || !crate::libs::answers::answers_alone(&last.func)
         {
             return false;
         }
@@ -1358,6 +1383,16 @@ impl Interp {
         let contract = Rc::new(RefCell::new(RawContract::default()));
         for v in values {
             self.route_funcs(ctx, v, &contract, &mut funcs, call.line, 0);
+        }
+        for p in paths {
+            if let PathArg::Regex(r) = p {
+                self.finding(
+                    FindingCode::RegexPath,
+                    ctx.file,
+                    call.line,
+                    format!("`use` path is a regular expression `{r}`; OpenAPI cannot express it exactly"),
+                );
+            }
         }
         self.push_reg(
             id,
@@ -1416,72 +1451,6 @@ impl Interp {
             }
         }
     }
-}
-
-/// Whether a function mounted with `use` evidently ends every request it
-/// gets: it takes `(req, res)` or `(req, res, next)` and never mentions
-/// `next` (nor `arguments`), so it cannot pass the request on, and it
-/// answers: it calls a method of `res` that sends (`send`, `json`, `end`,
-/// `status(...).json`, ...) or hands `res` to another function
-/// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
-/// handler (four parameters) or a function without `res` is not one.
-pub(crate) fn answers_alone(f: &crate::ir::Func) -> bool {
-    use crate::libs::socketio_syntax::any_expr;
-    let name = |p: Option<&crate::ir::Pattern>| match p {
-        Some(crate::ir::Pattern::Ident(n)) => Some(n.clone()),
-        Some(crate::ir::Pattern::Default(p, _)) => match p.as_ref() {
-            crate::ir::Pattern::Ident(n) => Some(n.clone()),
-            _ => None,
-        },
-        _ => None,
-    };
-    if f.params.len() < 2 || f.params.len() > 3 || f.rest {
-        return false;
-    }
-    let Some(res) = name(f.params.get(1)) else {
-        return false;
-    };
-    let next = match f.params.get(2) {
-        None => None,
-        Some(p) => match name(Some(p)) {
-            Some(n) => Some(n),
-            None => return false,
-        },
-    };
-    let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
-    if next.as_deref().is_some_and(mentions) || mentions("arguments") {
-        return false;
-    }
-    fn rooted_at(e: &Expr, res: &str) -> bool {
-        match e {
-            Expr::Ident(x) => x == res,
-            Expr::Member(o, _) => rooted_at(o, res),
-            Expr::Call(c) => rooted_at(&c.callee, res),
-            _ => false,
-        }
-    }
-    const SENDS: &[&str] = &[
-        "send",
-        "json",
-        "jsonp",
-        "end",
-        "render",
-        "redirect",
-        "sendFile",
-        "sendStatus",
-        "download",
-        "write",
-        "writeHead",
-    ];
-    any_expr(&f.body, &|e| match e {
-        Expr::Call(c) => {
-            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, &res))
-                || c.args
-                    .iter()
-                    .any(|a| matches!(a, Expr::Ident(x) if *x == res))
-        }
-        _ => false,
-    })
 }
 
 /// Whether `use`'s array argument holds paths: its first element, arrays

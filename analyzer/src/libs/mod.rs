@@ -26,6 +26,7 @@
 //! prefilter (`loader.rs` needles) keeps its own words.
 
 pub(crate) mod angular;
+pub(crate) mod answers;
 pub(crate) mod di;
 pub(crate) mod documents;
 pub(crate) mod dropins;

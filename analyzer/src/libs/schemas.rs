@@ -101,7 +101,9 @@ pub(crate) struct RawContract {
     /// The handlers answered other than with a refusal: a send with a
     /// status under 400 (or one known only at run time), or `render`,
     /// `sendFile`, `download`, `write`, `writeHead` (a redirect is how a
-    /// guard sends a visitor to log in, so it is not one).
+    /// guard sends a visitor to log in, so it is not one); or the last
+    /// handler may answer so in a callback the run did not follow
+    /// ([`crate::libs::answers::answers_later`]).
     pub(crate) answered: bool,
 }
 

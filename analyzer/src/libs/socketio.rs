@@ -510,6 +510,10 @@ impl Interp {
                 Value::Sio(s.clone())
             }
             (SioKind::Client, "io") => s.derive(SioKind::Manager),
+            // The engine.io server under it: its `use(mw)` runs middleware on
+            // the transport's own requests, and its `on` hears engine
+            // events, neither a route nor a Socket.IO event.
+            (SioKind::Server, "engine") => Value::of_package("engine.io"),
             _ => Value::dynamic(),
         }
     }

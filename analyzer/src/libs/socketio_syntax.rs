@@ -165,17 +165,28 @@ pub(crate) fn listener_shape(f: &Func) -> (Vec<String>, bool) {
 
 /// Whether any expression in the statements (nested functions included) satisfies `pred`.
 pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
-    fn e_any(e: &Expr, p: &dyn Fn(&Expr) -> bool, d: u32) -> bool {
+    any_expr_in(stmts, pred, &|_| true)
+}
+
+/// [`any_expr`] that looks inside a nested function only when `enter`
+/// says so (one that rebinds a name the caller follows is another scope).
+pub(crate) fn any_expr_in(
+    stmts: &[Stmt],
+    pred: &dyn Fn(&Expr) -> bool,
+    enter: &dyn Fn(&Func) -> bool,
+) -> bool {
+    type P<'a> = (&'a dyn Fn(&Expr) -> bool, &'a dyn Fn(&Func) -> bool);
+    fn e_any(e: &Expr, p: P, d: u32) -> bool {
         if d > 200 {
             return false;
         }
-        if p(e) {
+        if (p.0)(e) {
             return true;
         }
         let d = d + 1;
         match e {
             Expr::Call(c) => e_any(&c.callee, p, d) || c.args.iter().any(|a| e_any(a, p, d)),
-            Expr::Func(f) => s_any(&f.body, p, d),
+            Expr::Func(f) => (p.1)(f) && s_any(&f.body, p, d),
             Expr::Member(o, _) => e_any(o, p, d),
             Expr::Index(a, b)
             | Expr::Add(a, b)
@@ -193,17 +204,17 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             Expr::New(c, args, _) => e_any(c, p, d) || args.iter().any(|a| e_any(a, p, d)),
             Expr::Object(props) => props.iter().any(|pr| match pr {
                 ObjProp::KeyValue(_, v) | ObjProp::Spread(v) => e_any(v, p, d),
-                ObjProp::Method(_, f) | ObjProp::Getter(_, f) => s_any(&f.body, p, d),
+                ObjProp::Method(_, f) | ObjProp::Getter(_, f) => (p.1)(f) && s_any(&f.body, p, d),
             }),
             Expr::Class(c) => c
                 .methods
                 .iter()
                 .chain(&c.getters)
-                .any(|(_, f)| s_any(&f.body, p, d)),
+                .any(|(_, f)| (p.1)(f) && s_any(&f.body, p, d)),
             _ => false,
         }
     }
-    fn s_any(stmts: &[Stmt], p: &dyn Fn(&Expr) -> bool, d: u32) -> bool {
+    fn s_any(stmts: &[Stmt], p: P, d: u32) -> bool {
         stmts.iter().any(|s| match s {
             Stmt::Expr(e) | Stmt::Throw(e, _) | Stmt::ExportDefault(e) | Stmt::Return(Some(e)) => {
                 e_any(e, p, d)
@@ -211,7 +222,7 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             Stmt::Var(decls) => decls
                 .iter()
                 .any(|(_, e)| e.as_ref().is_some_and(|e| e_any(e, p, d))),
-            Stmt::Function(_, f) => s_any(&f.body, p, d),
+            Stmt::Function(_, f) => (p.1)(f) && s_any(&f.body, p, d),
             Stmt::If(t, _, a, b, _) => e_any(t, p, d) || s_any(a, p, d) || s_any(b, p, d),
             Stmt::ForOf(_, it, _, body, _, _) => e_any(it, p, d) || s_any(body, p, d),
             Stmt::Loop(_, body, _) | Stmt::Block(body) => s_any(body, p, d),
@@ -230,7 +241,7 @@ pub(crate) fn any_expr(stmts: &[Stmt], pred: &dyn Fn(&Expr) -> bool) -> bool {
             _ => false,
         })
     }
-    s_any(stmts, pred, 0)
+    s_any(stmts, (pred, enter), 0)
 }
 
 /// Whether a function body emits (`x.emit(...)`, `emitWithAck`, `send`).

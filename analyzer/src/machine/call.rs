@@ -170,7 +170,13 @@ impl Interp {
         is_import: bool,
     ) -> Value {
         let spec = spec.cloned().map(|v| self.force(v, 0));
-        match spec.as_ref().and_then(|s| s.as_text()) {
+        // `import(pathToFileURL(file))`: `import()` reads a URL object as its
+        // `href` (`file:///…`).
+        let text = |s: &Value| match s {
+            Value::Obj(o) if is_import => o.get("href").and_then(|h| h.as_text()),
+            s => s.as_text(),
+        };
+        match spec.as_ref().and_then(text) {
             Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
                 Some(Resolved::File(t)) => {
                     let v = self.module_value(t);

@@ -1,0 +1,146 @@
+//! What an Express handler's syntax says about answering, for the judgements
+//! the run alone cannot make: whether a function mounted with `use` ends every
+//! request it gets ([`answers_alone`]), and whether a route handler that
+//! passes some requests on answers the others in a callback the run did not
+//! follow ([`answers_later`]: `if (!x) return next(); db.find(q, (e, d) =>
+//! res.json(d))`). Only the text is read: a function that answers through a
+//! helper it calls by another name, with `res` out of sight, is not seen.
+
+use crate::ir::{Expr, Func, ObjProp, Pattern};
+use crate::libs::socketio_syntax::{any_expr, any_expr_in};
+
+/// The methods of `res` that send an answer.
+const SENDS: &[&str] = &[
+    "send",
+    "json",
+    "jsonp",
+    "end",
+    "render",
+    "redirect",
+    "sendFile",
+    "sendStatus",
+    "download",
+    "write",
+    "writeHead",
+];
+
+/// The name a parameter binds (`res`, `res = x`), if it is a plain name.
+fn param_name(p: Option<&Pattern>) -> Option<&str> {
+    match p? {
+        Pattern::Ident(n) => Some(n),
+        Pattern::Default(p, _) => match p.as_ref() {
+            Pattern::Ident(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `res`, `res.status(200)`, `res.set(h).status(s)`: an expression built on `res`.
+fn rooted_at(e: &Expr, res: &str) -> bool {
+    match e {
+        Expr::Ident(x) => x == res,
+        Expr::Member(o, _) => rooted_at(o, res),
+        Expr::Call(c) => rooted_at(&c.callee, res),
+        _ => false,
+    }
+}
+
+/// Whether a function mounted with `use` evidently ends every request it
+/// gets: it takes `(req, res)` or `(req, res, next)` and never mentions
+/// `next` (nor `arguments`), so it cannot pass the request on, and it
+/// answers: it calls a method of `res` that sends (`send`, `json`, `end`,
+/// `status(...).json`, ...) or hands `res` to another function
+/// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
+/// handler (four parameters) or a function without `res` is not one.
+pub(crate) fn answers_alone(f: &Func) -> bool {
+    if f.params.len() < 2 || f.params.len() > 3 || f.rest {
+        return false;
+    }
+    let Some(res) = param_name(f.params.get(1)) else {
+        return false;
+    };
+    let next = match f.params.get(2) {
+        None => None,
+        Some(p) => match param_name(Some(p)) {
+            Some(n) => Some(n),
+            None => return false,
+        },
+    };
+    let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
+    if next.is_some_and(mentions) || mentions("arguments") {
+        return false;
+    }
+    any_expr(&f.body, &|e| match e {
+        Expr::Call(c) => {
+            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, res))
+                || c.args
+                    .iter()
+                    .any(|a| matches!(a, Expr::Ident(x) if x == res))
+        }
+        _ => false,
+    })
+}
+
+/// Whether a route handler `(req, res, next)` may answer, other than by
+/// refusing, inside a function it hands on (a callback, a `.then`), which
+/// the run of the handler does not follow: a callback that sends on `res`
+/// without an error status (`res.json(d)`, `res.send()`; not
+/// `res.status(401).json(…)`, `res.sendStatus(404)`, nor `res.redirect(…)`,
+/// how a guard sends a visitor to log in), or that hands `res` to a function
+/// (`setVerify({ email, res })`, `render(req, res)`). A callback that binds
+/// its own `res` (`fetch(u).then((res) => res.json())`) is another scope.
+pub(crate) fn answers_later(f: &Func) -> bool {
+    let Some(res) = param_name(f.params.get(1)) else {
+        return false;
+    };
+    let own_scope = |g: &Func| !g.params.iter().any(|p| param_name(Some(p)) == Some(res));
+    let answers = |e: &Expr| match e {
+        Expr::Call(c) => match &c.callee {
+            Expr::Member(o, m) if rooted_at(o, res) => {
+                SENDS.contains(&m.as_str()) && m != "redirect" && !refuses(e)
+            }
+            _ => c.args.iter().any(|a| hands_on(a, res)),
+        },
+        _ => false,
+    };
+    any_expr_in(
+        &f.body,
+        &|e| matches!(e, Expr::Func(g) if own_scope(g) && any_expr_in(&g.body, &answers, &own_scope)),
+        &own_scope,
+    )
+}
+
+/// `res`, or an object literal carrying it (`{ email, res }`).
+fn hands_on(a: &Expr, res: &str) -> bool {
+    match a {
+        Expr::Ident(x) => x == res,
+        Expr::Object(props) => props
+            .iter()
+            .any(|p| matches!(p, ObjProp::KeyValue(_, Expr::Ident(x)) if x == res)),
+        _ => false,
+    }
+}
+
+/// A send whose chain states an error status: `res.status(401).json(…)`,
+/// `res.sendStatus(404)`.
+fn refuses(e: &Expr) -> bool {
+    let error = |args: &[Expr]| matches!(args.first(), Some(Expr::Num(n)) if *n >= 400.0);
+    let mut cur = e;
+    loop {
+        match cur {
+            Expr::Call(c) => {
+                if let Expr::Member(o, m) = &c.callee {
+                    if (m == "status" || m == "sendStatus") && error(&c.args) {
+                        return true;
+                    }
+                    cur = o;
+                } else {
+                    return false;
+                }
+            }
+            Expr::Member(o, _) => cur = o,
+            _ => return false,
+        }
+    }
+}
