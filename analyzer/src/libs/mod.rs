@@ -40,6 +40,7 @@ pub(crate) mod keystone;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod loopback;
+pub(crate) mod loopback4;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod oas3;
@@ -527,10 +528,10 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
 }
 
 /// Whether a package's verb decorators declare routes on a class with no
-/// controller decorator of its own (FoalTS's controllers are plain classes):
-/// the census counts them.
+/// controller decorator of its own (FoalTS's and LoopBack 4's controllers
+/// are plain classes): the census counts them.
 pub(crate) fn bare_controllers(pkg: &str) -> bool {
-    foal::routes_on_plain_classes(pkg)
+    foal::routes_on_plain_classes(pkg) || loopback4::routes_on_plain_classes(pkg)
 }
 
 /// A hook answering a call of a value a library made (`Framework(name)`),
