@@ -92,7 +92,8 @@ fn needles_of(bytes: &[u8]) -> u8 {
     {
         flags |= needle::APP;
     }
-    if has("Controller(") || has("controller(") || has("@Route(") {
+    // (`@route('/x')`: awilix-express's controller decorator.)
+    if has("Controller(") || has("controller(") || has("@Route(") || has("@route(") {
         flags |= needle::CONTROLLER;
     }
     if has("Router") {
