@@ -35,7 +35,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 58;
+pub(crate) const FACTS_VERSION: u32 = 59;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -103,7 +103,17 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("'supertest'") || has("\"supertest\"") {
         flags |= needle::TEST_CLIENT;
     }
+    // LoopBack 4's verb decorators on plain controller classes (`@get('/x')`).
+    let lb4_verbs = [
+        "@get(",
+        "@post(",
+        "@put(",
+        "@patch(",
+        "@del(",
+        "@operation(",
+    ];
     if flags & needle::CONTROLLER != 0
+        || lb4_verbs.iter().any(|v| has(v))
         || census_shaped(bytes, flags & needle::SOCKET != 0)
         || exports_http_method(bytes)
     {

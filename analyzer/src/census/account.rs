@@ -758,10 +758,17 @@ fn explain(
     {
         return Why {
             cause: "unmodelled-framework",
-            reason: format!(
-                "the controller class at {} is declared with `{p}`, a framework Portolan does not model; its routes are not charted",
-                here(file, l)
-            ),
+            reason: if item.bare_class {
+                format!(
+                    "the class at {} declares its routes with the decorators of `{p}`, a framework Portolan does not model; its routes are not charted",
+                    here(file, l)
+                )
+            } else {
+                format!(
+                    "the controller class at {} is declared with `{p}`, a framework Portolan does not model; its routes are not charted",
+                    here(file, l)
+                )
+            },
         };
     }
     if seen.and_then(|s| s.main).is_none()
@@ -853,6 +860,22 @@ fn explain(
                 "`{receiver}.{}` is the function {from} exports under that name, not an Express app's or router's method",
                 item.method
             ),
+        };
+    }
+    // (`this.cache.get(ctx, key, make)` with `constructor(private cache:
+    // CacheService)`: the receiver's declaration says what it is, when the
+    // evaluation did not see an app or router there.)
+    if !event
+        && item.kind != CensusKind::Call
+        && !matches!(
+            seen.and_then(|s| s.main.or(s.later)),
+            Some(Recv::Router(_) | Recv::Socket)
+        )
+        && let Some(reason) = super::declared::declared_not_express(run, file, item)
+    {
+        return Why {
+            cause: not_a,
+            reason,
         };
     }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {

@@ -58,7 +58,8 @@
 //!   does not model is accounted for as `unmodelled-framework`. On a class
 //!   with no controller decorator, the verb decorators of a framework whose
 //!   controllers are plain classes (FoalTS's `@Get('/x')` from
-//!   `@foal/core`, `libs::bare_controllers`).
+//!   `@foal/core`; LoopBack 4's `@get('/x')`, `@del('/x')` and
+//!   `@operation('get', '/x')` from `@loopback/rest`; `libs::bare_controllers`).
 //!
 //! - handlers a module exports under an HTTP method's name for a file-based
 //!   router (`export const GET = async (req, res) => …`, `export async
@@ -85,8 +86,11 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 mod account;
+mod declared;
 mod packages;
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
+pub(crate) use declared::Declared;
+use declared::{declared_origin, type_name, typed_members};
 pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
 
@@ -189,6 +193,11 @@ pub(crate) struct CensusItem {
     /// of the class extended.
     #[serde(default)]
     pub(crate) inherited: Option<String>,
+    /// For an HTTP item on `this.member` or a parameter whose declaration
+    /// names a type (`constructor(private cache: CacheService)`, `function
+    /// f(svc: Svc)`): that type, when the file imports or declares it.
+    #[serde(default)]
+    pub(crate) declared: Option<Declared>,
 }
 
 impl CensusItem {
@@ -209,6 +218,7 @@ impl CensusItem {
             framework: None,
             bare_class: false,
             inherited: None,
+            declared: None,
         }
     }
 
@@ -251,6 +261,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         next_method_of: None,
         packages: top_level_packages(facts),
         writes: Vec::new(),
+        typed_params: Vec::new(),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -278,6 +289,11 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         // HTTP registration on a name bound elsewhere is that framework's.
         if it.receiver_package.is_none() && it.kind != CensusKind::Event {
             it.receiver_package = framework.clone();
+        }
+    }
+    for it in &mut w.out {
+        if let Some(d) = it.declared.take() {
+            it.declared = declared_origin(facts, &d.ty);
         }
     }
     w.out.retain(|it| {
@@ -511,6 +527,9 @@ struct Walker {
     /// (`client = axios.create(…)` stores axios's value): see
     /// [`made_by_packages`].
     writes: Vec<(String, Written)>,
+    /// Parameters whose annotation names a type, with the function depth
+    /// they belong to: (depth, name, type name).
+    typed_params: Vec<(usize, String, String)>,
 }
 
 /// The instance methods a class declares (and its fields holding functions),
@@ -522,6 +541,10 @@ type OwnMethods = Rc<ThisClass>;
 struct ThisClass {
     methods: Vec<String>,
     superclass: Option<String>,
+    /// Members whose declaration names a type: constructor parameter
+    /// properties and parameters the constructor stores as `this.name`,
+    /// typed fields: (member, type name).
+    typed: Vec<(String, String)>,
 }
 
 const MAX_DEPTH: u32 = 400;
@@ -643,6 +666,12 @@ impl Walker {
             self.write_unknown(p);
         }
         self.stack.push((f.id, name, f.line));
+        let depth = self.stack.len();
+        for (p, t) in f.params.iter().zip(&f.param_types) {
+            if let (Pattern::Ident(n), Some(t)) = (p, t.as_ref().and_then(type_name)) {
+                self.typed_params.push((depth, n.clone(), t));
+            }
+        }
         self.this_methods.push(this);
         self.stmts(&f.body, d);
         self.this_methods.pop();
@@ -650,6 +679,7 @@ impl Walker {
         let depth = self.stack.len();
         self.data.retain(|(k, _)| *k <= depth);
         self.this_aliases.retain(|(k, _, _)| *k <= depth);
+        self.typed_params.retain(|(k, _, _)| *k <= depth);
     }
 
     /// Note a write of `e` to the names `p` binds, or to the property slot
@@ -705,6 +735,26 @@ impl Walker {
         }
     }
 
+    /// The type the declaration of `recv` names, when `recv` is a member of
+    /// `this` the class declares with a type, or a typed parameter.
+    fn declared_type(&self, recv: &Expr) -> Option<String> {
+        match recv {
+            Expr::Member(o, f) => self
+                .this_class(o)?
+                .typed
+                .iter()
+                .find(|(m, _)| m == f)
+                .map(|(_, t)| t.clone()),
+            Expr::Ident(n) => self
+                .typed_params
+                .iter()
+                .rev()
+                .find(|(_, p, _)| p == n)
+                .map(|(_, _, t)| t.clone()),
+            _ => None,
+        }
+    }
+
     /// A handler-like argument that is not a name bound to data here.
     fn handler_arg(&self, e: &Expr) -> bool {
         handler_like(e) && !matches!(e, Expr::Ident(n) if self.data.iter().any(|(_, d)| d == n))
@@ -731,6 +781,7 @@ impl Walker {
                 Some(Expr::Ident(n)) => Some(n.clone()),
                 _ => None,
             },
+            typed: typed_members(c),
         });
         for (n, e) in &c.fields {
             if let Some(e) = e {
@@ -823,10 +874,12 @@ impl Walker {
                 let name = last(&d.callee);
                 let lower = name.to_ascii_lowercase();
                 let bare = lower.strip_prefix("http").unwrap_or(&lower);
-                let first = if VERBS.contains(&bare) && bare != "del" {
+                // (`@del(path)` is LoopBack 4's DELETE, on a plain class.)
+                let first = if VERBS.contains(&bare) && (bare != "del" || ctl.is_none()) {
                     d.args.first()
-                } else if bare == "method" {
-                    // `@Method('get', path)`, `@httpMethod('get', path)`.
+                } else if bare == "method" || (bare == "operation" && ctl.is_none()) {
+                    // `@Method('get', path)`, `@httpMethod('get', path)`,
+                    // LoopBack 4's `@operation('get', path)`.
                     if !matches!(d.args.first(), Some(Expr::Str(_))) {
                         continue;
                     }
@@ -860,6 +913,7 @@ impl Walker {
                     framework: Some(root.clone().unwrap_or_else(|| root_of(&d.callee))),
                     bare_class: root.is_none(),
                     inherited: None,
+                    declared: None,
                 });
             }
         }
@@ -977,6 +1031,7 @@ impl Walker {
                 framework: None,
                 bare_class: false,
                 inherited: None,
+                declared: None,
             });
             return;
         }
@@ -1100,7 +1155,14 @@ impl Walker {
         } else {
             None
         };
-        if let Some(it) = found {
+        if let Some(mut it) = found {
+            if it.kind != CensusKind::Event {
+                it.declared = self.declared_type(recv).map(|ty| Declared {
+                    ty,
+                    from: None,
+                    name: String::new(),
+                });
+            }
             self.push_here(it);
         } else if let Some(sup) = self.this_class(recv).and_then(|t| t.superclass.clone()) {
             // `this.route({ method, path, handler })` in a subclass: a call of

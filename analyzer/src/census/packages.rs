@@ -296,3 +296,14 @@ pub(super) fn module_exports(e: &Expr) -> bool {
 pub(super) fn exports_object(e: &Expr) -> bool {
     module_exports(e) || matches!(e, Expr::Ident(n) if n == "exports")
 }
+
+/// The package a specifier names, with its scope: `@x/y/dist/z` → `@x/y`,
+/// `lru-cache/min` → `lru-cache`.
+pub(super) fn package_of(spec: &str) -> &str {
+    let end = if spec.starts_with('@') {
+        spec.match_indices('/').nth(1).map(|(i, _)| i)
+    } else {
+        spec.find('/')
+    };
+    &spec[..end.unwrap_or(spec.len())]
+}

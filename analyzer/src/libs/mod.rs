@@ -42,6 +42,7 @@ pub(crate) mod keystone;
 pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod loopback;
+pub(crate) mod loopback4;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
@@ -240,8 +241,9 @@ pub(crate) const APP_WORDS: &[&str] = &[
 
 /// Words that mean a file may declare a decorated controller class (the
 /// prefilter flag `CONTROLLER`): NestJS, routing-controllers,
-/// inversify-express-utils' `@controller(`, tsoa's `@Route(`.
-pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@Route("];
+/// inversify-express-utils' `@controller(`, tsoa's `@Route(`, awilix-express's
+/// `@route('/x')` (read for the census: awilix-express is not modelled).
+pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@Route(", "@route("];
 
 /// Words that mean a file may use Socket.IO (the prefilter flag `SOCKET`):
 /// socketio.rs and socketio_client.rs; vue.rs's `this.$root.getSocket()`
@@ -565,10 +567,10 @@ pub(crate) fn generates_routes(pkg: &str) -> bool {
 }
 
 /// Whether a package's verb decorators declare routes on a class with no
-/// controller decorator of its own (FoalTS's controllers are plain classes):
-/// the census counts them.
+/// controller decorator of its own (FoalTS's and LoopBack 4's controllers
+/// are plain classes): the census counts them.
 pub(crate) fn bare_controllers(pkg: &str) -> bool {
-    foal::routes_on_plain_classes(pkg)
+    foal::routes_on_plain_classes(pkg) || loopback4::routes_on_plain_classes(pkg)
 }
 
 /// A hook answering a call of a value a library made (`Framework(name)`),

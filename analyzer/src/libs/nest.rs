@@ -31,7 +31,10 @@
 //! `GraphQLModule.forRoot(options)`/`forRootAsync({ useFactory })` of
 //! `@nestjs/graphql` in a module the root imports is one `POST` operation at
 //! `options.path` (`/graphql` by default; under the global prefix only with
-//! `useGlobalPrefix`), as `libs/dropins.rs` charts GraphQL on Express.
+//! `useGlobalPrefix`), as `libs/dropins.rs` charts GraphQL on Express;
+//! options only known at run time (a factory's from injected values, a
+//! `useClass`'s), or a `path` that is, give a `dynamic-path` finding, not
+//! the default.
 //!
 //! Example: `@Controller({path: 'cats', version: '1'}) class C { @Get(':id') f() {} }`
 //! under `setGlobalPrefix('api')` and URI versioning is `GET /api/v1/cats/:id`.
@@ -67,8 +70,9 @@ pub(super) const GRAPHQL_ENDPOINT: &str = "@nestjs/graphql.endpoint#";
 pub(crate) struct GraphqlEndpoint {
     file: FileId,
     line: u32,
-    /// `options.path`, `/graphql` by default.
-    path: String,
+    /// `options.path`, `/graphql` when the options are known and name none;
+    /// `None` when the options or their `path` are only known at run time.
+    path: Option<String>,
     /// `options.useGlobalPrefix`: under the application's global prefix.
     global: bool,
 }
@@ -743,9 +747,13 @@ impl Interp {
             Some(Value::Obj(o)) => o.get(k),
             _ => None,
         };
-        let path = get("path")
-            .and_then(|v| v.as_text())
-            .unwrap_or_else(|| "/graphql".to_string());
+        // The default holds only for options known to name no `path`:
+        // options a factory or class makes at run time may name any.
+        let path = match (&options, get("path").map(|v| self.force_deep(v))) {
+            (Some(Value::Obj(_)), None | Some(Value::Undef)) => Some("/graphql".to_string()),
+            (Some(Value::Obj(_)), Some(v)) => v.as_text(),
+            _ => None,
+        };
         let global = get("useGlobalPrefix").and_then(|v| v.truthy()) == Some(true);
         let graphql = &mut self.libs.nest.graphql;
         graphql.push(GraphqlEndpoint {
@@ -764,11 +772,20 @@ impl Interp {
     /// operation, as `libs/dropins.rs` charts GraphQL servers on Express.
     fn register_graphql(&mut self, app: usize, i: usize) {
         let g = self.libs.nest.graphql[i].clone();
+        let Some(path) = g.path.clone() else {
+            self.finding(
+                FindingCode::DynamicPath,
+                g.file,
+                g.line,
+                "the path of this `GraphQLModule` endpoint is only known at run time (the options that name it are made at run time); it is not charted".into(),
+            );
+            return;
+        };
         let a = &self.libs.nest.apps[app];
         let path = if g.global {
-            paths::join(&a.prefix, &g.path)
+            paths::join(&a.prefix, &path)
         } else {
-            g.path
+            path
         };
         let router = a.router;
         let kind = RegKind::package_route("post", vec![PathArg::Str(path)], "graphql", false);

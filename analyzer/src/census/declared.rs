@@ -1,0 +1,256 @@
+//! What the declaration of a call's receiver says it is: the type a
+//! TypeScript annotation names for a member of `this` (a constructor
+//! parameter property, a typed field) or a parameter, and whether that type
+//! makes the call something other than an Express registration.
+//!
+//! Captures: `constructor(private cache: CacheService)` then
+//! `this.cache.get(ctx, key, make)`, `function f(svc: Svc) { svc.delete(ctx,
+//! id) }`: the type's name and the import that binds it (or the class or
+//! interface the file declares). When accounting, a class or interface of
+//! the program that declares the called method itself (TypeScript makes the
+//! call call it), or a type of an installed package that is not a routing
+//! one (`LRUCache` of `lru-cache`), makes the item `not-a-router`.
+//!
+//! Deliberately not captured: types the file neither imports nor declares
+//! (globals such as `Express.Application`), methods a class only inherits,
+//! type aliases (`type R = Router` may name Express's own), members of
+//! members (`this.host.adapter.get(…)`), and Socket.IO sites.
+
+use super::CensusItem;
+use super::account::RunView;
+use super::packages::routing_package;
+use crate::ir::{Class, Expr, FileFacts, Pattern, Stmt, TypeExpr};
+use crate::project::FileId;
+use serde::{Deserialize, Serialize};
+
+/// The type a receiver's declaration names (see [`CensusItem::declared`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Declared {
+    /// The type as written (`CacheService`, `cache.Store`).
+    pub(crate) ty: String,
+    /// The specifier the file imports it from; `None` when the file
+    /// declares it itself.
+    pub(crate) from: Option<String>,
+    /// Its name where it is declared (`Store` for `import { Store as S }`
+    /// or `cache.Store`).
+    pub(crate) name: String,
+}
+
+/// Where the type `ty` a declaration names comes from: the import that binds
+/// its root name (`Store` in `import { Store } from './store'`, `cache` in
+/// `cache.Store` with `import * as cache from './cache'`), or a class or
+/// interface the file declares at its top level. `None` for a name the file
+/// neither imports nor declares (a global such as `Express.Application`).
+pub(super) fn declared_origin(facts: &FileFacts, ty: &str) -> Option<Declared> {
+    let (root, rest) = match ty.split_once('.') {
+        Some((r, rest)) => (r, Some(rest)),
+        None => (ty, None),
+    };
+    let last = ty.rsplit('.').next().unwrap_or(ty).to_string();
+    let declared = |st: &Stmt| match st {
+        Stmt::Class(n, _) | Stmt::TypeDecl(n, _) => n == root,
+        _ => false,
+    };
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) => {
+                let name = if imp.default.as_deref() == Some(root) {
+                    Some(rest.map_or_else(|| "default".to_string(), |_| last.clone()))
+                } else if imp.namespace.as_deref() == Some(root) {
+                    rest.map(|_| last.clone())
+                } else {
+                    imp.named
+                        .iter()
+                        .find(|(_, local)| local == root)
+                        .map(|(imported, _)| {
+                            rest.map_or_else(|| imported.clone(), |_| last.clone())
+                        })
+                };
+                if let Some(name) = name {
+                    return Some(Declared {
+                        ty: ty.to_string(),
+                        from: Some(imp.source.clone()),
+                        name,
+                    });
+                }
+            }
+            Stmt::ExportDecl(inner, _) if rest.is_none() && declared(inner) => {
+                return Some(Declared {
+                    ty: ty.to_string(),
+                    from: None,
+                    name: last,
+                });
+            }
+            st if rest.is_none() && declared(st) => {
+                return Some(Declared {
+                    ty: ty.to_string(),
+                    from: None,
+                    name: last,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The name of the one type `t` names: `Store`, `Store<K>`, `Store | undefined`.
+pub(super) fn type_name(t: &TypeExpr) -> Option<String> {
+    match t {
+        TypeExpr::Ref(n, _) => Some(n.clone()),
+        TypeExpr::Union(ms) => {
+            let mut named = ms
+                .iter()
+                .filter(|m| !matches!(m, TypeExpr::Prim(p) if p == "null" || p == "undefined"));
+            match (named.next(), named.next()) {
+                (Some(TypeExpr::Ref(n, _)), None) => Some(n.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A class's members whose declaration names a type: typed fields, and the
+/// constructor's typed parameters it stores as `this.name` (TypeScript's
+/// parameter properties are lowered to that).
+pub(super) fn typed_members(c: &Class) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = c
+        .field_types
+        .iter()
+        .filter_map(|(n, _, t)| Some((n.clone(), type_name(t)?)))
+        .collect();
+    if let Some(k) = &c.constructor {
+        let stored = |n: &str| {
+            k.body.iter().any(|st| {
+                matches!(st, Stmt::Expr(Expr::Assign(p, v))
+                    if matches!(&**v, Expr::Ident(x) if x == n)
+                        && matches!(&**p, Pattern::Target(t)
+                            if matches!(&**t, Expr::Member(o, m) if matches!(**o, Expr::This) && m == n)))
+            })
+        };
+        for (p, t) in k.params.iter().zip(&k.param_types) {
+            if let (Pattern::Ident(n), Some(t)) = (p, t.as_ref().and_then(type_name))
+                && stored(n)
+            {
+                out.push((n.clone(), t));
+            }
+        }
+    }
+    out
+}
+
+/// Why the receiver of `item` is not an Express app or router by the type
+/// its declaration names (see [`CensusItem::declared`]): a type of an
+/// installed package that is not a routing one (`LRUCache` from
+/// `lru-cache`), or a class or interface of the program that declares the
+/// called method itself (TypeScript makes a call on a value of that type
+/// call that method). A class that only inherits the method, and a type
+/// the analysis cannot find, say nothing.
+pub(super) fn declared_not_express(
+    run: &RunView,
+    file: FileId,
+    item: &CensusItem,
+) -> Option<String> {
+    let d = item.declared.as_ref()?;
+    let receiver = &item.receiver;
+    let (ty, m) = (&d.ty, &item.method);
+    let Some(spec) = &d.from else {
+        let facts = &run.loader.get(file).facts;
+        return declares_method(run, file, facts, &d.name, m, 0).map(|at| {
+            format!(
+                "`{receiver}` is declared as `{ty}`, whose own `{m}` ({at}) it calls: a method of the program's, not an Express app's or router's"
+            )
+        });
+    };
+    match run.project.resolve(file, spec) {
+        crate::project::Resolved::File(id) => {
+            let facts = &run.loader.get(id).facts;
+            declares_method(run, id, facts, &d.name, m, 0).map(|at| {
+                format!(
+                    "`{receiver}` is declared as `{ty}`, whose own `{m}` ({at}) it calls: a method of the program's, not an Express app's or router's"
+                )
+            })
+        }
+        crate::project::Resolved::External(_) | crate::project::Resolved::Known(_) => {
+            let p = super::packages::package_of(spec);
+            (!routing_package(p)
+                && !matches!(p, "http" | "https" | "http2" | "node:http" | "node:https"))
+            .then(|| {
+                format!("`{receiver}` is declared as `{ty}`, a type of the package `{p}`, not an Express app or router")
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Where the module `facts` (file `id`) declares the class or interface
+/// `name` with its own member `method` (following re-exports a few levels):
+/// `file:line` of the class, or the file of the interface.
+fn declares_method(
+    run: &RunView,
+    id: FileId,
+    facts: &FileFacts,
+    name: &str,
+    method: &str,
+    depth: u32,
+) -> Option<String> {
+    use crate::ir::TypeExpr;
+    if depth > 4 {
+        return None;
+    }
+    let rel = || run.project.rel(id).to_string();
+    let own = |st: &Stmt| -> Option<Option<String>> {
+        match st {
+            Stmt::Class(n, c) if n == name => Some(
+                c.methods
+                    .iter()
+                    .chain(&c.getters)
+                    .map(|(n, _)| n)
+                    .chain(c.fields.iter().map(|(n, _)| n))
+                    .any(|n| n == method)
+                    .then(|| format!("{}:{}", rel(), c.line)),
+            ),
+            Stmt::TypeDecl(n, TypeExpr::Object(fields)) if n == name => {
+                Some(fields.iter().any(|(n, _, _)| n == method).then(rel))
+            }
+            Stmt::TypeDecl(n, _) if n == name => Some(None),
+            _ => None,
+        }
+    };
+    for st in &facts.body {
+        let st = match st {
+            Stmt::ExportDecl(inner, _) => inner,
+            st => st,
+        };
+        if let Some(found) = own(st) {
+            return found;
+        }
+    }
+    // Re-exports: `export { X } from './x'`, `export * from './x'`.
+    for st in &facts.body {
+        let (spec, inner) = match st {
+            Stmt::ExportNames(names, Some(spec), _) => {
+                match names.iter().find(|(_, exported)| exported == name) {
+                    Some((local, _)) => (spec, local.as_str()),
+                    None => continue,
+                }
+            }
+            Stmt::ExportAll(spec, None, _) => (spec, name),
+            _ => continue,
+        };
+        if let crate::project::Resolved::File(next) = run.project.resolve(id, spec)
+            && let Some(at) = declares_method(
+                run,
+                next,
+                &run.loader.get(next).facts,
+                inner,
+                method,
+                depth + 1,
+            )
+        {
+            return Some(at);
+        }
+    }
+    None
+}
