@@ -509,14 +509,13 @@ impl Interp {
     /// both, as for `x || '/d'`. A string is the default taken for the
     /// run-time value, applying when `when` holds (`let p = cfg.prefix; if
     /// (!p) p = '/api'` is `/api` only when `!p`: a route at it is charted
-    /// under the default, conditional, with an `assumed-default` finding); a
-    /// boolean leaves the variable unknown (two paths, two answers); anything
-    /// else is what [`join`] keeps (the known function of `if (cfg.wrap)
+    /// under the default, conditional, with an `assumed-default` finding);
+    /// anything else is what [`join`] keeps (a boolean leaves the variable
+    /// unknown: two paths, two answers; the known function of `if (cfg.wrap)
     /// listen = wrapper(listen)`).
     fn branch_default(&mut self, pre: &Value, known: Value, unknown: Value, when: String) -> Value {
         match &known {
             Value::Str(s) if self.assumptions(&known).is_empty() => self.assume(&s.clone(), when),
-            Value::Bool(_) => unknown,
             _ => join(pre, known, unknown),
         }
     }
@@ -647,10 +646,11 @@ pub(crate) fn same(a: &Value, b: &Value) -> bool {
 /// - both the same: that value;
 /// - one only known at run time: the known one (an unknown re-wrap such as
 ///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
-///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`)
+///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`) or is
+///   a boolean (a flag one path may set: `for (const a of process.argv) if (a
+///   === '--debug') debug = true` leaves `debug` unknown, not `false`)
 ///   (after an `if`, `Interp::exec_both` first makes a known string a default
-///   taken for the run-time value and a known boolean unknown:
-///   `Interp::branch_default`);
+///   taken for the run-time value: `Interp::branch_default`);
 /// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
 /// - an app, router, socket, function or class against `null`/`undefined`:
@@ -662,8 +662,8 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         return x;
     }
     match (x.is_unknown(), y.is_unknown()) {
-        (true, false) => return if super::says_nothing(&y) { x } else { y },
-        (false, true) => return if super::says_nothing(&x) { y } else { x },
+        (true, false) => return if vague(&y) { x } else { y },
+        (false, true) => return if vague(&x) { y } else { x },
         _ => {}
     }
     let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
@@ -681,6 +681,13 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         return y;
     }
     if same(&y, pre) { x } else { y }
+}
+
+/// Whether a known value gives way to a value only known at run time on
+/// another path: it says nothing (`undefined`, `null`, `[]`, `{}`), or it is
+/// a flag, whose other value the run-time one may be.
+pub(crate) fn vague(v: &Value) -> bool {
+    matches!(v, Value::Bool(_)) || super::says_nothing(v)
 }
 
 /// Whether a value may register routes or events (an app, router, route
