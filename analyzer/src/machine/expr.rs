@@ -159,7 +159,12 @@ impl Interp {
                             let val = self.eval_raw(ctx, v);
                             match key {
                                 Some(key) => obj.set(&key, val),
-                                None => known = false,
+                                None => {
+                                    known = false;
+                                    if let PropKey::Computed(e) = k {
+                                        self.write_under_run_time_key(&obj, &expr_text(e), &val);
+                                    }
+                                }
                             }
                         }
                         ObjProp::Spread(e) => {
@@ -177,7 +182,7 @@ impl Interp {
                                 Value::Undef | Value::Null => true,
                                 _ => false,
                             };
-                            if let Value::Obj(src) = src {
+                            if let Value::Obj(src) = &src {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
                                 }
@@ -189,6 +194,9 @@ impl Interp {
                                     obj.set(&k, v);
                                 }
                             }
+                            // `{ ...defaults, ...user }`: a source only known
+                            // at run time may set any key (see `maywrite.rs`).
+                            self.copied_over(&obj, &src, &expr_text(e));
                         }
                         ObjProp::Method(k, f) | ObjProp::Getter(k, f) => {
                             let key = match k {
