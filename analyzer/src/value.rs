@@ -85,6 +85,11 @@ pub(crate) struct ObjData {
     /// read what was written, every other key (and calling it, mounting it,
     /// calling its methods) is this unknown, as before the writes.
     pub(crate) unknown_rest: Option<Unknown>,
+    /// A key only known at run time was written on the object (`o[k] = v`,
+    /// `{ [k]: v }`, `Object.assign(o, unknown)`): copying it onto another
+    /// object (`Object.assign(t, o)`, `{ ...t, ...o }`) may overwrite any key
+    /// of that one (see `machine/maywrite.rs`).
+    pub(crate) keyed_at_run_time: Cell<bool>,
 }
 
 impl ObjData {
@@ -106,6 +111,7 @@ impl ObjData {
             getters: RefCell::new(Vec::new()),
             shape_known: Cell::new(false),
             unknown_rest,
+            keyed_at_run_time: Cell::new(false),
         })
     }
 

@@ -100,9 +100,17 @@ impl Interp {
         ctx: &Ctx,
         name: &str,
         argv: Vec<Value>,
+        args: &[crate::ir::Expr],
         line: u32,
     ) -> Value {
         let argv: Vec<Value> = argv.into_iter().map(|a| self.force(a, 0)).collect();
+        let texts: Vec<String> = (0..argv.len())
+            .map(|i| {
+                args.get(i)
+                    .map(crate::machine::expr_text)
+                    .unwrap_or_default()
+            })
+            .collect();
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         match name {
             "forEach" | "each" | "forOwn" | "map" | "filter" | "some" | "every" | "find"
@@ -114,16 +122,37 @@ impl Interp {
                 };
                 let deep = matches!(name, "merge" | "defaultsDeep");
                 let only_missing = name.starts_with("defaults");
-                for src in argv.iter().skip(1) {
+                // A source only known at run time may set any key: over the
+                // keys so far (`_.merge({}, defaults, user)`), or before the
+                // keys later sources fill in (`_.defaults({}, user, defaults)`).
+                let mut unknown_before = None;
+                for (src, text) in argv.iter().zip(&texts).skip(1) {
                     match src {
                         Value::Obj(s) => {
+                            let had: Vec<String> = target.props.borrow().keys().cloned().collect();
                             merge_into(&target, s, deep, only_missing, 0);
                             if !s.shape_known.get() {
                                 target.shape_known.set(false);
                             }
+                            if let (true, Some(before)) = (only_missing, &unknown_before) {
+                                for (k, v) in target.entries() {
+                                    if !had.contains(&k) {
+                                        let when = format!("{before}.{k} === undefined");
+                                        let v = self.maybe_overwritten(&v, &when, 0);
+                                        target.set(&k, v);
+                                    }
+                                }
+                            }
                         }
                         Value::Undef | Value::Null => {}
                         _ => target.shape_known.set(false),
+                    }
+                    if only_missing {
+                        if matches!(src, Value::Unknown(_) | Value::Deferred(_)) {
+                            unknown_before.get_or_insert_with(|| text.clone());
+                        }
+                    } else {
+                        self.copied_over(&target, src, text);
                     }
                 }
                 Value::Obj(target)

@@ -733,7 +733,7 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
             ip.run_callbacks(ctx, argv, args, line);
             Some(Value::external())
         }
-        Builtin::Lodash(n) => Some(ip.lodash_call(ctx, n, argv.to_vec(), line)),
+        Builtin::Lodash(n) => Some(ip.lodash_call(ctx, n, argv.to_vec(), args, line)),
         _ => None,
     },
 ];

@@ -470,7 +470,14 @@ impl Interp {
             }
             let clo = Closure::method(cv, f, &inst);
             let saved = std::mem::replace(&mut self.running.listener_site, site);
+            // A listener runs once clients send, after start-up: program state
+            // it reads (a provider's `sessions` map, filled by other handlers)
+            // decides nothing, as in a `socket.on` listener. `afterInit` runs
+            // at start-up.
+            let listener = name != "afterInit";
+            self.running.socket_handlers += u32::from(listener);
             self.invoke(&clo, args, Some(inst.clone()));
+            self.running.socket_handlers -= u32::from(listener);
             self.running.listener_site = saved;
         }
     }

@@ -1111,7 +1111,8 @@ impl Interp {
                         .map_or(Value::dynamic(), Value::Obj),
                     ("assign", Value::Obj(o)) => {
                         for (i, src) in argv.iter().enumerate().skip(1) {
-                            match self.force(src.clone(), 0) {
+                            let src = self.force(src.clone(), 0);
+                            match &src {
                                 Value::Obj(s) => {
                                     for (k, v) in s.entries() {
                                         if o.unknown_rest.is_some() {
@@ -1125,35 +1126,13 @@ impl Interp {
                                     }
                                 }
                                 Value::Undef | Value::Null => {}
-                                // A source only known at run time may set any
-                                // property: the strings so far are defaults.
-                                Value::Unknown(_) | Value::Deferred(_) => {
-                                    o.shape_known.set(false);
-                                    let text = args.get(i).map(expr_text).unwrap_or_default();
-                                    let known: Vec<(String, Rc<str>)> = o
-                                        .props
-                                        .borrow()
-                                        .iter()
-                                        .filter_map(|(k, v)| match v {
-                                            Value::Str(s) => Some((k.clone(), s.clone())),
-                                            _ => None,
-                                        })
-                                        .collect();
-                                    for (k, s) in known {
-                                        // A default already (`process.env.BASE ?? '/'`):
-                                        // both must apply.
-                                        let mut when: Vec<String> = self
-                                            .assumptions(&Value::Str(s.clone()))
-                                            .into_iter()
-                                            .map(|(_, c)| c)
-                                            .collect();
-                                        when.push(format!("{text}.{k} === undefined"));
-                                        let v = self.assume(&s, when.join(" && "));
-                                        o.set(&k, v);
-                                    }
-                                }
+                                Value::Unknown(_) | Value::Deferred(_) => {}
                                 _ => o.shape_known.set(false),
                             }
+                            // A source only known at run time may set any
+                            // property (see `maywrite.rs`).
+                            let text = args.get(i).map(expr_text).unwrap_or_default();
+                            self.copied_over(o, &src, &text);
                         }
                         target
                     }

@@ -159,7 +159,12 @@ impl Interp {
                             let val = self.eval_raw(ctx, v);
                             match key {
                                 Some(key) => obj.set(&key, val),
-                                None => known = false,
+                                None => {
+                                    known = false;
+                                    if let PropKey::Computed(e) = k {
+                                        self.write_under_run_time_key(&obj, &expr_text(e), &val);
+                                    }
+                                }
                             }
                         }
                         ObjProp::Spread(e) => {
@@ -177,7 +182,7 @@ impl Interp {
                                 Value::Undef | Value::Null => true,
                                 _ => false,
                             };
-                            if let Value::Obj(src) = src {
+                            if let Value::Obj(src) = &src {
                                 for (k, v) in src.props.borrow().iter() {
                                     obj.set(k, v.clone());
                                 }
@@ -189,6 +194,9 @@ impl Interp {
                                     obj.set(&k, v);
                                 }
                             }
+                            // `{ ...defaults, ...user }`: a source only known
+                            // at run time may set any key (see `maywrite.rs`).
+                            self.copied_over(&obj, &src, &expr_text(e));
                         }
                         ObjProp::Method(k, f) | ObjProp::Getter(k, f) => {
                             let key = match k {
@@ -275,10 +283,13 @@ impl Interp {
                         // the flag is `a` itself or the fallback, so what it is stays
                         // known at run time only (a boolean is never nullish, and `a`
                         // falsy or `false` decide an `if` alike).
+                        // `flags.debug && true` is as truthy as `a` (and
+                        // `a` may be falsy: no `true` to decide an `if`).
                         if matches!(
                             (op, &b),
                             (LogicalOp::Nullish, Value::Bool(_))
                                 | (LogicalOp::Or, Value::Bool(false))
+                                | (LogicalOp::And, Value::Bool(true))
                         ) {
                             return a;
                         }
@@ -343,13 +354,27 @@ impl Interp {
                             self.rec.class_choices.push(choice);
                         }
                         let both = [x.clone(), y.clone()];
+                        let flag =
+                            |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
                         let kept = match (x.is_unknown(), y.is_unknown()) {
-                            // `x ? x : '/default'`: the default, said to be one.
-                            (true, false) if !says_nothing(&y) => match &y {
+                            // `x ? x : '/default'`: the default, said to be one;
+                            // `v != null ? v : false` is a flag either path may
+                            // give, so no `if` is decided on it.
+                            (true, false) if !super::flow::vague(&y) => match &y {
                                 Value::Str(s) => self.assume(&s.clone(), format!("!({text})")),
                                 _ => y,
                             },
-                            (false, true) if says_nothing(&x) => y,
+                            (false, true) if super::flow::vague(&x) => y,
+                            // `env.X ? true : false`: two answers.
+                            (false, false)
+                                if flag(&x)
+                                    && flag(&y)
+                                    && !super::flow::same(&x, &y)
+                                    && (matches!(x, Value::Bool(_))
+                                        || matches!(y, Value::Bool(_))) =>
+                            {
+                                Value::dynamic()
+                            }
                             _ => x,
                         };
                         super::flow::kept_of_several(&kept, &both);

@@ -352,6 +352,8 @@ impl Interp {
     /// normally, the code after the `try` runs on the other, as after an `if`
     /// with a return in one branch (`try { loadPlugin(app); return } catch {}
     /// app.get('/fallback', …)`); `finally` runs on every path.
+    /// When the handler may run and completes, what the code after the `try`
+    /// reads is the join of both paths (see [`Interp::join_caught`]).
     pub(crate) fn exec_try(
         &mut self,
         ctx: &Ctx,
@@ -360,6 +362,10 @@ impl Interp {
         handler: &[Stmt],
         fin: &[Stmt],
     ) -> Flow {
+        let before_body = match catch {
+            Catch::Absent => Vec::new(),
+            _ => values_before(ctx, &[body]),
+        };
         let mut r = self.exec_block(ctx, body);
         let param = catch.binding();
         if !matches!(catch, Catch::Absent) {
@@ -378,10 +384,19 @@ impl Interp {
                     if let Some(p) = param {
                         self.bind(&inner, p, Value::dynamic(), true);
                     }
-                    self.running.cond.push("an exception was caught".into());
+                    let before_handler = values_before(ctx, &[handler]);
+                    self.running.cond.push(CAUGHT.into());
                     let f = self.exec_block(&inner, handler);
                     self.running.cond.pop();
                     let leaves = matches!(r, Flow::Return(_) | Flow::Break(_) | Flow::Continue(_));
+                    let paths = CaughtPaths {
+                        before_body: &before_body,
+                        before_handler: &before_handler,
+                        body_may_throw: may_throw(body),
+                        uncaught_goes_on: !leaves,
+                        caught_goes_on: matches!(f, Flow::Normal) && !ends_process(handler),
+                    };
+                    self.join_caught(ctx, paths);
                     if matches!(f, Flow::Normal)
                         && leaves
                         && may_throw(body)
@@ -397,6 +412,79 @@ impl Interp {
         match self.exec_block(ctx, fin) {
             Flow::Normal => r,
             f => f,
+        }
+    }
+}
+
+/// The condition under which a `catch` block that may run runs.
+const CAUGHT: &str = "an exception was caught";
+
+/// What a `try` whose `catch` may run left in the variables, for
+/// [`Interp::join_caught`]: their values before the block and before the
+/// handler, whether the block may throw, and whether the code after the `try`
+/// runs when nothing was caught (the block did not leave) and when something
+/// was (the handler completes).
+struct CaughtPaths<'a> {
+    before_body: &'a [(String, Value)],
+    before_handler: &'a [(String, Value)],
+    body_may_throw: bool,
+    uncaught_goes_on: bool,
+    caught_goes_on: bool,
+}
+
+impl Interp {
+    /// After a `try` whose handler may run and completes, the code after it
+    /// runs with an exception caught or not: a variable the handler assigns
+    /// holds the join of what the two paths leave in it (`let found = true;
+    /// try { fs.accessSync(p) } catch { found = false }` leaves `found`
+    /// unknown, so `if (found) require(p)` is conditional, not skipped), and
+    /// one the block assigns after something that may throw may still hold
+    /// its value from before the block (`let ok = false; try { check(); ok =
+    /// true } catch {}`).
+    /// When the block cannot throw (the handler never runs) or the handler
+    /// does not complete (`catch (e) { ok = false; process.exit(1) }`), the
+    /// code after the `try` runs with what the block left.
+    fn join_caught(&mut self, ctx: &Ctx, paths: CaughtPaths<'_>) {
+        if !paths.body_may_throw || !paths.caught_goes_on {
+            for (n, v) in paths.before_handler {
+                ctx.scope.assign(n, v.clone());
+            }
+            return;
+        }
+        let uncaught = crate::conditions::negated(CAUGHT);
+        if paths.uncaught_goes_on {
+            for (n, after_body) in paths.before_handler {
+                let after_handler = ctx.scope.lookup(n).unwrap_or_else(|| after_body.clone());
+                let pre = paths
+                    .before_body
+                    .iter()
+                    .find(|(m, _)| m == n)
+                    .map_or(after_body, |(_, v)| v);
+                let kept = self.join_paths(
+                    pre,
+                    (after_body.clone(), uncaught.clone()),
+                    (after_handler, CAUGHT.to_string()),
+                );
+                ctx.scope.assign(n, kept);
+            }
+        }
+        for (n, pre) in paths.before_body {
+            if paths.before_handler.iter().any(|(m, _)| m == n) {
+                continue;
+            }
+            let after_body = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
+            let kept = if paths.uncaught_goes_on {
+                self.join_paths(
+                    pre,
+                    (after_body, uncaught.clone()),
+                    (pre.clone(), CAUGHT.to_string()),
+                )
+            } else {
+                // Only the caught path goes on: the block threw before or
+                // after the write.
+                join(pre, after_body, pre.clone())
+            };
+            ctx.scope.assign(n, kept);
         }
     }
 }
@@ -480,14 +568,7 @@ impl Interp {
         self.running.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
             let y = ctx.scope.lookup(n).unwrap_or_else(|| pre.clone());
-            let kept = match (x.is_unknown(), y.is_unknown()) {
-                (false, true) => self.branch_default(pre, x.clone(), y.clone(), text.to_string()),
-                (true, false) => {
-                    self.branch_default(pre, y.clone(), x.clone(), format!("!({text})"))
-                }
-                _ => join(pre, x.clone(), y.clone()),
-            };
-            kept_of_several(&kept, &[x, y]);
+            let kept = self.join_paths(pre, (x, text.to_string()), (y, format!("!({text})")));
             ctx.scope.assign(n, kept);
         }
         // Only a way out that both branches take leaves for sure; a return
@@ -503,20 +584,33 @@ impl Interp {
 }
 
 impl Interp {
+    /// What a variable holds where two paths meet, from its value `pre`
+    /// before them and what each leaves in it, with the condition under
+    /// which that path is taken: see [`Interp::branch_default`] and [`join`].
+    fn join_paths(&mut self, pre: &Value, x: (Value, String), y: (Value, String)) -> Value {
+        let ((x, when_x), (y, when_y)) = (x, y);
+        let kept = match (x.is_unknown(), y.is_unknown()) {
+            (false, true) => self.branch_default(pre, x.clone(), y.clone(), when_x),
+            (true, false) => self.branch_default(pre, y.clone(), x.clone(), when_y),
+            _ => join(pre, x.clone(), y.clone()),
+        };
+        kept_of_several(&kept, &[x, y]);
+        kept
+    }
+
     /// What a variable holds after an `if` whose test is only known at run
     /// time, when one path leaves it `known` (on the path where `when` holds)
     /// and the other leaves it a value only known at run time: the join of
     /// both, as for `x || '/d'`. A string is the default taken for the
     /// run-time value, applying when `when` holds (`let p = cfg.prefix; if
     /// (!p) p = '/api'` is `/api` only when `!p`: a route at it is charted
-    /// under the default, conditional, with an `assumed-default` finding); a
-    /// boolean leaves the variable unknown (two paths, two answers); anything
-    /// else is what [`join`] keeps (the known function of `if (cfg.wrap)
+    /// under the default, conditional, with an `assumed-default` finding);
+    /// anything else is what [`join`] keeps (a boolean leaves the variable
+    /// unknown: two paths, two answers; the known function of `if (cfg.wrap)
     /// listen = wrapper(listen)`).
     fn branch_default(&mut self, pre: &Value, known: Value, unknown: Value, when: String) -> Value {
         match &known {
             Value::Str(s) if self.assumptions(&known).is_empty() => self.assume(&s.clone(), when),
-            Value::Bool(_) => unknown,
             _ => join(pre, known, unknown),
         }
     }
@@ -647,10 +741,11 @@ pub(crate) fn same(a: &Value, b: &Value) -> bool {
 /// - both the same: that value;
 /// - one only known at run time: the known one (an unknown re-wrap such as
 ///   `if (cfg.wrap) listen = wrapper(listen)` leaves the function that is known),
-///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`)
+///   unless the known one says nothing (`undefined`, `null`, `[]`, `{}`) or is
+///   a boolean (a flag one path may set: `for (const a of process.argv) if (a
+///   === '--debug') debug = true` leaves `debug` unknown, not `false`)
 ///   (after an `if`, `Interp::exec_both` first makes a known string a default
-///   taken for the run-time value and a known boolean unknown:
-///   `Interp::branch_default`);
+///   taken for the run-time value: `Interp::branch_default`);
 /// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
 /// - an app, router, socket, function or class against `null`/`undefined`:
@@ -662,8 +757,8 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         return x;
     }
     match (x.is_unknown(), y.is_unknown()) {
-        (true, false) => return if super::says_nothing(&y) { x } else { y },
-        (false, true) => return if super::says_nothing(&x) { y } else { x },
+        (true, false) => return if vague(&y) { x } else { y },
+        (false, true) => return if vague(&x) { y } else { x },
         _ => {}
     }
     let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
@@ -681,6 +776,13 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         return y;
     }
     if same(&y, pre) { x } else { y }
+}
+
+/// Whether a known value gives way to a value only known at run time on
+/// another path: it says nothing (`undefined`, `null`, `[]`, `{}`), or it is
+/// a flag, whose other value the run-time one may be.
+pub(crate) fn vague(v: &Value) -> bool {
+    matches!(v, Value::Bool(_)) || super::says_nothing(v)
 }
 
 /// Whether a value may register routes or events (an app, router, route

@@ -31,6 +31,7 @@ pub(crate) mod expr;
 pub(crate) mod flow;
 pub(crate) mod forks;
 pub(crate) mod hoisting;
+pub(crate) mod maywrite;
 pub(crate) mod members;
 pub(crate) mod metadata;
 pub(crate) mod modules;

@@ -310,6 +310,7 @@ impl Interp {
                         self.note_write(Some(&v));
                         if let Value::Obj(data) = &o {
                             data.shape_known.set(false);
+                            self.write_under_run_time_key(data, &expr_text(idx), &v);
                         }
                         self.keep_under_dynamic_key(&o, v);
                     }

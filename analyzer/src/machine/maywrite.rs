@@ -1,0 +1,135 @@
+//! Writes that may or may not have happened to a key: a source only known at
+//! run time copied over an object (`Object.assign({}, defaults, user)`,
+//! `{ ...defaults, ...user }`, `_.merge({}, defaults, user)`), a write under
+//! a key only known at run time (`for (const k of Object.keys(user)) o[k] =
+//! user[k]`), or an object with such keys copied over another. JavaScript may
+//! have replaced any key the object had, so what a key holds afterwards is the
+//! join of the two possibilities, never the value before taken as certain.
+//!
+//! Example: `const config = Object.assign({}, { hideSecrets: false, root: '/'
+//! }, JSON.parse(text))` leaves `config.hideSecrets` unknown (so `if
+//! (config.hideSecrets) app.get(…)` is charted, conditional) and `config.root`
+//! the default `'/'` taken for `JSON.parse(text).root`, applying when that is
+//! `undefined` (a route at it is charted under the default, conditional).
+//!
+//! What a key holds after such a write: a flag (`true`, `false`, `null`,
+//! `undefined`) is unknown; a string is a default taken for the run-time value
+//! (`Interp::assume`); a plain object of the program's is a copy whose keys
+//! are treated the same way (the source may replace it whole, or a deep merge
+//! its keys); anything else (a number, a function, an app, a list) is kept,
+//! as `flow::join` keeps it.
+//!
+//! Deliberately not here: writes under a branch that may not run (`if
+//! (env.X) config.debug = true`), and keys the object lacks (they read
+//! unknown once its shape is open, see `ObjData::shape_known`).
+
+use super::*;
+
+/// How many levels of nested plain objects a may-write reaches.
+const MAX_DEPTH: u32 = 2;
+
+impl Interp {
+    /// `old`, which a value only known at run time may have replaced, unless
+    /// `when` holds (`user.root === undefined`).
+    pub(crate) fn maybe_overwritten(&mut self, old: &Value, when: &str, depth: u32) -> Value {
+        match old {
+            Value::Bool(_) | Value::Undef | Value::Null => Value::dynamic(),
+            Value::Str(s) => {
+                let mut all: Vec<String> =
+                    self.assumptions(old).into_iter().map(|(_, c)| c).collect();
+                all.push(when.to_string());
+                self.assume(&s.clone(), all.join(" && "))
+            }
+            Value::Obj(o) if depth < MAX_DEPTH && plain(o) => {
+                let copy = ObjData::new();
+                let base = when.strip_suffix(" === undefined");
+                for (k, v) in o.entries() {
+                    let inner = match base {
+                        Some(b) => format!("{b}.{k} === undefined"),
+                        None => when.to_string(),
+                    };
+                    let v = self.maybe_overwritten(&v, &inner, depth + 1);
+                    copy.set(&k, v);
+                }
+                copy.keyed_at_run_time.set(true);
+                Value::Obj(copy)
+            }
+            v => v.clone(),
+        }
+    }
+
+    /// `old`, over which `new` may have been written, unless `when` holds:
+    /// a write under a key only known at run time.
+    fn maybe_written(&mut self, old: &Value, new: &Value, when: &str) -> Value {
+        let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
+        if new.is_unknown() {
+            return self.maybe_overwritten(old, when, 0);
+        }
+        if super::flow::same(old, new) {
+            return old.clone();
+        }
+        match (old, new) {
+            (a, b) if flag(a) && flag(b) => Value::dynamic(),
+            (Value::Str(_), Value::Str(_)) => self.maybe_overwritten(old, when, 0),
+            _ => old.clone(),
+        }
+    }
+
+    /// Every key of `target` may have been replaced by a source only known
+    /// at run time (`source`, its text), except the keys `known` holds (the
+    /// part of the source the analysis knows, written already).
+    pub(crate) fn overwrite_keys_maybe(
+        &mut self,
+        target: &Rc<ObjData>,
+        source: &str,
+        known: Option<&Rc<ObjData>>,
+    ) {
+        target.keyed_at_run_time.set(true);
+        target.shape_known.set(false);
+        for (k, old) in target.entries() {
+            if known.is_some_and(|s| s.props.borrow().contains_key(&k)) {
+                continue;
+            }
+            let v = self.maybe_overwritten(&old, &format!("{source}.{k} === undefined"), 0);
+            target.set(&k, v);
+        }
+    }
+
+    /// `o[k] = v` with `k` only known at run time (`key`, its text): `v` may
+    /// have replaced any key `o` had.
+    pub(crate) fn write_under_run_time_key(&mut self, target: &Rc<ObjData>, key: &str, v: &Value) {
+        target.keyed_at_run_time.set(true);
+        for (k, old) in target.entries() {
+            let kept = self.maybe_written(&old, v, &format!("{key} !== '{k}'"));
+            target.set(&k, kept);
+        }
+    }
+
+    /// What copying `src` over `target` (`Object.assign`, a spread, a merge)
+    /// leaves in the keys of `target` that `src` does not hold: `src` may hold
+    /// any key when it is only known at run time (or a value the analysis
+    /// does not see with keys written on it), or had keys written at run
+    /// time. `text` is the source's expression.
+    pub(crate) fn copied_over(&mut self, target: &Rc<ObjData>, src: &Value, text: &str) {
+        match src {
+            Value::Unknown(_) | Value::Deferred(_) | Value::Http(_) => {
+                self.overwrite_keys_maybe(target, text, None)
+            }
+            Value::Obj(s) if s.unknown_rest.is_some() || s.keyed_at_run_time.get() => {
+                self.overwrite_keys_maybe(target, text, Some(s))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An object the program made with known keys (no instance, module object,
+/// accessor or object standing for an unknown value): one a may-write can
+/// copy with its keys joined.
+fn plain(o: &ObjData) -> bool {
+    o.class.borrow().is_none()
+        && o.unknown_rest.is_none()
+        && !o.is_module_obj.get()
+        && o.getters.borrow().is_empty()
+        && o.proto.borrow().is_none()
+}
