@@ -283,7 +283,7 @@ impl Interp {
                 }
             }
             if let Some(i) = body {
-                args[i] = Value::Http(HttpVal::Part("payload"));
+                args[i] = Value::Http(HttpVal::Part(RequestPart::Payload));
             }
             let clo = Closure::method(cv, f, &inst);
             let saved = std::mem::replace(&mut self.running.listener_site, site);
