@@ -463,6 +463,21 @@ impl Interp {
 
     /// A router mounted at a path only partly known (`${prefix}/${key}`):
     /// its routes go under the unknown prefix; say so once per call.
+    /// A router mounted at a path only known at run time: noted, and its
+    /// paths are the unknown prefix (the first argument is the path).
+    fn mount_at_unknown_prefix(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        call: &Call,
+    ) -> (Vec<PathArg>, usize) {
+        self.note_unknown_mount(ctx, id, call);
+        (
+            vec![PathArg::Str(crate::inventory::UNKNOWN_PREFIX.into())],
+            1,
+        )
+    }
+
     fn note_unknown_mount(&mut self, ctx: &Ctx, id: u32, call: &Call) {
         let text = call.args.first().map(expr_text).unwrap_or_default();
         self.note_unknown_prefix(ctx, id, call, format!(
@@ -1200,11 +1215,7 @@ impl Interp {
                             .skip(1)
                             .any(|(_, v)| matches!(v, Value::Router(_))) =>
                     {
-                        self.note_unknown_mount(ctx, id, call);
-                        (
-                            vec![PathArg::Str(crate::inventory::UNKNOWN_PREFIX.into())],
-                            1,
-                        )
+                        self.mount_at_unknown_prefix(ctx, id, call)
                     }
                     Err(()) => {
                         self.dynamic_path(ctx, call, "use");
@@ -1221,11 +1232,7 @@ impl Interp {
                     .skip(1)
                     .any(|(_, v)| matches!(v, Value::Router(_))) =>
             {
-                self.note_unknown_mount(ctx, id, call);
-                (
-                    vec![PathArg::Str(crate::inventory::UNKNOWN_PREFIX.into())],
-                    1,
-                )
+                self.mount_at_unknown_prefix(ctx, id, call)
             }
             Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
                 self.dynamic_path(ctx, call, "use");

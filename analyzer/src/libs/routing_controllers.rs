@@ -69,6 +69,40 @@ pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
 }
 
 impl Interp {
+    /// The controller classes an options object's `controllers` lists
+    /// (classes, or globs of files), and why every controller class is
+    /// taken instead when the list is missing or only known at run time
+    /// (routing-controllers and socket-controllers read it alike).
+    pub(crate) fn listed_controllers(
+        &mut self,
+        opts: Option<&Rc<ObjData>>,
+    ) -> (Vec<Rc<ClassVal>>, Option<&'static str>) {
+        let mut classes: Vec<Rc<ClassVal>> = Vec::new();
+        let mut everything = None;
+        match opts
+            .and_then(|o| o.get("controllers"))
+            .map(|v| self.force_deep(v))
+        {
+            Some(Value::Arr(items)) => {
+                for it in items.borrow().clone() {
+                    match self.force_deep(it) {
+                        Value::Class(c) => classes.push(c),
+                        Value::Str(g) => {
+                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
+                        }
+                        _ => {
+                            everything =
+                                Some("an element of `controllers` is only known at run time")
+                        }
+                    }
+                }
+            }
+            Some(Value::Undef) | None => everything = Some("no `controllers` option is given"),
+            Some(_) => everything = Some("`controllers` is only known at run time"),
+        }
+        (classes, everything)
+    }
+
     /// `createExpressServer(options)` / `useExpressServer(app, options)`.
     pub(crate) fn routing_controllers_server(
         &mut self,
@@ -109,30 +143,7 @@ impl Interp {
             .as_ref()
             .is_some_and(|o| o.get("authorizationChecker").is_some());
         // The controller classes: listed, matched by globs, or all of them.
-        let mut classes: Vec<Rc<ClassVal>> = Vec::new();
-        let mut everything = None;
-        match opts
-            .as_ref()
-            .and_then(|o| o.get("controllers"))
-            .map(|v| self.force_deep(v))
-        {
-            Some(Value::Arr(items)) => {
-                for it in items.borrow().clone() {
-                    match self.force_deep(it) {
-                        Value::Class(c) => classes.push(c),
-                        Value::Str(g) => {
-                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
-                        }
-                        _ => {
-                            everything =
-                                Some("an element of `controllers` is only known at run time")
-                        }
-                    }
-                }
-            }
-            Some(Value::Undef) | None => everything = Some("no `controllers` option is given"),
-            Some(_) => everything = Some("`controllers` is only known at run time"),
-        }
+        let (mut classes, everything) = self.listed_controllers(opts.as_ref());
         if let Some(why) = everything {
             let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
                 .filter(|&f| {

@@ -105,30 +105,7 @@ impl Interp {
                 self.rec.sio_servers.len() as u32 - 1
             }
         };
-        let mut classes: Vec<Rc<ClassVal>> = Vec::new();
-        let mut everything = None;
-        match opts
-            .as_ref()
-            .and_then(|o| o.get("controllers"))
-            .map(|v| self.force_deep(v))
-        {
-            Some(Value::Arr(items)) => {
-                for it in items.borrow().clone() {
-                    match self.force_deep(it) {
-                        Value::Class(c) => classes.push(c),
-                        Value::Str(g) => {
-                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
-                        }
-                        _ => {
-                            everything =
-                                Some("an element of `controllers` is only known at run time")
-                        }
-                    }
-                }
-            }
-            Some(Value::Undef) | None => everything = Some("no `controllers` option is given"),
-            Some(_) => everything = Some("`controllers` is only known at run time"),
-        }
+        let (mut classes, everything) = self.listed_controllers(opts.as_ref());
         if let Some(why) = everything {
             self.load_controller_files();
             classes = self.rec.classes.iter().map(|(c, _)| c.clone()).collect();
