@@ -436,6 +436,42 @@ impl Interp {
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
                     return Value::dynamic();
                 }
+                // `x instanceof C`: undefined, null, a string, a number or a
+                // boolean is an instance of nothing. So a constructor's guard,
+                // `if (!(this instanceof C)) return new C(…)`, decides in a
+                // plain call, where `this` is undefined (the global object in
+                // sloppy mode, which is no instance of a program's function
+                // either). Any other value: only known at run time.
+                // An object whose prototype chain holds the function's
+                // `prototype` (made by `new C`) is one.
+                if op == "instanceof" {
+                    return match &a {
+                        Value::Undef
+                        | Value::Null
+                        | Value::Str(_)
+                        | Value::Num(_)
+                        | Value::Bool(_) => Value::Bool(false),
+                        Value::Obj(o) if matches!(b, Value::Func(_)) => {
+                            let Value::Obj(p) = self.member(&b, "prototype") else {
+                                return Value::dynamic();
+                            };
+                            let mut cur = o.proto.borrow().clone();
+                            let mut depth = 0;
+                            while let Some(q) = cur {
+                                if Rc::ptr_eq(&q, &p) {
+                                    return Value::Bool(true);
+                                }
+                                depth += 1;
+                                if depth > 32 {
+                                    break;
+                                }
+                                cur = q.proto.borrow().clone();
+                            }
+                            Value::dynamic()
+                        }
+                        _ => Value::dynamic(),
+                    };
+                }
                 // A deferred call's result (see `call_value`) that decides a
                 // branch is needed now (`json.path === '/'`, `json` read by a
                 // helper of a module that does not route).

@@ -227,7 +227,7 @@ impl<'s> Lowerer<'s> {
                     "&&" => Expr::Logical(LogicalOp::And, Box::new(l), Box::new(r)),
                     "||" => Expr::Logical(LogicalOp::Or, Box::new(l), Box::new(r)),
                     "??" => Expr::Logical(LogicalOp::Nullish, Box::new(l), Box::new(r)),
-                    "===" | "==" | "!==" | "!=" | "<" | "<=" | ">" | ">=" => {
+                    "===" | "==" | "!==" | "!=" | "<" | "<=" | ">" | ">=" | "instanceof" => {
                         Expr::Compare(op, Box::new(l), Box::new(r))
                     }
                     // Operands may still hold calls with effects (rare); keep them.
