@@ -240,14 +240,41 @@ impl Interp {
             };
         let asset = asset || json_module;
         if r == Resolved::Missing && !asset {
-            self.finding(
-                FindingCode::UnresolvedImport,
-                from,
-                line,
-                format!("cannot resolve `{spec}`: no such file in the project"),
-            );
+            let message = match self.left_out_target(from, path) {
+                Some(rel) => format!(
+                    "cannot resolve `{spec}` in the analysis: the file is there (`{rel}`), but the project's ignore rules leave it out (`vendor/`, `*.min.js`, … or an ignore file), so its code is not read"
+                ),
+                None => format!("cannot resolve `{spec}`: no such file in the project"),
+            };
+            self.finding(FindingCode::UnresolvedImport, from, line, message);
         }
         Some(r)
+    }
+
+    /// A relative import Node would load from a file that is on disk but not
+    /// in the project (an ignore rule leaves it out): that file, relative to
+    /// the root.
+    fn left_out_target(&self, from: FileId, path: &str) -> Option<String> {
+        if !path.starts_with('.') {
+            return None;
+        }
+        let project = &self.loader.project;
+        let base = project.abs(from).parent()?.join(path);
+        let with = |suffix: &str| std::path::PathBuf::from(format!("{}{suffix}", base.display()));
+        let candidates = [
+            base.clone(),
+            with(".js"),
+            with(".ts"),
+            with(".cjs"),
+            with(".mjs"),
+            base.join("index.js"),
+            base.join("index.ts"),
+        ];
+        let file = candidates.into_iter().find(|c| c.is_file())?;
+        let file = std::fs::canonicalize(file).ok()?;
+        let root = std::fs::canonicalize(&project.root).ok()?;
+        let rel = file.strip_prefix(&root).ok()?;
+        Some(crate::project::to_slash(rel))
     }
 
     pub(crate) fn bind_import(&mut self, ctx: &Ctx, imp: &Import) {

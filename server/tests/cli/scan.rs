@@ -255,3 +255,59 @@ fn edited_json_data_is_read_again() {
     assert!(second.stdout.contains("/v9/items"), "{second}");
     assert!(!second.stdout.contains("/api/items"), "{second}");
 }
+
+#[test]
+fn an_import_of_an_ignored_file_says_the_file_is_there() {
+    // `vendor/` is left out by the default ignore rules; a relative import of a
+    // file there is unresolved, and the finding says why, instead of claiming
+    // the file does not exist. A truly missing file keeps the old wording.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("app");
+    std::fs::create_dir_all(root.join("vendor/router")).unwrap();
+    std::fs::write(
+        root.join("package.json"),
+        r#"{ "name": "vendored", "main": "server.js", "dependencies": { "express": "^4.19.2" } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("server.js"),
+        "const express = require('express');\nconst router = require('./vendor/router');\nconst gone = require('./lib/gone');\nconst app = express();\napp.use('/api', router);\napp.listen(3000);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("vendor/router/index.js"),
+        "module.exports = require('express').Router();\n",
+    )
+    .unwrap();
+    let run = portolan(
+        &["scan", root.to_str().unwrap(), "--json", "--no-cache"],
+        &tmp.path().join("cache"),
+    );
+    assert_eq!(run.code, 0, "{run}");
+    let catalog: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let unresolved: Vec<(u64, String)> = catalog["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "unresolved-import")
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(unresolved.len(), 2, "{unresolved:?}");
+    assert_eq!(unresolved[0].0, 2);
+    assert!(
+        unresolved[0]
+            .1
+            .contains("the file is there (`vendor/router/index.js`)"),
+        "{unresolved:?}"
+    );
+    assert_eq!(unresolved[1].0, 3);
+    assert!(
+        unresolved[1].1.ends_with("no such file in the project"),
+        "{unresolved:?}"
+    );
+}
