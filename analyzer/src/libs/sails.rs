@@ -29,6 +29,7 @@
 
 use crate::machine::*;
 use crate::project::Project;
+use std::collections::HashMap;
 
 /// The folders of Sails applications: each package.json that depends on
 /// `sails` and has `config/routes.js` beside it, as (its folder with a
@@ -109,6 +110,7 @@ impl Interp {
                 continue;
             };
             let policies = self.sails_policies(&project, &dir);
+            let identities = action_identities(&project, &dir);
             let Value::Router(app) = self.new_router(routes_file, 1, true) else {
                 continue;
             };
@@ -143,7 +145,7 @@ impl Interp {
                 let mut own_mw = Vec::new();
                 let (name, funcs, at) = match target {
                     Target::Action(action) => {
-                        let (funcs, at) = self.sails_action(&project, &dir, &action);
+                        let (funcs, at) = self.sails_action(&project, &identities, &action);
                         if at.is_none() {
                             self.finding(
                                 FindingCode::UnresolvedImport,
@@ -240,20 +242,15 @@ impl Interp {
     fn sails_action(
         &mut self,
         project: &Project,
-        dir: &str,
+        identities: &HashMap<String, Vec<FileId>>,
         action: &str,
     ) -> (Vec<Value>, Option<(FileId, u32)>) {
-        let controllers = format!("{dir}api/controllers/");
-        // Sails' identity of a file below `api/controllers/` is its path
-        // without the extension, lower-cased (`Auth/login.js` is `auth/login`).
-        let identity = |rel: &str| -> Option<String> {
-            let below = rel.strip_prefix(&controllers)?;
-            let (stem, ext) = below.rsplit_once('.')?;
-            matches!(ext, "js" | "ts" | "cjs" | "mjs").then(|| stem.to_ascii_lowercase())
-        };
         let wanted = action.to_ascii_lowercase();
-        let file = project.files.iter().enumerate().find_map(|(i, f)| {
-            (identity(&f.rel)? == wanted && !f.rel.ends_with(".d.ts")).then_some(i as FileId)
+        let file = identities.get(&wanted).and_then(|files| {
+            files
+                .iter()
+                .copied()
+                .find(|&f| !project.rel(f).ends_with(".d.ts"))
         });
         if let Some(file) = file {
             self.run_module(file);
@@ -275,12 +272,7 @@ impl Interp {
             return (Vec::new(), None);
         };
         let wanted = format!("{controller}controller");
-        let file = project
-            .files
-            .iter()
-            .enumerate()
-            .find_map(|(i, f)| (identity(&f.rel)? == wanted).then_some(i as FileId));
-        let Some(file) = file else {
+        let Some(&file) = identities.get(&wanted).and_then(|files| files.first()) else {
             return (Vec::new(), None);
         };
         self.run_module(file);
@@ -376,7 +368,11 @@ impl Interp {
             );
         }
         let socket_site = project.files.iter().enumerate().find_map(|(i, f)| {
-            if !f.rel.starts_with(dir) || !(f.rel.ends_with(".js") || f.rel.ends_with(".ts")) {
+            // (`sails.sockets.` holds the prefilter's word `socket`.)
+            if !f.rel.starts_with(dir)
+                || !(f.rel.ends_with(".js") || f.rel.ends_with(".ts"))
+                || self.loader.needles_of(i as FileId) & needle::SOCKET == 0
+            {
                 return None;
             }
             let text = std::fs::read_to_string(project.abs(i as FileId)).ok()?;
@@ -392,6 +388,28 @@ impl Interp {
             );
         }
     }
+}
+
+/// Sails' identity of each file below `api/controllers/`: its path without
+/// the extension, lower-cased (`Auth/login.js` is `auth/login`), with the
+/// files that have it in the project's order.
+fn action_identities(project: &Project, dir: &str) -> HashMap<String, Vec<FileId>> {
+    let controllers = format!("{dir}api/controllers/");
+    let mut out: HashMap<String, Vec<FileId>> = HashMap::new();
+    for (i, f) in project.files.iter().enumerate() {
+        let Some(below) = f.rel.strip_prefix(&controllers) else {
+            continue;
+        };
+        let Some((stem, ext)) = below.rsplit_once('.') else {
+            continue;
+        };
+        if matches!(ext, "js" | "ts" | "cjs" | "mjs") {
+            out.entry(stem.to_ascii_lowercase())
+                .or_default()
+                .push(i as FileId);
+        }
+    }
+    out
 }
 
 /// The line of a route key in the routes file's text (`'GET /x':`), 1 when
