@@ -240,9 +240,18 @@ impl Interp {
             };
         let asset = asset || json_module;
         if r == Resolved::Missing && !asset {
+            let source = |rel: &str| {
+                [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"]
+                    .iter()
+                    .any(|e| rel.ends_with(e))
+            };
             let message = match self.left_out_target(from, path) {
-                Some(rel) => format!(
+                Some(rel) if source(&rel) => format!(
                     "cannot resolve `{spec}` in the analysis: the file is there (`{rel}`), but the project's ignore rules leave it out (`vendor/`, `*.min.js`, … or an ignore file), so its code is not read"
+                ),
+                // `require('./query.sql')` through a loader hook.
+                Some(rel) => format!(
+                    "cannot resolve `{spec}` in the analysis: the file is there (`{rel}`), but it is no JavaScript or TypeScript the analysis reads (a loader hook may handle it)"
                 ),
                 None => format!("cannot resolve `{spec}`: no such file in the project"),
             };

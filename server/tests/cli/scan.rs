@@ -271,9 +271,11 @@ fn an_import_of_an_ignored_file_says_the_file_is_there() {
     .unwrap();
     std::fs::write(
         root.join("server.js"),
-        "const express = require('express');\nconst router = require('./vendor/router');\nconst gone = require('./lib/gone');\nconst app = express();\napp.use('/api', router);\napp.listen(3000);\n",
+        "const express = require('express');\nconst router = require('./vendor/router');\nconst gone = require('./lib/gone');\nconst query = require('./sql/users.sql');\nconst app = express();\napp.use('/api', router);\napp.listen(3000);\n",
     )
     .unwrap();
+    std::fs::create_dir_all(root.join("sql")).unwrap();
+    std::fs::write(root.join("sql/users.sql"), "select * from users;\n").unwrap();
     std::fs::write(
         root.join("vendor/router/index.js"),
         "module.exports = require('express').Router();\n",
@@ -297,7 +299,7 @@ fn an_import_of_an_ignored_file_says_the_file_is_there() {
             )
         })
         .collect();
-    assert_eq!(unresolved.len(), 2, "{unresolved:?}");
+    assert_eq!(unresolved.len(), 3, "{unresolved:?}");
     assert_eq!(unresolved[0].0, 2);
     assert!(
         unresolved[0]
@@ -308,6 +310,17 @@ fn an_import_of_an_ignored_file_says_the_file_is_there() {
     assert_eq!(unresolved[1].0, 3);
     assert!(
         unresolved[1].1.ends_with("no such file in the project"),
+        "{unresolved:?}"
+    );
+    // A file that is no source (read through a loader hook) is there too, and
+    // no ignore rule is to blame.
+    assert_eq!(unresolved[2].0, 4);
+    assert!(
+        unresolved[2]
+            .1
+            .contains("the file is there (`sql/users.sql`)")
+            && unresolved[2].1.contains("no JavaScript or TypeScript")
+            && !unresolved[2].1.contains("ignore rules"),
         "{unresolved:?}"
     );
 }
