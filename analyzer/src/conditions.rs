@@ -6,6 +6,78 @@
 /// that binds more loosely (`||`, `??`, `?:`, `=`, `,`) stands at its top
 /// level, so `a || b` under `c` reads `(a || b) && c`, as JavaScript would.
 pub(crate) fn and_operand(c: &str) -> String {
+    if loose_at_top(c) {
+        format!("({c})")
+    } else {
+        c.to_string()
+    }
+}
+
+/// The conjunction of `parts`, each conjunct said once, in the order first
+/// met: `a && b` under `a` reads `a && b`, not `a && b && a` (nested `if`s
+/// over one test, a router made and mounted under the same one). A part with
+/// a looser operator at its top level (`a || b`) is one conjunct, in
+/// parentheses, unless it is the only one. `None` when there are no parts.
+pub(crate) fn conjunction<'a>(parts: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut only: Option<&str> = None;
+    for part in parts {
+        for c in conjuncts(part) {
+            if !seen.contains(&c) {
+                seen.push(c);
+                only = Some(part);
+            }
+        }
+    }
+    match seen.len() {
+        0 => None,
+        1 if loose_at_top(only?) => only.map(str::to_string),
+        _ => Some(seen.join(" && ")),
+    }
+}
+
+/// The operands of the `&&`s at the top level of `c`, each as an operand of
+/// `&&` (so `(a || b)` stays whole).
+fn conjuncts(c: &str) -> Vec<String> {
+    if loose_at_top(c) {
+        return vec![format!("({c})")];
+    }
+    let b = c.as_bytes();
+    let (mut depth, mut i, mut start) = (0i32, 0, 0);
+    let mut out = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            q @ (b'\'' | b'"' | b'`') => i = skip_quoted(b, i, q),
+            b'&' if depth == 0 && b.get(i + 1) == Some(&b'&') => {
+                out.push(c[start..i].trim().to_string());
+                i += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(c[start..].trim().to_string());
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// The index of the closing quote of the string opened by `q` at `i`.
+fn skip_quoted(b: &[u8], mut i: usize, q: u8) -> usize {
+    i += 1;
+    while i < b.len() && b[i] != q {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Whether an operator binding more loosely than `&&` stands at the top level of `c`.
+fn loose_at_top(c: &str) -> bool {
     let b = c.as_bytes();
     let (mut depth, mut i) = (0i32, 0);
     let mut loose = false;
@@ -13,15 +85,7 @@ pub(crate) fn and_operand(c: &str) -> String {
         match b[i] {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            q @ (b'\'' | b'"' | b'`') => {
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
+            q @ (b'\'' | b'"' | b'`') => i = skip_quoted(b, i, q),
             _ if depth == 0 => {
                 let two = &b[i..(i + 2).min(b.len())];
                 let cmp = |j: usize| {
@@ -46,11 +110,7 @@ pub(crate) fn and_operand(c: &str) -> String {
         }
         i += 1;
     }
-    if loose {
-        format!("({c})")
-    } else {
-        c.to_string()
-    }
+    loose
 }
 
 /// The condition that holds when `c` does not: `!(x)` for `x`, and `x` for
@@ -77,7 +137,26 @@ pub(crate) fn negated(c: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{and_operand, negated};
+    use super::{and_operand, conjunction, negated};
+
+    #[test]
+    fn conjunctions_say_each_conjunct_once() {
+        assert_eq!(
+            conjunction(["a && !(b)", "c", "a", "!(b) && d"]).as_deref(),
+            Some("a && !(b) && c && d")
+        );
+        assert_eq!(
+            conjunction(["a || b", "c", "(a || b)"]).as_deref(),
+            Some("(a || b) && c")
+        );
+        assert_eq!(
+            conjunction(["f(a && b)", "s === '&&'"]).as_deref(),
+            Some("f(a && b) && s === '&&'")
+        );
+        assert_eq!(conjunction(["x"]).as_deref(), Some("x"));
+        assert_eq!(conjunction(["a || b", "a || b"]).as_deref(), Some("a || b"));
+        assert_eq!(conjunction([]), None);
+    }
 
     #[test]
     fn negation_unwraps_one_group() {

@@ -218,15 +218,9 @@ pub(crate) fn walk(
     let data = &interp.rec.routers[router as usize];
     let mut chain: Vec<ScopedMw> = inherited.to_vec();
     for reg in &data.regs {
-        let cond_here = match (cond, reg.cond.as_deref()) {
-            // The same condition above and here (a router made and mounted
-            // under one `if`) is said once.
-            (Some(a), Some(b)) if a == b || a.ends_with(&format!(" && {b}")) => Some(a.to_string()),
-            (Some(a), Some(b)) => Some(format!("{a} && {b}")),
-            (Some(a), None) => Some(a.to_string()),
-            (None, Some(b)) => Some(b.to_string()),
-            (None, None) => None,
-        };
+        // The same condition above and here (a router made and mounted
+        // under one `if`) is said once.
+        let cond_here = crate::conditions::conjunction(cond.into_iter().chain(reg.cond.as_deref()));
         match &reg.kind {
             RegKind::Use { paths, handlers } => {
                 let mut local_mw: Vec<ScopedMw> = Vec::new();

@@ -1077,23 +1077,7 @@ impl Interp {
     /// The conditions the running code is under, each once (a guard met
     /// again on a nested path is not repeated), joined with `&&`.
     pub(crate) fn cond_text(&self) -> Option<String> {
-        if self.running.cond.is_empty() {
-            return None;
-        }
-        let mut seen: Vec<&str> = Vec::new();
-        for c in &self.running.cond {
-            if !seen.contains(&c.as_str()) {
-                seen.push(c);
-            }
-        }
-        if seen.len() == 1 {
-            return Some(seen[0].to_string());
-        }
-        let parts: Vec<String> = seen
-            .iter()
-            .map(|c| crate::conditions::and_operand(c))
-            .collect();
-        Some(parts.join(" && "))
+        crate::conditions::conjunction(self.running.cond.iter().map(String::as_str))
     }
 
     pub(crate) fn handler_names(

@@ -76,22 +76,7 @@ impl Interp {
                 }
                 _ => None,
             };
-            let cond = (!conds.is_empty()).then(|| {
-                let mut parts: Vec<&str> = Vec::new();
-                for c in &conds {
-                    if !parts.contains(&c.as_str()) {
-                        parts.push(c);
-                    }
-                }
-                match parts.as_slice() {
-                    [one] => one.to_string(),
-                    _ => parts
-                        .iter()
-                        .map(|c| crate::conditions::and_operand(c))
-                        .collect::<Vec<_>>()
-                        .join(" && "),
-                }
-            });
+            let cond = crate::conditions::conjunction(conds.iter().map(String::as_str));
             if let Some(cv) = &class {
                 let key = (cv.file, cv.class.line);
                 let again = match seen.get(&key) {

@@ -38,7 +38,9 @@ impl Interp {
                 let mut all: Vec<String> =
                     self.assumptions(old).into_iter().map(|(_, c)| c).collect();
                 all.push(when.to_string());
-                self.assume(&s.clone(), all.join(" && "))
+                let all = crate::conditions::conjunction(all.iter().map(String::as_str))
+                    .unwrap_or_default();
+                self.assume(&s.clone(), all)
             }
             Value::Obj(o) if depth < MAX_DEPTH && plain(o) => {
                 let copy = ObjData::new();

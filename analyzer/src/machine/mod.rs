@@ -770,16 +770,14 @@ impl Interp {
         if !matches!(out, Value::Str(_) | Value::Arr(_)) {
             return out;
         }
-        let mut when: Vec<String> = Vec::new();
-        for (_, c) in from.iter().flat_map(|v| self.assumptions(v)) {
-            if !when.contains(&c) {
-                when.push(c);
-            }
-        }
-        if when.is_empty() {
+        let assumed: Vec<String> = from
+            .iter()
+            .flat_map(|v| self.assumptions(v))
+            .map(|(_, c)| c)
+            .collect();
+        let Some(when) = crate::conditions::conjunction(assumed.iter().map(String::as_str)) else {
             return out;
-        }
-        let when = when.join(" && ");
+        };
         match &out {
             Value::Str(text) => {
                 let text = text.clone();
