@@ -859,6 +859,18 @@ impl Interp {
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
+            Value::Builtin(Builtin::Node(NodeFn::UrlCtor)) => {
+                let argv: Vec<Value> = argv.into_iter().map(|a| self.force_deep(a)).collect();
+                let input = argv.first().and_then(node::url_text);
+                let base = argv.get(1).map(node::url_text);
+                match (input, base) {
+                    (Some(i), None) => node::resolve_url(&i, None),
+                    (Some(i), Some(Some(b))) => node::resolve_url(&i, Some(&b)),
+                    _ => None,
+                }
+                .map(|href| node::url_object(&href))
+                .unwrap_or_else(Value::dynamic)
+            }
             Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::FunctionCtor("RegExp")) => Self::regexp_of(&argv),
             c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,

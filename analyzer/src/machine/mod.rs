@@ -362,7 +362,6 @@ impl Interp {
             "String",
             "Error",
             "Symbol",
-            "URL",
         ] {
             globals.define(g, Value::external());
         }
@@ -371,6 +370,7 @@ impl Interp {
         globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
+        globals.define("URL", Value::Builtin(Builtin::Node(NodeFn::UrlCtor)));
         for f in [
             "encodeURIComponent",
             "decodeURIComponent",

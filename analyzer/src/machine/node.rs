@@ -5,7 +5,9 @@
 //! (`.dirname`, `.filename`) and `process.cwd()` as paths under a virtual
 //! root `/` that stands for the analyzed folder (`server/app.js` has
 //! `__dirname` `/server`); `path.join/resolve/dirname/basename/extname/
-//! relative/isAbsolute/sep`; `url.fileURLToPath`/`pathToFileURL`;
+//! relative/isAbsolute/sep`; `url.fileURLToPath`/`pathToFileURL`; the WHATWG
+//! `URL` class (`new URL('../x.json', import.meta.url)` resolves, and `fs`
+//! takes a URL object as its path);
 //! `fs.readdirSync`/`readdir`/`promises.readdir` (also `withFileTypes` and
 //! `recursive`), `existsSync`, `statSync`/`lstatSync` (`isDirectory()`,
 //! `isFile()`); the `glob`, `fast-glob`, `globby` and `tiny-glob` packages
@@ -59,6 +61,9 @@ pub(crate) enum NodeFn {
     FileUrlToPath,
     /// `url.pathToFileURL`.
     PathToFileUrl,
+    /// The WHATWG `URL` class (global, and `url.URL`): `new URL(input, base)`
+    /// of known strings (or URL objects) is the resolved URL (see [`url_object`]).
+    UrlCtor,
     /// The `module` module.
     ModuleModule,
     /// `module.createRequire`.
@@ -132,6 +137,142 @@ pub(crate) fn module_globals(scope: &Scope, rel: &str) {
     scope.define("import.meta", Value::Obj(meta));
 }
 
+/// The text of a URL argument: a string, or a URL object's `href`.
+pub(crate) fn url_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Obj(o) => o.get("href").and_then(|h| h.as_text()),
+        v => v.as_text(),
+    }
+}
+
+/// `new URL(input, base)`: `input` when it has a scheme, else `input`
+/// resolved against `base` as a relative reference (RFC 3986, section 5.2:
+/// `../x` from `file:///server/app.js` is `file:///x`, `/x` keeps the base's
+/// scheme and host, `?q` and `#f` keep its path). `None` when the result is
+/// not determined (no base for a relative input, a base without a scheme).
+pub(crate) fn resolve_url(input: &str, base: Option<&str>) -> Option<String> {
+    let scheme_end = |s: &str| {
+        let i = s.find(':')?;
+        let ok = i > 0
+            && s[..i].starts_with(|c: char| c.is_ascii_alphabetic())
+            && s[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+        ok.then_some(i)
+    };
+    if scheme_end(input).is_some() {
+        return Some(input.to_string());
+    }
+    let base = base?;
+    let scheme = scheme_end(base)?;
+    let rest = &base[scheme + 1..];
+    // The authority (`//host`) and the path, query and fragment after it.
+    let (authority, tail) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find(['/', '?', '#']).unwrap_or(r.len());
+            (format!("//{}", &r[..end]), &r[end..])
+        }
+        None => (String::new(), rest),
+    };
+    let base_path = &tail[..tail.find(['?', '#']).unwrap_or(tail.len())];
+    let base_query = &tail[base_path.len()..tail.find('#').unwrap_or(tail.len())];
+    let prefix = format!("{}:{authority}", &base[..scheme]);
+    if let Some(r) = input.strip_prefix("//") {
+        return Some(format!("{}://{r}", &base[..scheme]));
+    }
+    if input.is_empty() || input.starts_with('#') {
+        return Some(format!("{prefix}{base_path}{base_query}{input}"));
+    }
+    if input.starts_with('?') {
+        return Some(format!("{prefix}{base_path}{input}"));
+    }
+    let split = input.find(['?', '#']).unwrap_or(input.len());
+    let (rel, after) = input.split_at(split);
+    let merged = if rel.starts_with('/') {
+        rel.to_string()
+    } else {
+        let dir = base_path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        format!("{dir}/{rel}")
+    };
+    // Dot segments removed; `..` never climbs above the root.
+    let mut out: Vec<&str> = Vec::new();
+    let segs: Vec<&str> = merged.split('/').collect();
+    for (i, seg) in segs.iter().enumerate() {
+        let last = i + 1 == segs.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let mut path = out.join("/");
+    if !path.starts_with('/') {
+        path.insert(0, '/');
+    }
+    Some(format!("{prefix}{path}{after}"))
+}
+
+/// A URL object for an absolute URL text: `href`, `protocol`, `host`,
+/// `hostname`, `port`, `origin`, `pathname`, `search` and `hash`, as the
+/// WHATWG `URL` class gives them (no percent-encoding is applied).
+pub(crate) fn url_object(href: &str) -> Value {
+    let o = ObjData::new();
+    o.set("href", Value::str(href));
+    let (scheme, rest) = href.split_once(':').unwrap_or(("", href));
+    o.set("protocol", Value::str(&format!("{scheme}:")));
+    let (host, tail) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find(['/', '?', '#']).unwrap_or(r.len());
+            (&r[..end], &r[end..])
+        }
+        None => ("", rest),
+    };
+    let host = host.rsplit_once('@').map(|(_, h)| h).unwrap_or(host);
+    let (hostname, port) = match host.rsplit_once(':') {
+        Some((h, p)) if p.chars().all(|c| c.is_ascii_digit()) => (h, p),
+        _ => (host, ""),
+    };
+    o.set("host", Value::str(host));
+    o.set("hostname", Value::str(hostname));
+    o.set("port", Value::str(port));
+    let origin = if host.is_empty() {
+        "null".to_string()
+    } else {
+        format!("{scheme}://{host}")
+    };
+    o.set("origin", Value::str(&origin));
+    let hash_at = tail.find('#').unwrap_or(tail.len());
+    let query_at = tail[..hash_at].find('?').unwrap_or(hash_at);
+    let path = &tail[..query_at];
+    o.set(
+        "pathname",
+        Value::str(if path.is_empty() && !host.is_empty() {
+            "/"
+        } else {
+            path
+        }),
+    );
+    let search = &tail[query_at..hash_at];
+    o.set(
+        "search",
+        Value::str(if search == "?" { "" } else { search }),
+    );
+    let hash = &tail[hash_at..];
+    o.set("hash", Value::str(if hash == "#" { "" } else { hash }));
+    Value::Obj(o)
+}
+
 /// A specifier for `require`/`import()`: a `file://` URL names its path.
 pub(crate) fn specifier(spec: &str) -> &str {
     spec.strip_prefix("file://").unwrap_or(spec)
@@ -189,6 +330,7 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
         (NodeFn::Process, "env") => node(NodeFn::Env),
         (NodeFn::UrlModule, "fileURLToPath") => node(NodeFn::FileUrlToPath),
         (NodeFn::UrlModule, "pathToFileURL") => node(NodeFn::PathToFileUrl),
+        (NodeFn::UrlModule, "URL") => node(NodeFn::UrlCtor),
         (NodeFn::UrlModule, "default") => node(NodeFn::UrlModule),
         (NodeFn::ModuleModule, "createRequire") => node(NodeFn::CreateRequire),
         (NodeFn::ModuleModule, "default" | "Module") => node(NodeFn::ModuleModule),
@@ -263,12 +405,7 @@ impl Interp {
                 None => Value::dynamic(),
             },
             NodeFn::PathToFileUrl => match text(0) {
-                Some(p) => {
-                    let o = ObjData::new();
-                    o.set("href", Value::str(&format!("file://{p}")));
-                    o.set("pathname", Value::str(&p));
-                    Value::Obj(o)
-                }
+                Some(p) => url_object(&format!("file://{p}")),
                 None => Value::dynamic(),
             },
             NodeFn::CreateRequire => Value::Builtin(Builtin::Require),
@@ -316,7 +453,9 @@ impl Interp {
             | NodeFn::Util
             | NodeFn::LoadChain(_)
             | NodeFn::AsyncHooks
-            | NodeFn::AsyncLocalStorage => Value::dynamic(),
+            | NodeFn::AsyncLocalStorage
+            // `URL(…)` without `new` throws a TypeError.
+            | NodeFn::UrlCtor => Value::dynamic(),
             NodeFn::Fs(name) => self.fs_call(ctx, name, &argv, args, line),
             NodeFn::Glob => {
                 let list = self.glob(&argv);
@@ -352,10 +491,8 @@ impl Interp {
         line: u32,
     ) -> Value {
         let project = self.loader.project.clone();
-        let rel = argv
-            .first()
-            .and_then(Value::as_text)
-            .and_then(|p| to_rel(&p));
+        // A path, or a `file:` URL (string or URL object), as Node's fs takes.
+        let rel = argv.first().and_then(url_text).and_then(|p| to_rel(&p));
         let opt = |k: &str| match argv.get(1) {
             Some(Value::Obj(o)) => o.get(k).and_then(|v| v.truthy()).unwrap_or(false),
             _ => false,
@@ -749,6 +886,28 @@ fn absent_from_repository(project: &crate::project::Project, rel: &str) -> bool 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn urls_resolve_as_the_url_class_does() {
+        use super::resolve_url;
+        let r = |i: &str, b: &str| resolve_url(i, Some(b)).unwrap();
+        assert_eq!(
+            r("../plugins.json", "file:///src/server.js"),
+            "file:///plugins.json"
+        );
+        assert_eq!(r("x.js", "file:///src/routes/"), "file:///src/routes/x.js");
+        assert_eq!(r("./", "file:///a/b"), "file:///a/");
+        assert_eq!(r("..", "file:///a/b/c"), "file:///a/");
+        assert_eq!(r("../../..", "file:///a/b"), "file:///");
+        assert_eq!(r("/a?b#c", "http://h:80/p/q"), "http://h:80/a?b#c");
+        assert_eq!(r("?q", "http://h/p?z#f"), "http://h/p?q");
+        assert_eq!(r("#f", "http://h/p?z"), "http://h/p?z#f");
+        assert_eq!(r("", "http://h/p?z#f"), "http://h/p?z");
+        assert_eq!(r("//cdn/x", "https://h/"), "https://cdn/x");
+        assert_eq!(r("https://o/x", "file:///a"), "https://o/x");
+        assert_eq!(resolve_url("rel", None), None);
+        assert_eq!(resolve_url("rel", Some("no-scheme")), None);
+    }
+
     use super::*;
 
     #[test]
