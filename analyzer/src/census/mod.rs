@@ -78,7 +78,10 @@
 //! wrapper whose own method registers, where the registration is counted),
 //! other decorators, `app[verb]` computed calls
 //! (the evaluation reports those itself), calls through `.call`/`.apply`,
-//! `X.route(p)` with no verb after it.
+//! `X.route(p)` with no verb after it, and a verb call that is awaited or
+//! has `.then`/`.catch`/`.finally` chained on it (`await $.http.post('/books',
+//! body)`: Express's verb methods return the app or router, so that is an
+//! HTTP client's request).
 
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
 use serde::{Deserialize, Serialize};
@@ -932,6 +935,25 @@ impl Walker {
                     self.expr(a, None, d);
                 }
             }
+            // `await http.post('/books', body)`, `api.get('/x', opts).then(…)`:
+            // Express's verb methods return the app or router, which nobody
+            // awaits or chains a promise on; such a call is an HTTP client's
+            // request, not a registration (its arguments are still read).
+            Expr::Await(v) if let Some(c) = promised_verb_call(v) => {
+                self.expr(&c.callee, None, d);
+                for a in &c.args {
+                    self.expr(a, None, d);
+                }
+            }
+            Expr::Member(o, n)
+                if matches!(n.as_str(), "then" | "catch" | "finally")
+                    && let Some(c) = promised_verb_call(o) =>
+            {
+                self.expr(&c.callee, None, d);
+                for a in &c.args {
+                    self.expr(a, None, d);
+                }
+            }
             Expr::Func(f) => self.func(f, name, d),
             Expr::Class(c) => self.class(c, d),
             Expr::Member(o, _) => self.expr(o, None, d),
@@ -1192,6 +1214,21 @@ impl Walker {
             .filter(|(_, _, depth)| *depth == self.stack.len())
             .map(|(t, l, _)| (t.clone(), *l));
         self.out.push(it);
+    }
+}
+
+/// `X.<verb>(…)` (not in a `route(p)` chain), when `e` is that call.
+fn promised_verb_call(e: &Expr) -> Option<&crate::ir::Call> {
+    match e {
+        Expr::Call(c) => match &c.callee {
+            Expr::Member(recv, m)
+                if VERBS.contains(&m.as_str()) && route_chain_path(recv).is_none() =>
+            {
+                Some(c)
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
