@@ -59,6 +59,10 @@ pub(crate) struct RouteFilter {
     /// Its full path as a matcher; `None` when the pattern cannot be read
     /// (every route below is kept).
     matcher: Option<regex::Regex>,
+    /// Its full path as written (`None` for a RegExp path).
+    full: Option<String>,
+    /// Where the route is registered.
+    at: (FileId, u32),
 }
 
 impl RouteFilter {
@@ -78,6 +82,20 @@ impl RouteFilter {
             Some(m) if !regex && !m.is_match(&paths::sample_request(full)) => None,
             _ => Some(method),
         }
+    }
+
+    /// The method and path a function `use`d at `full` below this dispatch
+    /// answers: Express hands the router the whole request path (a route does
+    /// not strip it), and a `use` takes every path under its own, so a
+    /// function `use`d at `/` (or at a prefix of the route's path) answers the
+    /// route's own method and path (`app.get('/search', router)` over
+    /// `router.use(reply)`). `None` when the `use` never takes the route's
+    /// requests, or the route's path is a RegExp.
+    fn answered_by_use(&self, full: &str) -> Option<(String, String)> {
+        let own = self.full.as_ref()?;
+        let request = paths::sample_request(own);
+        let takes = |p: &str| paths::route_matcher(p).is_some_and(|m| m.is_match(&request));
+        (takes(full) || takes(&paths::join(full, "*"))).then(|| (self.method.clone(), own.clone()))
     }
 }
 
@@ -285,10 +303,11 @@ pub(crate) fn walk(
                 let mut here = chain.clone();
                 here.extend(middleware.iter().map(|n| ScopedMw::named(n, None)));
                 for p in route_paths {
-                    let matcher = match p {
-                        PathArg::Str(s) => paths::route_matcher(&paths::join(prefix, s)),
+                    let full = match p {
+                        PathArg::Str(s) => Some(paths::join(prefix, s)),
                         PathArg::Regex(_) => None,
                     };
+                    let matcher = full.as_deref().and_then(paths::route_matcher);
                     for &child in routers {
                         out.dispatches.push(RouteFilter {
                             method: method.clone(),
@@ -306,6 +325,8 @@ pub(crate) fn walk(
                                 reg.line
                             ),
                             matcher: matcher.clone(),
+                            full: full.clone(),
+                            at: (reg.file, reg.line),
                         });
                         walk(
                             project,
@@ -375,11 +396,27 @@ pub(crate) fn walk(
                 let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
-                    let (full, regex, own) = match p {
+                    let (mut full, regex, own) = match p {
                         PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
                         PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
                     };
                     let mut method = method.clone();
+                    // A function `use`d below a route that hands requests to its
+                    // router answers that route's method and path, declared here
+                    // via the route.
+                    let mut subpaths = *subpaths;
+                    let mut via = reg.via.map(|(f, l)| loc(project, f, l));
+                    if subpaths
+                        && !regex
+                        && let Some(d) = out.dispatches.last()
+                        && let Some((m, path)) = d.answered_by_use(&full)
+                    {
+                        via = Some(loc(project, d.at.0, d.at.1));
+                        method = m;
+                        full = path;
+                        subpaths = false;
+                    }
+                    let subpaths = &subpaths;
                     if let Some(d) =
                         out.dispatches
                             .iter()
@@ -443,7 +480,7 @@ pub(crate) fn walk(
                         });
                     let decl = Declaration {
                         at: loc(project, reg.file, reg.line),
-                        via: reg.via.map(|(f, l)| loc(project, f, l)),
+                        via,
                         route_path: own.clone(),
                         router: loc(project, data.file, data.line),
                         mounts: mounts.to_vec(),

@@ -1021,6 +1021,23 @@ impl Walker {
     }
 
     fn call(&mut self, c: &crate::ir::Call) {
+        // `f.call(thisArg, …args)` runs `f(…args)` with `this` bound
+        // (Function.prototype.call): `app[method].call(app, path, handler)`
+        // and `router.get.call(router, '/x', h)` are the verb calls they wrap.
+        if let Expr::Member(inner, m) = &c.callee
+            && m == "call"
+            && matches!(**inner, Expr::Index(..) | Expr::Member(..))
+            && !c.args.is_empty()
+        {
+            let unbound = crate::ir::Call {
+                callee: (**inner).clone(),
+                args: c.args[1..].to_vec(),
+                line: c.line,
+                type_args: Vec::new(),
+                doc: c.doc.clone(),
+            };
+            return self.call(&unbound);
+        }
         let callee = match &c.callee {
             Expr::Ident(n) if !c.args.is_empty() => Some((n.clone(), None)),
             Expr::Call(r) if !c.args.is_empty() => required(&Expr::Call(r.clone()))
@@ -1078,7 +1095,12 @@ impl Walker {
                 && c.args[1..].iter().any(|a| {
                     matches!(
                         a,
-                        Expr::Func(_) | Expr::Ident(_) | Expr::Member(..) | Expr::Spread(_)
+                        Expr::Func(_)
+                            | Expr::Ident(_)
+                            | Expr::Member(..)
+                            | Expr::Spread(_)
+                            // A handler a factory makes (`wrap(route.handler)`).
+                            | Expr::Call(_)
                     )
                 });
             if verb_key && on_router && shaped {

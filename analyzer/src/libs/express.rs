@@ -423,9 +423,43 @@ impl Interp {
         }
     }
 
+    /// A verb chosen at run time on an app or router (`router[method](…)`,
+    /// `key` the expression that chooses it): the loop over run-time values it
+    /// runs in says so, else a `dynamic-method` finding.
+    pub(crate) fn unknown_verb(&mut self, ctx: &Ctx, call: &Call, key: &Expr) {
+        let in_loop = self
+            .running
+            .dyn_loops
+            .last()
+            .map(|d| (d.file, d.line, d.message()));
+        match in_loop {
+            Some((f, l, message)) => self.finding(FindingCode::DynamicLoop, f, l, message),
+            None => self.finding(
+                FindingCode::DynamicMethod,
+                ctx.file,
+                call.line,
+                format!(
+                    "the HTTP method `{}` is computed at run time",
+                    expr_text(key)
+                ),
+            ),
+        }
+    }
+
     /// An app or router handed to a function only known at run time.
     pub(crate) fn dynamic_call(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) {
         if self.modes.event_mode || !argv.iter().any(|a| matches!(a, Value::Router(_))) {
+            return;
+        }
+        // `app[method].call(app, path, h)` (or `.apply`) with the verb only
+        // known at run time: Function.prototype.call runs `app[method]` on the
+        // app, a computed verb, not the app handed to unknown code.
+        if let Expr::Member(inner, m) = &call.callee
+            && matches!(m.as_str(), "call" | "apply")
+            && let Expr::Index(_, key) = &**inner
+            && matches!(argv.first(), Some(Value::Router(_)))
+        {
+            self.unknown_verb(ctx, call, key);
             return;
         }
         self.finding(
@@ -673,7 +707,10 @@ impl Interp {
             }
         }
         let declared = self.declared_by_decorator(ctx, call);
-        let via = self.path_supplier(ctx, call, &paths).or(declared);
+        let via = self
+            .path_supplier(ctx, call, &paths)
+            .or_else(|| self.path_handed_earlier(ctx, call, method, &paths))
+            .or(declared);
         self.push_reg(
             id,
             RegKind::Route {
@@ -773,6 +810,75 @@ impl Interp {
             .find(|fr| fr.callee != "<anonymous>" && fr.args.iter().any(|a| carries(a, &wanted, 2)))
             .map(|fr| (fr.file, fr.line))
             .filter(|at| *at != (ctx.file, call.line))
+    }
+
+    /// Note a followed call of `callee` handed a string shaped like a route
+    /// path (see [`Recorder::handed_paths`]).
+    pub(crate) fn note_handed_paths(
+        &mut self,
+        file: FileId,
+        line: u32,
+        callee: &str,
+        argv: &[Value],
+    ) {
+        let route_like = |s: &str| {
+            s.len() >= 2 && s.len() <= 200 && s.starts_with('/') && !s.contains(char::is_whitespace)
+        };
+        let mut strings = argv.iter().filter_map(|a| match a {
+            Value::Str(s) => Some(s),
+            _ => None,
+        });
+        if !strings.clone().any(|s| route_like(s)) {
+            return;
+        }
+        let all: Vec<Rc<str>> = strings.by_ref().take(8).cloned().collect();
+        let table = &mut self.rec.handed_paths;
+        for s in all.iter().filter(|s| route_like(s)) {
+            if table.len() >= HANDED_PATHS && !table.contains_key(s) {
+                return;
+            }
+            table.entry(s.clone()).or_default().push(HandedPath {
+                file,
+                line,
+                callee: callee.to_string(),
+                strings: all.iter().filter(|o| *o != s).cloned().collect(),
+            });
+        }
+    }
+
+    /// Where a route's path was written when it reached the verb call through
+    /// data rather than through the calls being followed (`this.route('GET',
+    /// '/users', h)` pushed `{ method, path }` onto a table that `mountOnto`
+    /// later registers with `app[method].call(app, route.path, h)`): the one
+    /// earlier followed call handed both the path and the method (as a string,
+    /// or as its own name: `table.get('/users', h)`). `None` when the verb call
+    /// writes the path, or no such call or more than one was seen.
+    pub(crate) fn path_handed_earlier(
+        &self,
+        ctx: &Ctx,
+        call: &Call,
+        method: &str,
+        paths: &[PathArg],
+    ) -> Option<(FileId, u32)> {
+        if matches!(call.args.first(), Some(Expr::Str(_) | Expr::Regex(_))) {
+            return None;
+        }
+        let [PathArg::Str(path)] = paths else {
+            return None;
+        };
+        let mut sites = self
+            .rec
+            .handed_paths
+            .get(path.as_str())?
+            .iter()
+            .filter(|h| {
+                (h.file, h.line) != (ctx.file, call.line)
+                    && (h.callee.eq_ignore_ascii_case(method)
+                        || h.strings.iter().any(|s| s.eq_ignore_ascii_case(method)))
+            });
+        let first = sites.next()?;
+        let same = |h: &&HandedPath| (h.file, h.line) == (first.file, first.line);
+        sites.all(|h| same(&h)).then_some((first.file, first.line))
     }
 
     /// The functions behind a route argument (unwrapping `asyncHandler(fn)`),

@@ -82,25 +82,7 @@ impl Interp {
                     Some(name) => self.method_call(ctx, &o, &name, call),
                     None => {
                         if matches!(o, Value::Router(_)) {
-                            let in_loop = self
-                                .running
-                                .dyn_loops
-                                .last()
-                                .map(|d| (d.file, d.line, d.message()));
-                            match in_loop {
-                                Some((f, l, message)) => {
-                                    self.finding(FindingCode::DynamicLoop, f, l, message)
-                                }
-                                None => self.finding(
-                                    FindingCode::DynamicMethod,
-                                    ctx.file,
-                                    call.line,
-                                    format!(
-                                        "the HTTP method `{}` is computed at run time",
-                                        expr_text(idx)
-                                    ),
-                                ),
-                            }
+                            self.unknown_verb(ctx, call, idx);
                         }
                         if let Value::Obj(table) = &o {
                             let text = expr_text(obj);
@@ -647,6 +629,9 @@ impl Interp {
     ) -> Value {
         match f {
             Value::Func(c) => {
+                if let Some(name) = &c.func.name {
+                    self.note_handed_paths(ctx.file, line, name, &argv);
+                }
                 self.js.frames.push(Frame {
                     callee: c.func.name.clone().unwrap_or_else(|| {
                         args.first()

@@ -47,7 +47,7 @@ pub(crate) use arrays::{new_coll, spread_coll};
 pub(crate) use members::member_of_builtin;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};
-pub(crate) use state::DynLoop;
+pub(crate) use state::{DynLoop, HANDED_PATHS, HandedPath};
 
 pub(crate) use crate::libs::{Frame, RESERVED_EVENTS, RawSite, SioServer, client_lifecycle};
 

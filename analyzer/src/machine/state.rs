@@ -60,6 +60,25 @@ pub(crate) struct Recorder {
     /// `imports`) finds the other here: (kept value, its condition, the
     /// other value, its condition). At most [`CLASS_CHOICES`].
     pub(crate) class_choices: Vec<(Value, String, Value, String)>,
+    /// Named calls the run followed that were handed a string shaped like a
+    /// route path (`this.route('GET', '/users', h)`), by that string. A route
+    /// whose path travelled through data before a verb call took it
+    /// (`this.routes.push({ method, path })`, mounted later from the table) is
+    /// declared via the one such call that also names its method
+    /// (`Interp::path_handed_earlier`). At most [`HANDED_PATHS`] strings.
+    pub(crate) handed_paths: HashMap<Rc<str>, Vec<HandedPath>>,
+}
+
+/// How many path strings [`Recorder::handed_paths`] keeps.
+pub(crate) const HANDED_PATHS: usize = 4096;
+
+/// A followed call that was handed a route-path-like string: where it is,
+/// the callee's name, and the other strings among its arguments.
+pub(crate) struct HandedPath {
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    pub(crate) callee: String,
+    pub(crate) strings: Vec<Rc<str>>,
 }
 
 /// Work kept for a later pass: functions nobody called yet, emitters to

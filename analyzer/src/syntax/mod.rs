@@ -538,19 +538,34 @@ impl SyntaxContext {
     }
 }
 
-/// A parse of `copy` (a patched source) when it has fewer syntax errors than `tree`.
+/// A parse of `copy` (a patched source) when it keeps more of the file than
+/// `tree`: fewer bytes inside error nodes (each error and missing token
+/// counting at least one). Counting errors alone would miss a parse whose
+/// three small errors beat one that skips most of the file (a Flow file the
+/// TypeScript grammar reads but for its unnamed function-type parameters).
 fn better_parse(
     parser: &mut Parser,
     tree: &tree_sitter::Tree,
     copy: &[u8],
 ) -> Option<tree_sitter::Tree> {
-    let count = |t: &tree_sitter::Tree| {
-        let mut v = Vec::new();
-        collect_errors(t.root_node(), b"", &mut v);
-        v.len()
-    };
     let t2 = parser.parse(copy, None)?;
-    (count(&t2) < count(tree)).then_some(t2)
+    (error_weight(t2.root_node()) < error_weight(tree.root_node())).then_some(t2)
+}
+
+/// The bytes under `node` that the grammar could not read: the length of
+/// every error node (at least 1 each), and 1 for every missing token.
+fn error_weight(node: Node) -> usize {
+    if node.is_error() {
+        return (node.end_byte() - node.start_byte()).max(1);
+    }
+    if node.is_missing() {
+        return 1;
+    }
+    if !node.has_error() {
+        return 0;
+    }
+    let mut cursor = node.walk();
+    node.children(&mut cursor).map(error_weight).sum()
 }
 
 /// Flow-only type syntax rewritten to TypeScript's, byte for byte (lines and
