@@ -267,7 +267,7 @@ impl Interp {
             _ => Some(String::from("/")),
         };
         let files = match (pattern, cwd) {
-            (Some(p), Some(cwd)) => self.awilix_glob(&p, &cwd),
+            (Some(p), Some(cwd)) => self.files_of_glob(&p, &cwd),
             _ => {
                 self.finding(
                     FindingCode::DynamicMount,
@@ -289,46 +289,6 @@ impl Interp {
             }
         }
         Value::Router(router)
-    }
-
-    /// The project files `pattern` matches under the virtual folder `cwd`;
-    /// for a `.js` pattern, also the TypeScript sources the build compiles
-    /// to such files (`x.ts` where no `x.js` is there).
-    fn awilix_glob(&mut self, pattern: &str, cwd: &str) -> Vec<FileId> {
-        // (fast-glob resolves a pattern against `cwd`; `..` segments are
-        // folded here, as the file system would.)
-        let full = if pattern.starts_with('/') {
-            pattern.to_string()
-        } else {
-            format!("{}/{pattern}", cwd.trim_end_matches('/'))
-        };
-        let pattern = fold_dots(&full);
-        let opts = ObjData::new();
-        opts.set("absolute", Value::Bool(true));
-        let mut found: Vec<String> = Vec::new();
-        let mut patterns = vec![pattern.clone()];
-        if pattern.contains(".js") {
-            patterns.push(pattern.replace(".js", ".ts"));
-        }
-        for (i, p) in patterns.iter().enumerate() {
-            if let Value::Arr(a) = self.glob(&[Value::str(p), Value::Obj(opts.clone())]) {
-                for t in a.borrow().iter().filter_map(|v| v.as_text()) {
-                    let stem = t.trim_end_matches(".ts");
-                    let compiled = i > 0
-                        && (t.ends_with(".d.ts")
-                            || found.iter().any(|f| f.trim_end_matches(".js") == stem));
-                    if !compiled {
-                        found.push(t);
-                    }
-                }
-            }
-        }
-        found.sort();
-        found
-            .iter()
-            .filter_map(|t| crate::machine::node::to_rel(t))
-            .filter_map(|r| self.loader.project.file_id(&r))
-            .collect()
     }
 
     /// What `findControllers` takes from a module: the module itself when it
@@ -709,25 +669,6 @@ struct AwilixRoute {
     doc: Option<String>,
 }
 
-/// An absolute glob with its `.` and `..` segments folded (a `..` after a
-/// glob segment is kept).
-fn fold_dots(pattern: &str) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for seg in pattern.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if out
-                .last()
-                .is_some_and(|l| !l.contains(['*', '?', '{', '['])) =>
-            {
-                out.pop();
-            }
-            s => out.push(s),
-        }
-    }
-    format!("/{}", out.join("/"))
-}
-
 /// The library's `concatPaths`: each class path followed by each method
 /// path (no class path: the method's; no method path: the class's).
 fn concat_paths(root: &[String], own: &[String]) -> Vec<String> {
@@ -748,7 +689,8 @@ fn concat_paths(root: &[String], own: &[String]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{concat_paths, fold_dots};
+    use super::concat_paths;
+    use crate::libs::routing_controllers::fold_dots;
 
     #[test]
     fn globs_resolve_against_their_folder() {
