@@ -28,6 +28,7 @@
 pub(crate) mod angular;
 pub(crate) mod answers;
 pub(crate) mod awilix;
+pub(crate) mod decorators_express;
 pub(crate) mod di;
 pub(crate) mod documents;
 pub(crate) mod dropins;
@@ -301,6 +302,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     // awilix.rs
     modelled("awilix-express", Module::Family),
     modelled("awilix-router-core", Module::Family),
+    // decorators_express.rs
+    modelled("@decorators/express", Module::Family),
     // tsoa.rs
     modelled("tsoa", Module::Family),
     modelled("@tsoa/runtime", Module::Family),
@@ -534,6 +537,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     nest_modules::io_adapter_member,
     inversify::member,
     awilix::member,
+    decorators_express::member,
     tsed::member,
     foal::member,
     documents::member,
@@ -614,6 +618,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         })
     },
     |ip, ctx, name, argv, args, line| ip.awilix_call(ctx, name, argv, args, line),
+    |ip, ctx, name, argv, _, line| ip.decorators_express_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.react_call(ctx, name, argv, line),
