@@ -300,6 +300,8 @@ pub(crate) fn analyze_here(
     interp.keystone_apps();
     // The app `sails.lift()` makes from config/routes.js.
     interp.sails_apps();
+    // awilix-express controllers nothing served.
+    interp.awilix_unserved();
     let reached: BTreeSet<FileId> = interp.rec.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {

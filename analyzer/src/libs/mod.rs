@@ -27,6 +27,8 @@
 
 pub(crate) mod angular;
 pub(crate) mod answers;
+pub(crate) mod awilix;
+pub(crate) mod decorators_express;
 pub(crate) mod di;
 pub(crate) mod documents;
 pub(crate) mod dropins;
@@ -107,6 +109,8 @@ pub(crate) struct LibState {
     pub(crate) dispatch_queue: Vec<socketio_rpc::Queued>,
     /// zustand stores, in the order created (see `libs/stores.rs`).
     pub(crate) stores: Vec<stores::Store>,
+    /// awilix-express's controller builders and served classes (see `libs/awilix.rs`).
+    pub(crate) awilix: awilix::Awilix,
     /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).
     pub(crate) inversify_servers: Vec<inversify::InversifyServer>,
     /// The module objects of REST resource generators `initialize(...)` set up (see `libs/finale.rs`).
@@ -242,7 +246,7 @@ pub(crate) const APP_WORDS: &[&str] = &[
 /// Words that mean a file may declare a decorated controller class (the
 /// prefilter flag `CONTROLLER`): NestJS, routing-controllers,
 /// inversify-express-utils' `@controller(`, tsoa's `@Route(`, awilix-express's
-/// `@route('/x')` (read for the census: awilix-express is not modelled).
+/// `@route('/x')`.
 pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@Route(", "@route("];
 
 /// Words that mean a file may use Socket.IO (the prefilter flag `SOCKET`):
@@ -295,6 +299,11 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("socket-controllers", Module::Family),
     // inversify.rs
     modelled("inversify-express-utils", Module::Family),
+    // awilix.rs
+    modelled("awilix-express", Module::Family),
+    modelled("awilix-router-core", Module::Family),
+    // decorators_express.rs
+    modelled("@decorators/express", Module::Family),
     // tsoa.rs
     modelled("tsoa", Module::Family),
     modelled("@tsoa/runtime", Module::Family),
@@ -527,6 +536,8 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     socket_controllers::member,
     nest_modules::io_adapter_member,
     inversify::member,
+    awilix::member,
+    decorators_express::member,
     tsed::member,
     foal::member,
     documents::member,
@@ -544,6 +555,7 @@ const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     dropins::framework_member,
     nest::framework_member,
     tsed::framework_member,
+    awilix::framework_member,
 ];
 
 /// What `x.prop` gives when `x` is a value a library owns (a package's
@@ -605,6 +617,8 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
             _ => Value::dynamic(),
         })
     },
+    |ip, ctx, name, argv, args, line| ip.awilix_call(ctx, name, argv, args, line),
+    |ip, ctx, name, argv, _, line| ip.decorators_express_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.dropin_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.ng_zone_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.react_call(ctx, name, argv, line),

@@ -4,7 +4,9 @@
 //! Captures: `@JsonController(path?)` and `@Controller(path?)` classes; their
 //! methods' `@Get/@Post/@Put/@Patch/@Delete/@Head/@All(path?)` and
 //! `@Method('verb', path?)`; `routePrefix`; `controllers` as classes or as
-//! glob strings over the repository's files (`src/api/controllers/**/*.ts`);
+//! glob strings over the repository's files (`src/api/controllers/**/*.ts`,
+//! or absolute from `__dirname`: `path.join(__dirname, 'controllers/*.js')`,
+//! whose `.js` also names the TypeScript sources that compile to it);
 //! `@Body()`, `@BodyParam('x')`, `@Param('id')`, `@Params()`,
 //! `@QueryParam('x')`, `@QueryParams()`, `@HeaderParam('x')` with their
 //! TypeScript types (DTO classes through their class-validator decorators) as
@@ -13,7 +15,7 @@
 //! operation is sited at its verb decorator.
 //!
 //! When `controllers` is missing or only known at run time (an environment
-//! variable, `__dirname + '/controllers/*.js'`), routing-controllers serves
+//! variable), routing-controllers serves
 //! every decorated controller class the program loads: every such class in
 //! the project is charted, and a `dynamic-mount` finding says so.
 //!
@@ -66,6 +68,25 @@ pub(crate) fn glob_match(pattern: &str, path: &str) -> bool {
         }
     }
     go(pattern.as_bytes(), path.as_bytes())
+}
+
+/// An absolute glob with its `.` and `..` segments folded (a `..` after a
+/// glob segment is kept).
+pub(crate) fn fold_dots(pattern: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in pattern.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if out
+                .last()
+                .is_some_and(|l| !l.contains(['*', '?', '{', '['])) =>
+            {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    format!("/{}", out.join("/"))
 }
 
 impl Interp {
@@ -330,12 +351,11 @@ impl Interp {
         name
     }
 
-    /// The classes declared in the project files a glob over repository paths
-    /// matches (`src/controllers/**/*.ts`), each file run first.
+    /// The classes declared in the project files a glob matches (relative to
+    /// the analyzed root, or absolute as `__dirname` makes it:
+    /// `src/controllers/**/*.ts`, `/src/controllers/*.js`), each file run first.
     pub(crate) fn classes_of_glob(&mut self, pattern: &str) -> Vec<Rc<ClassVal>> {
-        let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-            .filter(|&f| glob_match(pattern, self.loader.project.rel(f)))
-            .collect();
+        let files = self.files_of_glob(pattern, "/");
         let mut classes = Vec::new();
         for f in files {
             self.run_module(f);
@@ -348,6 +368,48 @@ impl Interp {
             );
         }
         classes
+    }
+
+    /// The project files a glob matches, resolved against the virtual folder
+    /// `cwd` (`/` is the analyzed root; an absolute pattern such as
+    /// `path.join(__dirname, 'controllers/*.js')` is its own), in byte order;
+    /// for a `.js` pattern, also the TypeScript sources the build compiles
+    /// to such files (`x.ts` where no `x.js` is there).
+    pub(crate) fn files_of_glob(&mut self, pattern: &str, cwd: &str) -> Vec<FileId> {
+        // (fast-glob resolves a pattern against `cwd`; `..` segments are
+        // folded here, as the file system would.)
+        let full = if pattern.starts_with('/') {
+            pattern.to_string()
+        } else {
+            format!("{}/{pattern}", cwd.trim_end_matches('/'))
+        };
+        let pattern = fold_dots(&full);
+        let opts = ObjData::new();
+        opts.set("absolute", Value::Bool(true));
+        let mut found: Vec<String> = Vec::new();
+        let mut patterns = vec![pattern.clone()];
+        if pattern.contains(".js") {
+            patterns.push(pattern.replace(".js", ".ts"));
+        }
+        for (i, p) in patterns.iter().enumerate() {
+            if let Value::Arr(a) = self.glob(&[Value::str(p), Value::Obj(opts.clone())]) {
+                for t in a.borrow().iter().filter_map(|v| v.as_text()) {
+                    let stem = t.trim_end_matches(".ts");
+                    let compiled = i > 0
+                        && (t.ends_with(".d.ts")
+                            || found.iter().any(|f| f.trim_end_matches(".js") == stem));
+                    if !compiled {
+                        found.push(t);
+                    }
+                }
+            }
+        }
+        found.sort();
+        found
+            .iter()
+            .filter_map(|t| crate::machine::node::to_rel(t))
+            .filter_map(|r| self.loader.project.file_id(&r))
+            .collect()
     }
 
     /// The full paths of a decorated method's route: `full` (the prefixes

@@ -590,7 +590,7 @@ impl Interp {
     }
 
     /// The project files a glob call matches, in byte order.
-    fn glob(&mut self, argv: &[Value]) -> Value {
+    pub(crate) fn glob(&mut self, argv: &[Value]) -> Value {
         let mut patterns = Vec::new();
         match argv.first() {
             Some(Value::Arr(a)) => {
