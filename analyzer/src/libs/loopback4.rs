@@ -12,7 +12,10 @@
 //! with `bootOptions.controllers` (`dirs`, default `['controllers']`;
 //! `extensions`, default `['.controller.js']`, a `.js` one also matching the
 //! TypeScript source the program is read from; `nested`, default `true`):
-//! every class each matching file exports is a controller; `app.basePath(p)`
+//! every class each matching file exports is a controller; `app.component(C)`
+//! (an instance of `C`, whose constructor parameter injected with
+//! `CoreBindings.APPLICATION_INSTANCE` is the app: each class of its
+//! `controllers` is a controller); `app.basePath(p)`
 //! and `app.restServer.basePath(p)` (a prefix of every route, whenever it is
 //! set); `app.mountExpressRouter(base, router)` (an Express router's routes
 //! under `base`); `app.route(verb, path, spec, handler)`. `super.boot()` in a
@@ -39,10 +42,11 @@
 //!
 //! Deliberately not captured: `app.static` (files, no operation),
 //! `app.redirect`, `@api({paths})` specs, `Route` objects given to
-//! `app.route(route)`, booters of components and of other artifacts
-//! (`this.component(C)`'s `controllers`), `Application` with
-//! `RestComponent`, and `@authorize` (it needs authentication first). LoopBack 3
-//! is `libs/loopback.rs`.
+//! `app.route(route)`, the booters a component adds (`booters`, custom
+//! booter classes) and the booters of other artifacts, dependencies a
+//! component is injected with other keys, `Application` with
+//! `RestComponent`, and `@authorize` (it needs authentication first).
+//! LoopBack 3 is `libs/loopback.rs`.
 
 use crate::libs::nest::ControllerRoute;
 use crate::libs::schemas::{PartFields, SchemaLabel, SchemaSource};
@@ -64,6 +68,7 @@ const APP_MEMBERS: &[&str] = &[
     "basePath",
     "mountExpressRouter",
     "route",
+    "component",
 ];
 
 /// One LoopBack 4 application the program constructed.
@@ -78,6 +83,8 @@ pub(crate) struct Lb4App {
     booted: bool,
     /// The controller classes served, by (file, class line).
     controllers: HashSet<(FileId, u32)>,
+    /// The component classes mounted, by (file, class line).
+    components: HashSet<(FileId, u32)>,
 }
 
 /// The applications, in the order made.
@@ -87,9 +94,10 @@ pub(crate) struct Lb4State {
 }
 
 /// Whether `pkg` gives verb decorators that declare a route on a class with
-/// no controller decorator (`@get('/x')` from `@loopback/rest`).
+/// no controller decorator (`@get('/x')` from `@loopback/rest`, or from
+/// `@loopback/openapi-v3`, where `@loopback/rest` takes them from).
 pub(crate) fn routes_on_plain_classes(pkg: &str) -> bool {
-    pkg == REST
+    pkg == REST || pkg == OPENAPI
 }
 
 /// `RestApplication` and `getModelSchemaRef` of `@loopback/rest` (its
@@ -185,6 +193,7 @@ pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value, argv:
         mount,
         booted: false,
         controllers: HashSet::new(),
+        components: HashSet::new(),
     });
     let server = ObjData::new();
     for m in APP_MEMBERS {
@@ -342,6 +351,11 @@ impl Interp {
                 }
             }
             "route" => self.lb4_route(ctx, index, argv, line),
+            "component" => {
+                if let Some(Value::Class(cv)) = argv.first().map(|v| self.force_deep(v.clone())) {
+                    self.lb4_component(ctx, index, &cv);
+                }
+            }
             _ => {}
         }
         Value::Undef
@@ -385,6 +399,41 @@ impl Interp {
             None,
             None,
         );
+    }
+
+    /// `app.component(C)`: LoopBack makes an instance of `C` (a constructor
+    /// parameter injected with `CoreBindings.APPLICATION_INSTANCE` is the
+    /// app) and serves each class of its `controllers`.
+    fn lb4_component(&mut self, ctx: &Ctx, index: usize, cv: &Rc<ClassVal>) {
+        let key = (cv.file, cv.class.line);
+        if !self.libs.loopback4.apps[index].components.insert(key) {
+            return;
+        }
+        let app = Value::Obj(self.libs.loopback4.apps[index].this.clone());
+        let count = cv
+            .class
+            .constructor
+            .as_ref()
+            .map_or(0, |c| c.param_types.len());
+        let mut argv = vec![Value::dynamic(); count];
+        for (i, d) in cv.class.param_decorators_of("constructor") {
+            if i < count
+                && d.args
+                    .iter()
+                    .any(|a| expr_text(a).contains("APPLICATION_INSTANCE"))
+            {
+                argv[i] = app.clone();
+            }
+        }
+        let instance = self.construct(ctx, &Value::Class(cv.clone()), argv, &[], cv.class.line);
+        let controllers = self.member(&instance, "controllers");
+        if let Value::Arr(items) = self.force_deep(controllers) {
+            for c in items.borrow().clone() {
+                if let Value::Class(c) = self.force_deep(c) {
+                    self.lb4_controller(index, &c);
+                }
+            }
+        }
     }
 
     /// The controller booter: every class exported by the files
