@@ -15,7 +15,11 @@
 //! every class each matching file exports is a controller; `app.component(C)`
 //! (an instance of `C`, whose constructor parameter injected with
 //! `CoreBindings.APPLICATION_INSTANCE` is the app: each class of its
-//! `controllers` is a controller); `app.basePath(p)`
+//! `controllers` is a controller, each of its `booters` runs at `boot()`, as
+//! does a booter `app.booter(C)` adds: a subclass of `@loopback/boot`'s
+//! `BaseBooter` or `ControllerBooter` whose `load()` (`super.load()` from the
+//! program's own) fills `this.classes` with the classes its `projectRoot`
+//! and `options` select, `ControllerBooter`'s serving each); `app.basePath(p)`
 //! and `app.restServer.basePath(p)` (a prefix of every route, whenever it is
 //! set); `app.mountExpressRouter(base, router)` (an Express router's routes
 //! under `base`); `app.route(verb, path, spec, handler)`. `super.boot()` in a
@@ -42,9 +46,9 @@
 //!
 //! Deliberately not captured: `app.static` (files, no operation),
 //! `app.redirect`, `@api({paths})` specs, `Route` objects given to
-//! `app.route(route)`, the booters a component adds (`booters`, custom
-//! booter classes) and the booters of other artifacts, dependencies a
-//! component is injected with other keys, `Application` with
+//! `app.route(route)`, booters with their own `discover` (only `load` runs,
+//! the program's or the base class's), booters of other artifacts,
+//! dependencies injected with other keys, `Application` with
 //! `RestComponent`, and `@authorize` (it needs authentication first).
 //! LoopBack 3 is `libs/loopback.rs`.
 
@@ -60,6 +64,8 @@ const OPENAPI: &str = "@loopback/openapi-v3";
 const AUTHENTICATION: &str = "@loopback/authentication";
 const REST_APP: &str = "@loopback/rest.RestApplication";
 const SCHEMA_REF: &str = "@loopback/rest.getModelSchemaRef";
+const BASE_BOOTER: &str = "@loopback/boot.BaseBooter";
+const CONTROLLER_BOOTER: &str = "@loopback/boot.ControllerBooter";
 /// The members of an application, called as `Framework("{APP_FN}{index}.{member}")`.
 const APP_FN: &str = "@loopback/rest.app#";
 const APP_MEMBERS: &[&str] = &[
@@ -69,6 +75,7 @@ const APP_MEMBERS: &[&str] = &[
     "mountExpressRouter",
     "route",
     "component",
+    "booter",
 ];
 
 /// One LoopBack 4 application the program constructed.
@@ -85,12 +92,17 @@ pub(crate) struct Lb4App {
     controllers: HashSet<(FileId, u32)>,
     /// The component classes mounted, by (file, class line).
     components: HashSet<(FileId, u32)>,
+    /// The booter classes `boot()` runs besides the controller booter.
+    booters: Vec<Rc<ClassVal>>,
 }
 
 /// The applications, in the order made.
 #[derive(Default)]
 pub(crate) struct Lb4State {
     apps: Vec<Lb4App>,
+    /// The app whose booters are running (`ControllerBooter`'s `load` serves
+    /// its classes there).
+    booting: Option<usize>,
 }
 
 /// Whether `pkg` gives verb decorators that declare a route on a class with
@@ -106,6 +118,8 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
     match (pkg, prop) {
         (REST, "RestApplication") => Some(crate::libs::framework(REST_APP)),
         (REST, "getModelSchemaRef") => Some(crate::libs::framework(SCHEMA_REF)),
+        ("@loopback/boot", "BaseBooter") => Some(crate::libs::framework(BASE_BOOTER)),
+        ("@loopback/boot", "ControllerBooter") => Some(crate::libs::framework(CONTROLLER_BOOTER)),
         _ => None,
     }
 }
@@ -126,6 +140,24 @@ fn is_app_class(ip: &mut Interp, v: &Value) -> bool {
     false
 }
 
+/// The booter class of `@loopback/boot` at the root of `v`'s superclasses,
+/// if it is one.
+fn booter_kind(ip: &mut Interp, v: &Value) -> Option<&'static str> {
+    let mut v = v.clone();
+    for _ in 0..12 {
+        match ip.force_deep(v) {
+            Value::Builtin(Builtin::Framework(n)) => {
+                return [BASE_BOOTER, CONTROLLER_BOOTER]
+                    .into_iter()
+                    .find(|k| *k == n.as_ref());
+            }
+            Value::Class(c) => v = c.superclass.clone()?,
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// A package's function handed the application class (`BootMixin(...)`,
 /// `RepositoryMixin(RestApplication)`): a mixin, which gives a subclass that
 /// serves the same routes; the class itself stands for it.
@@ -137,6 +169,10 @@ pub(crate) fn mixin(ip: &mut Interp, argv: &[Value]) -> Option<Value> {
 /// `super(options)` in a subclass of `RestApplication`: the app, sited at
 /// the subclass. Whether `base` was the application class.
 pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value, argv: &[Value]) -> bool {
+    // A booter's constructor: its `projectRoot` and `options` are read when it loads.
+    if booter_kind(ip, base).is_some() {
+        return true;
+    }
     if !matches!(ip.force_deep(base.clone()), Value::Builtin(Builtin::Framework(n)) if n.as_ref() == REST_APP)
     {
         return false;
@@ -194,6 +230,7 @@ pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value, argv:
         booted: false,
         controllers: HashSet::new(),
         components: HashSet::new(),
+        booters: Vec::new(),
     });
     let server = ObjData::new();
     for m in APP_MEMBERS {
@@ -218,6 +255,12 @@ pub(crate) fn super_method(
     argv: &[Value],
     line: u32,
 ) -> Option<Value> {
+    if let Some(kind) = booter_kind(ip, base) {
+        if name == "load" {
+            ip.lb4_booter_load(&ctx.this, kind);
+        }
+        return Some(Value::Undef);
+    }
     if !matches!(base, Value::Builtin(Builtin::Framework(n)) if n.as_ref() == REST_APP) {
         return None;
     }
@@ -304,7 +347,12 @@ impl Interp {
                     self.lb4_controller(index, &cv);
                 }
             }
-            "boot" => self.lb4_boot(index),
+            "boot" => self.lb4_boot(ctx, index, line),
+            "booter" => {
+                for b in argv {
+                    self.lb4_add_booter(index, b.clone());
+                }
+            }
             "basePath" => {
                 if let Some(p) = argv
                     .first()
@@ -409,23 +457,7 @@ impl Interp {
         if !self.libs.loopback4.apps[index].components.insert(key) {
             return;
         }
-        let app = Value::Obj(self.libs.loopback4.apps[index].this.clone());
-        let count = cv
-            .class
-            .constructor
-            .as_ref()
-            .map_or(0, |c| c.param_types.len());
-        let mut argv = vec![Value::dynamic(); count];
-        for (i, d) in cv.class.param_decorators_of("constructor") {
-            if i < count
-                && d.args
-                    .iter()
-                    .any(|a| expr_text(a).contains("APPLICATION_INSTANCE"))
-            {
-                argv[i] = app.clone();
-            }
-        }
-        let instance = self.construct(ctx, &Value::Class(cv.clone()), argv, &[], cv.class.line);
+        let instance = self.lb4_make(ctx, index, cv);
         let controllers = self.member(&instance, "controllers");
         if let Value::Arr(items) = self.force_deep(controllers) {
             for c in items.borrow().clone() {
@@ -434,11 +466,28 @@ impl Interp {
                 }
             }
         }
+        let booters = self.member(&instance, "booters");
+        if let Value::Arr(items) = self.force_deep(booters) {
+            for b in items.borrow().clone() {
+                self.lb4_add_booter(index, b);
+            }
+        }
     }
 
-    /// The controller booter: every class exported by the files
-    /// `bootOptions.controllers` selects under the project root.
-    fn lb4_boot(&mut self, index: usize) {
+    /// `app.booter(C)`, or a class of a component's `booters`: run at `boot()`.
+    fn lb4_add_booter(&mut self, index: usize, b: Value) {
+        if let Value::Class(b) = self.force_deep(b) {
+            let app = &mut self.libs.loopback4.apps[index];
+            if !app.booters.iter().any(|k| Rc::ptr_eq(k, &b)) {
+                app.booters.push(b);
+            }
+        }
+    }
+
+    /// `app.boot()`: the controller booter (every class exported by the
+    /// files `bootOptions.controllers` selects under the project root is a
+    /// controller), then the booters components and `app.booter(C)` added.
+    fn lb4_boot(&mut self, ctx: &Ctx, index: usize, line: u32) {
         if std::mem::replace(&mut self.libs.loopback4.apps[index].booted, true) {
             return;
         }
@@ -453,13 +502,24 @@ impl Interp {
             let v = self.member(&options, "projectRoot");
             self.force_deep(v).as_text()
         });
-        let Some(root) = root else {
-            return;
-        };
-        let conv = self.member(&options, "controllers");
-        let conv = self.force_deep(conv);
+        if let Some(root) = root {
+            let conv = self.member(&options, "controllers");
+            for cv in self.lb4_artifacts(&root, &conv) {
+                self.lb4_controller(index, &cv);
+            }
+        }
+        let booters = self.libs.loopback4.apps[index].booters.clone();
+        for b in booters {
+            self.lb4_run_booter(ctx, index, &b, line);
+        }
+    }
+
+    /// The classes exported by the files a booter's options (`dirs`,
+    /// `extensions`, `nested`) select under `root`.
+    fn lb4_artifacts(&mut self, root: &str, options: &Value) -> Vec<Rc<ClassVal>> {
+        let options = self.force_deep(options.clone());
         let list = |ip: &mut Interp, key: &str, default: &str| -> Vec<String> {
-            let v = ip.member(&conv, key);
+            let v = ip.member(&options, key);
             match ip.force_deep(v) {
                 Value::Arr(a) => a
                     .borrow()
@@ -474,20 +534,103 @@ impl Interp {
         let selection = BootSelection {
             dirs: list(self, "dirs", "controllers"),
             extensions: list(self, "extensions", ".controller.js"),
-            nested: !matches!(self.member(&conv, "nested"), Value::Bool(false)),
+            nested: !matches!(self.member(&options, "nested"), Value::Bool(false)),
         };
         let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-            .filter(|&f| selection.selects(&root, self.loader.project.rel(f)))
+            .filter(|&f| selection.selects(root, self.loader.project.rel(f)))
             .collect();
+        let mut classes = Vec::new();
         for f in files {
             let exports = self.load_module(f).exports.clone();
             let values: Vec<Value> = exports.props.borrow().values().cloned().collect();
             for v in values {
                 if let Value::Class(cv) = self.force_deep(v) {
-                    self.lb4_controller(index, &cv);
+                    classes.push(cv);
                 }
             }
         }
+        classes
+    }
+
+    /// One booter class at `app.boot()`: LoopBack makes it (a constructor
+    /// parameter injected with `CoreBindings.APPLICATION_INSTANCE` is the
+    /// app) and calls its `configure`, `discover` and `load`; the program's
+    /// own `load` runs (its `super.load()` is [`super_method`]'s), else the
+    /// base class's.
+    fn lb4_run_booter(&mut self, ctx: &Ctx, index: usize, cv: &Rc<ClassVal>, line: u32) {
+        let Some(kind) = booter_kind(self, &Value::Class(cv.clone())) else {
+            return;
+        };
+        let instance = self.lb4_make(ctx, index, cv);
+        let outer = self.libs.loopback4.booting.replace(index);
+        match self.member(&instance, "load") {
+            f @ Value::Func(_) => {
+                self.call_value_now(ctx, &f, Vec::new(), &[], line, Some(instance.clone()));
+            }
+            _ => {
+                self.lb4_booter_load(&instance, kind);
+            }
+        }
+        self.libs.loopback4.booting = outer;
+    }
+
+    /// `BaseBooter`'s `load()` on a booter instance: `this.classes`, the
+    /// classes its `projectRoot` and `options` select; `ControllerBooter`'s
+    /// also serves each as a controller of the app booting.
+    fn lb4_booter_load(&mut self, instance: &Value, kind: &str) {
+        let root = self.member(instance, "projectRoot");
+        let Some(root) = self.force_deep(root).as_text() else {
+            return;
+        };
+        let options = self.member(instance, "options");
+        let classes = self.lb4_artifacts(&root, &options);
+        self.set_member(
+            instance,
+            "classes",
+            Value::array(classes.iter().map(|c| Value::Class(c.clone())).collect()),
+        );
+        if kind == CONTROLLER_BOOTER
+            && let Some(index) = self.libs.loopback4.booting
+        {
+            for cv in classes {
+                self.lb4_controller(index, &cv);
+            }
+        }
+    }
+
+    /// An instance LoopBack's dependency injection makes of a class of the
+    /// program: a constructor parameter injected with
+    /// `CoreBindings.APPLICATION_INSTANCE` is the app, any other unknown (a
+    /// class with no constructor of its own takes its superclass's
+    /// injections, as their metadata is inherited).
+    fn lb4_make(&mut self, ctx: &Ctx, index: usize, cv: &Rc<ClassVal>) -> Value {
+        let app = Value::Obj(self.libs.loopback4.apps[index].this.clone());
+        let mut declaring = cv.clone();
+        for _ in 0..8 {
+            if declaring.class.constructor.is_some() {
+                break;
+            }
+            match declaring.superclass.clone().map(|s| self.force_deep(s)) {
+                Some(Value::Class(s)) => declaring = s,
+                _ => break,
+            }
+        }
+        let count = declaring
+            .class
+            .constructor
+            .as_ref()
+            .map_or(0, |c| c.param_types.len());
+        let mut argv = vec![Value::dynamic(); count];
+        for (i, d) in declaring.class.param_decorators_of("constructor") {
+            if i < count
+                && d.args
+                    .iter()
+                    .any(|a| expr_text(a).contains("APPLICATION_INSTANCE"))
+            {
+                argv[i] = app.clone();
+            }
+        }
+        self.construct(ctx, &Value::Class(cv.clone()), argv, &[], cv.class.line)
     }
 
     /// The LoopBack 4 decorator this is, by the chain of names it is read
