@@ -125,6 +125,8 @@ pub(crate) struct LibState {
     pub(crate) di: di::Containers,
     /// The LoopBack model scripts running (see `libs/loopback.rs`).
     pub(crate) loopback: loopback::LoopBack,
+    /// LoopBack 4 applications (see `libs/loopback4.rs`).
+    pub(crate) loopback4: loopback4::Lb4State,
     /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
     pub(crate) openapi_backends: openapi_backend::Backends,
     /// express-openapi-validator v3's `new OpenApiValidator(options)`s (see `libs/openapi_validator.rs`).
@@ -241,6 +243,9 @@ pub(crate) const APP_WORDS: &[&str] = &[
     "InversifyExpressServer(",
     // overnight.rs: `Server` makes the app that `addControllers` serves.
     "addControllers(",
+    // loopback4.rs: a subclass of `RestApplication` (through mixins or not).
+    "(RestApplication)",
+    "extends RestApplication",
 ];
 
 /// Words that mean a file may declare a decorated controller class (the
@@ -313,6 +318,14 @@ pub(crate) const PACKAGES: &[Package] = &[
     // loopback.rs (LoopBack 3: an Express app, set up from its config files)
     modelled("loopback", Module::Express),
     modelled("loopback-boot", Module::Family),
+    // loopback4.rs (LoopBack 4's REST applications and controllers)
+    modelled("@loopback/rest", Module::Family),
+    modelled("@loopback/openapi-v3", Module::Family),
+    modelled("@loopback/authentication", Module::Family),
+    // (Their mixins are functions of the package: see `loopback4::mixin`.)
+    modelled("@loopback/boot", Module::Family),
+    modelled("@loopback/repository", Module::Family),
+    modelled("@loopback/service-proxy", Module::Family),
     // keystone.rs (the app Keystone 6's CLI makes from keystone.ts)
     modelled("@keystone-6/core", Module::Family),
     // overnight.rs
@@ -542,6 +555,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     foal::member,
     documents::member,
     oclif::member,
+    loopback4::member,
 ];
 
 /// Members of the values libraries made (`Framework`), asked in this order.
@@ -646,6 +660,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, _, line| ip.swagger_tools_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.loopback_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| loopback4::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.document_call(ctx, name, argv, line),
 ];
 
@@ -690,6 +705,7 @@ const FACTORY_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, args, line| {
         (name == nest::REGISTER_WHEN).then(|| ip.nest_register_when(ctx, argv, args, line))
     },
+    |ip, _, _, argv, _, _| loopback4::mixin(ip, argv),
 ];
 
 /// A hook answering a call of a library value the machine still knows by a
@@ -753,12 +769,41 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
 ];
 
 /// A hook run by `super(...)` in a constructor whose class extends a value a
-/// library made (`class S extends Server`): whether it ran the base's
-/// constructor on `this`.
-type SuperHook = fn(&mut Interp, &Value, &Value) -> bool;
+/// library made (`class S extends Server`), given the base, `this` and the
+/// arguments: whether it ran the base's constructor on `this`.
+type SuperHook = fn(&mut Interp, &Value, &Value, &[Value]) -> bool;
 
 /// `super(...)` into libraries' classes, asked in this order.
-const SUPER_CONSTRUCTS: &[SuperHook] = &[overnight::super_construct];
+const SUPER_CONSTRUCTS: &[SuperHook] = &[
+    |ip, base, this, _| overnight::super_construct(ip, base, this),
+    loopback4::super_construct,
+];
+
+/// A hook answering `super.name(...)` in a method of a class that extends a
+/// value a library made (`super.boot()`), given the base: `None` when the
+/// library does not model it.
+type SuperMethodHook = fn(&mut Interp, &Ctx, &Value, &str, &[Value], u32) -> Option<Value>;
+
+/// `super.name(...)` into libraries' classes, asked in this order.
+const SUPER_METHODS: &[SuperMethodHook] = &[
+    |ip, ctx, base, name, _, line| ip.io_adapter_super(ctx, base, name, line),
+    loopback4::super_method,
+];
+
+/// `super.name(...)` into the library class `base`: the first row of
+/// [`SUPER_METHODS`] that answers.
+pub(crate) fn super_method(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    base: &Value,
+    name: &str,
+    argv: &[Value],
+    line: u32,
+) -> Option<Value> {
+    SUPER_METHODS
+        .iter()
+        .find_map(|hook| hook(ip, ctx, base, name, argv, line))
+}
 
 /// Library classes whose constructor puts their methods on the instance
 /// (`super.addControllers(...)` is then a method of `this`), by predicate.
@@ -892,8 +937,10 @@ pub(crate) fn construct(
 
 /// `super(...)` into the library class `base` for the instance `this`:
 /// whether a row of [`SUPER_CONSTRUCTS`] ran it.
-pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value) -> bool {
-    SUPER_CONSTRUCTS.iter().any(|hook| hook(ip, base, this))
+pub(crate) fn super_construct(ip: &mut Interp, base: &Value, this: &Value, argv: &[Value]) -> bool {
+    SUPER_CONSTRUCTS
+        .iter()
+        .any(|hook| hook(ip, base, this, argv))
 }
 
 /// Library classes whose instances the analysis models as a value of the

@@ -58,7 +58,9 @@ impl Interp {
                     // A method of a library's base class (`super.createIOServer(…)`).
                     if let Some(sup) = ctx.home.as_ref().and_then(|h| h.superclass.clone()) {
                         let sup = self.force_deep(sup);
-                        if let Some(v) = self.io_adapter_super(ctx, &sup, name, call.line) {
+                        if let Some(v) =
+                            crate::libs::super_method(self, ctx, &sup, name, &argv, call.line)
+                        {
                             return v;
                         }
                     }
@@ -992,7 +994,7 @@ impl Interp {
             }
             // A library's class (`class S extends Server`): the library runs its constructor.
             c => {
-                crate::libs::super_construct(self, c, this);
+                crate::libs::super_construct(self, c, this, &argv);
             }
         }
     }
