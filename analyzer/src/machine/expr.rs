@@ -145,6 +145,7 @@ impl Interp {
             }
             Expr::Object(props) => {
                 let obj = ObjData::new();
+                self.stamp(&obj);
                 // `{ ...app }`: a copy of an Express app (see `copies_app`).
                 let mut copied_app = None;
                 // Every key is known so far (see `ObjData::shape_known`).
@@ -600,6 +601,7 @@ impl Interp {
             superclass,
             statics: ObjData::new(),
         });
+        self.stamp(&cv.statics);
         let cctx = Ctx {
             this: Value::Class(cv.clone()),
             home: Some(cv.clone()),

@@ -24,7 +24,9 @@
 //! those of a `try` whose `catch` may run), a variable or property either
 //! path wrote holds the join of what the paths leave in it: `const cfg = {
 //! debug: false }; if (process.env.DEBUG) cfg.debug = true;` decides no later
-//! `if (cfg.debug)`.
+//! `if (cfg.debug)`. An object made on one of the paths (the exports of a
+//! module first loaded in the branch) is that path's own: the other path
+//! never sees it (it loads the module whole), so its keys are left as written.
 //!
 //! A `switch` whose discriminant is only known at run time runs every case;
 //! inside a case, a discriminant that is a name or a property path
@@ -607,6 +609,10 @@ impl Interp {
 /// order first written.
 #[derive(Default)]
 pub(crate) struct PathWrites {
+    /// Objects made before the path have a `born` at or below this; one made
+    /// on the path is its own: the other path never sees it, so its keys
+    /// are not joined (a module first loaded in a branch keeps its exports).
+    epoch: u64,
     seen: std::collections::HashSet<(usize, String)>,
     writes: Vec<Written>,
 }
@@ -637,12 +643,22 @@ impl Written {
 }
 
 impl Interp {
+    /// Mark `o` as made now (object literals, instances, module objects,
+    /// `Object.create`, class statics): see [`PathWrites`].
+    pub(crate) fn stamp(&mut self, o: &Rc<ObjData>) {
+        self.js.objects_made += 1;
+        o.born.set(self.js.objects_made);
+    }
+
     /// `data.key` is about to be written: on a path that may not run, keep
     /// its value before the path.
     pub(crate) fn note_path_write(&mut self, data: &Rc<ObjData>, key: &str) {
         let Some(frame) = self.running.path_writes.last_mut() else {
             return;
         };
+        if data.born.get() > frame.epoch {
+            return;
+        }
         if frame
             .seen
             .insert((Rc::as_ptr(data) as usize, key.to_string()))
@@ -659,7 +675,10 @@ impl Interp {
     /// Run `f` as a path that may not run: what it gives, and the property
     /// writes it made (left in place).
     fn path<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Written>) {
-        self.running.path_writes.push(PathWrites::default());
+        self.running.path_writes.push(PathWrites {
+            epoch: self.js.objects_made,
+            ..PathWrites::default()
+        });
         let r = f(self);
         let frame = self.running.path_writes.pop().unwrap_or_default();
         let writes = frame

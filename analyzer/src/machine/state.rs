@@ -100,6 +100,9 @@ pub(crate) struct Deferred {
 /// module table, what objects, functions and classes keep beside their
 /// values, the call stack and the budgets that bound it.
 pub(crate) struct JsState {
+    /// Objects the run made so far (see `Interp::stamp`): an object made
+    /// on a path that may not run is the path's own (`flow.rs`).
+    pub(crate) objects_made: u64,
     /// Classes whose instance fields are being initialised (by address): a
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
