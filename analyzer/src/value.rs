@@ -90,6 +90,11 @@ pub(crate) struct ObjData {
     /// object (`Object.assign(t, o)`, `{ ...t, ...o }`) may overwrite any key
     /// of that one (see `machine/maywrite.rs`).
     pub(crate) keyed_at_run_time: Cell<bool>,
+    /// When the run made the object (see `Interp::stamp`; 0: not stamped,
+    /// taken as older than any path): on a path that may not run, an object
+    /// made on that path holds what the path wrote, since it does not exist
+    /// on the other path (`flow.rs`, `note_path_write`).
+    pub(crate) born: Cell<u64>,
 }
 
 impl ObjData {
@@ -112,6 +117,7 @@ impl ObjData {
             shape_known: Cell::new(false),
             unknown_rest,
             keyed_at_run_time: Cell::new(false),
+            born: Cell::new(0),
         })
     }
 

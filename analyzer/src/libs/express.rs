@@ -133,6 +133,11 @@ impl Interp {
                 None => Value::dynamic(),
             };
         }
+        if (HTTP_VERBS.contains(&name) || name == "use")
+            && let Some(v) = self.register_choices(ctx, id, name, call)
+        {
+            return v;
+        }
         if HTTP_VERBS.contains(&name) {
             let first = call.args.first().map(|a| {
                 let v = self.eval(ctx, a);

@@ -923,6 +923,7 @@ impl Interp {
         match c {
             Value::Class(_) | Value::Func(_) => {
                 let obj = ObjData::new();
+                self.stamp(&obj);
                 if let Value::Class(cv) = c {
                     *obj.class.borrow_mut() = Some(cv.clone());
                 }
@@ -1090,6 +1091,7 @@ impl Interp {
                     ("freeze", _) => target,
                     ("create", _) => {
                         let o = ObjData::new();
+                        self.stamp(&o);
                         if let Value::Obj(p) = &target {
                             *o.proto.borrow_mut() = Some(p.clone());
                         }

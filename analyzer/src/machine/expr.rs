@@ -145,6 +145,7 @@ impl Interp {
             }
             Expr::Object(props) => {
                 let obj = ObjData::new();
+                self.stamp(&obj);
                 // `{ ...app }`: a copy of an Express app (see `copies_app`).
                 let mut copied_app = None;
                 // Every key is known so far (see `ObjData::shape_known`).
@@ -600,6 +601,7 @@ impl Interp {
             superclass,
             statics: ObjData::new(),
         });
+        self.stamp(&cv.statics);
         let cctx = Ctx {
             this: Value::Class(cv.clone()),
             home: Some(cv.clone()),
@@ -863,8 +865,19 @@ impl Interp {
     /// the value under each: its own properties, then one key only known at
     /// run time when the program wrote some (`byId[socket.id] = socket`:
     /// `for (const id in byId) byId[id].emit(…)` reaches that socket).
-    /// `None` when the value is no object whose keys are known.
+    /// `None` when the value is no object whose keys are known, or one that
+    /// has only keys written at run time whose values were not kept.
     pub(crate) fn run_time_keys(&self, o: &Value) -> Option<Vec<(Value, Value)>> {
+        // Only written under keys only known at run time, with values not
+        // kept (`value[p.key] = p.value` over rows of a database): its keys,
+        // and how many there are, are only known at run time.
+        if let Value::Obj(data) = o
+            && data.keyed_at_run_time.get()
+            && data.props.borrow().is_empty()
+            && self.under_dynamic_key(o).is_none()
+        {
+            return None;
+        }
         let mut out: Vec<(Value, Value)> = match o {
             Value::Obj(data) => data
                 .props

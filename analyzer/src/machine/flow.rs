@@ -20,6 +20,14 @@
 //! socket`) has one more key, only known at run time, under which a read
 //! gets what was written (`for (const id in byId) byId[id].emit(…)`).
 //!
+//! Where the paths of an `if` whose test is only known at run time meet (or
+//! those of a `try` whose `catch` may run), a variable or property either
+//! path wrote holds the join of what the paths leave in it: `const cfg = {
+//! debug: false }; if (process.env.DEBUG) cfg.debug = true;` decides no later
+//! `if (cfg.debug)`. An object made on one of the paths (the exports of a
+//! module first loaded in the branch) is that path's own: the other path
+//! never sees it (it loads the module whole), so its keys are left as written.
+//!
 //! A `switch` whose discriminant is only known at run time runs every case;
 //! inside a case, a discriminant that is a name or a property path
 //! (`switch (event.name)`) is the case's label (or, reached by falling
@@ -386,12 +394,13 @@ impl Interp {
                     }
                     let before_handler = values_before(ctx, &[handler]);
                     self.running.cond.push(CAUGHT.into());
-                    let f = self.exec_block(&inner, handler);
+                    let (f, handler_writes) = self.path(|me| me.exec_block(&inner, handler));
                     self.running.cond.pop();
                     let leaves = matches!(r, Flow::Return(_) | Flow::Break(_) | Flow::Continue(_));
                     let paths = CaughtPaths {
                         before_body: &before_body,
                         before_handler: &before_handler,
+                        handler_writes: &handler_writes,
                         body_may_throw: may_throw(body),
                         uncaught_goes_on: !leaves,
                         caught_goes_on: matches!(f, Flow::Normal) && !ends_process(handler),
@@ -427,6 +436,7 @@ const CAUGHT: &str = "an exception was caught";
 struct CaughtPaths<'a> {
     before_body: &'a [(String, Value)],
     before_handler: &'a [(String, Value)],
+    handler_writes: &'a [Written],
     body_may_throw: bool,
     uncaught_goes_on: bool,
     caught_goes_on: bool,
@@ -449,10 +459,16 @@ impl Interp {
             for (n, v) in paths.before_handler {
                 ctx.scope.assign(n, v.clone());
             }
+            for w in paths.handler_writes {
+                w.put(w.before.clone());
+            }
             return;
         }
         let uncaught = crate::conditions::negated(CAUGHT);
         if paths.uncaught_goes_on {
+            // A property the handler wrote, as after an `if`.
+            let unwritten: Vec<Written> = Vec::new();
+            self.join_writes(CAUGHT, paths.handler_writes, &unwritten);
             for (n, after_body) in paths.before_handler {
                 let after_handler = ctx.scope.lookup(n).unwrap_or_else(|| after_body.clone());
                 let pre = paths
@@ -550,8 +566,8 @@ impl Interp {
     ) -> Flow {
         let before = values_before(ctx, &[then, els]);
         self.running.cond.push(text.to_string());
-        let a = with_flag(flag.as_ref().filter(|f| f.in_then), || {
-            self.exec_block(ctx, then)
+        let (a, then_writes) = with_flag(flag.as_ref().filter(|f| f.in_then), || {
+            self.path(|me| me.exec_block(ctx, then))
         });
         self.running.cond.pop();
         let after_then: Vec<Value> = before
@@ -561,9 +577,13 @@ impl Interp {
         for (n, v) in &before {
             ctx.scope.assign(n, v.clone());
         }
+        // The `else` branch runs from the state before the `if`.
+        for w in &then_writes {
+            w.put(w.before.clone());
+        }
         self.running.cond.push(format!("!({text})"));
-        let b = with_flag(flag.as_ref().filter(|f| !f.in_then), || {
-            self.exec_block(ctx, els)
+        let (b, else_writes) = with_flag(flag.as_ref().filter(|f| !f.in_then), || {
+            self.path(|me| me.exec_block(ctx, els))
         });
         self.running.cond.pop();
         for ((n, pre), x) in before.iter().zip(after_then) {
@@ -571,6 +591,7 @@ impl Interp {
             let kept = self.join_paths(pre, (x, text.to_string()), (y, format!("!({text})")));
             ctx.scope.assign(n, kept);
         }
+        self.join_writes(text, &then_writes, &else_writes);
         // Only a way out that both branches take leaves for sure; a return
         // that one branch takes is what the call may give instead.
         if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
@@ -583,7 +604,128 @@ impl Interp {
     }
 }
 
+/// The property writes of a path that may not run (see
+/// [`Interp::note_path_write`]): each object and key written, once, in the
+/// order first written.
+#[derive(Default)]
+pub(crate) struct PathWrites {
+    /// Objects made before the path have a `born` at or below this; one made
+    /// on the path is its own: the other path never sees it, so its keys
+    /// are not joined (a module first loaded in a branch keeps its exports).
+    epoch: u64,
+    seen: std::collections::HashSet<(usize, String)>,
+    writes: Vec<Written>,
+}
+
+/// A key a path wrote: its value before the path (`None`: the object lacked
+/// it) and after.
+pub(crate) struct Written {
+    object: Rc<ObjData>,
+    key: String,
+    before: Option<Value>,
+    after: Option<Value>,
+}
+
+impl Written {
+    /// Give the key `v` (`None`: remove it).
+    fn put(&self, v: Option<Value>) {
+        match v {
+            Some(v) => self.object.set(&self.key, v),
+            None => {
+                self.object.props.borrow_mut().shift_remove(&self.key);
+            }
+        }
+    }
+
+    fn same_place(&self, other: &Written) -> bool {
+        Rc::ptr_eq(&self.object, &other.object) && self.key == other.key
+    }
+}
+
 impl Interp {
+    /// Mark `o` as made now (object literals, instances, module objects,
+    /// `Object.create`, class statics): see [`PathWrites`].
+    pub(crate) fn stamp(&mut self, o: &Rc<ObjData>) {
+        self.js.objects_made += 1;
+        o.born.set(self.js.objects_made);
+    }
+
+    /// `data.key` is about to be written: on a path that may not run, keep
+    /// its value before the path.
+    pub(crate) fn note_path_write(&mut self, data: &Rc<ObjData>, key: &str) {
+        let Some(frame) = self.running.path_writes.last_mut() else {
+            return;
+        };
+        if data.born.get() > frame.epoch {
+            return;
+        }
+        if frame
+            .seen
+            .insert((Rc::as_ptr(data) as usize, key.to_string()))
+        {
+            frame.writes.push(Written {
+                object: data.clone(),
+                key: key.to_string(),
+                before: data.get(key),
+                after: None,
+            });
+        }
+    }
+
+    /// Run `f` as a path that may not run: what it gives, and the property
+    /// writes it made (left in place).
+    fn path<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Written>) {
+        self.running.path_writes.push(PathWrites {
+            epoch: self.js.objects_made,
+            ..PathWrites::default()
+        });
+        let r = f(self);
+        let frame = self.running.path_writes.pop().unwrap_or_default();
+        let writes = frame
+            .writes
+            .into_iter()
+            .map(|mut w| {
+                w.after = w.object.get(&w.key);
+                w
+            })
+            .collect();
+        (r, writes)
+    }
+
+    /// After an `if` whose test is only known at run time: a property either
+    /// branch wrote holds the join of what the two paths leave in it, as a
+    /// variable does (`const cfg = { debug: false }; if (process.env.DEBUG)
+    /// cfg.debug = true;` leaves `cfg.debug` unknown, so `if (!cfg.debug)
+    /// app.get('/prod', …)` is charted, conditional, not skipped).
+    fn join_writes(&mut self, text: &str, then: &[Written], els: &[Written]) {
+        let mut places: Vec<&Written> = then.iter().collect();
+        for w in els {
+            if !then.iter().any(|t| t.same_place(w)) {
+                places.push(w);
+            }
+        }
+        for w in places {
+            let after = |side: &[Written]| {
+                side.iter()
+                    .find(|o| o.same_place(w))
+                    .map_or(w.before.clone(), |o| o.after.clone())
+            };
+            let (x, y) = (after(then), after(els));
+            w.put(w.before.clone());
+            let pre = w.before.clone().unwrap_or(Value::Undef);
+            let kept = match (x, y) {
+                (None, None) => continue,
+                (x, y) => self.join_paths(
+                    &pre,
+                    (x.unwrap_or(Value::Undef), text.to_string()),
+                    (y.unwrap_or(Value::Undef), format!("!({text})")),
+                ),
+            };
+            self.note_path_write(&w.object, &w.key);
+            w.object.set(&w.key, kept);
+        }
+    }
+
     /// What a variable holds where two paths meet, from its value `pre`
     /// before them and what each leaves in it, with the condition under
     /// which that path is taken: see [`Interp::branch_default`] and [`join`].

@@ -20,8 +20,9 @@
 //! as `flow::join` keeps it.
 //!
 //! Deliberately not here: writes under a branch that may not run (`if
-//! (env.X) config.debug = true`), and keys the object lacks (they read
-//! unknown once its shape is open, see `ObjData::shape_known`).
+//! (env.X) config.debug = true`, `flow.rs`'s `join_writes`), and keys the
+//! object lacks (they read unknown once its shape is open, see
+//! `ObjData::shape_known`).
 
 use super::*;
 

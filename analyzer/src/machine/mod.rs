@@ -386,6 +386,7 @@ impl Interp {
         Interp {
             running: Default::default(),
             js: state::JsState {
+                objects_made: 0,
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
                 env: Default::default(),

@@ -20,6 +20,8 @@ impl Interp {
         let module_obj = ObjData::new();
         module_obj.is_module_obj.set(true);
         let exports = ObjData::new();
+        self.stamp(&module_obj);
+        self.stamp(&exports);
         module_obj.set("exports", Value::Obj(exports.clone()));
         let rec = Rc::new(ModuleRec {
             exports,

@@ -438,6 +438,15 @@ impl Interp {
                 None => Value::dynamic(),
             },
             NodeFn::JsonParse => match (argv.first(), argv.get(1)) {
+                // A text that is only what the variable may be (an env
+                // template's value, a default for a run-time value) parses to
+                // what the run gives: `JSON.parse(process.env.DEBUG)` with
+                // `DEBUG=false` in `.env.example` decides no `if`.
+                (Some(t @ Value::Str(_)), _)
+                    if self.env_documented(t) || !self.assumptions(t).is_empty() =>
+                {
+                    Value::dynamic()
+                }
                 // A reviver may change any value: only known at run time.
                 (Some(Value::Str(t)), None | Some(Value::Undef)) => {
                     serde_json::from_str::<serde_json::Value>(t)

@@ -119,6 +119,9 @@ pub(crate) struct Deferred {
 /// module table, what objects, functions and classes keep beside their
 /// values, the call stack and the budgets that bound it.
 pub(crate) struct JsState {
+    /// Objects the run made so far (see `Interp::stamp`): an object made
+    /// on a path that may not run is the path's own (`flow.rs`).
+    pub(crate) objects_made: u64,
     /// Classes whose instance fields are being initialised (by address): a
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
@@ -269,6 +272,12 @@ pub(crate) struct Running {
     pub(crate) cond: Vec<String>,
     /// Active loops over values the analyzer cannot see, innermost last.
     pub(crate) dyn_loops: Vec<DynLoop>,
+    /// The property writes of the paths now running that may not run (the
+    /// branches of an `if` whose test is only known at run time), innermost
+    /// last: `cfg.debug = true` under `if (process.env.DEBUG)` is joined with
+    /// `cfg.debug`'s value before the `if` once both branches ran (see
+    /// `flow.rs`, `join_writes`).
+    pub(crate) path_writes: Vec<super::flow::PathWrites>,
     /// The contract of the route whose handlers are running.
     pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
     /// The site of the Socket.IO listener whose body is running.

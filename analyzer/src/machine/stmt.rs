@@ -393,9 +393,13 @@ impl Interp {
             }
             Value::Obj(data) => {
                 self.note_decorated(data, prop);
+                self.note_path_write(data, prop);
                 data.set(prop, v);
             }
-            Value::Class(c) => c.statics.set(prop, v),
+            Value::Class(c) => {
+                self.note_path_write(&c.statics, prop);
+                c.statics.set(prop, v)
+            }
             Value::Arr(a) => {
                 if let Ok(i) = prop.parse::<usize>() {
                     let mut a = a.borrow_mut();
