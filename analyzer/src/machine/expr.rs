@@ -66,7 +66,10 @@ impl Interp {
                     self.narrowed_value(name).unwrap_or(v)
                 }
                 Some(v) => v,
-                None => self.js.global_obj.get(name).unwrap_or(Value::external()),
+                None => self
+                    .page_global(ctx.file, name)
+                    .or_else(|| self.js.global_obj.get(name))
+                    .unwrap_or(Value::external()),
             },
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
