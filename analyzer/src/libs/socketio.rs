@@ -1175,6 +1175,31 @@ const OTHER_SOCKET_PACKAGES: &[&str] = &[
     "reconnecting-websocket",
 ];
 
+/// Whether a declared type names Socket.IO's own `Socket`, `Server` or
+/// `Namespace`: through the global namespace of `@types/socket.io` 2.x
+/// (`SocketIO.Server`), a namespace or default import of `socket.io`
+/// (`sio.Socket`), or a name imported from it (`import { Socket } from
+/// 'socket.io'`).
+fn is_socketio_type(facts: &crate::ir::FileFacts, t: &str) -> bool {
+    let (qual, last) = match t.rsplit_once('.') {
+        Some((q, l)) => (Some(q), l),
+        None => (None, t),
+    };
+    if !matches!(last, "Socket" | "Server" | "Namespace") {
+        return false;
+    }
+    if qual == Some("SocketIO") {
+        return true;
+    }
+    facts.body.iter().any(|st| match st {
+        Stmt::Import(imp) if imp.source == "socket.io" => match qual {
+            Some(q) => imp.namespace.as_deref() == Some(q) || imp.default.as_deref() == Some(q),
+            None => imp.named.iter().any(|(_, local)| local == last),
+        },
+        _ => false,
+    })
+}
+
 /// What a parameter of a function nobody called stands for, judged by its
 /// name and declared type: a Socket.IO socket, server or namespace.
 fn socket_param(name: &str, ty: Option<&TypeExpr>) -> Option<SioKind> {
@@ -1253,6 +1278,7 @@ impl Interp {
             let s = s.strip_prefix("node:").unwrap_or(s);
             OTHER_SOCKET_PACKAGES.contains(&s)
         };
+        let mut kinds = kinds;
         if facts.static_sources().any(other)
             || facts.eager.iter().any(|s| other(s))
             || facts
@@ -1260,7 +1286,21 @@ impl Interp {
                 .iter()
                 .any(|(_, v)| v.iter().any(|s| other(s)))
         {
-            return argv;
+            // Beside another socket library a name proves nothing; a type
+            // that is Socket.IO's (`io: SocketIO.Server`, `s: Socket` imported
+            // from `socket.io`) still does.
+            for (i, k) in kinds.iter_mut().enumerate() {
+                let typed = match c.func.param_types.get(i).and_then(|t| t.as_ref()) {
+                    Some(TypeExpr::Ref(t, _)) => is_socketio_type(&facts, t),
+                    _ => false,
+                };
+                if !typed {
+                    *k = None;
+                }
+            }
+            if kinds.iter().all(Option::is_none) {
+                return argv;
+            }
         }
         let rel = self.loader.project.rel(c.file).to_string();
         let client =

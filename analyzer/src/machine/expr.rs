@@ -66,7 +66,10 @@ impl Interp {
                     self.narrowed_value(name).unwrap_or(v)
                 }
                 Some(v) => v,
-                None => self.js.global_obj.get(name).unwrap_or(Value::external()),
+                None => self
+                    .page_global(ctx.file, name)
+                    .or_else(|| self.js.global_obj.get(name))
+                    .unwrap_or(Value::external()),
             },
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
@@ -304,6 +307,24 @@ impl Interp {
                             }
                             _ => {
                                 super::flow::kept_of_several(&b, std::slice::from_ref(&a));
+                                // `config.oidc || { enabled: false }`: a fresh
+                                // fallback's flags say what it holds when `a` is
+                                // falsy; `a` may set them either way, so they
+                                // decide no `if`.
+                                if let (Expr::Object(_), Value::Obj(o)) = (r.as_ref(), &b) {
+                                    let flags: Vec<String> = o
+                                        .props
+                                        .borrow()
+                                        .iter()
+                                        .filter(|(_, v)| {
+                                            matches!(v, Value::Bool(_) | Value::Undef | Value::Null)
+                                        })
+                                        .map(|(k, _)| k.to_string())
+                                        .collect();
+                                    for k in flags {
+                                        o.set(&k, Value::dynamic());
+                                    }
+                                }
                                 b
                             }
                         }

@@ -36,6 +36,7 @@ pub(crate) mod members;
 pub(crate) mod metadata;
 pub(crate) mod modules;
 pub(crate) mod node;
+pub(crate) mod pages;
 pub(crate) mod protos;
 pub(crate) mod salvage;
 pub(crate) mod state;
@@ -406,6 +407,7 @@ impl Interp {
                 fn_objects: protos::FnObjects::default(),
                 class_protos: protos::ClassProtos::default(),
                 global_obj,
+                pages: Default::default(),
             },
             modes: Default::default(),
             deferred: Default::default(),

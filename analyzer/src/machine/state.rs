@@ -185,6 +185,8 @@ pub(crate) struct JsState {
     pub(crate) decorated: decorators::DecoratedProps,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
+    /// The pages' classic scripts and the names they share (see `pages.rs`).
+    pub(crate) pages: super::pages::PageScripts,
 }
 
 /// An array's items, as [`Value::Arr`] holds them.
