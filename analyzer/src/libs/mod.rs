@@ -35,6 +35,7 @@ pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod express_app_members;
 pub(crate) mod express_choice;
+pub(crate) mod express_http;
 pub(crate) mod express_openapi;
 pub(crate) mod feathers;
 pub(crate) mod finale;

@@ -1,0 +1,168 @@
+//! Express's request and response objects: what a handler reads from `req`
+//! (`body`, `query`, `params`, `headers`) and what it writes with `res`
+//! (`status`, `json`, `send`, `sendStatus`, …), the statuses and bodies a
+//! route's contract is made of.
+//!
+//! Deliberately not here: registering routes and mounts (`express.rs`).
+
+use crate::machine::*;
+
+impl Interp {
+    pub(crate) fn http_member(&mut self, h: HttpVal, prop: &str) -> Value {
+        match (h, prop) {
+            (HttpVal::Req, "body" | "query" | "params" | "headers") => {
+                match RequestPart::of_req(prop) {
+                    Some(part) => Value::Http(HttpVal::Part(part)),
+                    None => Value::dynamic(),
+                }
+            }
+            (
+                HttpVal::Part(
+                    part @ (RequestPart::Query | RequestPart::Headers | RequestPart::Body),
+                ),
+                p,
+            ) => {
+                if let Some(c) = &self.running.route_contract {
+                    let mut c = c.borrow_mut();
+                    match part {
+                        RequestPart::Query => {
+                            c.query_read.insert(p.to_string());
+                        }
+                        RequestPart::Body => {
+                            c.body_read.insert(p.to_string());
+                        }
+                        _ => {
+                            c.headers_read.insert(p.to_ascii_lowercase());
+                        }
+                    }
+                }
+                Value::dynamic()
+            }
+            _ => Value::dynamic(),
+        }
+    }
+
+    /// An expression statement in a route's code that sets the response's
+    /// status and nothing else: `res.status(401);` (its value `res` with the
+    /// status) or `res.statusCode = 401;`. Express keeps it on `res`.
+    pub(crate) fn statement_status(&mut self, ctx: &Ctx, e: &Expr, v: &Value) {
+        match e {
+            Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "status") => {
+                if let Value::Http(HttpVal::Res(n)) = v
+                    && *n != 0
+                {
+                    self.running.res_status = Some(*n);
+                }
+            }
+            Expr::Assign(target, rhs) => {
+                let Pattern::Target(t) = target.as_ref() else {
+                    return;
+                };
+                let Expr::Member(obj, m) = t.as_ref() else {
+                    return;
+                };
+                // A name and a number only: evaluating them again does nothing.
+                let (Expr::Ident(_), Expr::Num(n)) = (obj.as_ref(), rhs.as_ref()) else {
+                    return;
+                };
+                if m == "statusCode"
+                    && (100.0..600.0).contains(n)
+                    && matches!(self.eval(ctx, obj), Value::Http(HttpVal::Res(_)))
+                {
+                    self.running.res_status = Some(*n as u16);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn http_method(&mut self, ctx: &Ctx, h: HttpVal, name: &str, call: &Call) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        match (h, name) {
+            (HttpVal::Req, "get" | "header") => {
+                if let (Some(c), Some(k)) = (
+                    &self.running.route_contract,
+                    argv.first().and_then(|k| k.as_text()),
+                ) {
+                    c.borrow_mut().headers_read.insert(k.to_ascii_lowercase());
+                }
+                Value::dynamic()
+            }
+            (HttpVal::Res(_), "status") => match argv.first().map(|v| self.force(v.clone(), 0)) {
+                Some(Value::Num(n)) if (100.0..600.0).contains(&n) => {
+                    Value::Http(HttpVal::Res(n as u16))
+                }
+                // A status only known at run time: 0 (the OpenAPI `default` response).
+                _ => Value::Http(HttpVal::Res(0)),
+            },
+            (HttpVal::Res(status), "json" | "send" | "jsonp" | "end" | "sendStatus") => {
+                let status = match (name, argv.first().map(|v| self.force(v.clone(), 0))) {
+                    ("sendStatus", Some(Value::Num(n))) if (100.0..600.0).contains(&n) => n as u16,
+                    ("sendStatus", _) => 0,
+                    // The plain `res` after `res.status(401);` alone.
+                    (_, _) if status == 200 => self.running.res_status.unwrap_or(200),
+                    _ => status,
+                };
+                let schema = match name {
+                    "json" | "jsonp" => call
+                        .args
+                        .first()
+                        .and_then(|e| crate::libs::socketio_syntax::literal_schema(e, 0))
+                        // A value built elsewhere (a constant, a helper's argument).
+                        .or_else(|| {
+                            let v = self.force(argv.first()?.clone(), 0);
+                            crate::libs::schemas::value_schema(&v, 0)
+                        }),
+                    _ => None,
+                };
+                if let Some(c) = &self.running.route_contract {
+                    let mut c = c.borrow_mut();
+                    if status < 400 {
+                        c.answered = true;
+                    }
+                    if !c
+                        .responses
+                        .iter()
+                        .any(|(s, sch, _, _)| *s == status && (sch.is_some() || schema.is_none()))
+                    {
+                        c.responses
+                            .retain(|(s, sch, _, _)| !(*s == status && sch.is_none()));
+                        c.responses.push((status, schema, ctx.file, call.line));
+                    }
+                }
+                Value::Undef
+            }
+            (
+                HttpVal::Res(_),
+                "set" | "header" | "type" | "cookie" | "clearCookie" | "location" | "vary"
+                | "append",
+            ) => Value::Http(h),
+            // (A redirect is how a guard sends a visitor to log in: not an answer.)
+            (HttpVal::Res(status), "render" | "sendFile" | "download" | "write" | "writeHead") => {
+                // A page that refuses (`res.status(404).render('404')`,
+                // `res.writeHead(403)`) is a refusal, as `send` with it is; an
+                // error page (5xx) is still the answer a route gives.
+                let status = match (name, argv.first()) {
+                    ("writeHead", Some(Value::Num(n))) if (100.0..600.0).contains(n) => *n as u16,
+                    _ if status == 200 => self.running.res_status.unwrap_or(200),
+                    _ => status,
+                };
+                if let Some(c) = &self.running.route_contract {
+                    let mut c = c.borrow_mut();
+                    if status >= 400 && !c.responses.iter().any(|r| r.0 == status) {
+                        c.responses.push((status, None, ctx.file, call.line));
+                    }
+                    if !(400..500).contains(&status) {
+                        c.answered = true;
+                    }
+                }
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
+            _ => {
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::dynamic()
+            }
+        }
+    }
+}
