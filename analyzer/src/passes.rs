@@ -34,7 +34,9 @@ pub(crate) enum Phase {
     /// contracts), and guards are probed. Sets `event_mode`: registrations
     /// made from here on are not recorded.
     Contracts,
-    /// Modules that mention sockets and nobody loaded run as modules. Sets
+    /// Modules that mention sockets and nobody loaded run as modules, a
+    /// browser client's from the top of its program (the files above a
+    /// module importing `socket.io-client` that nothing imports). Sets
     /// `loading_unreached` (their Socket.IO servers are separate ones).
     SocketModules,
     /// Dispatched listeners, uncalled functions with placeholder arguments,

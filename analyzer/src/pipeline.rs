@@ -344,6 +344,29 @@ pub(crate) fn analyze_here(
         .collect();
     loader.prefetch(sock.iter().copied());
     interp.enter(Phase::SocketModules);
+    // A browser client's modules run from the top of its program (the
+    // script that renders the React root and imports, through components,
+    // the module that makes the socket), so that what a component is given
+    // (props, context, state) is what its parents give it; then the
+    // modules no such program loaded, on their own.
+    let mut climbed = 0;
+    for &i in &sock {
+        if interp.is_loaded(i) || climbed >= MAX_CLIENT_CLIMBS {
+            continue;
+        }
+        let facts = loader.get(i).facts.clone();
+        if !facts.static_sources().any(|s| s == "socket.io-client")
+            && !facts.eager.iter().any(|s| s == "socket.io-client")
+        {
+            continue;
+        }
+        climbed += 1;
+        for (root, _) in entries::import_roots(&loader, i) {
+            if !interp.is_loaded(root) && !is_test_path(project.rel(root)) {
+                interp.run_module(root);
+            }
+        }
+    }
     for i in sock {
         interp.run_module(i);
     }
@@ -482,6 +505,10 @@ fn declares_router(needles: u8) -> bool {
 fn mentions_sockets(needles: u8) -> bool {
     needles & needle::SOCKET != 0
 }
+
+/// How many client modules that make a socket have the programs above them
+/// looked for (phase `SocketModules`).
+const MAX_CLIENT_CLIMBS: usize = 16;
 
 /// Whether a run reads a file whatever the evaluation loads: a non-test file
 /// that declares routers or (with events) mentions sockets, or whose census

@@ -307,6 +307,9 @@ pub(crate) enum Builtin {
     UseRef,
     /// React's `useMemo(fn)`: what `fn` returns.
     UseMemo,
+    /// The setter of a React `useState` pair (index into the state cells of
+    /// `libs/react.rs`).
+    SetState(u32),
     /// The `socket.io` module: callable (`require('socket.io')(http)`), has `.Server`.
     SocketIo,
     /// `Server` from `socket.io`.
@@ -757,6 +760,7 @@ impl Value {
                 | Builtin::PassportMiddleware(_)
                 | Builtin::UseRef
                 | Builtin::UseMemo
+                | Builtin::SetState(_)
                 | Builtin::SocketIo
                 | Builtin::SocketIoServer
                 | Builtin::SocketIoClient

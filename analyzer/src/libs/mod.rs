@@ -58,6 +58,7 @@ pub(crate) mod overnight;
 pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod react;
+pub(crate) mod react_render;
 pub(crate) mod routing_controllers;
 pub(crate) mod sails;
 pub(crate) mod schemas;
@@ -445,6 +446,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("@angular/core", Module::Di),
     // machine/modules.rs (React hooks)
     installed("react", Module::Family),
+    installed("react-redux", Module::Family),
     // documents.rs
     modelled("js-yaml", Module::Family),
     modelled("yaml", Module::Family),
@@ -747,6 +749,10 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
     },
     |ip, ctx, b, argv, _, line| match b {
         Builtin::Store(f) => Some(ip.store_call(ctx, *f, argv.to_vec(), line)),
+        _ => None,
+    },
+    |ip, ctx, b, argv, _, line| match b {
+        Builtin::SetState(i) => Some(ip.react_set_state(ctx, *i, argv, line)),
         _ => None,
     },
     |ip, ctx, b, argv, _, line| match b {

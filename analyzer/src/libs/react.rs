@@ -19,11 +19,20 @@
 //! calls `render` and the lifecycle methods; the others are the handlers the
 //! rendered elements call: `onClick={() => this.move('up')}`); an
 //! intrinsic element's handlers (`<button onClick={…}>`) are called, as the
-//! browser calls them on events, and so are the functions a package's
+//! browser calls them on events (the call a handler returns runs too:
+//! `onClick={() => send(text)}`), and so are the functions a package's
 //! component is given (`<Checkbox onChecked={…}>`, `<Route render={…}>`),
-//! as a package's function may call its callbacks. So a socket
+//! as a package's function may call its callbacks; the components it is
+//! given (`<Route component={Page}>`, a class or a wrapped component) are
+//! rendered with props only known at run time. So a socket
 //! handed down as a prop, through several levels or `{...this.props}`, is
 //! the socket the parent passed.
+//!
+//! Wrapped components: React's `memo(C)` and `forwardRef(render)` render `C`
+//! (call `render`) with the element's props; react-redux's
+//! `connect(mapState, mapDispatch)(C)` renders `C` with them and with the
+//! props the store gives, only known at run time (`this.props.socket` is the
+//! socket the parent passed, `this.props.user` unknown).
 //!
 //! Effects (`useEffect(fn, deps)`, `useLayoutEffect`, `useInsertionEffect`)
 //! run `fn` at once: React runs them after each render, with what the
@@ -34,27 +43,22 @@
 //! Context: `createContext(default)` makes `{ Provider, Consumer }`; a
 //! `<Provider value={socket}>` element gives its value to the elements under
 //! it, which read it with `useContext(Context)` or as the argument of a
-//! `<Consumer>{(socket) => …}</Consumer>` child.
+//! `<Consumer>{(socket) => …}</Consumer>` child. `useState` and the
+//! renders that follow a change of state or of a context's value are
+//! `libs/react_render.rs`.
 //!
-//! Deliberately not: when effects run again (dependencies, cleanup), a
-//! class's `static contextType`, React 19's `<Context value>`, higher-order
-//! components from packages (`connect(…)(Game)`, `withRouter(Game)`: the tag
-//! is unknown, so only the functions among the props are called), and Vue's
-//! props. Elements are rendered where they are written (children before the
+//! Deliberately not: effects' dependencies and cleanup, a
+//! class's `static contextType`, React 19's `<Context value>`, other
+//! higher-order components from packages (`withRouter(Game)`: the tag is
+//! unknown, so only the functions and components among the props are
+//! rendered), what `mapState` and `mapDispatch` return, and Vue's props. Elements are rendered where they are written (children before the
 //! element that holds them, except under a `Provider`), not when a parent's
 //! output includes them.
 
 use crate::ir::Call;
 use crate::machine::*;
 
-/// What rendering kept: the class components already rendered at an element.
-#[derive(Default)]
-pub(crate) struct Rendered {
-    /// (class, element's file, element's line): rendered there once, since
-    /// running every method again per evaluation of the same element finds
-    /// nothing new.
-    classes: HashSet<(usize, FileId, u32)>,
-}
+pub(crate) use super::react_render::Rendered;
 
 /// The `react` module object (`import React from 'react'`).
 const MODULE: &str = "react";
@@ -64,6 +68,19 @@ const EFFECT: &str = "react.effect";
 const CREATE_CONTEXT: &str = "react.createContext";
 /// `useContext(Context)`.
 const USE_CONTEXT: &str = "react.useContext";
+/// `useState(initial)` (see `libs/react_render.rs`).
+const USE_STATE: &str = "react.useState";
+/// `memo(Component)` and `forwardRef(render)`: element types that render
+/// the component (the render function) they wrap, tagged with React's own
+/// `$$typeof` values: `{ $$typeof, type }`, `{ $$typeof, render }`.
+const MEMO: &str = "react.memo";
+const FORWARD_REF: &str = "react.forward_ref";
+/// react-redux's `connect(mapState, mapDispatch)`, and the function it
+/// returns, which wraps a component: `{ $$typeof, WrappedComponent }` (the
+/// static react-redux gives a connected component).
+const CONNECT: &str = "react-redux.connect";
+const CONNECT_HOC: &str = "react-redux.hoc";
+const CONNECTED: &str = "react-redux.connected";
 /// What a context's `Provider` and `Consumer` are tagged with (React's own
 /// `$$typeof` values): `{ $$typeof, _context }`.
 const PROVIDER: &str = "react.provider";
@@ -88,8 +105,27 @@ pub(crate) fn export(name: &str) -> Value {
         "useEffect" | "useLayoutEffect" | "useInsertionEffect" => framework(EFFECT),
         "createContext" => framework(CREATE_CONTEXT),
         "useContext" => framework(USE_CONTEXT),
+        "useState" => framework(USE_STATE),
+        "memo" => framework(MEMO),
+        "forwardRef" => framework(FORWARD_REF),
         _ => Value::external(),
     }
+}
+
+/// `import { connect } from 'react-redux'`.
+pub(crate) fn redux_export(name: &str) -> Value {
+    match name {
+        "connect" => framework(CONNECT),
+        _ => Value::external(),
+    }
+}
+
+/// An element type that wraps `inner` under `key`, tagged `kind`.
+fn wrapper(kind: &str, key: &str, inner: Value) -> Value {
+    let o = ObjData::new();
+    o.set("$$typeof", Value::str(kind));
+    o.set(key, inner);
+    Value::Obj(o)
 }
 
 /// `React.useEffect` and the other members of the module object.
@@ -105,6 +141,12 @@ fn context_part(kind: &str, context: &Rc<ObjData>) -> Value {
     Value::Obj(o)
 }
 
+/// The value a context gives now: its default, or what the `Provider` around
+/// gives.
+pub(crate) fn provided_value(c: &Rc<ObjData>) -> Value {
+    c.get("_currentValue").unwrap_or_else(Value::dynamic)
+}
+
 /// What a context's `Provider` or `Consumer` tag is: its kind and context.
 fn context_tag(tag: &Value) -> Option<(Rc<str>, Rc<ObjData>)> {
     let Value::Obj(o) = tag else { return None };
@@ -113,6 +155,51 @@ fn context_tag(tag: &Value) -> Option<(Rc<str>, Rc<ObjData>)> {
         return None;
     };
     Some((kind, c))
+}
+
+/// Whether `v` is an element type that wraps a component (`memo(C)`,
+/// `forwardRef(render)`, `connect(…)(C)`).
+fn is_element_type(v: &Value) -> bool {
+    matches!(v, Value::Obj(o) if matches!(o.get("$$typeof"), Some(Value::Str(k))
+            if matches!(&*k, MEMO | FORWARD_REF | CONNECTED)))
+}
+
+/// The component a wrapping element type renders, and its props: `memo(C)`
+/// renders `C` with the element's props; `forwardRef(render)` calls `render`
+/// with them (the `ref` is only known at run time); `connect(…)(C)` renders
+/// `C` with them and with the props `mapState` and `mapDispatch` make from
+/// the store, only known at run time (react-redux merges those over the
+/// element's own, so a key the element does not give reads unknown).
+fn unwrap_element_type(mut tag: Value, mut props: Value) -> (Value, Value) {
+    // A few levels: `memo(connect(…)(C))`.
+    for _ in 0..4 {
+        let Value::Obj(o) = &tag else { break };
+        let (Some(Value::Str(kind)), inner) = (
+            o.get("$$typeof"),
+            o.get("type")
+                .or_else(|| o.get("render"))
+                .or_else(|| o.get("WrappedComponent")),
+        ) else {
+            break;
+        };
+        let Some(inner) = inner else { break };
+        match &*kind {
+            MEMO | FORWARD_REF => {}
+            CONNECTED => {
+                let merged = ObjData::new();
+                if let Value::Obj(own) = &props {
+                    for (k, v) in own.props.borrow().iter() {
+                        merged.set(k, v.clone());
+                    }
+                }
+                merged.shape_known.set(false);
+                props = Value::Obj(merged);
+            }
+            _ => break,
+        }
+        tag = inner;
+    }
+    (tag, props)
 }
 
 impl Interp {
@@ -144,10 +231,19 @@ impl Interp {
                 c.set("Consumer", context_part(CONSUMER, &c));
                 Some(Value::Obj(c))
             }
+            MEMO => Some(wrapper(MEMO, "type", argv.first().cloned()?)),
+            FORWARD_REF => Some(wrapper(FORWARD_REF, "render", argv.first().cloned()?)),
+            CONNECT => Some(framework(CONNECT_HOC)),
+            CONNECT_HOC => Some(wrapper(
+                CONNECTED,
+                "WrappedComponent",
+                argv.first().cloned()?,
+            )),
             USE_CONTEXT => Some(match argv.first().map(|c| self.force(c.clone(), 0)) {
-                Some(Value::Obj(c)) => c.get("_currentValue").unwrap_or_else(Value::dynamic),
+                Some(Value::Obj(c)) => self.react_use_context(&c),
                 _ => Value::dynamic(),
             }),
+            USE_STATE => Some(self.react_use_state(ctx, argv.first().cloned(), line)),
             _ => None,
         }
     }
@@ -160,6 +256,14 @@ impl Interp {
         };
         let tag = self.eval(ctx, tag);
         let props = self.eval(ctx, props);
+        self.react_enter();
+        self.render_element(ctx, call, tag, props);
+        self.react_leave();
+        Value::dynamic()
+    }
+
+    fn render_element(&mut self, ctx: &Ctx, call: &Call, tag: Value, props: Value) {
+        let (tag, props) = unwrap_element_type(tag, props);
         // A context's `Provider` gives its value to the elements under it
         // (rendered here, as its children are evaluated).
         let provided = context_tag(&tag)
@@ -170,12 +274,14 @@ impl Interp {
                     _ => Value::dynamic(),
                 };
                 let outer = c.get("_currentValue").unwrap_or(Value::Undef);
-                c.set("_currentValue", value);
-                (c, outer)
+                c.set("_currentValue", value.clone());
+                self.react_provide(&c, &value);
+                (c, outer, value)
             });
         let children = self.eval_args(ctx, &call.args[2..]);
-        if let Some((c, outer)) = provided {
+        if let Some((c, outer, value)) = provided {
             c.set("_currentValue", outer);
+            self.react_provided(&c, &value);
         }
         // A `Consumer` calls its child with the context's value.
         if let Some((kind, c)) = context_tag(&tag)
@@ -185,7 +291,7 @@ impl Interp {
             for f in children.iter().filter(|f| matches!(f, Value::Func(_))) {
                 self.call_value_now(ctx, f, vec![value.clone()], &[], call.line, None);
             }
-            return Value::dynamic();
+            return;
         }
         if let Value::Obj(o) = &props
             && !children.is_empty()
@@ -197,63 +303,99 @@ impl Interp {
             o.set("children", kids);
         }
         match &tag {
-            Value::Func(_) => {
-                self.call_value_now(ctx, &tag, vec![props], &[], call.line, None);
-            }
-            Value::Class(cv) => {
-                let key = (Rc::as_ptr(cv) as usize, ctx.file, call.line);
-                if !self.libs.react.classes.insert(key) {
-                    return Value::dynamic();
-                }
-                let inst = self.construct(ctx, &tag, vec![props.clone()], &[], call.line);
-                if let Value::Obj(o) = &inst {
-                    o.set("props", props);
-                }
-                let methods: Vec<String> = cv
-                    .class
-                    .methods
-                    .iter()
-                    .map(|(n, _)| n.clone())
-                    .filter(|n| n != "constructor")
-                    .collect();
-                for name in methods {
-                    if let Some(Value::Func(m)) = self.find_method(cv, &name, &inst) {
-                        let argv = self.placeholder_args(&m);
-                        self.invoke(&m, argv, Some(inst.clone()));
-                    }
-                }
-            }
+            Value::Func(_) => self.render_function(ctx, &tag, vec![props], call.line),
+            Value::Class(_) => self.render_class(ctx, &tag, props, call.line),
             // An intrinsic element: the browser calls its handlers. A
             // package's component (`<Checkbox onChecked={…}>`, `<Route
             // render={…}>`): it may call any function it is given, as a
-            // package's function may call its callbacks.
+            // package's function may call its callbacks, and render any
+            // component it is given (`<Route component={connect(…)(Page)}>`).
             Value::Str(_) | Value::Unknown(_) | Value::Builtin(_) => {
                 let intrinsic = matches!(tag, Value::Str(_));
-                let handlers: Vec<Value> = match &props {
-                    Value::Obj(o) => o
-                        .props
-                        .borrow()
-                        .iter()
-                        .filter(|(k, v)| {
-                            (!intrinsic
-                                || k.len() > 2
-                                    && k.starts_with("on")
-                                    && k[2..].starts_with(|c: char| c.is_ascii_uppercase()))
-                                && matches!(v, Value::Func(_))
-                        })
-                        .map(|(_, v)| v.clone())
-                        .collect(),
+                let entries: Vec<(String, Value)> = match &props {
+                    Value::Obj(o) => o.entries(),
                     _ => Vec::new(),
                 };
-                for h in handlers {
-                    if let Value::Func(c) = &h {
-                        let argv = self.placeholder_args(c);
-                        self.call_value_now(ctx, &h, argv, &[], call.line, None);
+                let mut given = Vec::new();
+                for (k, v) in entries {
+                    let v = match v {
+                        Value::Deferred(_) | Value::Lazy(..) => self.force_deep(v),
+                        v => v,
+                    };
+                    let take = if intrinsic {
+                        k.len() > 2
+                            && k.starts_with("on")
+                            && k[2..].starts_with(|c: char| c.is_ascii_uppercase())
+                            && matches!(v, Value::Func(_))
+                    } else {
+                        matches!(v, Value::Func(_) | Value::Class(_))
+                            || k != "children" && is_element_type(&v)
+                    };
+                    if take {
+                        given.push(v);
+                    }
+                }
+                for h in given {
+                    match &h {
+                        Value::Func(c) => {
+                            let argv = self.placeholder_args(c);
+                            if intrinsic {
+                                // The call a handler makes and returns
+                                // (`onClick={() => send(x)}`) runs.
+                                let r = self.call_value_now(ctx, &h, argv, &[], call.line, None);
+                                if matches!(r, Value::Deferred(_)) {
+                                    self.force_deep(r);
+                                }
+                            } else {
+                                self.render_function(ctx, &h, argv, call.line);
+                            }
+                        }
+                        _ => {
+                            let (inner, props) = unwrap_element_type(h, Value::dynamic());
+                            match inner {
+                                Value::Class(_) => self.render_class(ctx, &inner, props, call.line),
+                                Value::Func(ref c) => {
+                                    let argv = match props {
+                                        Value::Obj(_) => vec![props],
+                                        _ => self.placeholder_args(c),
+                                    };
+                                    self.render_function(ctx, &inner, argv, call.line)
+                                }
+                                _ => {}
+                            }
+                        }
                     }
                 }
             }
             _ => {}
         }
-        Value::dynamic()
+    }
+
+    /// A class component at the element on `line`: constructed with its
+    /// props, `props` set on the instance as React does, and every method run
+    /// on that instance, once per element.
+    fn render_class(&mut self, ctx: &Ctx, tag: &Value, props: Value, line: u32) {
+        let Value::Class(cv) = tag else { return };
+        let key = (Rc::as_ptr(cv) as usize, ctx.file, line);
+        if !self.libs.react.classes.insert(key) {
+            return;
+        }
+        let inst = self.construct(ctx, tag, vec![props.clone()], &[], line);
+        if let Value::Obj(o) = &inst {
+            o.set("props", props);
+        }
+        let methods: Vec<String> = cv
+            .class
+            .methods
+            .iter()
+            .map(|(n, _)| n.clone())
+            .filter(|n| n != "constructor")
+            .collect();
+        for name in methods {
+            if let Some(Value::Func(m)) = self.find_method(cv, &name, &inst) {
+                let argv = self.placeholder_args(&m);
+                self.invoke(&m, argv, Some(inst.clone()));
+            }
+        }
     }
 }

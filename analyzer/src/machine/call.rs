@@ -1228,6 +1228,7 @@ impl Interp {
             Builtin::Joi => Value::dynamic(),
             // Library values known by a variant of their own (`VARIANT_CALLS`).
             Builtin::Store(_)
+            | Builtin::SetState(_)
             | Builtin::Di(_)
             | Builtin::ZodBuilder(_)
             | Builtin::JoiBuilder(_)

@@ -400,6 +400,9 @@ impl Interp {
                 None | Some("default") => crate::libs::react::module(),
                 Some(n) => crate::libs::react::export(n),
             },
+            Some(Resolved::External(pkg)) if pkg == "react-redux" => {
+                crate::libs::react::redux_export(name.unwrap_or_default())
+            }
             Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
                 Some(v) if matches!(name, None | Some("default")) => v,
                 Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
