@@ -448,6 +448,10 @@ pub(crate) enum Unknown {
     External(Option<Rc<str>>),
     /// Computed at run time from something the analyzer cannot see.
     Dynamic,
+    /// A boolean whose value paths disagree on (`false`, then `true` under a
+    /// test only known at run time): unknown, but a boolean, as a response
+    /// schema says.
+    Bool,
     /// A parameter of a function the analyzer ran without a caller (its real
     /// callers are analyzed on their own; not a finding).
     Param,

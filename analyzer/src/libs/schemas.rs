@@ -1120,7 +1120,7 @@ pub(crate) fn value_schema(v: &Value, depth: u32) -> Option<J> {
     Some(match v {
         Value::Str(_) | Value::Pattern(_) => json!({"type": "string"}),
         Value::Num(_) => json!({"type": "number"}),
-        Value::Bool(_) => json!({"type": "boolean"}),
+        Value::Bool(_) | Value::Unknown(Unknown::Bool) => json!({"type": "boolean"}),
         Value::Null => json!({"type": "null"}),
         Value::Arr(items) => match items
             .borrow()

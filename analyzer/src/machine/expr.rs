@@ -312,17 +312,25 @@ impl Interp {
                                 // falsy; `a` may set them either way, so they
                                 // decide no `if`.
                                 if let (Expr::Object(_), Value::Obj(o)) = (r.as_ref(), &b) {
-                                    let flags: Vec<String> = o
+                                    // (A boolean stays a boolean: a response built
+                                    // from the fallback still says its type.)
+                                    let flags: Vec<(String, Value)> = o
                                         .props
                                         .borrow()
                                         .iter()
-                                        .filter(|(_, v)| {
-                                            matches!(v, Value::Bool(_) | Value::Undef | Value::Null)
+                                        .filter_map(|(k, v)| match v {
+                                            Value::Bool(_) => Some((
+                                                k.to_string(),
+                                                Value::Unknown(crate::value::Unknown::Bool),
+                                            )),
+                                            Value::Undef | Value::Null => {
+                                                Some((k.to_string(), Value::dynamic()))
+                                            }
+                                            _ => None,
                                         })
-                                        .map(|(k, _)| k.to_string())
                                         .collect();
-                                    for k in flags {
-                                        o.set(&k, Value::dynamic());
+                                    for (k, v) in flags {
+                                        o.set(&k, v);
                                     }
                                 }
                                 b

@@ -904,6 +904,15 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
         _ => {}
     }
     let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
+    let boolean = |v: &Value| {
+        matches!(
+            v,
+            Value::Bool(_) | Value::Unknown(crate::value::Unknown::Bool)
+        )
+    };
+    if boolean(&x) && boolean(&y) {
+        return Value::Unknown(crate::value::Unknown::Bool);
+    }
     if flag(&x) && flag(&y) && (matches!(x, Value::Bool(_)) || matches!(y, Value::Bool(_))) {
         return Value::dynamic();
     }
