@@ -580,13 +580,7 @@ impl Interp {
                 me.run_module(f);
             }
         });
-        let classes: Vec<Rc<ClassVal>> = self
-            .rec
-            .classes
-            .iter()
-            .filter(|(c, _)| files.contains(&c.file))
-            .map(|(c, _)| c.clone())
-            .collect();
+        let classes = self.rec.classes_in(&files);
         let mut seen = HashSet::new();
         for cv in classes {
             let key = (cv.file, cv.class.line);

@@ -162,13 +162,7 @@ impl Interp {
         for &f in &files {
             self.run_module(f);
         }
-        let classes: Vec<Rc<ClassVal>> = self
-            .rec
-            .classes
-            .iter()
-            .filter(|(c, _)| files.contains(&c.file))
-            .map(|(c, _)| c.clone())
-            .collect();
+        let classes = self.rec.classes_in(&files);
         let mut done: HashSet<(FileId, u32)> = HashSet::new();
         let mut charted = 0;
         for cv in classes {

@@ -72,6 +72,17 @@ pub(crate) struct Recorder {
 /// How many path strings [`Recorder::handed_paths`] keeps.
 pub(crate) const HANDED_PATHS: usize = 4096;
 
+impl Recorder {
+    /// The classes seen that are declared in one of `files`, in the order met.
+    pub(crate) fn classes_in(&self, files: &[FileId]) -> Vec<Rc<ClassVal>> {
+        self.classes
+            .iter()
+            .filter(|(c, _)| files.contains(&c.file))
+            .map(|(c, _)| c.clone())
+            .collect()
+    }
+}
+
 /// A followed call that was handed a route-path-like string: where it is,
 /// the callee's name, and the other strings among its arguments.
 pub(crate) struct HandedPath {
