@@ -841,44 +841,19 @@ pub(crate) fn import_roots(loader: &Arc<Loader>, target: FileId) -> Vec<(FileId,
 }
 
 /// For each file of `targets`, the project files (tests aside) whose
-/// imports resolve to it. Only files whose bytes name a target's file stem
-/// (or folder, for an `index`) are parsed.
+/// imports resolve to it. Only the files whose bytes import a target
+/// ([`Loader::byte_importers`]) are parsed to confirm it.
 fn importers_of(
     loader: &Arc<Loader>,
     targets: &BTreeSet<FileId>,
 ) -> BTreeMap<FileId, BTreeSet<FileId>> {
-    use rayon::prelude::*;
     let project = &loader.project;
-    let mut words: Vec<String> = Vec::new();
-    for &t in targets {
-        let rel = project.rel(t);
-        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        let stem = name.split('.').next().unwrap_or(name);
-        if stem == "index" {
-            let folder = dir.rsplit('/').next().unwrap_or(dir);
-            words.push(if folder.is_empty() {
-                ".".into()
-            } else {
-                folder.into()
-            });
-        } else {
-            words.push(stem.to_string());
-        }
-    }
-    words.sort();
-    words.dedup();
-    let finders: Vec<memchr::memmem::Finder> = words
+    let candidates: BTreeSet<FileId> = targets
         .iter()
-        .map(|w| memchr::memmem::Finder::new(w.as_bytes()))
-        .collect();
-    let candidates: Vec<FileId> = (0..project.files.len() as FileId)
-        .into_par_iter()
+        .flat_map(|&t| loader.byte_importers(t).iter().copied())
         .filter(|&i| {
             let f = &project.files[i as usize];
-            !crate::is_test_path(&f.rel)
-                && f.size <= 2 << 20
-                && std::fs::read(project.abs(i))
-                    .is_ok_and(|b| finders.iter().any(|w| w.find(&b).is_some()))
+            !crate::is_test_path(&f.rel) && f.size <= 2 << 20
         })
         .collect();
     loader.prefetch(candidates.iter().copied());

@@ -849,6 +849,8 @@ pub(crate) struct Loader {
     barrel_texts: Mutex<HashMap<FileId, Arc<[u8]>>>,
     /// The project files each file's bytes import (see [`Loader::may_route`]).
     byte_imports: Vec<OnceLock<Box<[FileId]>>>,
+    /// The reverse of `byte_imports` over every file (see [`Loader::byte_importers`]).
+    byte_importers: OnceLock<Vec<Box<[FileId]>>>,
     /// Files known to lead, or not, to one that routes (see [`Loader::may_route`]).
     routes_below: Mutex<HashMap<FileId, bool>>,
     /// Files whose facts were produced by parsing in this run, in the order parsed.
@@ -876,6 +878,7 @@ impl Loader {
             hashes: (0..n).map(|_| OnceLock::new()).collect(),
             barrel_texts: Mutex::new(HashMap::new()),
             byte_imports: (0..n).map(|_| OnceLock::new()).collect(),
+            byte_importers: OnceLock::new(),
             routes_below: Mutex::new(HashMap::new()),
             parsed: Default::default(),
             from_cache: Default::default(),
@@ -1052,6 +1055,29 @@ impl Loader {
             out.dedup();
             out.into_boxed_slice()
         })
+    }
+
+    /// The project files whose bytes import `id` (see [`Loader::byte_imports`]):
+    /// the first call reads every file's imports, in parallel, and keeps the
+    /// reverse index, so that climbing from a module to the roots of its
+    /// programs costs one read of the project however many levels it climbs.
+    pub(crate) fn byte_importers(&self, id: FileId) -> &[FileId] {
+        let index = self.byte_importers.get_or_init(|| {
+            use rayon::prelude::*;
+            let n = self.project.files.len();
+            let imports: Vec<&[FileId]> = (0..n as FileId)
+                .into_par_iter()
+                .map(|f| self.byte_imports(f))
+                .collect();
+            let mut index: Vec<Vec<FileId>> = vec![Vec::new(); n];
+            for (f, targets) in imports.into_iter().enumerate() {
+                for &t in targets {
+                    index[t as usize].push(f as FileId);
+                }
+            }
+            index.into_iter().map(Vec::into_boxed_slice).collect()
+        });
+        &index[id as usize]
     }
 
     /// Start loading these files on the worker pool, ahead of what was
