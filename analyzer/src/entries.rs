@@ -860,7 +860,10 @@ fn importers_of(
     let mut out: BTreeMap<FileId, BTreeSet<FileId>> = BTreeMap::new();
     for f in candidates {
         let loaded = loader.get(f);
-        for spec in loaded.facts.named_modules() {
+        // (A type-only import loads nothing: `import type { Id } from
+        // '../server/connect'` in shared types does not make the frontend
+        // that imports them a program of the server's.)
+        for spec in loaded.facts.loaded_modules() {
             if let Resolved::File(t) = project.resolve(f, spec)
                 && t != f
                 && targets.contains(&t)

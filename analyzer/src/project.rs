@@ -605,9 +605,18 @@ impl Project {
                 }
                 // A catch-all `"*": ["node_modules/*", "src/types/*"]` maps
                 // every package; when it names no source file, TypeScript
-                // resolves the package as usual. A named alias that leads
-                // nowhere is missing.
+                // resolves the package as usual. So it does for a named
+                // alias that leads nowhere (`"@mono/shared":
+                // ["./packages/shared/"]` under a `baseUrl` that doubles the
+                // folder), and Node never reads `paths`: a workspace package
+                // of that name is what both load. Otherwise it is missing.
                 if pattern != "*" {
+                    let (pkg_name, sub) = split_package(bare);
+                    if let Some(dir) = self.workspace_packages.get(pkg_name)
+                        && let Some(id) = self.resolve_package(dir, sub)
+                    {
+                        return Resolved::File(id);
+                    }
                     return Resolved::Missing;
                 }
             }

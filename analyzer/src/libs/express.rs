@@ -1391,6 +1391,7 @@ impl Interp {
                     _ => expr_text(e),
                 };
                 self.note_middleware(&name, v);
+                self.note_use_func(v);
                 out.push(UseHandler::Middleware(name));
             }
         }

@@ -38,7 +38,57 @@ impl Interp {
                 }
                 Value::dynamic()
             }
+            // What middleware before it wrote (`req.io = io`).
+            (HttpVal::Req, p) => self
+                .deferred
+                .req_props
+                .get(p)
+                .cloned()
+                .unwrap_or_else(Value::dynamic),
             _ => Value::dynamic(),
+        }
+    }
+
+    /// `req.prop = v` in a handler or middleware: Express hands the same
+    /// request object to every function after it, so a value that can
+    /// carry sites (a Socket.IO server, a router, an object holding one)
+    /// is what `req.prop` reads in the handlers (`app.use((req, res, next)
+    /// => { req.io = io; next(); })`, then `req.io.emit('sent', …)` in a
+    /// route). Other values (a user, a flag) stay only known at run time.
+    pub(crate) fn set_req_prop(&mut self, prop: &str, v: Value) {
+        if v.is_tracked(0) && RequestPart::of_req(prop).is_none() {
+            self.deferred.req_props.insert(prop.to_string(), v);
+        }
+    }
+
+    /// A function mounted with `use`: it runs for the requests after it.
+    pub(crate) fn note_use_func(&mut self, v: &Value) {
+        if self.modes.event_mode {
+            return;
+        }
+        if let Value::Func(c) = v
+            && self.deferred.use_func_keys.insert((c.file, c.func.id))
+        {
+            self.deferred.use_funcs.push(v.clone());
+        }
+    }
+
+    /// Runs the functions mounted with `use`, in the order they were
+    /// mounted, once each as a handler (before the routes' handlers run),
+    /// so that what they write on the request is there for the handlers
+    /// (see [`Interp::set_req_prop`]).
+    pub(crate) fn run_use_funcs(&mut self) {
+        let funcs = self.deferred.use_funcs.clone();
+        for f in funcs {
+            if self.js.steps > STEP_BUDGET {
+                break;
+            }
+            if let Value::Func(c) = &f {
+                let contract = Rc::new(RefCell::new(RawContract::default()));
+                let saved = self.running.route_contract.replace(contract);
+                self.run_as_handler(&f, c);
+                self.running.route_contract = saved;
+            }
         }
     }
 

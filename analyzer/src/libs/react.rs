@@ -33,6 +33,9 @@
 //! `connect(mapState, mapDispatch)(C)` renders `C` with them and with the
 //! props the store gives, only known at run time (`this.props.socket` is the
 //! socket the parent passed, `this.props.user` unknown).
+//! `lazy(() => import('./Game'))` renders the module's default export with
+//! the element's props, as `memo` does (the module is loaded where `lazy`
+//! is called).
 //!
 //! Effects (`useEffect(fn, deps)`, `useLayoutEffect`, `useInsertionEffect`)
 //! run `fn` at once: React runs them after each render, with what the
@@ -75,6 +78,9 @@ const USE_STATE: &str = "react.useState";
 /// `$$typeof` values: `{ $$typeof, type }`, `{ $$typeof, render }`.
 const MEMO: &str = "react.memo";
 const FORWARD_REF: &str = "react.forward_ref";
+/// `lazy(load)`: a component that renders the default export of the module
+/// `load`'s promise resolves to (`lazy(() => import('./Game'))`).
+const LAZY: &str = "react.lazy";
 /// react-redux's `connect(mapState, mapDispatch)`, and the function it
 /// returns, which wraps a component: `{ $$typeof, WrappedComponent }` (the
 /// static react-redux gives a connected component).
@@ -108,6 +114,7 @@ pub(crate) fn export(name: &str) -> Value {
         "useState" => framework(USE_STATE),
         "memo" => framework(MEMO),
         "forwardRef" => framework(FORWARD_REF),
+        "lazy" => framework(LAZY),
         _ => Value::external(),
     }
 }
@@ -233,6 +240,7 @@ impl Interp {
             }
             MEMO => Some(wrapper(MEMO, "type", argv.first().cloned()?)),
             FORWARD_REF => Some(wrapper(FORWARD_REF, "render", argv.first().cloned()?)),
+            LAZY => Some(self.react_lazy(ctx, argv.first()?, line)),
             CONNECT => Some(framework(CONNECT_HOC)),
             CONNECT_HOC => Some(wrapper(
                 CONNECTED,
@@ -245,6 +253,27 @@ impl Interp {
             }),
             USE_STATE => Some(self.react_use_state(ctx, argv.first().cloned(), line)),
             _ => None,
+        }
+    }
+
+    /// `lazy(load)`: React calls `load` when the element first renders and
+    /// renders the `default` of the module it resolves to with the
+    /// element's props, as `memo(C)` renders `C`. `load` is called here,
+    /// where the component is made: `import()` of a project file gives its
+    /// namespace. A default that is not a component (a package's, or only
+    /// known at run time) leaves the element type unknown, as before.
+    fn react_lazy(&mut self, ctx: &Ctx, load: &Value, line: u32) -> Value {
+        if !matches!(load, Value::Func(_)) {
+            return Value::external();
+        }
+        let ns = self.call_value_now(ctx, load, Vec::new(), &[], line, None);
+        let ns = self.force(ns, 0);
+        let component = self.member(&ns, "default");
+        let component = self.force(component, 0);
+        if matches!(component, Value::Func(_) | Value::Class(_)) || is_element_type(&component) {
+            wrapper(MEMO, "type", component)
+        } else {
+            Value::external()
         }
     }
 

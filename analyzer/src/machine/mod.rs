@@ -635,7 +635,10 @@ impl Interp {
                 }
             }
         }
-        self.with_mode(Mode::Events, true, |me| me.run_handlers_of(work, record));
+        self.with_mode(Mode::Events, true, |me| {
+            me.run_use_funcs();
+            me.run_handlers_of(work, record)
+        });
     }
 
     /// Run each route's functions of [`Interp::run_route_handlers`] with the

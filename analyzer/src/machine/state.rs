@@ -124,6 +124,15 @@ pub(crate) struct Deferred {
     /// Modules started with `child_process.fork` or as cluster workers:
     /// (module, calling file, line, the call that names it) (see `forks`).
     pub(crate) forked: Vec<(FileId, FileId, u32, &'static str)>,
+    /// Functions mounted with `use` (`app.use((req, res, next) => …)`), in
+    /// the order they were mounted, with their (file, function id): they run
+    /// as handlers before the routes' own (see `libs/express_http.rs`).
+    pub(crate) use_funcs: Vec<Value>,
+    pub(crate) use_func_keys: HashSet<(FileId, u32)>,
+    /// What middleware wrote on the request that can carry sites
+    /// (`req.io = io`), by property: Express hands the same `req` to every
+    /// function after it.
+    pub(crate) req_props: HashMap<String, Value>,
 }
 
 /// The JavaScript machine's own state: the global scope and object, the

@@ -424,6 +424,7 @@ impl Interp {
                 let n = n.clone();
                 crate::libs::set_member(self, &n, prop, &v);
             }
+            Value::Http(HttpVal::Req) => self.set_req_prop(prop, v),
             _ => {}
         }
     }
