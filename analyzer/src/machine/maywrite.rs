@@ -2,7 +2,8 @@
 //! run time copied over an object (`Object.assign({}, defaults, user)`,
 //! `{ ...defaults, ...user }`, `_.merge({}, defaults, user)`), a write under
 //! a key only known at run time (`for (const k of Object.keys(user)) o[k] =
-//! user[k]`), or an object with such keys copied over another. JavaScript may
+//! user[k]`, or a merge of each key's object with the run-time one, `o[k] =
+//! { ...o[k], ...user[k] }`), or an object with such keys copied over another. JavaScript may
 //! have replaced any key the object had, so what a key holds afterwards is the
 //! join of the two possibilities, never the value before taken as certain.
 //!
@@ -65,7 +66,12 @@ impl Interp {
     /// a write under a key only known at run time.
     fn maybe_written(&mut self, old: &Value, new: &Value, when: &str) -> Value {
         let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
-        if new.is_unknown() {
+        // An object whose keys a value only known at run time may have set
+        // (`{ ...defaults[k], ...user[k] }`) may hold anything under any key
+        // the old value had: a merge of the old value with the run-time one.
+        let open =
+            matches!(new, Value::Obj(n) if n.unknown_rest.is_some() || n.keyed_at_run_time.get());
+        if new.is_unknown() || open {
             return self.maybe_overwritten(old, when, 0);
         }
         if super::flow::same(old, new) {
