@@ -71,6 +71,22 @@ impl Interp {
         // the old value had: a merge of the old value with the run-time one.
         let open =
             matches!(new, Value::Obj(n) if n.unknown_rest.is_some() || n.keyed_at_run_time.get());
+        // Each key of an old section keeps its value when the run-time key is
+        // another, or when the run-time source merged in does not set it.
+        if let (Value::Obj(n), Value::Obj(o)) = (new, old)
+            && open
+            && plain(o)
+            && let Some(src) = n.merged_from.borrow().clone()
+        {
+            let copy = ObjData::new();
+            for (k, v) in o.entries() {
+                let cond = format!("({when} || {src}.{k} === undefined)");
+                let v = self.maybe_overwritten(&v, &cond, 1);
+                copy.set(&k, v);
+            }
+            copy.keyed_at_run_time.set(true);
+            return Value::Obj(copy);
+        }
         if new.is_unknown() || open {
             return self.maybe_overwritten(old, when, 0);
         }
@@ -95,6 +111,7 @@ impl Interp {
     ) {
         target.keyed_at_run_time.set(true);
         target.shape_known.set(false);
+        *target.merged_from.borrow_mut() = Some(source.into());
         for (k, old) in target.entries() {
             if known.is_some_and(|s| s.props.borrow().contains_key(&k)) {
                 continue;
