@@ -302,6 +302,8 @@ pub(crate) fn analyze_here(
     interp.sails_apps();
     // awilix-express controllers nothing served.
     interp.awilix_unserved();
+    // Routers that middleware hands the request to, read once start-up is done.
+    interp.forwarded_mounts();
     let reached: BTreeSet<FileId> = interp.rec.touched.clone();
     // Files that declare Express routers but that no entry reaches.
     if opts.entries.is_empty() {
@@ -323,6 +325,7 @@ pub(crate) fn analyze_here(
     }
     // Apps and routers built by code no entry runs (see `machine/salvage.rs`).
     interp.salvage_uncalled();
+    interp.forwarded_mounts();
     timings.resolve_ms = ms(t2);
 
     // Events: modules that mention sockets and nobody loaded (client code,

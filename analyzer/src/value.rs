@@ -90,6 +90,11 @@ pub(crate) struct ObjData {
     /// object (`Object.assign(t, o)`, `{ ...t, ...o }`) may overwrite any key
     /// of that one (see `machine/maywrite.rs`).
     pub(crate) keyed_at_run_time: Cell<bool>,
+    /// The text of the last source only known at run time copied over the
+    /// object (`user[k]` in `{ ...o[k], ...user[k] }`, the one whose keys
+    /// win): a key keeps what it held unless that source sets it (see
+    /// `machine/maywrite.rs`).
+    pub(crate) merged_from: RefCell<Option<Rc<str>>>,
     /// When the run made the object (see `Interp::stamp`; 0: not stamped,
     /// taken as older than any path): on a path that may not run, an object
     /// made on that path holds what the path wrote, since it does not exist
@@ -117,6 +122,7 @@ impl ObjData {
             shape_known: Cell::new(false),
             unknown_rest,
             keyed_at_run_time: Cell::new(false),
+            merged_from: RefCell::new(None),
             born: Cell::new(0),
         })
     }

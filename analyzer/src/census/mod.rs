@@ -1150,6 +1150,16 @@ impl Walker {
                                     .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
                                     || spread_then_handler(rest))
                         }
+                        // A prefix a name or member holds joined to a
+                        // segment (`config.API_PREFIX + 'blocks/:hash'`):
+                        // like a path a name gives.
+                        Some(Expr::Add(a, b)) if !path_literal(a) && prefixed_segment(a, b) => {
+                            !rest.iter().any(node_callback)
+                                && (rest
+                                    .iter()
+                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                    || spread_then_handler(rest))
+                        }
                         Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
                         None => false,
                     };
@@ -1285,6 +1295,31 @@ fn path_literal(e: &Expr) -> bool {
         Expr::Add(a, _) => path_literal(a),
         _ => false,
     }
+}
+
+/// `prefix + 'segment'`: a name or member (or a sum of them) joined to a
+/// string that reads as path segments (`'donations'`, `'block/:hash'`,
+/// `'/x'`), not a URL or text.
+fn prefixed_segment(a: &Expr, b: &Expr) -> bool {
+    fn prefix(e: &Expr) -> bool {
+        match e {
+            Expr::Ident(_) | Expr::Member(..) => true,
+            Expr::Add(l, r) => prefix(l) && (prefix(r) || matches!(&**r, Expr::Str(_))),
+            _ => false,
+        }
+    }
+    let segment = |s: &str| {
+        !s.is_empty()
+            && !s.contains("://")
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/:_-.*?()+".contains(c))
+    };
+    prefix(a)
+        && match b {
+            Expr::Str(s) => segment(s),
+            Expr::Template(q, _) => q.first().is_some_and(|s| segment(s)),
+            _ => false,
+        }
 }
 
 fn path_like(e: &Expr) -> bool {

@@ -1202,10 +1202,10 @@ impl Interp {
         let values: Vec<Value> = argv.iter().skip(start).map(|(_, v)| v.clone()).collect();
         self.graphql_mounts(ctx, id, &paths, &values, call);
         self.served_mounts(ctx, id, &paths, &values, call);
-        if self.openapi_backend_mount(ctx, id, &paths, &values, call.line) {
-            return;
-        }
-        if self.use_endpoint(ctx, id, &paths, &handlers, &values, call) {
+        if self.openapi_backend_mount(ctx, id, &paths, &values, call.line)
+            || self.use_endpoint(ctx, id, &paths, &handlers, &values, call)
+        {
+            self.forwarders_registered(id, false);
             return;
         }
         self.push_reg(
@@ -1216,6 +1216,7 @@ impl Interp {
             call.doc.clone(),
             None,
         );
+        self.forwarders_registered(id, true);
     }
 
     /// `use(path, x)` where `x` is a value of an installed package that may
@@ -1390,6 +1391,10 @@ impl Interp {
                     Expr::Array(_) => value_name(v).unwrap_or_else(|| "<anonymous>".into()),
                     _ => expr_text(e),
                 };
+                if let Some(r) = self.forwarded_router(&name, v) {
+                    out.push(UseHandler::Router(r));
+                    return;
+                }
                 self.note_middleware(&name, v);
                 self.note_use_func(v);
                 out.push(UseHandler::Middleware(name));

@@ -35,6 +35,7 @@ pub(crate) mod dropins;
 pub(crate) mod express;
 pub(crate) mod express_app_members;
 pub(crate) mod express_choice;
+pub(crate) mod express_forward;
 pub(crate) mod express_http;
 pub(crate) mod express_openapi;
 pub(crate) mod feathers;
@@ -112,6 +113,8 @@ pub(crate) struct LibState {
     pub(crate) dispatch_queue: Vec<socketio_rpc::Queued>,
     /// zustand stores, in the order created (see `libs/stores.rs`).
     pub(crate) stores: Vec<stores::Store>,
+    /// Middleware that hands the request to a router (see `libs/express_forward.rs`).
+    pub(crate) forwarding: express_forward::Forwarding,
     /// awilix-express's controller builders and served classes (see `libs/awilix.rs`).
     pub(crate) awilix: awilix::Awilix,
     /// `new InversifyExpressServer(...)` instances (see `libs/inversify.rs`).

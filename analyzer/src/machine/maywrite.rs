@@ -2,7 +2,8 @@
 //! run time copied over an object (`Object.assign({}, defaults, user)`,
 //! `{ ...defaults, ...user }`, `_.merge({}, defaults, user)`), a write under
 //! a key only known at run time (`for (const k of Object.keys(user)) o[k] =
-//! user[k]`), or an object with such keys copied over another. JavaScript may
+//! user[k]`, or a merge of each key's object with the run-time one, `o[k] =
+//! { ...o[k], ...user[k] }`), or an object with such keys copied over another. JavaScript may
 //! have replaced any key the object had, so what a key holds afterwards is the
 //! join of the two possibilities, never the value before taken as certain.
 //!
@@ -65,7 +66,28 @@ impl Interp {
     /// a write under a key only known at run time.
     fn maybe_written(&mut self, old: &Value, new: &Value, when: &str) -> Value {
         let flag = |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
-        if new.is_unknown() {
+        // An object whose keys a value only known at run time may have set
+        // (`{ ...defaults[k], ...user[k] }`) may hold anything under any key
+        // the old value had: a merge of the old value with the run-time one.
+        let open =
+            matches!(new, Value::Obj(n) if n.unknown_rest.is_some() || n.keyed_at_run_time.get());
+        // Each key of an old section keeps its value when the run-time key is
+        // another, or when the run-time source merged in does not set it.
+        if let (Value::Obj(n), Value::Obj(o)) = (new, old)
+            && open
+            && plain(o)
+            && let Some(src) = n.merged_from.borrow().clone()
+        {
+            let copy = ObjData::new();
+            for (k, v) in o.entries() {
+                let cond = format!("({when} || {src}.{k} === undefined)");
+                let v = self.maybe_overwritten(&v, &cond, 1);
+                copy.set(&k, v);
+            }
+            copy.keyed_at_run_time.set(true);
+            return Value::Obj(copy);
+        }
+        if new.is_unknown() || open {
             return self.maybe_overwritten(old, when, 0);
         }
         if super::flow::same(old, new) {
@@ -89,6 +111,7 @@ impl Interp {
     ) {
         target.keyed_at_run_time.set(true);
         target.shape_known.set(false);
+        *target.merged_from.borrow_mut() = Some(source.into());
         for (k, old) in target.entries() {
             if known.is_some_and(|s| s.props.borrow().contains_key(&k)) {
                 continue;
