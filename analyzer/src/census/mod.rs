@@ -81,7 +81,9 @@
 //! `X.route(p)` with no verb after it, and a verb call that is awaited or
 //! has `.then`/`.catch`/`.finally` chained on it (`await $.http.post('/books',
 //! body)`: Express's verb methods return the app or router, so that is an
-//! HTTP client's request).
+//! HTTP client's request), and `use` and verb calls Express would refuse or
+//! whose chain returns something no app or router is ([`shape`]:
+//! `md.use(plugin, { label: false })`, `indexes.use(name).search({…})`).
 
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
 use serde::{Deserialize, Serialize};
@@ -91,6 +93,7 @@ use std::rc::Rc;
 mod account;
 mod declared;
 mod packages;
+mod shape;
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
@@ -265,6 +268,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         packages: top_level_packages(facts),
         writes: Vec::new(),
         typed_params: Vec::new(),
+        foreign: HashSet::new(),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -533,6 +537,9 @@ struct Walker {
     /// Parameters whose annotation names a type, with the function depth
     /// they belong to: (depth, name, type name).
     typed_params: Vec<(usize, String, String)>,
+    /// The `use` and verb calls (by address) of chains that are not an
+    /// Express app's or router's ([`shape::foreign_links`]).
+    foreign: HashSet<usize>,
 }
 
 /// The instance methods a class declares (and its fields holding functions),
@@ -929,6 +936,7 @@ impl Walker {
         let d = d + 1;
         match e {
             Expr::Call(c) => {
+                shape::foreign_links(c, &mut self.foreign);
                 self.call(c);
                 self.expr(&c.callee, None, d);
                 for a in &c.args {
@@ -1119,7 +1127,7 @@ impl Walker {
             return;
         };
         let m = method.as_str();
-        if self.own_method(recv, m) {
+        if self.own_method(recv, m) || self.foreign.contains(&(std::ptr::from_ref(c) as usize)) {
             return;
         }
         let item = |kind, first: Option<&Expr>| {
@@ -1140,19 +1148,20 @@ impl Walker {
                 None => {
                     let first = c.args.first();
                     let rest = c.args.get(1..).unwrap_or(&[]);
-                    let ok = match first {
-                        // A path a name, member or call gives (`urljoin(base,
-                        // 'api/signin')`): a handler function or member must follow.
-                        Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
-                            !rest.iter().any(node_callback)
-                                && (rest
-                                    .iter()
-                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                    || spread_then_handler(rest))
-                        }
-                        Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
-                        None => false,
-                    };
+                    let ok = !shape::refuses_handlers(rest)
+                        && match first {
+                            // A path a name, member or call gives (`urljoin(base,
+                            // 'api/signin')`): a handler function or member must follow.
+                            Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
+                                !rest.iter().any(node_callback)
+                                    && (rest
+                                        .iter()
+                                        .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                        || spread_then_handler(rest))
+                            }
+                            Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
+                            None => false,
+                        };
                     ok.then(|| item(CensusKind::Route, first))
                 }
             }
@@ -1163,8 +1172,7 @@ impl Walker {
                 Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
                 _ => (None, &c.args[..]),
             };
-            rest.iter()
-                .any(handler_like)
+            (rest.iter().any(handler_like) && !shape::refuses_handlers(rest))
                 .then(|| item(CensusKind::Use, path))
         } else if m == "resource" {
             // A REST resource generator's resource (`finale.resource({ model,
