@@ -99,6 +99,7 @@ pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
 pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
+use shape::{handler_like, node_callback, path_like, path_literal, spread_then_handler};
 
 /// What kind of registration a census item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -204,6 +205,12 @@ pub(crate) struct CensusItem {
     /// f(svc: Svc)`): that type, when the file imports or declares it.
     #[serde(default)]
     pub(crate) declared: Option<Declared>,
+    /// For a `use` whose handlers are all names bound at the top level to
+    /// an installed package's value itself, never called (`md.use(abbr)`
+    /// with `const abbr = require('markdown-it-abbr')`): (the first name,
+    /// its specifier). (While walking: the names, comma-joined.)
+    #[serde(default)]
+    pub(crate) plugin: Option<(String, String)>,
 }
 
 impl CensusItem {
@@ -225,6 +232,7 @@ impl CensusItem {
             bare_class: false,
             inherited: None,
             declared: None,
+            plugin: None,
         }
     }
 
@@ -298,7 +306,17 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
             it.receiver_package = framework.clone();
         }
     }
+    let values = packages::package_values(facts);
     for it in &mut w.out {
+        if let Some((names, _)) = it.plugin.take() {
+            let specs: Option<Vec<&String>> = names
+                .split(',')
+                .map(|n| values.iter().find(|(v, _)| v == n).map(|(_, p)| p))
+                .collect();
+            it.plugin = specs
+                .and_then(|s| s.first().copied())
+                .map(|p| (names.split(',').next().unwrap_or("").to_string(), p.clone()));
+        }
         if let Some(d) = it.declared.take() {
             it.declared = declared_origin(facts, &d.ty);
         }
@@ -924,6 +942,7 @@ impl Walker {
                     bare_class: root.is_none(),
                     inherited: None,
                     declared: None,
+                    plugin: None,
                 });
             }
         }
@@ -1079,6 +1098,7 @@ impl Walker {
                 bare_class: false,
                 inherited: None,
                 declared: None,
+                plugin: None,
             });
             return;
         }
@@ -1172,8 +1192,19 @@ impl Walker {
                 Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
                 _ => (None, &c.args[..]),
             };
-            (rest.iter().any(handler_like) && !shape::refuses_handlers(rest))
-                .then(|| item(CensusKind::Use, path))
+            (rest.iter().any(handler_like) && !shape::refuses_handlers(rest)).then(|| {
+                let names: Vec<String> = rest
+                    .iter()
+                    .map_while(|a| match a {
+                        Expr::Ident(n) => Some(n.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                CensusItem {
+                    plugin: (names.len() == rest.len()).then(|| (names.join(","), String::new())),
+                    ..item(CensusKind::Use, path)
+                }
+            })
         } else if m == "resource" {
             // A REST resource generator's resource (`finale.resource({ model,
             // endpoints })`, `libs/finale.rs`): its routes, sited at the call.
@@ -1279,54 +1310,6 @@ fn route_chain_path(e: &Expr) -> Option<&Expr> {
         e = inner;
     }
     None
-}
-
-/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
-fn path_literal(e: &Expr) -> bool {
-    match e {
-        Expr::Str(s) => s.starts_with('/') || s == "*",
-        Expr::Template(q, exprs) => q
-            .first()
-            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
-        Expr::Regex(_) => true,
-        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
-        Expr::Add(a, _) => path_literal(a),
-        _ => false,
-    }
-}
-
-fn path_like(e: &Expr) -> bool {
-    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
-}
-
-/// `(...middlewares, handler)`: a spread list of middleware followed by a
-/// handler, the way route tables are registered (`router.post(route.url,
-/// ...middlewares, wrap(route.callback))`); a client call does not spread
-/// arguments before its callback.
-fn spread_then_handler(rest: &[Expr]) -> bool {
-    rest.iter()
-        .position(|a| matches!(a, Expr::Spread(_)))
-        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
-}
-
-/// A Node-style callback, error first (`function (err, value) {…}`): what a
-/// cache's or a client's `get(key, store, cb)` takes. Express calls a route
-/// handler with `(req, res, next)` and an error handler with four
-/// parameters, so a function whose first parameter is named for an error
-/// and that takes fewer than four is never one.
-fn node_callback(e: &Expr) -> bool {
-    let Expr::Func(f) = e else { return false };
-    f.params.len() < 4
-        && matches!(f.params.first(), Some(Pattern::Ident(n)) if matches!(n.as_str(), "err" | "error" | "er"))
-}
-
-fn handler_like(e: &Expr) -> bool {
-    match e {
-        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
-        Expr::Ident(n) => n != "undefined",
-        Expr::Spread(_) => true,
-        _ => false,
-    }
 }
 
 /// How much a receiver looks like Socket.IO; `None` for Engine.IO and

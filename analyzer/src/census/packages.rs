@@ -307,3 +307,60 @@ pub(super) fn package_of(spec: &str) -> &str {
     };
     &spec[..end.unwrap_or(spec.len())]
 }
+
+/// Top-level names bound to an installed package's value itself, or one of
+/// its members, never called (`import abbr from 'markdown-it-abbr'`, `const
+/// { full: emoji } = require('markdown-it-emoji')`, `const sub =
+/// require('markdown-it-sub')`), other than a routing package's: (name,
+/// specifier). `const mw = require('p')(opts)` is not one.
+pub(crate) fn package_values(facts: &FileFacts) -> Vec<(String, String)> {
+    fn plain_require(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Call(c) => match (&c.callee, c.args.first()) {
+                (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" && c.args.len() == 1 => {
+                    Some(s)
+                }
+                (Expr::Ident(h), Some(a)) if h == "__importDefault" || h == "__importStar" => {
+                    plain_require(a)
+                }
+                _ => None,
+            },
+            Expr::Member(o, _) => plain_require(o),
+            _ => None,
+        }
+    }
+    let package = |spec: &str| {
+        !(spec.starts_with('.')
+            || spec.starts_with('/')
+            || spec.starts_with("@/")
+            || routing_package(package_of(spec)))
+    };
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) && !imp.type_only => {
+                for n in imp
+                    .default
+                    .iter()
+                    .chain(&imp.namespace)
+                    .chain(imp.named.iter().map(|(_, l)| l))
+                {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let Some(spec) = e.as_ref().and_then(plain_require).filter(|s| package(s))
+                    else {
+                        continue;
+                    };
+                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
+                        out.push((n, spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

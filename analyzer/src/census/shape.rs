@@ -1,5 +1,6 @@
-//! What Express accepts in a registration's arguments and what it returns,
-//! read as evidence that a registration-shaped call is not Express's.
+//! What Express accepts in a registration's arguments and what it returns:
+//! the argument shapes the census takes for a path or a handler, and the
+//! evidence that a registration-shaped call is not Express's.
 //!
 //! - Express refuses any handler that is not a function (or an array of
 //!   them): `router.use()` and `Route.<verb>()` throw a `TypeError` for an
@@ -14,7 +15,7 @@
 //!   (`indexes.use(name).search({ count: true })`, `.process(text)`), none
 //!   of its links is an Express registration.
 
-use crate::ir::{Call, Expr};
+use crate::ir::{Call, Expr, Pattern};
 use std::collections::HashSet;
 
 /// The HTTP methods Node knows (`http.METHODS`, lower-cased) beyond the
@@ -102,7 +103,7 @@ pub(super) fn refuses_handlers(rest: &[Expr]) -> bool {
 /// optional (a literal one), a verb's is its first argument.
 fn after_path<'a>(m: &str, args: &'a [Expr]) -> &'a [Expr] {
     let skip = if m == "use" {
-        usize::from(args.first().is_some_and(super::path_literal))
+        usize::from(args.first().is_some_and(path_literal))
     } else {
         1
     };
@@ -180,5 +181,53 @@ pub(super) fn foreign_links(top: &Call, foreign: &mut HashSet<usize>) {
     }
     if bad {
         foreign.extend(run);
+    }
+}
+
+/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
+pub(super) fn path_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Str(s) => s.starts_with('/') || s == "*",
+        Expr::Template(q, exprs) => q
+            .first()
+            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
+        Expr::Regex(_) => true,
+        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
+        Expr::Add(a, _) => path_literal(a),
+        _ => false,
+    }
+}
+
+pub(super) fn path_like(e: &Expr) -> bool {
+    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
+}
+
+/// `(...middlewares, handler)`: a spread list of middleware followed by a
+/// handler, the way route tables are registered (`router.post(route.url,
+/// ...middlewares, wrap(route.callback))`); a client call does not spread
+/// arguments before its callback.
+pub(super) fn spread_then_handler(rest: &[Expr]) -> bool {
+    rest.iter()
+        .position(|a| matches!(a, Expr::Spread(_)))
+        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
+}
+
+/// A Node-style callback, error first (`function (err, value) {…}`): what a
+/// cache's or a client's `get(key, store, cb)` takes. Express calls a route
+/// handler with `(req, res, next)` and an error handler with four
+/// parameters, so a function whose first parameter is named for an error
+/// and that takes fewer than four is never one.
+pub(super) fn node_callback(e: &Expr) -> bool {
+    let Expr::Func(f) = e else { return false };
+    f.params.len() < 4
+        && matches!(f.params.first(), Some(Pattern::Ident(n)) if matches!(n.as_str(), "err" | "error" | "er"))
+}
+
+pub(super) fn handler_like(e: &Expr) -> bool {
+    match e {
+        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
+        Expr::Ident(n) => n != "undefined",
+        Expr::Spread(_) => true,
+        _ => false,
     }
 }
