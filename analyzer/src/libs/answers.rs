@@ -54,6 +54,17 @@ fn rooted_at(e: &Expr, res: &str) -> bool {
 /// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
 /// handler (four parameters) or a function without `res` is not one.
 pub(crate) fn answers_alone(f: &Func) -> bool {
+    answers(f, false)
+}
+
+/// Whether a function mounted with `use` may answer a request it gets, as
+/// [`answers_alone`] says, though it may also pass it on (`if (!req.places)
+/// return next(); res.json(…)`).
+pub(crate) fn may_answer(f: &Func) -> bool {
+    answers(f, true)
+}
+
+fn answers(f: &Func, may_pass: bool) -> bool {
     if f.params.len() < 2 || f.params.len() > 3 || f.rest {
         return false;
     }
@@ -68,7 +79,7 @@ pub(crate) fn answers_alone(f: &Func) -> bool {
         },
     };
     let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
-    if next.is_some_and(mentions) || mentions("arguments") {
+    if !may_pass && (next.is_some_and(mentions) || mentions("arguments")) {
         return false;
     }
     any_expr(&f.body, &|e| match e {
