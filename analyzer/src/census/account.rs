@@ -1004,6 +1004,23 @@ fn explain(
             ),
         };
     }
+    // (`Sessions.delete(env, id, cb)` with `const Sessions = module.exports`
+    // and `Sessions.delete = (…) => {…}` in the same file.)
+    if !event
+        && item.kind != CensusKind::Call
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(line) =
+            super::packages::own_export_method(&run.loader.get(file).facts, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is this module's exports object, whose `{}` is its own function ({})",
+                item.method,
+                here(file, line)
+            ),
+        };
+    }
     // (`api.post(path, data)` with `import { api } from './client'`, whose
     // `api` is an object literal with its own `post`.)
     if !event

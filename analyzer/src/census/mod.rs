@@ -335,6 +335,25 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     w.out
 }
 
+/// The installed package a `require` in an expression gives whole, or the
+/// first of the two a choice between requires gives (`const H =
+/// url.protocol === 'http:' ? require('node:http') : require('node:https')`),
+/// wherever it is written.
+fn required_package(e: &Expr) -> Option<String> {
+    let package = |e: &Expr| {
+        let Expr::Call(c) = e else { return None };
+        let s = required(e).filter(|_| matches!(&c.callee, Expr::Ident(r) if r == "require"))?;
+        (!(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"))).then(|| s.to_string())
+    };
+    match e {
+        Expr::Cond(_, _, a, b) => {
+            let (a, b) = (package(a)?, package(b)?);
+            Some(a).filter(|_| !b.is_empty())
+        }
+        e => package(e),
+    }
+}
+
 /// What a write in the file stores (see [`Walker::writes`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Written {
@@ -725,7 +744,7 @@ impl Walker {
         if matches!(e, Expr::Null | Expr::Undefined) {
             return;
         }
-        let written = match packages::made_by(e, &self.packages) {
+        let written = match packages::made_by(e, &self.packages).or_else(|| required_package(e)) {
             Some(p) => Written::Made(p),
             None => slot(e).map_or(Written::Other, Written::Slot),
         };

@@ -276,14 +276,59 @@ pub(super) fn exports_own_function(facts: &FileFacts, method: &str) -> bool {
             _ => false,
         })
     };
+    let aliases = module_aliases(facts);
     facts.body.iter().any(|st| match st {
         Stmt::ExportDefault(Expr::Object(props)) => own(props),
         Stmt::Expr(Expr::Assign(t, v)) => match (target(t), &**v) {
             (Some(t), Expr::Object(props)) if module_exports(t) => own(props),
-            (Some(Expr::Member(o, prop)), Expr::Func(_)) => prop == method && exports_object(o),
+            (Some(Expr::Member(o, prop)), Expr::Func(_)) => {
+                prop == method
+                    && (exports_object(o) || matches!(&**o, Expr::Ident(a) if aliases.contains(a)))
+            }
             _ => false,
         },
         _ => false,
+    })
+}
+
+/// The top-level names bound to the module's exports object (`const
+/// Sessions = module.exports`, `var self = exports`): a function assigned
+/// to one of their keys is the module's own export.
+pub(super) fn module_aliases(facts: &FileFacts) -> Vec<String> {
+    let mut out = Vec::new();
+    for st in &facts.body {
+        if let Stmt::Var(decls) = st {
+            for (p, e) in decls {
+                if let (Pattern::Ident(n), Some(e)) = (p, e)
+                    && exports_object(e)
+                {
+                    out.push(n.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The line of the function the file assigns at its top level under
+/// `method` to `name`, a name bound to its exports object (`const Sessions
+/// = module.exports; Sessions.delete = function (…) {…}`): `Sessions.delete(…)`
+/// calls the module's own function.
+pub(super) fn own_export_method(facts: &FileFacts, name: &str, method: &str) -> Option<u32> {
+    if !module_aliases(facts).iter().any(|a| a == name) {
+        return None;
+    }
+    facts.body.iter().find_map(|st| match st {
+        Stmt::Expr(Expr::Assign(t, v)) => match (&**t, &**v) {
+            (Pattern::Target(t), Expr::Func(f))
+                if matches!(&**t, Expr::Member(o, m)
+                    if m == method && matches!(&**o, Expr::Ident(a) if a == name)) =>
+            {
+                Some(f.line)
+            }
+            _ => None,
+        },
+        _ => None,
     })
 }
 
