@@ -179,7 +179,8 @@ pub(super) fn routing_package(p: &str) -> bool {
     base.contains("express")
         || base.contains("router")
         || base.starts_with("socket.io")
-        || base.starts_with("@nestjs")
+        // (`@nestjs/axios` is Nest's HTTP client.)
+        || (base.starts_with("@nestjs") && p != "@nestjs/axios")
         || crate::libs::generates_routes(p)
 }
 
