@@ -786,12 +786,18 @@ impl Walker {
     /// `this` the class declares with a type, or a typed parameter.
     fn declared_type(&self, recv: &Expr) -> Option<String> {
         match recv {
-            Expr::Member(o, f) => self
-                .this_class(o)?
-                .typed
-                .iter()
-                .find(|(m, _)| m == f)
-                .map(|(_, t)| t.clone()),
+            Expr::Member(o, f) => {
+                let class = self.this_class(o)?;
+                class
+                    .typed
+                    .iter()
+                    .find(|(m, _)| m == f)
+                    .map(|(_, t)| t.clone())
+                    // A member of the class it extends (`this.http` in
+                    // `class Orgs extends WithHttp`): `WithHttp#http`,
+                    // resolved when accounting.
+                    .or_else(|| class.superclass.as_ref().map(|s| format!("{s}#{f}")))
+            }
             Expr::Ident(n) => self
                 .typed_params
                 .iter()
