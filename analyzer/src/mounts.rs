@@ -366,12 +366,9 @@ pub(crate) fn walk(
                 }
                 // A `use`d function that may pass the request on is
                 // middleware (its `use` is walked as such): an operation only
-                // below a route that hands requests to its router, and only
-                // when it answers other than by refusing (not a guard).
-                if dispatch_only(interp, reg)
-                    && (out.dispatches.is_empty()
-                        || !contract.borrow().responses.iter().any(|r| r.0 < 400))
-                {
+                // below a route that hands requests to its router (it answers
+                // other than by refusing: `libs::answers::may_answer`).
+                if dispatch_only(interp, reg) && out.dispatches.is_empty() {
                     continue;
                 }
                 // A route whose last handler passes the request on (`next()`)

@@ -1217,7 +1217,8 @@ impl Walker {
                 Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
                 _ => (None, &c.args[..]),
             };
-            (rest.iter().any(handler_like) && !shape::refuses_handlers(rest)).then(|| {
+            let checked = shape::after_path("use", &c.args);
+            (rest.iter().any(handler_like) && !shape::refuses_handlers(checked)).then(|| {
                 let names: Vec<String> = rest
                     .iter()
                     .map_while(|a| match a {

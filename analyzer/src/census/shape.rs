@@ -101,9 +101,13 @@ pub(super) fn refuses_handlers(rest: &[Expr]) -> bool {
 
 /// The arguments of a `use` or verb call after its path: `use`'s path is
 /// optional (a literal one), a verb's is its first argument.
-fn after_path<'a>(m: &str, args: &'a [Expr]) -> &'a [Expr] {
+pub(super) fn after_path<'a>(m: &str, args: &'a [Expr]) -> &'a [Expr] {
     let skip = if m == "use" {
-        usize::from(args.first().is_some_and(path_literal))
+        // (Express takes any string first as the path: `use('api', h)`.)
+        usize::from(
+            args.first()
+                .is_some_and(|p| path_literal(p) || matches!(p, Expr::Str(_) | Expr::Template(..))),
+        )
     } else {
         1
     };

@@ -59,7 +59,8 @@ pub(crate) fn answers_alone(f: &Func) -> bool {
 
 /// Whether a function mounted with `use` may answer a request it gets, as
 /// [`answers_alone`] says, though it may also pass it on (`if (!req.places)
-/// return next(); res.json(…)`).
+/// return next(); res.json(…)`), by a send that is not a refusal or a
+/// redirect (`res.status(code).json(body)`, not `res.sendStatus(403)`).
 pub(crate) fn may_answer(f: &Func) -> bool {
     answers(f, true)
 }
@@ -82,9 +83,12 @@ fn answers(f: &Func, may_pass: bool) -> bool {
     if !may_pass && (next.is_some_and(mentions) || mentions("arguments")) {
         return false;
     }
+    // (One that may pass on answers only by a send that is not a refusal
+    // or a redirect: a guard's `res.sendStatus(403)` is not an answer.)
     any_expr(&f.body, &|e| match e {
         Expr::Call(c) => {
-            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, res))
+            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, res)
+                && !(may_pass && (m == "redirect" || refuses(e))))
                 || c.args
                     .iter()
                     .any(|a| matches!(a, Expr::Ident(x) if x == res))
