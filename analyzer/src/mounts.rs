@@ -364,6 +364,13 @@ pub(crate) fn walk(
                 } {
                     continue;
                 }
+                // A `use`d function that may pass the request on is
+                // middleware (its `use` is walked as such): an operation only
+                // below a route that hands requests to its router (it answers
+                // other than by refusing: `libs::answers::may_answer`).
+                if dispatch_only(interp, reg) && out.dispatches.is_empty() {
+                    continue;
+                }
                 // A route whose last handler passes the request on (`next()`)
                 // and otherwise only refuses it is middleware for the routes
                 // registered after it at the same method and path, not an
@@ -415,6 +422,11 @@ pub(crate) fn walk(
                         method = m;
                         full = path;
                         subpaths = false;
+                    } else if dispatch_only(interp, reg) {
+                        // A `use`d function that may pass the request on is
+                        // middleware (its `use` is walked as such), an
+                        // operation only below a dispatching route.
+                        continue;
                     }
                     let subpaths = &subpaths;
                     if let Some(d) =
@@ -713,7 +725,7 @@ pub(crate) fn build_inventory(
             .regs
             .iter()
             .filter_map(|reg| match &reg.kind {
-                RegKind::Route { method, paths, .. } => {
+                RegKind::Route { method, paths, .. } if !dispatch_only(interp, reg) => {
                     let at = loc(project, reg.file, reg.line);
                     let lost: Vec<&str> = paths
                         .iter()
@@ -984,6 +996,14 @@ fn refuses_or_passes(c: &crate::libs::schemas::RawContract) -> Option<Option<Ref
             .min_by_key(|r| (r.0, r.2, r.3))
             .map(|r| (r.0, r.2, r.3)),
     )
+}
+
+/// A route recorded for a `use`d function that may pass the request on
+/// (see `Recorder::dispatch_answers`): an operation only below a route that
+/// hands requests to its router.
+pub(crate) fn dispatch_only(interp: &Interp, reg: &crate::machine::Reg) -> bool {
+    matches!(&reg.kind, RegKind::Route { subpaths: true, handler: Some(h), .. }
+        if h.at.is_some_and(|at| interp.rec.dispatch_answers.contains(&at)))
 }
 
 fn catch_all(p: &PathArg) -> bool {

@@ -206,11 +206,9 @@ pub(crate) fn salvage_unmounted(
         if r.is_app && (r.unreached || r.salvage.is_some()) {
             continue;
         }
-        if !r
-            .regs
-            .iter()
-            .any(|g| matches!(g.kind, RegKind::Route { .. }))
-        {
+        if !r.regs.iter().any(|g| {
+            matches!(g.kind, RegKind::Route { .. }) && !crate::mounts::dispatch_only(interp, g)
+        }) {
             continue;
         }
         tags.insert(

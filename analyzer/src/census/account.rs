@@ -363,22 +363,32 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                             .controller
                             .is_some_and(|l| f.at.file == rel && f.at.line == l)
                 });
-                let (cause, finding_at) = if let Some((code, line)) = own {
+                // A receiver an installed package gives (`_.get(app, key)`
+                // with lodash) makes no registration, whatever finding
+                // stands at its line or its loop.
+                let foreign = if event {
+                    None
+                } else {
+                    package_receiver(run, file, item)
+                };
+                let (cause, finding_at) = if let (None, Some((code, line))) = (&foreign, own) {
                     (code.as_str(), Some(loc(file, line)))
-                } else if let Some(l) = in_loop {
+                } else if let (None, Some(l)) = (&foreign, in_loop) {
                     ("dynamic-loop", Some(l))
-                } else if let Some(f) = listed {
+                } else if let (None, Some(f)) = (&foreign, listed) {
                     ("unmounted-router", Some(f.at.clone()))
                 } else {
-                    let why = explain(
-                        run,
-                        file,
-                        item,
-                        event,
-                        budget.as_ref(),
-                        &depth,
-                        &computed_imports,
-                    );
+                    let why = foreign.unwrap_or_else(|| {
+                        explain(
+                            run,
+                            file,
+                            item,
+                            event,
+                            budget.as_ref(),
+                            &depth,
+                            &computed_imports,
+                        )
+                    });
                     let key = (rel.clone(), event, why.cause, why.reason);
                     groups
                         .entry(key.clone())
@@ -669,6 +679,84 @@ fn imported_client(run: &RunView, file: FileId, receiver: &str) -> Option<(Strin
     Some((run.project.rel(id).to_string(), client))
 }
 
+/// Where the object a receiver names is written (`file:line`), when a
+/// relative import binds the name (`import { api } from './api'`, `const {
+/// api } = require('./api')`) to an object literal that module writes at its
+/// top level, or re-exports from another (`export * from './client'`), with
+/// its own function under `method` (see [`super::packages::own_object_method`]).
+fn imported_own_object(
+    run: &RunView,
+    file: FileId,
+    receiver: &str,
+    method: &str,
+) -> Option<String> {
+    if receiver.contains(['.', '(', '[', '?']) {
+        return None;
+    }
+    let facts = &run.loader.get(file).facts;
+    let (spec, name) = facts.body.iter().find_map(|st| match st {
+        Stmt::Import(imp) if imp.source.starts_with('.') => imp
+            .named
+            .iter()
+            .find(|(_, local)| local == receiver)
+            .map(|(imported, _)| (imp.source.clone(), imported.clone())),
+        Stmt::Var(decls) => decls.iter().find_map(|(p, e)| match p {
+            Pattern::Object(props, _) => {
+                let spec = e.as_ref().and_then(super::required)?;
+                if !spec.starts_with('.') {
+                    return None;
+                }
+                props.iter().find_map(|(k, p)| match (k, p) {
+                    (crate::ir::PropKey::Name(k), Pattern::Ident(l)) if l == receiver => {
+                        Some((spec.to_string(), k.clone()))
+                    }
+                    _ => None,
+                })
+            }
+            _ => None,
+        }),
+        _ => None,
+    })?;
+    let crate::project::Resolved::File(id) = run.project.resolve(file, &spec) else {
+        return None;
+    };
+    exported_object(run, id, &name, method, 0)
+}
+
+/// Where module `id` (or a module it re-exports `name` from) writes the
+/// object literal `name` with its own function `method`.
+fn exported_object(
+    run: &RunView,
+    id: FileId,
+    name: &str,
+    method: &str,
+    depth: u32,
+) -> Option<String> {
+    if depth > 4 {
+        return None;
+    }
+    let facts = &run.loader.get(id).facts;
+    if let Some(line) = super::packages::own_object_method(facts, name, method) {
+        return Some(format!("{}:{line}", run.project.rel(id)));
+    }
+    facts.body.iter().find_map(|st| {
+        let (spec, inner) = match st {
+            Stmt::ExportNames(names, Some(spec), _) => names
+                .iter()
+                .find(|(_, exported)| exported == name)
+                .map(|(local, _)| (spec, local.as_str()))?,
+            Stmt::ExportAll(spec, None, _) => (spec, name),
+            _ => return None,
+        };
+        match run.project.resolve(id, spec) {
+            crate::project::Resolved::File(next) => {
+                exported_object(run, next, inner, method, depth + 1)
+            }
+            _ => None,
+        }
+    })
+}
+
 /// The module a receiver is (a relative module bound whole to the name:
 /// `const authCache = require('./authCache')`, `import cache from './cache'`,
 /// `import * as cache from './cache'`) when that module exports a function
@@ -703,6 +791,37 @@ fn imported_own_function(
     };
     super::packages::exports_own_function(&run.loader.get(id).facts, method)
         .then(|| run.project.rel(id).to_string())
+}
+
+/// Why an HTTP item is not a registration when its receiver's root name is
+/// an installed package's value (or what one makes) that is not a routing
+/// package's, and the evaluation did not see an app or router there.
+fn package_receiver(run: &RunView, file: FileId, item: &CensusItem) -> Option<Why> {
+    let seen = run.interp.rec.census.sites.get(&(file, item.line));
+    if !matches!(
+        item.kind,
+        CensusKind::Route | CensusKind::Use | CensusKind::Param
+    ) || item.controller.is_some()
+        || matches!(
+            seen.and_then(|s| s.main),
+            Some(Recv::Router(_) | Recv::Socket)
+        )
+    {
+        return None;
+    }
+    let p = item
+        .receiver_package
+        .as_deref()
+        .filter(|p| !routing_package(p))?;
+    let receiver = &item.receiver;
+    Some(Why {
+        cause: "not-a-router",
+        reason: if OTHER_FRAMEWORKS.contains(&p) {
+            format!("`{receiver}` belongs to `{p}`, an HTTP framework other than Express")
+        } else {
+            format!("`{receiver}` comes from the package `{p}`, not Express")
+        },
+    })
 }
 
 /// The precise cause of an uncharted item (see the module doc).
@@ -818,6 +937,29 @@ fn explain(
             ),
         };
     }
+    // `md.use(abbr)` with `const abbr = require('markdown-it-abbr')`: an
+    // Express middleware package gives its middleware by a call (`cors()`,
+    // `helmet()`); the package's value itself handed to `use` is another
+    // library's plugin.
+    if !event
+        && !matches!(
+            seen.and_then(|s| s.main),
+            Some(Recv::Router(_) | Recv::Socket)
+        )
+        && let Some((name, spec)) = &item.plugin
+        && matches!(
+            run.project.resolve(file, spec),
+            crate::project::Resolved::External(_) | crate::project::Resolved::Known(_)
+        )
+    {
+        let p = super::packages::package_of(spec);
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}.use` is handed `{name}`, the value of the package `{p}` itself, not called: an Express middleware package gives its middleware by a call (`cors()`), so this adds a plugin of another library"
+            ),
+        };
+    }
     if !event
         && seen.and_then(|s| s.main).is_none()
         && let Some((from, client)) = imported_client(run, file, receiver)
@@ -858,6 +1000,38 @@ fn explain(
             cause: not_a,
             reason: format!(
                 "`{receiver}.{}` is the function {from} exports under that name, not an Express app's or router's method",
+                item.method
+            ),
+        };
+    }
+    // (`Sessions.delete(env, id, cb)` with `const Sessions = module.exports`
+    // and `Sessions.delete = (…) => {…}` in the same file.)
+    if !event
+        && item.kind != CensusKind::Call
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(line) =
+            super::packages::own_export_method(&run.loader.get(file).facts, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is this module's exports object, whose `{}` is its own function ({})",
+                item.method,
+                here(file, line)
+            ),
+        };
+    }
+    // (`api.post(path, data)` with `import { api } from './client'`, whose
+    // `api` is an object literal with its own `post`.)
+    if !event
+        && item.kind != CensusKind::Call
+        && seen.and_then(|s| s.main).is_none()
+        && let Some(at) = imported_own_object(run, file, receiver, &item.method)
+    {
+        return Why {
+            cause: not_a,
+            reason: format!(
+                "`{receiver}` is the object {at} exports, whose `{}` is its own function, not an Express app's or router's method",
                 item.method
             ),
         };

@@ -42,6 +42,15 @@ pub(crate) struct Declared {
 /// interface the file declares at its top level. `None` for a name the file
 /// neither imports nor declares (a global such as `Express.Application`).
 pub(super) fn declared_origin(facts: &FileFacts, ty: &str) -> Option<Declared> {
+    // `Base#member`: the member `this` inherits from the class `Base`.
+    if let Some((class, member)) = ty.split_once('#') {
+        let d = declared_origin(facts, class)?;
+        return Some(Declared {
+            ty: ty.to_string(),
+            from: d.from,
+            name: format!("{}#{member}", d.name),
+        });
+    }
     let (root, rest) = match ty.split_once('.') {
         Some((r, rest)) => (r, Some(rest)),
         None => (ty, None),
@@ -153,8 +162,49 @@ pub(super) fn declared_not_express(
     item: &CensusItem,
 ) -> Option<String> {
     let d = item.declared.as_ref()?;
-    let receiver = &item.receiver;
-    let (ty, m) = (&d.ty, &item.method);
+    judge(run, file, d, &item.receiver, &item.method, 0)
+}
+
+/// [`declared_not_express`] for the type `d` a declaration in `file` names
+/// (following an inherited member's declaration in its base class).
+fn judge(
+    run: &RunView,
+    file: FileId,
+    d: &Declared,
+    receiver: &str,
+    m: &str,
+    depth: u32,
+) -> Option<String> {
+    if let Some((class, member)) = d.name.split_once('#') {
+        // The base class's module (or this file), its member's declared type.
+        let at = match &d.from {
+            None => file,
+            Some(spec) => match run.project.resolve(file, spec) {
+                crate::project::Resolved::File(id) => id,
+                _ => return None,
+            },
+        };
+        let facts = &run.loader.get(at).facts;
+        let c = facts.body.iter().find_map(|st| match st {
+            Stmt::ExportDecl(inner, _) => match inner.as_ref() {
+                Stmt::Class(n, c) if n == class => Some(c),
+                _ => None,
+            },
+            Stmt::Class(n, c) if n == class => Some(c),
+            _ => None,
+        })?;
+        let ty = typed_members(c)
+            .into_iter()
+            .find(|(n, _)| n == member)
+            .map(|(_, t)| t)?;
+        let inner = declared_origin(facts, &ty)?;
+        return if depth < 4 {
+            judge(run, at, &inner, receiver, m, depth + 1)
+        } else {
+            None
+        };
+    }
+    let ty = &d.ty;
     let Some(spec) = &d.from else {
         let facts = &run.loader.get(file).facts;
         return declares_method(run, file, facts, &d.name, m, 0).map(|at| {

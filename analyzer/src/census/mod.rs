@@ -81,7 +81,9 @@
 //! `X.route(p)` with no verb after it, and a verb call that is awaited or
 //! has `.then`/`.catch`/`.finally` chained on it (`await $.http.post('/books',
 //! body)`: Express's verb methods return the app or router, so that is an
-//! HTTP client's request).
+//! HTTP client's request), and `use` and verb calls Express would refuse or
+//! whose chain returns something no app or router is ([`shape`]:
+//! `md.use(plugin, { label: false })`, `indexes.use(name).search({…})`).
 
 use crate::ir::{Class, Expr, FileFacts, Func, ObjProp, Pattern, PropKey, Stmt};
 use serde::{Deserialize, Serialize};
@@ -91,11 +93,13 @@ use std::rc::Rc;
 mod account;
 mod declared;
 mod packages;
+mod shape;
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
 pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
+use shape::{handler_like, node_callback, path_like, path_literal, spread_then_handler};
 
 /// What kind of registration a census item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -201,6 +205,12 @@ pub(crate) struct CensusItem {
     /// f(svc: Svc)`): that type, when the file imports or declares it.
     #[serde(default)]
     pub(crate) declared: Option<Declared>,
+    /// For a `use` whose handlers are all names bound at the top level to
+    /// an installed package's value itself, never called (`md.use(abbr)`
+    /// with `const abbr = require('markdown-it-abbr')`): (the first name,
+    /// its specifier). (While walking: the names, comma-joined.)
+    #[serde(default)]
+    pub(crate) plugin: Option<(String, String)>,
 }
 
 impl CensusItem {
@@ -222,6 +232,7 @@ impl CensusItem {
             bare_class: false,
             inherited: None,
             declared: None,
+            plugin: None,
         }
     }
 
@@ -265,6 +276,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
         packages: top_level_packages(facts),
         writes: Vec::new(),
         typed_params: Vec::new(),
+        foreign: HashSet::new(),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -294,7 +306,17 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
             it.receiver_package = framework.clone();
         }
     }
+    let values = packages::package_values(facts);
     for it in &mut w.out {
+        if let Some((names, _)) = it.plugin.take() {
+            let specs: Option<Vec<&String>> = names
+                .split(',')
+                .map(|n| values.iter().find(|(v, _)| v == n).map(|(_, p)| p))
+                .collect();
+            it.plugin = specs
+                .and_then(|s| s.first().copied())
+                .map(|p| (names.split(',').next().unwrap_or("").to_string(), p.clone()));
+        }
         if let Some(d) = it.declared.take() {
             it.declared = declared_origin(facts, &d.ty);
         }
@@ -311,6 +333,25 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
     w.out
+}
+
+/// The installed package a `require` in an expression gives whole, or the
+/// first of the two a choice between requires gives (`const H =
+/// url.protocol === 'http:' ? require('node:http') : require('node:https')`),
+/// wherever it is written.
+fn required_package(e: &Expr) -> Option<String> {
+    let package = |e: &Expr| {
+        let Expr::Call(c) = e else { return None };
+        let s = required(e).filter(|_| matches!(&c.callee, Expr::Ident(r) if r == "require"))?;
+        (!(s.starts_with('.') || s.starts_with('/') || s.starts_with("@/"))).then(|| s.to_string())
+    };
+    match e {
+        Expr::Cond(_, _, a, b) => {
+            let (a, b) = (package(a)?, package(b)?);
+            Some(a).filter(|_| !b.is_empty())
+        }
+        e => package(e),
+    }
 }
 
 /// What a write in the file stores (see [`Walker::writes`]).
@@ -533,6 +574,9 @@ struct Walker {
     /// Parameters whose annotation names a type, with the function depth
     /// they belong to: (depth, name, type name).
     typed_params: Vec<(usize, String, String)>,
+    /// The `use` and verb calls (by address) of chains that are not an
+    /// Express app's or router's ([`shape::foreign_links`]).
+    foreign: HashSet<usize>,
 }
 
 /// The instance methods a class declares (and its fields holding functions),
@@ -700,7 +744,7 @@ impl Walker {
         if matches!(e, Expr::Null | Expr::Undefined) {
             return;
         }
-        let written = match packages::made_by(e, &self.packages) {
+        let written = match packages::made_by(e, &self.packages).or_else(|| required_package(e)) {
             Some(p) => Written::Made(p),
             None => slot(e).map_or(Written::Other, Written::Slot),
         };
@@ -742,12 +786,18 @@ impl Walker {
     /// `this` the class declares with a type, or a typed parameter.
     fn declared_type(&self, recv: &Expr) -> Option<String> {
         match recv {
-            Expr::Member(o, f) => self
-                .this_class(o)?
-                .typed
-                .iter()
-                .find(|(m, _)| m == f)
-                .map(|(_, t)| t.clone()),
+            Expr::Member(o, f) => {
+                let class = self.this_class(o)?;
+                class
+                    .typed
+                    .iter()
+                    .find(|(m, _)| m == f)
+                    .map(|(_, t)| t.clone())
+                    // A member of the class it extends (`this.http` in
+                    // `class Orgs extends WithHttp`): `WithHttp#http`,
+                    // resolved when accounting.
+                    .or_else(|| class.superclass.as_ref().map(|s| format!("{s}#{f}")))
+            }
             Expr::Ident(n) => self
                 .typed_params
                 .iter()
@@ -917,6 +967,7 @@ impl Walker {
                     bare_class: root.is_none(),
                     inherited: None,
                     declared: None,
+                    plugin: None,
                 });
             }
         }
@@ -929,6 +980,7 @@ impl Walker {
         let d = d + 1;
         match e {
             Expr::Call(c) => {
+                shape::foreign_links(c, &mut self.foreign);
                 self.call(c);
                 self.expr(&c.callee, None, d);
                 for a in &c.args {
@@ -1071,6 +1123,7 @@ impl Walker {
                 bare_class: false,
                 inherited: None,
                 declared: None,
+                plugin: None,
             });
             return;
         }
@@ -1119,7 +1172,7 @@ impl Walker {
             return;
         };
         let m = method.as_str();
-        if self.own_method(recv, m) {
+        if self.own_method(recv, m) || self.foreign.contains(&(std::ptr::from_ref(c) as usize)) {
             return;
         }
         let item = |kind, first: Option<&Expr>| {
@@ -1140,29 +1193,32 @@ impl Walker {
                 None => {
                     let first = c.args.first();
                     let rest = c.args.get(1..).unwrap_or(&[]);
-                    let ok = match first {
-                        // A path a name, member or call gives (`urljoin(base,
-                        // 'api/signin')`): a handler function or member must follow.
-                        Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
-                            !rest.iter().any(node_callback)
-                                && (rest
-                                    .iter()
-                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                    || spread_then_handler(rest))
-                        }
-                        // A prefix a name or member holds joined to a
-                        // segment (`config.API_PREFIX + 'blocks/:hash'`):
-                        // like a path a name gives.
-                        Some(Expr::Add(a, b)) if !path_literal(a) && prefixed_segment(a, b) => {
-                            !rest.iter().any(node_callback)
-                                && (rest
-                                    .iter()
-                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                    || spread_then_handler(rest))
-                        }
-                        Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
-                        None => false,
-                    };
+                    let ok = !shape::refuses_handlers(rest)
+                        && match first {
+                            // A path a name, member or call gives (`urljoin(base,
+                            // 'api/signin')`): a handler function or member must follow.
+                            Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
+                                !rest.iter().any(node_callback)
+                                    && (rest
+                                        .iter()
+                                        .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                        || spread_then_handler(rest))
+                            }
+                            // A prefix a name or member holds joined to a
+                            // segment (`config.API_PREFIX + 'blocks/:hash'`):
+                            // like a path a name gives.
+                            Some(Expr::Add(a, b))
+                                if !path_literal(a) && shape::prefixed_segment(a, b) =>
+                            {
+                                !rest.iter().any(node_callback)
+                                    && (rest
+                                        .iter()
+                                        .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                        || spread_then_handler(rest))
+                            }
+                            Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
+                            None => false,
+                        };
                     ok.then(|| item(CensusKind::Route, first))
                 }
             }
@@ -1173,9 +1229,20 @@ impl Walker {
                 Some(p) if path_literal(p) => (Some(p), c.args.get(1..).unwrap_or(&[])),
                 _ => (None, &c.args[..]),
             };
-            rest.iter()
-                .any(handler_like)
-                .then(|| item(CensusKind::Use, path))
+            let checked = shape::after_path("use", &c.args);
+            (rest.iter().any(handler_like) && !shape::refuses_handlers(checked)).then(|| {
+                let names: Vec<String> = rest
+                    .iter()
+                    .map_while(|a| match a {
+                        Expr::Ident(n) => Some(n.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                CensusItem {
+                    plugin: (names.len() == rest.len()).then(|| (names.join(","), String::new())),
+                    ..item(CensusKind::Use, path)
+                }
+            })
         } else if m == "resource" {
             // A REST resource generator's resource (`finale.resource({ model,
             // endpoints })`, `libs/finale.rs`): its routes, sited at the call.
@@ -1281,79 +1348,6 @@ fn route_chain_path(e: &Expr) -> Option<&Expr> {
         e = inner;
     }
     None
-}
-
-/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
-fn path_literal(e: &Expr) -> bool {
-    match e {
-        Expr::Str(s) => s.starts_with('/') || s == "*",
-        Expr::Template(q, exprs) => q
-            .first()
-            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
-        Expr::Regex(_) => true,
-        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
-        Expr::Add(a, _) => path_literal(a),
-        _ => false,
-    }
-}
-
-/// `prefix + 'segment'`: a name or member (or a sum of them) joined to a
-/// string that reads as path segments (`'donations'`, `'block/:hash'`,
-/// `'/x'`), not a URL or text.
-fn prefixed_segment(a: &Expr, b: &Expr) -> bool {
-    fn prefix(e: &Expr) -> bool {
-        match e {
-            Expr::Ident(_) | Expr::Member(..) => true,
-            Expr::Add(l, r) => prefix(l) && (prefix(r) || matches!(&**r, Expr::Str(_))),
-            _ => false,
-        }
-    }
-    let segment = |s: &str| {
-        !s.is_empty()
-            && !s.contains("://")
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "/:_-.*?()+".contains(c))
-    };
-    prefix(a)
-        && match b {
-            Expr::Str(s) => segment(s),
-            Expr::Template(q, _) => q.first().is_some_and(|s| segment(s)),
-            _ => false,
-        }
-}
-
-fn path_like(e: &Expr) -> bool {
-    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
-}
-
-/// `(...middlewares, handler)`: a spread list of middleware followed by a
-/// handler, the way route tables are registered (`router.post(route.url,
-/// ...middlewares, wrap(route.callback))`); a client call does not spread
-/// arguments before its callback.
-fn spread_then_handler(rest: &[Expr]) -> bool {
-    rest.iter()
-        .position(|a| matches!(a, Expr::Spread(_)))
-        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
-}
-
-/// A Node-style callback, error first (`function (err, value) {…}`): what a
-/// cache's or a client's `get(key, store, cb)` takes. Express calls a route
-/// handler with `(req, res, next)` and an error handler with four
-/// parameters, so a function whose first parameter is named for an error
-/// and that takes fewer than four is never one.
-fn node_callback(e: &Expr) -> bool {
-    let Expr::Func(f) = e else { return false };
-    f.params.len() < 4
-        && matches!(f.params.first(), Some(Pattern::Ident(n)) if matches!(n.as_str(), "err" | "error" | "er"))
-}
-
-fn handler_like(e: &Expr) -> bool {
-    match e {
-        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
-        Expr::Ident(n) => n != "undefined",
-        Expr::Spread(_) => true,
-        _ => false,
-    }
 }
 
 /// How much a receiver looks like Socket.IO; `None` for Engine.IO and

@@ -179,7 +179,8 @@ pub(super) fn routing_package(p: &str) -> bool {
     base.contains("express")
         || base.contains("router")
         || base.starts_with("socket.io")
-        || base.starts_with("@nestjs")
+        // (`@nestjs/axios` is Nest's HTTP client.)
+        || (base.starts_with("@nestjs") && p != "@nestjs/axios")
         || crate::libs::generates_routes(p)
 }
 
@@ -276,14 +277,59 @@ pub(super) fn exports_own_function(facts: &FileFacts, method: &str) -> bool {
             _ => false,
         })
     };
+    let aliases = module_aliases(facts);
     facts.body.iter().any(|st| match st {
         Stmt::ExportDefault(Expr::Object(props)) => own(props),
         Stmt::Expr(Expr::Assign(t, v)) => match (target(t), &**v) {
             (Some(t), Expr::Object(props)) if module_exports(t) => own(props),
-            (Some(Expr::Member(o, prop)), Expr::Func(_)) => prop == method && exports_object(o),
+            (Some(Expr::Member(o, prop)), Expr::Func(_)) => {
+                prop == method
+                    && (exports_object(o) || matches!(&**o, Expr::Ident(a) if aliases.contains(a)))
+            }
             _ => false,
         },
         _ => false,
+    })
+}
+
+/// The top-level names bound to the module's exports object (`const
+/// Sessions = module.exports`, `var self = exports`): a function assigned
+/// to one of their keys is the module's own export.
+pub(super) fn module_aliases(facts: &FileFacts) -> Vec<String> {
+    let mut out = Vec::new();
+    for st in &facts.body {
+        if let Stmt::Var(decls) = st {
+            for (p, e) in decls {
+                if let (Pattern::Ident(n), Some(e)) = (p, e)
+                    && exports_object(e)
+                {
+                    out.push(n.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The line of the function the file assigns at its top level under
+/// `method` to `name`, a name bound to its exports object (`const Sessions
+/// = module.exports; Sessions.delete = function (…) {…}`): `Sessions.delete(…)`
+/// calls the module's own function.
+pub(super) fn own_export_method(facts: &FileFacts, name: &str, method: &str) -> Option<u32> {
+    if !module_aliases(facts).iter().any(|a| a == name) {
+        return None;
+    }
+    facts.body.iter().find_map(|st| match st {
+        Stmt::Expr(Expr::Assign(t, v)) => match (&**t, &**v) {
+            (Pattern::Target(t), Expr::Func(f))
+                if matches!(&**t, Expr::Member(o, m)
+                    if m == method && matches!(&**o, Expr::Ident(a) if a == name)) =>
+            {
+                Some(f.line)
+            }
+            _ => None,
+        },
+        _ => None,
     })
 }
 
@@ -306,4 +352,61 @@ pub(super) fn package_of(spec: &str) -> &str {
         spec.find('/')
     };
     &spec[..end.unwrap_or(spec.len())]
+}
+
+/// Top-level names bound to an installed package's value itself, or one of
+/// its members, never called (`import abbr from 'markdown-it-abbr'`, `const
+/// { full: emoji } = require('markdown-it-emoji')`, `const sub =
+/// require('markdown-it-sub')`), other than a routing package's: (name,
+/// specifier). `const mw = require('p')(opts)` is not one.
+pub(crate) fn package_values(facts: &FileFacts) -> Vec<(String, String)> {
+    fn plain_require(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Call(c) => match (&c.callee, c.args.first()) {
+                (Expr::Ident(r), Some(Expr::Str(s))) if r == "require" && c.args.len() == 1 => {
+                    Some(s)
+                }
+                (Expr::Ident(h), Some(a)) if h == "__importDefault" || h == "__importStar" => {
+                    plain_require(a)
+                }
+                _ => None,
+            },
+            Expr::Member(o, _) => plain_require(o),
+            _ => None,
+        }
+    }
+    let package = |spec: &str| {
+        !(spec.starts_with('.')
+            || spec.starts_with('/')
+            || spec.starts_with("@/")
+            || routing_package(package_of(spec)))
+    };
+    let mut out = Vec::new();
+    for st in &facts.body {
+        match st {
+            Stmt::Import(imp) if package(&imp.source) && !imp.type_only => {
+                for n in imp
+                    .default
+                    .iter()
+                    .chain(&imp.namespace)
+                    .chain(imp.named.iter().map(|(_, l)| l))
+                {
+                    out.push((n.clone(), imp.source.clone()));
+                }
+            }
+            Stmt::Var(decls) => {
+                for (p, e) in decls {
+                    let Some(spec) = e.as_ref().and_then(plain_require).filter(|s| package(s))
+                    else {
+                        continue;
+                    };
+                    for n in crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)])) {
+                        out.push((n, spec.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }

@@ -54,6 +54,18 @@ fn rooted_at(e: &Expr, res: &str) -> bool {
 /// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
 /// handler (four parameters) or a function without `res` is not one.
 pub(crate) fn answers_alone(f: &Func) -> bool {
+    answers(f, false)
+}
+
+/// Whether a function mounted with `use` may answer a request it gets, as
+/// [`answers_alone`] says, though it may also pass it on (`if (!req.places)
+/// return next(); res.json(…)`), by a send that is not a refusal or a
+/// redirect (`res.status(code).json(body)`, not `res.sendStatus(403)`).
+pub(crate) fn may_answer(f: &Func) -> bool {
+    answers(f, true)
+}
+
+fn answers(f: &Func, may_pass: bool) -> bool {
     if f.params.len() < 2 || f.params.len() > 3 || f.rest {
         return false;
     }
@@ -68,12 +80,15 @@ pub(crate) fn answers_alone(f: &Func) -> bool {
         },
     };
     let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
-    if next.is_some_and(mentions) || mentions("arguments") {
+    if !may_pass && (next.is_some_and(mentions) || mentions("arguments")) {
         return false;
     }
+    // (One that may pass on answers only by a send that is not a refusal
+    // or a redirect: a guard's `res.sendStatus(403)` is not an answer.)
     any_expr(&f.body, &|e| match e {
         Expr::Call(c) => {
-            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, res))
+            matches!(&c.callee, Expr::Member(o, m) if SENDS.contains(&m.as_str()) && rooted_at(o, res)
+                && !(may_pass && (m == "redirect" || refuses(e))))
                 || c.args
                     .iter()
                     .any(|a| matches!(a, Expr::Ident(x) if x == res))

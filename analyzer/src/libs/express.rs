@@ -1311,10 +1311,20 @@ impl Interp {
         let Some(Value::Func(last)) = values.last() else {
             return false;
         };
-        if handlers.iter().any(|h| matches!(h, UseHandler::Router(_)))
-            || !crate::libs::answers::answers_alone(&last.func)
-        {
+        if handlers.iter().any(|h| matches!(h, UseHandler::Router(_))) {
             return false;
+        }
+        // One that may also pass the request on stays middleware (its `use`
+        // is recorded as well), and answers only below a route that hands
+        // requests to its router.
+        let alone = crate::libs::answers::answers_alone(&last.func);
+        if !alone {
+            if !crate::libs::answers::may_answer(&last.func) {
+                return false;
+            }
+            self.rec
+                .dispatch_answers
+                .insert((last.file, last.func.line));
         }
         let mut names: Vec<String> = handlers
             .iter()
@@ -1358,7 +1368,7 @@ impl Interp {
             call.doc.clone(),
             None,
         );
-        true
+        alone
     }
 
     pub(crate) fn use_handlers(

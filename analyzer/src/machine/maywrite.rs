@@ -17,7 +17,8 @@
 //! `undefined`) is unknown; a string is a default taken for the run-time value
 //! (`Interp::assume`); a plain object of the program's is a copy whose keys
 //! are treated the same way (the source may replace it whole, or a deep merge
-//! its keys); anything else (a number, a function, an app, a list) is kept,
+//! its keys), and so is an instance that holds only data (`new RateLimits()`,
+//! a configuration class's defaults; the copy keeps its class); anything else (a number, a function, an app, a list) is kept,
 //! as `flow::join` keeps it.
 //!
 //! Deliberately not here: writes under a branch that may not run (`if
@@ -44,8 +45,12 @@ impl Interp {
                     .unwrap_or_default();
                 self.assume(&s.clone(), all)
             }
-            Value::Obj(o) if depth < MAX_DEPTH && plain(o) => {
+            Value::Obj(o) if depth < MAX_DEPTH && (plain(o) || data_instance(o)) => {
                 let copy = ObjData::new();
+                // (An instance's copy keeps its class and prototype, so its
+                // methods still resolve.)
+                copy.class.replace(o.class.borrow().clone());
+                copy.proto.replace(o.proto.borrow().clone());
                 let base = when.strip_suffix(" === undefined");
                 for (k, v) in o.entries() {
                     let inner = match base {
@@ -147,6 +152,32 @@ impl Interp {
             _ => {}
         }
     }
+}
+
+/// An instance of a class of the program's that holds only data (flags,
+/// strings, numbers, lists, objects: `new RateLimits()` with `enabled =
+/// false`, a configuration class's defaults), with no accessor, module
+/// object or unknown part: a source only known at run time may replace its
+/// keys as it may a plain object's (a JSON file's or a database's values
+/// merged over `new ConfigValue()`).
+fn data_instance(o: &ObjData) -> bool {
+    o.class.borrow().is_some()
+        && o.unknown_rest.is_none()
+        && !o.is_module_obj.get()
+        && o.getters.borrow().is_empty()
+        && o.props.borrow().values().all(|v| {
+            matches!(
+                v,
+                Value::Undef
+                    | Value::Null
+                    | Value::Bool(_)
+                    | Value::Num(_)
+                    | Value::Str(_)
+                    | Value::Arr(_)
+                    | Value::Obj(_)
+                    | Value::Unknown(_)
+            )
+        })
 }
 
 /// An object the program made with known keys (no instance, module object,

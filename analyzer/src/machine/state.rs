@@ -29,6 +29,11 @@ pub(crate) struct Recorder {
     /// Every app and router made, by id (`Value::Router(id)` is an index), with
     /// its registrations in program order.
     pub(crate) routers: Vec<RouterData>,
+    /// The functions (file, line) `use`d with no router that may answer but
+    /// may also pass the request on: each is charted as a route only where a
+    /// route hands its requests to their router (`app.get('/search',
+    /// router)` over `router.use(reply)`), as that route's operation.
+    pub(crate) dispatch_answers: HashSet<(FileId, u32)>,
     /// Findings, in the order met; one per code, file and line (`finding_keys`).
     pub(crate) findings: Vec<RawFinding>,
     /// The code, file and line of every finding recorded.

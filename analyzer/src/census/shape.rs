@@ -1,0 +1,262 @@
+//! What Express accepts in a registration's arguments and what it returns:
+//! the argument shapes the census takes for a path or a handler, and the
+//! evidence that a registration-shaped call is not Express's.
+//!
+//! - Express refuses any handler that is not a function (or an array of
+//!   them): `router.use()` and `Route.<verb>()` throw a `TypeError` for an
+//!   object, a string, a number or a boolean. A `use` or verb call with such
+//!   an argument after its path (`md.use(plugin, { label: false })`,
+//!   `api.post(url, data, { src })`) is another library's method.
+//! - An app's and a router's `use` and verb methods return the app or router
+//!   itself. In a chain of calls, the links that return the same value are
+//!   one receiver's (`unified().use(a).use(b)`, `app.use(h).get('/x', g)`):
+//!   when a link of it is refused as above, or the value they return is
+//!   then called with a method no app or router has
+//!   (`indexes.use(name).search({ count: true })`, `.process(text)`), none
+//!   of its links is an Express registration.
+
+use crate::ir::{Call, Expr, Pattern};
+use std::collections::HashSet;
+
+/// The HTTP methods Node knows (`http.METHODS`, lower-cased) beyond the
+/// census's verbs: Express gives apps and routers a method for each.
+const OTHER_HTTP_METHODS: &[&str] = &[
+    "acl",
+    "bind",
+    "checkout",
+    "connect",
+    "copy",
+    "link",
+    "lock",
+    "merge",
+    "mkactivity",
+    "mkcalendar",
+    "mkcol",
+    "move",
+    "notify",
+    "propfind",
+    "proppatch",
+    "purge",
+    "query",
+    "rebind",
+    "report",
+    "search",
+    "source",
+    "subscribe",
+    "trace",
+    "unbind",
+    "unlink",
+    "unlock",
+    "unsubscribe",
+];
+
+/// The other methods of an Express app or router (and of the EventEmitter
+/// an app is), callable on what `use` or a verb returned.
+const APP_METHODS: &[&str] = &[
+    "use",
+    "route",
+    "param",
+    "all",
+    "listen",
+    "set",
+    "enable",
+    "disable",
+    "enabled",
+    "disabled",
+    "engine",
+    "render",
+    "path",
+    "handle",
+    "init",
+    "on",
+    "once",
+    "off",
+    "emit",
+    "addListener",
+    "prependListener",
+    "removeListener",
+    "removeAllListeners",
+    "listeners",
+];
+
+/// An argument Express refuses as a handler: a literal that is not a
+/// function (object, string, template, number, boolean, `null`).
+fn refused(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Object(_)
+            | Expr::Str(_)
+            | Expr::Template(..)
+            | Expr::Num(_)
+            | Expr::Bool(_)
+            | Expr::Null
+    )
+}
+
+/// Whether the arguments after a registration's path (`rest`) hold one
+/// Express refuses as a handler.
+pub(super) fn refuses_handlers(rest: &[Expr]) -> bool {
+    rest.iter().any(refused)
+}
+
+/// The arguments of a `use` or verb call after its path: `use`'s path is
+/// optional (a literal one), a verb's is its first argument.
+pub(super) fn after_path<'a>(m: &str, args: &'a [Expr]) -> &'a [Expr] {
+    let skip = if m == "use" {
+        // (Express takes any string first as the path: `use('api', h)`.)
+        usize::from(
+            args.first()
+                .is_some_and(|p| path_literal(p) || matches!(p, Expr::Str(_) | Expr::Template(..))),
+        )
+    } else {
+        1
+    };
+    args.get(skip..).unwrap_or(&[])
+}
+
+/// Whether a call of `m` with `args` on what a registration returned could
+/// be an app's or router's: one of its methods, and for an HTTP method a
+/// path first (`app.use(h).search('/q', g)`, not `.search({ count: true })`)
+/// and no handler Express refuses.
+fn app_call(m: &str, args: &[Expr]) -> bool {
+    let verb = super::VERBS.contains(&m) || OTHER_HTTP_METHODS.contains(&m);
+    if verb {
+        // (`app.get('env')`: one argument reads a setting.)
+        return !args.first().is_some_and(|p| {
+            matches!(
+                p,
+                Expr::Object(_) | Expr::Func(_) | Expr::Num(_) | Expr::Bool(_)
+            )
+        }) && !refuses_handlers(after_path(m, args));
+    }
+    if m == "use" {
+        return !refuses_handlers(after_path(m, args));
+    }
+    APP_METHODS.contains(&m)
+}
+
+/// The calls of the chain whose outermost call is `top` (`a.use(x).use(y)`:
+/// the `use(y)` call, then `use(x)`), outermost first, with their methods.
+fn links(top: &Call) -> Vec<(&Call, &str)> {
+    let mut out = Vec::new();
+    let mut c = top;
+    while out.len() < 64 {
+        let Expr::Member(o, m) = &c.callee else { break };
+        out.push((c, m.as_str()));
+        let Expr::Call(inner) = &**o else { break };
+        c = inner;
+    }
+    out
+}
+
+/// Note in `foreign` (by address) the `use` and verb calls of the chain
+/// whose outermost call is `top` that are not Express registrations (see
+/// the module doc): each run of `use`/verb links (they return their
+/// receiver) is judged with the link that follows it.
+pub(super) fn foreign_links(top: &Call, foreign: &mut HashSet<usize>) {
+    let chain = links(top);
+    if chain.len() < 2 {
+        return;
+    }
+    let mut run: Vec<usize> = Vec::new();
+    let mut bad = false;
+    // Whether the run's receiver is what `route(p)` returned (its verbs
+    // take handlers only).
+    let mut routed = false;
+    // Innermost first: the order the values flow in.
+    for &(c, m) in chain.iter().rev() {
+        let addr = std::ptr::from_ref(c) as usize;
+        let registers = m == "use" || super::VERBS.contains(&m);
+        if registers {
+            bad |= if routed {
+                refuses_handlers(&c.args)
+            } else {
+                !app_call(m, &c.args)
+            };
+            run.push(addr);
+            continue;
+        }
+        if !run.is_empty() && (bad || !app_call(m, &c.args)) {
+            foreign.extend(run.iter().copied());
+        }
+        run.clear();
+        bad = false;
+        routed = m == "route";
+    }
+    if bad {
+        foreign.extend(run);
+    }
+}
+
+/// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
+pub(super) fn path_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Str(s) => s.starts_with('/') || s == "*",
+        Expr::Template(q, exprs) => q
+            .first()
+            .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
+        Expr::Regex(_) => true,
+        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
+        Expr::Add(a, _) => path_literal(a),
+        _ => false,
+    }
+}
+
+/// `prefix + 'segment'`: a name or member (or a sum of them) joined to a
+/// string that reads as path segments (`'donations'`, `'block/:hash'`,
+/// `'/x'`), not a URL or text.
+pub(super) fn prefixed_segment(a: &Expr, b: &Expr) -> bool {
+    fn prefix(e: &Expr) -> bool {
+        match e {
+            Expr::Ident(_) | Expr::Member(..) => true,
+            Expr::Add(l, r) => prefix(l) && (prefix(r) || matches!(&**r, Expr::Str(_))),
+            _ => false,
+        }
+    }
+    let segment = |s: &str| {
+        !s.is_empty()
+            && !s.contains("://")
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/:_-.*?()+".contains(c))
+    };
+    prefix(a)
+        && match b {
+            Expr::Str(s) => segment(s),
+            Expr::Template(q, _) => q.first().is_some_and(|s| segment(s)),
+            _ => false,
+        }
+}
+
+pub(super) fn path_like(e: &Expr) -> bool {
+    path_literal(e) || matches!(e, Expr::Ident(_) | Expr::Member(..))
+}
+
+/// `(...middlewares, handler)`: a spread list of middleware followed by a
+/// handler, the way route tables are registered (`router.post(route.url,
+/// ...middlewares, wrap(route.callback))`); a client call does not spread
+/// arguments before its callback.
+pub(super) fn spread_then_handler(rest: &[Expr]) -> bool {
+    rest.iter()
+        .position(|a| matches!(a, Expr::Spread(_)))
+        .is_some_and(|i| rest[i + 1..].iter().any(handler_like))
+}
+
+/// A Node-style callback, error first (`function (err, value) {…}`): what a
+/// cache's or a client's `get(key, store, cb)` takes. Express calls a route
+/// handler with `(req, res, next)` and an error handler with four
+/// parameters, so a function whose first parameter is named for an error
+/// and that takes fewer than four is never one.
+pub(super) fn node_callback(e: &Expr) -> bool {
+    let Expr::Func(f) = e else { return false };
+    f.params.len() < 4
+        && matches!(f.params.first(), Some(Pattern::Ident(n)) if matches!(n.as_str(), "err" | "error" | "er"))
+}
+
+pub(super) fn handler_like(e: &Expr) -> bool {
+    match e {
+        Expr::Func(_) | Expr::Member(..) | Expr::Call(_) | Expr::Array(_) => true,
+        Expr::Ident(n) => n != "undefined",
+        Expr::Spread(_) => true,
+        _ => false,
+    }
+}
