@@ -60,6 +60,8 @@ pub(crate) struct RunView<'a> {
     pub(crate) imported: HashSet<FileId>,
     /// Whether events were analyzed.
     pub(crate) events: bool,
+    /// The LoopBack 4 components of the packages asked about.
+    pub(crate) lb4_components: crate::libs::loopback4_components::Components,
 }
 
 /// The files that the files in `reached` import (statically, at the top level or in a function).
@@ -705,6 +707,30 @@ fn imported_own_function(
         .then(|| run.project.rel(id).to_string())
 }
 
+/// A LoopBack 4 controller of a package with components, none of which an
+/// application registers: served only once one does (see
+/// `libs::loopback4_components`).
+fn unregistered_component(run: &RunView, file: FileId) -> Option<Why> {
+    let (found, pkg) = run.lb4_components.of(run.project, run.loader, file);
+    let first = found.first()?;
+    if found
+        .iter()
+        .any(|c| run.interp.libs.loopback4.registers(c.file, c.line))
+    {
+        return None;
+    }
+    Some(Why {
+        cause: "unregistered-component",
+        reason: format!(
+            "LoopBack serves this controller only when an application registers a component of `{pkg}`, here `{}` ({}:{}), with `app.component({})`; no application the analysis runs registers it",
+            first.name,
+            run.project.rel(first.file),
+            first.line,
+            first.name
+        ),
+    })
+}
+
 /// The precise cause of an uncharted item (see the module doc).
 fn explain(
     run: &RunView,
@@ -877,6 +903,16 @@ fn explain(
             cause: not_a,
             reason,
         };
+    }
+    if !event
+        && item.controller.is_some()
+        && item
+            .framework
+            .as_deref()
+            .is_some_and(crate::libs::loopback4_components::is_lb4_framework)
+        && let Some(why) = unregistered_component(run, file)
+    {
+        return why;
     }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
         let rel = project.rel(file);

@@ -115,6 +115,16 @@ pub(crate) struct Lb4State {
     booter: Option<Value>,
 }
 
+impl Lb4State {
+    /// Whether an application registered the component class declared at
+    /// `file`:`line` (`app.component(C)`).
+    pub(crate) fn registers(&self, file: FileId, line: u32) -> bool {
+        self.apps
+            .iter()
+            .any(|a| a.components.contains(&(file, line)))
+    }
+}
+
 /// Whether `pkg` gives verb decorators that declare a route on a class with
 /// no controller decorator (`@get('/x')` from `@loopback/rest`, or from
 /// `@loopback/openapi-v3`, where `@loopback/rest` takes them from).
