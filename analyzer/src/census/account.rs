@@ -710,22 +710,44 @@ fn imported_own_function(
 /// A LoopBack 4 controller of a package with components, none of which an
 /// application registers: served only once one does (see
 /// `libs::loopback4_components`).
-fn unregistered_component(run: &RunView, file: FileId) -> Option<Why> {
-    let (found, pkg) = run.lb4_components.of(run.project, run.loader, file);
+fn unregistered_component(run: &RunView, file: FileId, item: &CensusItem) -> Option<Why> {
+    let facts = run.loader.get(file).facts.clone();
+    let class = item.controller.and_then(|l| {
+        facts.body.iter().find_map(|st| match st {
+            Stmt::ExportDecl(inner, _) => match inner.as_ref() {
+                Stmt::Class(n, c) if c.line == l => Some(n.clone()),
+                _ => None,
+            },
+            Stmt::Class(n, c) if c.line == l => Some(n.clone()),
+            _ => None,
+        })
+    });
+    let (found, pkg) = run
+        .lb4_components
+        .of(run.project, run.loader, file, class.as_deref());
     let first = found.first()?;
-    if found
+    let at = |c: &crate::libs::loopback4_components::Component| {
+        format!("{}:{}", run.project.rel(c.file), c.line)
+    };
+    if let Some(c) = found
         .iter()
-        .any(|c| run.interp.libs.loopback4.registers(c.file, c.line))
+        .find(|c| run.interp.libs.loopback4.registers(c.file, c.line))
     {
-        return None;
+        return Some(Why {
+            cause: "unmounted-router",
+            reason: format!(
+                "an application registers `{}` ({}), the component of `{pkg}` that would serve this controller, but the analysis found none of its booters selecting this file (by folder and file name ending) and no `controllers` list of it naming the class",
+                c.name,
+                at(c)
+            ),
+        });
     }
     Some(Why {
         cause: "unregistered-component",
         reason: format!(
-            "LoopBack serves this controller only when an application registers a component of `{pkg}`, here `{}` ({}:{}), with `app.component({})`; no application the analysis runs registers it",
+            "LoopBack serves this controller only when an application registers a component of `{pkg}`, here `{}` ({}), with `app.component({})`; no application the analysis runs registers it",
             first.name,
-            run.project.rel(first.file),
-            first.line,
+            at(first),
             first.name
         ),
     })
@@ -910,7 +932,7 @@ fn explain(
             .framework
             .as_deref()
             .is_some_and(crate::libs::loopback4_components::is_lb4_framework)
-        && let Some(why) = unregistered_component(run, file)
+        && let Some(why) = unregistered_component(run, file, item)
     {
         return why;
     }

@@ -47,14 +47,16 @@ pub(crate) struct Components {
 }
 
 impl Components {
-    /// The components of the package holding `file` (see the module doc),
-    /// those whose folder holds `file` first, nearest first; and the
-    /// package's name.
+    /// The components of the package holding `file` (see the module doc)
+    /// that would serve its class `class`, and the package's name: those
+    /// whose file names the class (a `controllers` list), else those whose
+    /// folder holds `file` (a booter sited there), nearest first, else all.
     pub(crate) fn of(
         &self,
         project: &Project,
         loader: &Arc<Loader>,
         file: FileId,
+        class: Option<&str>,
     ) -> (Vec<Component>, String) {
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
@@ -74,24 +76,41 @@ impl Components {
             let r = project.rel(c.file);
             r.rsplit_once('/').map_or("", |(d, _)| d).to_string()
         };
+        let names = |c: &Component| {
+            class.is_some_and(|k| {
+                std::fs::read(project.abs(c.file))
+                    .is_ok_and(|b| String::from_utf8_lossy(&b).contains(k))
+            })
+        };
         let mut ranked: Vec<(usize, Component)> = found
             .into_iter()
             .map(|c| {
                 let d = folder(&c);
                 let holds = d.is_empty() || dir == d || dir.starts_with(&format!("{d}/"));
-                // Nearest (deepest) holding folder first, then the others.
-                (
-                    if holds {
-                        usize::MAX - d.len()
-                    } else {
-                        usize::MAX
-                    },
-                    c,
-                )
+                let rank = if names(&c) {
+                    0
+                } else if holds {
+                    // Nearest (deepest) holding folder first.
+                    usize::MAX / 2 - d.len()
+                } else {
+                    usize::MAX
+                };
+                (rank, c)
             })
             .collect();
         ranked.sort_by_key(|(k, c)| (*k, project.rel(c.file).to_string(), c.line));
-        (ranked.into_iter().map(|(_, c)| c).collect(), name)
+        let group = |k: usize| match k {
+            0 => 0,
+            usize::MAX => 2,
+            _ => 1,
+        };
+        let best = ranked.first().map(|(k, _)| group(*k));
+        let chosen = ranked
+            .into_iter()
+            .filter(|(k, _)| Some(group(*k)) == best)
+            .map(|(_, c)| c)
+            .collect();
+        (chosen, name)
     }
 }
 
