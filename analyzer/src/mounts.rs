@@ -960,6 +960,7 @@ pub(crate) fn build_inventory(
         unanswered: &out.unanswered,
         imported: census::imported_by(project, loader, reached),
         events: !opts.skip_events,
+        lb4_components: Default::default(),
     };
     let t = std::time::Instant::now();
     census::account(&run, census_files, &mut inv);

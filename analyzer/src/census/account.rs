@@ -60,6 +60,8 @@ pub(crate) struct RunView<'a> {
     pub(crate) imported: HashSet<FileId>,
     /// Whether events were analyzed.
     pub(crate) events: bool,
+    /// The LoopBack 4 components of the packages asked about.
+    pub(crate) lb4_components: crate::libs::loopback4_components::Components,
 }
 
 /// The files that the files in `reached` import (statically, at the top level or in a function).
@@ -824,6 +826,52 @@ fn package_receiver(run: &RunView, file: FileId, item: &CensusItem) -> Option<Wh
     })
 }
 
+/// A LoopBack 4 controller of a package with components, none of which an
+/// application registers: served only once one does (see
+/// `libs::loopback4_components`).
+fn unregistered_component(run: &RunView, file: FileId, item: &CensusItem) -> Option<Why> {
+    let facts = run.loader.get(file).facts.clone();
+    let class = item.controller.and_then(|l| {
+        facts.body.iter().find_map(|st| match st {
+            Stmt::ExportDecl(inner, _) => match inner.as_ref() {
+                Stmt::Class(n, c) if c.line == l => Some(n.clone()),
+                _ => None,
+            },
+            Stmt::Class(n, c) if c.line == l => Some(n.clone()),
+            _ => None,
+        })
+    });
+    let (found, pkg) = run
+        .lb4_components
+        .of(run.project, run.loader, file, class.as_deref());
+    let first = found.first()?;
+    let at = |c: &crate::libs::loopback4_components::Component| {
+        format!("{}:{}", run.project.rel(c.file), c.line)
+    };
+    if let Some(c) = found
+        .iter()
+        .find(|c| run.interp.libs.loopback4.registers(c.file, c.line))
+    {
+        return Some(Why {
+            cause: "unmounted-router",
+            reason: format!(
+                "an application registers `{}` ({}), the component of `{pkg}` that would serve this controller, but the analysis found none of its booters selecting this file (by folder and file name ending) and no `controllers` list of it naming the class",
+                c.name,
+                at(c)
+            ),
+        });
+    }
+    Some(Why {
+        cause: "unregistered-component",
+        reason: format!(
+            "LoopBack serves this controller only when an application registers a component of `{pkg}`, here `{}` ({}), with `app.component({})`; no application the analysis runs registers it",
+            first.name,
+            at(first),
+            first.name
+        ),
+    })
+}
+
 /// The precise cause of an uncharted item (see the module doc).
 fn explain(
     run: &RunView,
@@ -1051,6 +1099,16 @@ fn explain(
             cause: not_a,
             reason,
         };
+    }
+    if !event
+        && item.controller.is_some()
+        && item
+            .framework
+            .as_deref()
+            .is_some_and(crate::libs::loopback4_components::is_lb4_framework)
+        && let Some(why) = unregistered_component(run, file, item)
+    {
+        return why;
     }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
         let rel = project.rel(file);

@@ -19,7 +19,12 @@
 //! does a booter `app.booter(C)` adds: a subclass of `@loopback/boot`'s
 //! `BaseBooter` or `ControllerBooter` whose `load()` (`super.load()` from the
 //! program's own) fills `this.classes` with the classes its `projectRoot`
-//! and `options` select, `ControllerBooter`'s serving each); `app.basePath(p)`
+//! and `options` select, `ControllerBooter`'s serving each), or any class of
+//! the program's own (`implements Booter`) whose `configure`, `discover` and
+//! `load` run in turn, with `discoverFiles(glob, root)` (the files the glob
+//! matches under `root`; a glob only known at run time is the one the
+//! booter's `options` make) and `loadClassesFromFiles(files)` (the classes
+//! they export); `app.basePath(p)`
 //! and `app.restServer.basePath(p)` (a prefix of every route, whenever it is
 //! set); `app.mountExpressRouter(base, router)` (an Express router's routes
 //! under `base`); `app.route(verb, path, spec, handler)`. `super.boot()` in a
@@ -46,8 +51,7 @@
 //!
 //! Deliberately not captured: `app.static` (files, no operation),
 //! `app.redirect`, `@api({paths})` specs, `Route` objects given to
-//! `app.route(route)`, booters with their own `discover` (only `load` runs,
-//! the program's or the base class's), booters of other artifacts,
+//! `app.route(route)`, booters of other artifacts,
 //! dependencies injected with other keys, `Application` with
 //! `RestComponent`, and `@authorize` (it needs authentication first).
 //! LoopBack 3 is `libs/loopback.rs`.
@@ -66,6 +70,10 @@ const REST_APP: &str = "@loopback/rest.RestApplication";
 const SCHEMA_REF: &str = "@loopback/rest.getModelSchemaRef";
 const BASE_BOOTER: &str = "@loopback/boot.BaseBooter";
 const CONTROLLER_BOOTER: &str = "@loopback/boot.ControllerBooter";
+const DISCOVER_FILES: &str = "@loopback/boot.discoverFiles";
+const LOAD_CLASSES: &str = "@loopback/boot.loadClassesFromFiles";
+/// The phases LoopBack's bootstrapper runs on every booter, in order.
+const BOOT_PHASES: [&str; 3] = ["configure", "discover", "load"];
 /// The members of an application, called as `Framework("{APP_FN}{index}.{member}")`.
 const APP_FN: &str = "@loopback/rest.app#";
 const APP_MEMBERS: &[&str] = &[
@@ -103,6 +111,18 @@ pub(crate) struct Lb4State {
     /// The app whose booters are running (`ControllerBooter`'s `load` serves
     /// its classes there).
     booting: Option<usize>,
+    /// The booter instance whose phases are running.
+    booter: Option<Value>,
+}
+
+impl Lb4State {
+    /// Whether an application registered the component class declared at
+    /// `file`:`line` (`app.component(C)`).
+    pub(crate) fn registers(&self, file: FileId, line: u32) -> bool {
+        self.apps
+            .iter()
+            .any(|a| a.components.contains(&(file, line)))
+    }
 }
 
 /// Whether `pkg` gives verb decorators that declare a route on a class with
@@ -120,6 +140,8 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         (REST, "getModelSchemaRef") => Some(crate::libs::framework(SCHEMA_REF)),
         ("@loopback/boot", "BaseBooter") => Some(crate::libs::framework(BASE_BOOTER)),
         ("@loopback/boot", "ControllerBooter") => Some(crate::libs::framework(CONTROLLER_BOOTER)),
+        ("@loopback/boot", "discoverFiles") => Some(crate::libs::framework(DISCOVER_FILES)),
+        ("@loopback/boot", "loadClassesFromFiles") => Some(crate::libs::framework(LOAD_CLASSES)),
         _ => None,
     }
 }
@@ -286,8 +308,11 @@ pub(crate) fn call(
     argv: &[Value],
     line: u32,
 ) -> Option<Value> {
-    if name == SCHEMA_REF {
-        return Some(ip.lb4_model_schema(argv));
+    match name {
+        SCHEMA_REF => return Some(ip.lb4_model_schema(argv)),
+        DISCOVER_FILES => return Some(ip.lb4_discover_files(argv)),
+        LOAD_CLASSES => return Some(ip.lb4_load_classes(argv)),
+        _ => {}
     }
     let (index, member) = name.strip_prefix(APP_FN)?.split_once('.')?;
     let index: usize = index.parse().ok()?;
@@ -518,8 +543,19 @@ impl Interp {
     /// `extensions`, `nested`) select under `root`.
     fn lb4_artifacts(&mut self, root: &str, options: &Value) -> Vec<Rc<ClassVal>> {
         let options = self.force_deep(options.clone());
+        let selection = self.lb4_selection(&options);
+        let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
+            .filter(|&f| selection.selects(root, self.loader.project.rel(f)))
+            .collect();
+        self.lb4_exported_classes(files)
+    }
+
+    /// What a booter's options (`dirs`, default `['controllers']`;
+    /// `extensions`, default `['.controller.js']`; `nested`, default
+    /// `true`) select.
+    fn lb4_selection(&mut self, options: &Value) -> BootSelection {
         let list = |ip: &mut Interp, key: &str, default: &str| -> Vec<String> {
-            let v = ip.member(&options, key);
+            let v = ip.member(options, key);
             match ip.force_deep(v) {
                 Value::Arr(a) => a
                     .borrow()
@@ -531,14 +567,15 @@ impl Interp {
                 _ => vec![default.to_string()],
             }
         };
-        let selection = BootSelection {
+        BootSelection {
             dirs: list(self, "dirs", "controllers"),
             extensions: list(self, "extensions", ".controller.js"),
-            nested: !matches!(self.member(&options, "nested"), Value::Bool(false)),
-        };
-        let files: Vec<FileId> = (0..self.loader.project.files.len() as FileId)
-            .filter(|&f| selection.selects(root, self.loader.project.rel(f)))
-            .collect();
+            nested: !matches!(self.member(options, "nested"), Value::Bool(false)),
+        }
+    }
+
+    /// The classes `files` export, each file run.
+    fn lb4_exported_classes(&mut self, files: Vec<FileId>) -> Vec<Rc<ClassVal>> {
         let mut classes = Vec::new();
         for f in files {
             let exports = self.load_module(f).exports.clone();
@@ -554,24 +591,110 @@ impl Interp {
 
     /// One booter class at `app.boot()`: LoopBack makes it (a constructor
     /// parameter injected with `CoreBindings.APPLICATION_INSTANCE` is the
-    /// app) and calls its `configure`, `discover` and `load`; the program's
-    /// own `load` runs (its `super.load()` is [`super_method`]'s), else the
-    /// base class's.
+    /// app) and calls its `configure`, `discover` and `load`, those it has:
+    /// a booter is any class with these phases (`implements Booter`), the
+    /// program's own or, for a subclass of `@loopback/boot`'s `BaseBooter`
+    /// or `ControllerBooter`, the base class's `load` (its `super.load()`
+    /// is [`super_method`]'s).
     fn lb4_run_booter(&mut self, ctx: &Ctx, index: usize, cv: &Rc<ClassVal>, line: u32) {
-        let Some(kind) = booter_kind(self, &Value::Class(cv.clone())) else {
-            return;
-        };
+        let kind = booter_kind(self, &Value::Class(cv.clone()));
         let instance = self.lb4_make(ctx, index, cv);
         let outer = self.libs.loopback4.booting.replace(index);
-        match self.member(&instance, "load") {
-            f @ Value::Func(_) => {
-                self.call_value_now(ctx, &f, Vec::new(), &[], line, Some(instance.clone()));
-            }
-            _ => {
-                self.lb4_booter_load(&instance, kind);
+        let outer_booter = self.libs.loopback4.booter.replace(instance.clone());
+        for phase in BOOT_PHASES {
+            match self.member(&instance, phase) {
+                f @ Value::Func(_) => {
+                    self.call_value_now(ctx, &f, Vec::new(), &[], line, Some(instance.clone()));
+                }
+                _ => {
+                    if let Some(kind) = kind.filter(|_| phase == "load") {
+                        self.lb4_booter_load(&instance, kind);
+                    }
+                }
             }
         }
         self.libs.loopback4.booting = outer;
+        self.libs.loopback4.booter = outer_booter;
+    }
+
+    /// `discoverFiles(pattern, root)` of `@loopback/boot`: the files under
+    /// `root` its glob matches (a pattern opening with `/` is mounted on
+    /// `root`; an extglob `@(a|b)` is the alternatives `{a,b}`), as the
+    /// absolute paths `glob` gives; a `.js` pattern also matches the
+    /// TypeScript sources built to such files. A pattern only known at run
+    /// time, in a booter's `discover`, is the one the booter's `options`
+    /// (`@loopback/boot`'s `ArtifactOptions`: `dirs`, `extensions`,
+    /// `nested`) make, as LoopBack's `BaseBooter.configure` builds it (a
+    /// booter of the program's own builds it alike, in code whose branches
+    /// on the count of `dirs` the analysis does not decide).
+    fn lb4_discover_files(&mut self, argv: &[Value]) -> Value {
+        let text = |ip: &mut Interp, i: usize| {
+            argv.get(i).and_then(|v| ip.force_deep(v.clone()).as_text())
+        };
+        let Some(root) = text(self, 1) else {
+            return Value::dynamic();
+        };
+        let files = match text(self, 0) {
+            // (glob resolves a pattern not opening with `/` against the
+            // process's folder, only known at run time.)
+            Some(pattern) if !pattern.starts_with('/') => return Value::dynamic(),
+            Some(pattern) => {
+                let full = format!(
+                    "{}{}",
+                    root.trim_end_matches('/'),
+                    extglob_alternatives(&pattern)
+                );
+                self.files_of_glob(&full, "/")
+            }
+            None => {
+                let Some(booter) = self.libs.loopback4.booter.clone() else {
+                    return Value::dynamic();
+                };
+                let options = self.member(&booter, "options");
+                let options = self.force_deep(options);
+                let given = |ip: &mut Interp, k: &str| {
+                    let v = ip.member(&options, k);
+                    !ip.force_deep(v).is_unknown()
+                };
+                if !matches!(options, Value::Obj(_))
+                    || !given(self, "dirs")
+                    || !given(self, "extensions")
+                {
+                    return Value::dynamic();
+                }
+                let selection = self.lb4_selection(&options);
+                (0..self.loader.project.files.len() as FileId)
+                    .filter(|&f| selection.selects(&root, self.loader.project.rel(f)))
+                    .collect()
+            }
+        };
+        Value::array(
+            files
+                .into_iter()
+                .map(|f| Value::str(&format!("/{}", self.loader.project.rel(f))))
+                .collect(),
+        )
+    }
+
+    /// `loadClassesFromFiles(files, root)` of `@loopback/boot`: the classes
+    /// the files export (each file run).
+    fn lb4_load_classes(&mut self, argv: &[Value]) -> Value {
+        let Some(Value::Arr(items)) = argv.first().map(|v| self.force_deep(v.clone())) else {
+            return Value::dynamic();
+        };
+        let mut files = Vec::new();
+        for it in items.borrow().clone() {
+            let rel = self
+                .force_deep(it)
+                .as_text()
+                .and_then(|t| crate::machine::node::to_rel(&t));
+            match rel.and_then(|r| self.loader.project.file_id(&r)) {
+                Some(f) => files.push(f),
+                None => return Value::dynamic(),
+            }
+        }
+        let classes = self.lb4_exported_classes(files);
+        Value::array(classes.into_iter().map(Value::Class).collect())
     }
 
     /// `BaseBooter`'s `load()` on a booter instance: `this.classes`, the
@@ -959,6 +1082,25 @@ impl Interp {
 }
 
 /// `{id}` as `:id`.
+/// A glob with its extglob groups `@(a|b)` written as the alternatives
+/// `{a,b}` (what both match).
+fn extglob_alternatives(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut rest = pattern;
+    while let Some(i) = rest.find("@(") {
+        let Some(j) = rest[i..].find(')') else {
+            break;
+        };
+        out.push_str(&rest[..i]);
+        out.push('{');
+        out.push_str(&rest[i + 2..i + j].replace('|', ","));
+        out.push('}');
+        rest = &rest[i + j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn express_params(path: &str) -> String {
     path.replace('{', ":").replace('}', "")
 }

@@ -48,6 +48,7 @@ pub(crate) mod loaders;
 pub(crate) mod lodash;
 pub(crate) mod loopback;
 pub(crate) mod loopback4;
+pub(crate) mod loopback4_components;
 pub(crate) mod medusa;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
