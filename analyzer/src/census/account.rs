@@ -1125,9 +1125,21 @@ fn explain(
                     l.file, l.line
                 ),
             },
-            None => Why {
-                cause: "unreached-file",
-                reason: "no entry reaches this file (pass it with --entry if it is a program of its own)".into(),
+            None => match computed_elsewhere(computed_imports, dir) {
+                // An extension host in another package of the workspace
+                // (`require(path.join(ext.directory, ext.main))` over
+                // manifests it found at run time): `--entry` would not call
+                // what the file exports; the unknown path is the cause.
+                Some(list) => Why {
+                    cause: "dynamic-import",
+                    reason: format!(
+                        "no entry reaches this file; it may be a module that a computed import loads from a path only known at run time: {list}"
+                    ),
+                },
+                None => Why {
+                    cause: "unreached-file",
+                    reason: "no entry reaches this file (pass it with --entry if it is a program of its own)".into(),
+                },
             },
         };
     }
@@ -1459,4 +1471,33 @@ fn helper_function(facts: &FileFacts, name: &str) -> bool {
             .census
             .iter()
             .any(|i| i.enclosing.iter().any(|(_, n, _)| n == name))
+}
+
+/// The computed imports of the run that share the most folders with `dir`
+/// (the unreached file's folder), as `file:line` text: `None` when the run
+/// has none. Three are named, then how many more.
+fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String> {
+    let shared = |l: &Location| {
+        let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
+        d.split('/')
+            .zip(dir.split('/'))
+            .take_while(|(a, b)| a == b && !a.is_empty())
+            .count()
+    };
+    let best = computed_imports.iter().map(shared).max()?;
+    let mut at: Vec<String> = computed_imports
+        .iter()
+        .filter(|l| shared(l) == best)
+        .map(|l| format!("{}:{}", l.file, l.line))
+        .collect();
+    at.sort();
+    at.dedup();
+    let more = at.len().saturating_sub(3);
+    at.truncate(3);
+    let s = if at.len() + more > 1 { "s" } else { "" };
+    let mut list = format!("the one{s} at {}", at.join(", "));
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    Some(list)
 }

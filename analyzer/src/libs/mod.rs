@@ -28,6 +28,7 @@
 pub(crate) mod angular;
 pub(crate) mod answers;
 pub(crate) mod awilix;
+pub(crate) mod callsite;
 pub(crate) mod decorators_express;
 pub(crate) mod di;
 pub(crate) mod documents;
@@ -190,6 +191,8 @@ pub(crate) enum Module {
     Path,
     Fs,
     EventEmitter,
+    /// `callsite`'s `stack()` (see `callsite.rs`).
+    CallSite,
     Lodash,
     Inherits,
     Glob,
@@ -396,6 +399,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("node:fs/promises", Module::Family),
     modelled("events", Module::EventEmitter),
     modelled("node:events", Module::EventEmitter),
+    modelled("callsite", Module::CallSite),
     installed("inherits", Module::Inherits),
     installed("glob", Module::Glob),
     installed("fast-glob", Module::Glob),
@@ -514,6 +518,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Path => Builtin::PathModule,
         Module::Fs => Builtin::FsModule,
         Module::EventEmitter => Builtin::EventEmitterCtor,
+        Module::CallSite => Builtin::Node(NodeFn::CallSites),
         Module::Lodash => Builtin::Lodash(Rc::from("")),
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::FeathersAdapter => return feathers::adapter(pkg),

@@ -303,6 +303,9 @@ impl Interp {
             }
             _ => {}
         }
+        if let Some(v) = self.inherited_emitter_method(ctx, o, name, call) {
+            return v;
+        }
         if name == "then" || name == "finally" {
             let argv = self.eval_args(ctx, &call.args);
             if let Some(cb) = argv.first() {
@@ -993,6 +996,7 @@ impl Interp {
             Value::Builtin(Builtin::RouterCtor) | Value::Builtin(Builtin::Express) => {
                 // `class Api extends Router` — the instance is a router; not modelled.
             }
+            Value::Builtin(Builtin::EventEmitterCtor) => self.emitter_instance(this),
             // A library's class (`class S extends Server`): the library runs its constructor.
             c => {
                 crate::libs::super_construct(self, c, this, &argv);

@@ -476,11 +476,21 @@ impl Interp {
                     .iter()
                     .find(|(m, _)| m == n)
                     .map_or(after_body, |(_, v)| v);
-                let kept = self.join_paths(
-                    pre,
-                    (after_body.clone(), uncaught.clone()),
-                    (after_handler, CAUGHT.to_string()),
-                );
+                // A handler's fallback that says nothing (`catch { list = [] }`)
+                // gives way to what the block made, as in `list || []`: what
+                // the block read (a folder's files) is what may register.
+                let kept = if super::says_nothing(&after_handler)
+                    && !super::says_nothing(after_body)
+                    && !after_body.is_unknown()
+                {
+                    after_body.clone()
+                } else {
+                    self.join_paths(
+                        pre,
+                        (after_body.clone(), uncaught.clone()),
+                        (after_handler, CAUGHT.to_string()),
+                    )
+                };
                 ctx.scope.assign(n, kept);
             }
         }

@@ -26,6 +26,7 @@ pub(crate) mod budget;
 pub(crate) mod call;
 pub(crate) mod census_rec;
 pub(crate) mod decorators;
+pub(crate) mod emitters;
 pub(crate) mod env;
 pub(crate) mod expr;
 pub(crate) mod flow;
@@ -388,6 +389,7 @@ impl Interp {
             running: Default::default(),
             js: state::JsState {
                 objects_made: 0,
+                emitters: Vec::new(),
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
                 env: Default::default(),

@@ -72,6 +72,11 @@ pub(crate) enum NodeFn {
     RequireResolve,
     /// A method that answers a constant (`stats.isDirectory()`).
     Answer(bool),
+    /// A method that answers a constant text (a call site's `getFileName()`,
+    /// `libs/callsite.rs`).
+    AnswerText(std::rc::Rc<str>),
+    /// The `callsite` package's `stack()` (`libs/callsite.rs`).
+    CallSites,
     /// A glob package or one of its functions: every call lists matches.
     Glob,
     /// The `util` module.
@@ -419,6 +424,8 @@ impl Interp {
                 None => Value::dynamic(),
             },
             NodeFn::Answer(b) => Value::Bool(*b),
+            NodeFn::AnswerText(t) => Value::Str(t.clone()),
+            NodeFn::CallSites => self.call_sites(ctx),
             NodeFn::Loader(pkg) => self.dir_loader(ctx, pkg, &argv, line),
             NodeFn::Inherits => {
                 if let (Some(c), Some(p)) = (argv.first(), argv.get(1)) {

@@ -147,6 +147,10 @@ pub(crate) struct JsState {
     /// Objects the run made so far (see `Interp::stamp`): an object made
     /// on a path that may not run is the path's own (`flow.rs`).
     pub(crate) objects_made: u64,
+    /// Instances of the program's subclasses of Node's `EventEmitter`
+    /// (`class Host extends EventEmitter`), with the listeners and emits the
+    /// base class keeps for each (`machine/emitters.rs`).
+    pub(crate) emitters: Vec<(Rc<crate::value::ObjData>, Rc<crate::value::Emitter>)>,
     /// Classes whose instance fields are being initialised (by address): a
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
