@@ -35,7 +35,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 67;
+pub(crate) const FACTS_VERSION: u32 = 68;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {
@@ -94,15 +94,7 @@ fn needles_of(bytes: &[u8]) -> u8 {
     if has("Router") {
         flags |= needle::ROUTER;
     }
-    // A module loaded from a computed path (`await import(file)`,
-    // `require(path.join(dir, ext.main))`) may be any file, routing ones too.
-    if express
-        || flags & needle::ROUTER != 0
-        || has("router")
-        || has(".use(")
-        || has(".route(")
-        || computed_import(bytes)
-    {
+    if express || flags & needle::ROUTER != 0 || has("router") || has(".use(") || has(".route(") {
         flags |= needle::ROUTING;
     }
     if crate::libs::SOCKET_WORDS.iter().any(|w| has(w)) {
@@ -128,35 +120,6 @@ fn needles_of(bytes: &[u8]) -> u8 {
         flags |= needle::CENSUS;
     }
     flags
-}
-
-/// Whether the bytes load a module from a computed specifier: `require(` or
-/// `import(` followed by anything but a string literal (a template literal
-/// with `${` counts as computed).
-fn computed_import(bytes: &[u8]) -> bool {
-    use memchr::memmem::find_iter;
-    [&b"require("[..], &b"import("[..]].iter().any(|needle| {
-        find_iter(bytes, needle).any(|at| {
-            if at > 0
-                && (bytes[at - 1].is_ascii_alphanumeric()
-                    || matches!(bytes[at - 1], b'_' | b'$' | b'.'))
-            {
-                return false;
-            }
-            let rest = &bytes[at + needle.len()..];
-            let start = rest.iter().position(|b| !b.is_ascii_whitespace());
-            match start.map(|i| (rest[i], &rest[i + 1..])) {
-                Some((b'\'' | b'"', _)) => false,
-                Some((b'`', tail)) => {
-                    let end = tail.iter().position(|&b| b == b'`').unwrap_or(tail.len());
-                    memchr::memmem::find(&tail[..end], b"${").is_some()
-                }
-                // `require()` with nothing, or the end of the file.
-                Some((b')', _)) | None => false,
-                Some(_) => true,
-            }
-        })
-    })
 }
 
 /// The names Express's default export is bound to under another name
