@@ -125,31 +125,7 @@ impl<'s> Lowerer<'s> {
                     Stmt::Continue(label)
                 });
             }
-            // `while (test) body` is `for (; test;) body`: run as written while
-            // the test is known (a queue walked until `queue.shift()` gives
-            // `undefined`), else once with what is known. `while (true)`, like
-            // `for (;;)`, only ends by a `break` whose test the analysis may not
-            // know, so it runs once.
-            "while_statement" => {
-                let test = node
-                    .field(F::Condition)
-                    .map(|c| self.expr(c))
-                    .filter(|t| !matches!(t, Expr::Bool(true)));
-                let text = node
-                    .field(F::Condition)
-                    .map(|c| self.short_text(c))
-                    .unwrap_or_default();
-                let body = self.block(node.field(F::Body));
-                out.push(Stmt::For(Box::new(ForStmt {
-                    init: Vec::new(),
-                    test,
-                    update: None,
-                    body,
-                    text,
-                    line: line_of(node),
-                })));
-            }
-            "do_statement" => {
+            "while_statement" | "do_statement" => {
                 let mut body = Vec::new();
                 if let Some(init) = node.field(F::Initializer) {
                     self.stmt_into(init, &mut body);
