@@ -201,3 +201,56 @@ fn configured_folders_decide_the_side() {
     assert_eq!(s.side, analyzer::Side::Server);
     assert_eq!(s.direction, analyzer::Direction::ServerToClient);
 }
+
+/// With the entry given by hand, a file that creates an app of its own and
+/// that no entry reaches keeps the advice to pass it with `--entry`, even
+/// when the run has a computed import (which accounts for an extension a host
+/// loads, a module that makes no app).
+#[test]
+fn an_unreached_program_keeps_the_entry_advice_beside_computed_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "package.json",
+        r#"{ "name": "host", "private": true, "dependencies": { "express": "^4.18.2" } }"#,
+    );
+    write(
+        "server.js",
+        "const express = require('express')\nconst load = require('./core/load')\nconst app = express()\napp.get('/health', (req, res) => res.send('ok'))\nload(app, JSON.parse(process.env.EXTENSIONS || '[]'))\napp.listen(3000)\n",
+    );
+    write(
+        "core/load.js",
+        "const path = require('path')\nmodule.exports = (app, exts) => {\n  for (const e of exts) require(path.join(e.dir, e.main))(app)\n}\n",
+    );
+    write(
+        "ext/items.js",
+        "module.exports = (app) => {\n  app.get('/items', (req, res) => res.json([]))\n}\n",
+    );
+    write(
+        "tools/admin.js",
+        "const express = require('express')\nconst app = express()\napp.get('/admin/status', (req, res) => res.json({}))\napp.listen(4000)\n",
+    );
+    let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
+        root: dir.path().to_path_buf(),
+        entries: vec!["server.js".into()],
+        no_cache: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let of = |file: &str| {
+        inv.findings
+            .iter()
+            .find(|f| f.at.file == file && f.cause.is_some())
+            .unwrap_or_else(|| panic!("no finding with a cause at {file}: {:#?}", inv.findings))
+    };
+    let admin = of("tools/admin.js");
+    assert_eq!(admin.cause(), "unreached-file", "{}", admin.message);
+    assert!(admin.message.contains("--entry"), "{}", admin.message);
+    let ext = of("ext/items.js");
+    assert_eq!(ext.cause(), "dynamic-import", "{}", ext.message);
+    assert!(ext.message.contains("core/load.js:3"), "{}", ext.message);
+}

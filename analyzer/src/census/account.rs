@@ -1125,7 +1125,12 @@ fn explain(
                     l.file, l.line
                 ),
             },
-            None => match computed_elsewhere(computed_imports, dir) {
+            // A file that creates an app itself (`express()`, then its
+            // routes) is a program of its own, not a module a host loads:
+            // the advice to pass it as an entry stands.
+            None => match computed_elsewhere(computed_imports, dir)
+                .filter(|_| run.loader.needles_of(file) & crate::loader::needle::APP == 0)
+            {
                 // An extension host in another package of the workspace
                 // (`require(path.join(ext.directory, ext.main))` over
                 // manifests it found at run time): `--entry` would not call
