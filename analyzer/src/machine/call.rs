@@ -558,11 +558,14 @@ impl Interp {
         // While looking for events in code nobody calls, a function is only
         // followed when it gets a socket or a name to emit: every function
         // runs once on its own anyway.
-        // An arrow (or bound function) runs with the `this` it closed over:
+        // A callback that runs later (a promise's `then`, `queueMicrotask`,
+        // a timer: `budget::runs_later`) that is an arrow (or bound
+        // function) runs with the `this` it closed over:
         // `Promise.resolve().then(() => this.listen())` in a constructor
-        // runs on the instance that holds the socket, whatever the caller passes.
+        // runs on the instance that holds the socket. (Only these: every DOM
+        // listener of a large UI class would run too, each calling methods.)
         let own_this = match f {
-            Value::Func(c) => c.this.as_ref(),
+            Value::Func(c) if self.calling_later() => c.this.as_ref(),
             _ => None,
         };
         let tracked = argv.iter().any(|a| a.is_tracked(0))
