@@ -980,9 +980,14 @@ fn explain(
             }
             Some(Recv::Dynamic | Recv::Param) => {
                 // A callback handed to a package's function gets its values from that package.
+                // (Not a value of an outer scope it closes over: `socket`
+                // read from a component's props, used in a callback of
+                // `$(el).checkbox({ onChecked() { socket.emit(…) } })`.)
                 if let Some((id, name, line)) = item.enclosing.last()
-                    && let Some(&(f, l)) = rec.handed.get(&(file, *id))
+                    && let Some(handed) = rec.handed.get(&(file, *id))
+                    && handed.gives(receiver)
                 {
+                    let (f, l) = handed.at;
                     // (A receiver in Socket.IO's own vocabulary, `io.of(name)`,
                     // is taken for Socket.IO's, handed over like an HTTP host.)
                     return if event && item.socket_shape != SocketShape::Io {
@@ -1048,6 +1053,7 @@ fn explain(
         if let Some(&(f, l)) = rec
             .handed
             .get(&(file, *id))
+            .map(|h| &h.at)
             .or_else(|| rec.handed_names.get(&(file, name.clone())))
         {
             return Why {
