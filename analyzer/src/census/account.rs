@@ -193,6 +193,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 .copied()
         })
         .collect();
+    let rec_pages = &run.interp.js.pages;
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
     let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
@@ -213,7 +214,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 continue;
             }
             let rel = project.rel(file).to_string();
-            let client = (is_client_path(&rel) || imports_client_framework(facts))
+            let client = (is_client_path(&rel)
+                || imports_client_framework(facts)
+                || rec_pages.program_files.contains(&file))
                 && !serving.contains(&file);
             let mut sio_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
