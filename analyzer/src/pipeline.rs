@@ -377,7 +377,7 @@ pub(crate) fn analyze_here(
         climbed += 1;
         for (root, _) in entries::import_roots(&loader, i) {
             if !interp.is_loaded(root) && !is_test_path(project.rel(root)) {
-                interp.run_client_program(root);
+                interp.run_module(root);
             }
         }
     }

@@ -183,9 +183,8 @@ impl Interp {
         out
     }
 
-    /// Run a browser client's program from its top (a page's module script,
-    /// the root above the module that makes the socket) as its start-up
-    /// code runs: its calls are followed as an entry's are, since the socket
+    /// Run a browser client's program from its top (a page's module script)
+    /// as its start-up code runs: its calls are followed as an entry's are, since the socket
     /// is made inside them (`await link.open()` → `io.connect()`), which
     /// the events pass's rule (follow a call only when it is handed a socket
     /// or an event name) would not reach.
