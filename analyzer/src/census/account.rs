@@ -1013,6 +1013,23 @@ fn explain(
                         }
                     };
                 }
+                // A receiver read from an outer scope in such a callback that
+                // does not look like Socket.IO at all (`s.group[k].pamDiff.on('diff')`):
+                // nothing says it is a socket.
+                if event
+                    && item.socket_shape == SocketShape::Plain
+                    && let Some((id, name, line)) = item.enclosing.last()
+                    && let Some(handed) = rec.handed.get(&(file, *id))
+                {
+                    return Why {
+                        cause: not_a,
+                        reason: format!(
+                            "`{receiver}` is only known at run time in `{name}` ({}), a callback handed to a package's function at {}, and does not look like a Socket.IO object",
+                            here(file, *line),
+                            here(handed.at.0, handed.at.1)
+                        ),
+                    };
+                }
                 if event && (receiver.starts_with("this.props.") || receiver.starts_with("props."))
                 {
                     return Why {
