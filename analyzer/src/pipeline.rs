@@ -352,6 +352,20 @@ pub(crate) fn analyze_here(
     // the module that makes the socket), so that what a component is given
     // (props, context, state) is what its parents give it; then the
     // modules no such program loaded, on their own.
+    // A page's module scripts are such programs too when the page loads the
+    // Socket.IO client: their imports connect with the page's `io`.
+    let page_programs = if opts.skip_events {
+        Vec::new()
+    } else {
+        interp.page_module_programs()
+    };
+    let before = interp.rec.touched.clone();
+    for &p in &page_programs {
+        if !interp.is_loaded(p) && !is_test_path(project.rel(p)) {
+            interp.run_client_program(p);
+        }
+    }
+    interp.js.pages.program_files = interp.rec.touched.difference(&before).copied().collect();
     let mut climbed = 0;
     for &i in &sock {
         if interp.is_loaded(i) || climbed >= MAX_CLIENT_CLIMBS {

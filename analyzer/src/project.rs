@@ -51,6 +51,14 @@ pub(crate) struct PackageJson {
     pub(crate) json: serde_json::Value,
 }
 
+/// The package.json fields that list what a package installs.
+const DEPENDENCY_KEYS: [&str; 4] = [
+    "dependencies",
+    "devDependencies",
+    "peerDependencies",
+    "optionalDependencies",
+];
+
 /// Where a specifier leads.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Resolved {
@@ -738,37 +746,40 @@ impl Project {
         !globs.iter().any(|g| workspace_glob_matches(g, pkg))
     }
 
-    /// Whether the nearest package.json at or above the file `rel` lists a
-    /// dependency (any kind) whose name `pred` accepts.
+    /// Whether the package of the file `rel` ([`Project::installing_package_of`])
+    /// lists a dependency (any kind) whose name `pred` accepts.
     pub(crate) fn package_depends_on(&self, rel: &str, pred: impl Fn(&str) -> bool) -> bool {
-        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let Some(pkg) = self.package_at(self.package_dir_of(dir)) else {
+        let Some(pkg) = self.installing_package_of(rel) else {
             return false;
         };
-        [
-            "dependencies",
-            "devDependencies",
-            "peerDependencies",
-            "optionalDependencies",
-        ]
-        .iter()
-        .filter_map(|k| pkg.json.get(k).and_then(|d| d.as_object()))
-        .any(|deps| deps.keys().any(|n| pred(n)))
+        DEPENDENCY_KEYS
+            .iter()
+            .filter_map(|k| pkg.json.get(k).and_then(|d| d.as_object()))
+            .any(|deps| deps.keys().any(|n| pred(n)))
     }
 
-    /// The version range the nearest package.json at or above the file `rel`
-    /// gives the dependency `name` (any kind), as written.
-    pub(crate) fn package_dep_version(&self, rel: &str, name: &str) -> Option<String> {
+    /// The nearest package.json at or above the file `rel` that is a package
+    /// (one with a `name` or dependencies), whose installed packages the file
+    /// uses. A folder's `{ "type": "module" }` only tells Node how to read
+    /// the files below it: they still use the enclosing package's dependencies.
+    fn installing_package_of(&self, rel: &str) -> Option<&PackageJson> {
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let pkg = self.package_at(self.package_dir_of(dir))?;
-        [
-            "dependencies",
-            "devDependencies",
-            "peerDependencies",
-            "optionalDependencies",
-        ]
-        .iter()
-        .find_map(|k| pkg.json.get(k)?.get(name)?.as_str().map(str::to_string))
+        let is_package = |p: &PackageJson| {
+            p.json.get("name").is_some() || DEPENDENCY_KEYS.iter().any(|k| p.json.get(k).is_some())
+        };
+        ancestors(dir)
+            .filter_map(|d| self.package_at(d))
+            .find(|p| is_package(p))
+    }
+
+    /// The version range the package of the file `rel`
+    /// ([`Project::installing_package_of`]) gives the dependency `name` (any
+    /// kind), as written.
+    pub(crate) fn package_dep_version(&self, rel: &str, name: &str) -> Option<String> {
+        let pkg = self.installing_package_of(rel)?;
+        DEPENDENCY_KEYS
+            .iter()
+            .find_map(|k| pkg.json.get(k)?.get(name)?.as_str().map(str::to_string))
     }
 
     pub(crate) fn package_at(&self, dir: &str) -> Option<&PackageJson> {

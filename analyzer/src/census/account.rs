@@ -195,6 +195,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 .copied()
         })
         .collect();
+    let rec_pages = &run.interp.js.pages;
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
     let mut groups: BTreeMap<GroupKey, Vec<(u32, String)>> = BTreeMap::new();
@@ -215,7 +216,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 continue;
             }
             let rel = project.rel(file).to_string();
-            let client = (is_client_path(&rel) || imports_client_framework(facts))
+            let client = (is_client_path(&rel)
+                || imports_client_framework(facts)
+                || rec_pages.program_files.contains(&file))
                 && !serving.contains(&file);
             let mut sio_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
@@ -1229,9 +1232,14 @@ fn explain(
             }
             Some(Recv::Dynamic | Recv::Param) => {
                 // A callback handed to a package's function gets its values from that package.
+                // (Not a value of an outer scope it closes over: `socket`
+                // read from a component's props, used in a callback of
+                // `$(el).checkbox({ onChecked() { socket.emit(…) } })`.)
                 if let Some((id, name, line)) = item.enclosing.last()
-                    && let Some(&(f, l)) = rec.handed.get(&(file, *id))
+                    && let Some(handed) = rec.handed.get(&(file, *id))
+                    && handed.gives(receiver)
                 {
+                    let (f, l) = handed.at;
                     // (A receiver in Socket.IO's own vocabulary, `io.of(name)`,
                     // is taken for Socket.IO's, handed over like an HTTP host.)
                     return if event && item.socket_shape != SocketShape::Io {
@@ -1252,6 +1260,23 @@ fn explain(
                                 here(file, *line)
                             ),
                         }
+                    };
+                }
+                // A receiver read from an outer scope in such a callback that
+                // does not look like Socket.IO at all (`s.group[k].pamDiff.on('diff')`):
+                // nothing says it is a socket.
+                if event
+                    && item.socket_shape == SocketShape::Plain
+                    && let Some((id, name, line)) = item.enclosing.last()
+                    && let Some(handed) = rec.handed.get(&(file, *id))
+                {
+                    return Why {
+                        cause: not_a,
+                        reason: format!(
+                            "`{receiver}` is only known at run time in `{name}` ({}), a callback handed to a package's function at {}, and does not look like a Socket.IO object",
+                            here(file, *line),
+                            here(handed.at.0, handed.at.1)
+                        ),
                     };
                 }
                 if event && (receiver.starts_with("this.props.") || receiver.starts_with("props."))
@@ -1297,6 +1322,7 @@ fn explain(
         if let Some(&(f, l)) = rec
             .handed
             .get(&(file, *id))
+            .map(|h| &h.at)
             .or_else(|| rec.handed_names.get(&(file, name.clone())))
         {
             return Why {

@@ -286,6 +286,12 @@ impl Interp {
         r
     }
 
+    /// Whether a function called now is called by a call that runs its
+    /// callbacks later (see [`runs_later`]), not by code that call runs.
+    pub(crate) fn calling_later(&self) -> bool {
+        self.js.reentry.later.last() == Some(&self.js.stack.len())
+    }
+
     /// Run `f` as a callback that the program runs later (timers, promises).
     pub(crate) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
         self.js.reentry.later.push(self.js.stack.len());

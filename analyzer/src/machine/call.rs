@@ -561,8 +561,18 @@ impl Interp {
         // While looking for events in code nobody calls, a function is only
         // followed when it gets a socket or a name to emit: every function
         // runs once on its own anyway.
-        let tracked =
-            argv.iter().any(|a| a.is_tracked(0)) || this.as_ref().is_some_and(|t| t.is_tracked(0));
+        // A callback that runs later (a promise's `then`, `queueMicrotask`,
+        // a timer: `budget::runs_later`) that is an arrow (or bound
+        // function) runs with the `this` it closed over:
+        // `Promise.resolve().then(() => this.listen())` in a constructor
+        // runs on the instance that holds the socket. (Only these: every DOM
+        // listener of a large UI class would run too, each calling methods.)
+        let own_this = match f {
+            Value::Func(c) if self.calling_later() => c.this.as_ref(),
+            _ => None,
+        };
+        let tracked = argv.iter().any(|a| a.is_tracked(0))
+            || own_this.or(this.as_ref()).is_some_and(|t| t.is_tracked(0));
         // An emitting callback passed down (`runTurn({ emit })`) is as good as a socket.
         let tracked = tracked || argv.iter().any(|a| self.carries_emitter(a, 0));
         let follow = if self.modes.event_mode {

@@ -15,9 +15,11 @@
 //! already records (registrations themselves live in the router table).
 
 use super::Interp;
+use crate::ir::Stmt;
 use crate::project::FileId;
-use crate::value::{Unknown, Value};
+use crate::value::{Closure, Unknown, Value};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// What a census call site's receiver was when it ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +49,32 @@ pub(crate) struct SiteSeen {
     pub(crate) dyn_loop: Option<(FileId, u32)>,
 }
 
+/// A function of the program handed to a package's function, which the
+/// analysis does not follow: `$(el).checkbox({ onChecked() { … } })`.
+#[derive(Debug, Clone)]
+pub(crate) struct Handed {
+    /// The call that hands it over: (file, line).
+    pub(crate) at: (FileId, u32),
+    /// The names its parameters bind: the values the package passes.
+    pub(crate) params: Vec<String>,
+    /// Whether the package also decides its `this` (not an arrow, whose
+    /// `this` is the enclosing one).
+    pub(crate) own_this: bool,
+}
+
+impl Handed {
+    /// Whether `receiver` (as written: `socket`, `this.socket`, `args[0]`)
+    /// is read from what the package passes: a parameter, or the `this` it
+    /// calls the function with.
+    pub(crate) fn gives(&self, receiver: &str) -> bool {
+        let root = receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
+        if root == "this" {
+            return self.own_this;
+        }
+        self.params.iter().any(|p| p == root)
+    }
+}
+
 /// The recorder (one per analysis, held by the interpreter).
 #[derive(Debug, Default)]
 pub(crate) struct CensusRec {
@@ -54,8 +82,9 @@ pub(crate) struct CensusRec {
     pub(crate) sites: HashMap<(FileId, u32), SiteSeen>,
     /// Functions entered in the routing phase, by (file, function id).
     pub(crate) entered: HashSet<(FileId, u32)>,
-    /// Functions handed to a package's function: (file, id) → the call (file, line).
-    pub(crate) handed: HashMap<(FileId, u32), (FileId, u32)>,
+    /// Functions handed to a package's function: (file, id) → the call and
+    /// what the package gives the function.
+    pub(crate) handed: HashMap<(FileId, u32), Handed>,
     /// Imports not loaded yet handed the same way: (module, export name) → the call.
     pub(crate) handed_names: HashMap<(FileId, String), (FileId, u32)>,
     /// Call sites that produced an event site (also when the site is
@@ -130,11 +159,11 @@ impl Interp {
         fn funcs(
             v: &Value,
             depth: u32,
-            out: &mut Vec<(FileId, u32)>,
+            out: &mut Vec<Rc<Closure>>,
             names: &mut Vec<(FileId, String)>,
         ) {
             match v {
-                Value::Func(c) => out.push((c.file, c.func.id)),
+                Value::Func(c) => out.push(c.clone()),
                 Value::Lazy(f, n) => names.push((*f, n.to_string())),
                 Value::Arr(a) if depth < 2 => {
                     for x in a.borrow().iter() {
@@ -153,8 +182,18 @@ impl Interp {
         for a in argv {
             funcs(a, 0, &mut found, &mut names);
         }
-        for k in found {
-            self.rec.census.handed.entry(k).or_insert((file, line));
+        for c in found {
+            self.rec
+                .census
+                .handed
+                .entry((c.file, c.func.id))
+                .or_insert_with(|| Handed {
+                    at: (file, line),
+                    params: crate::syntax::bound_names(&Stmt::Var(
+                        c.func.params.iter().map(|p| (p.clone(), None)).collect(),
+                    )),
+                    own_this: !c.is_arrow,
+                });
         }
         for k in names {
             self.rec

@@ -440,6 +440,20 @@ impl Interp {
                         | Value::Router(_)
                         | Value::Dispatch(_)
                         | Value::Builtin(Builtin::CatchAllAck(_)) => Value::str("function"),
+                        // The globals that are functions (`typeof io !==
+                        // 'undefined'` tests that the page loaded the
+                        // Socket.IO client script).
+                        Value::Builtin(
+                            Builtin::SocketIoClient
+                            | Builtin::Require
+                            | Builtin::ObjectNs
+                            | Builtin::ArrayNs
+                            | Builtin::PromiseNs
+                            | Builtin::SetCtor
+                            | Builtin::MapCtor
+                            | Builtin::ProxyCtor
+                            | Builtin::FunctionCtor(_),
+                        ) => Value::str("function"),
                         Value::EventKey(k) if k.split.is_none() => Value::str("string"),
                         _ => Value::dynamic(),
                     },

@@ -24,6 +24,10 @@ pub(crate) struct PageScripts {
     /// The names a classic script declares at its top level; `None` for a
     /// module (one with `import` or `export`), whose declarations stay its own.
     declared: HashMap<FileId, Option<HashSet<String>>>,
+    /// The files the module scripts of the pages that load the Socket.IO
+    /// client loaded (see [`Interp::page_module_programs`]): browser code,
+    /// whatever its folder is called.
+    pub(crate) program_files: HashSet<FileId>,
 }
 
 /// Markup files whose `<script src>` tags a browser loads into one page.
@@ -31,6 +35,16 @@ const PAGE_EXTS: &[&str] = &["html", "htm", "ejs", "hbs", "handlebars"];
 
 /// The `src` of each classic `<script>` tag of a page, in document order.
 fn script_srcs(page: &str) -> Vec<String> {
+    tagged_srcs(page)
+        .into_iter()
+        .filter(|(_, module)| !module)
+        .map(|(src, _)| src)
+        .collect()
+}
+
+/// The `src` of each `<script>` tag of a page, in document order, with
+/// whether it is a module script (`type="module"`).
+fn tagged_srcs(page: &str) -> Vec<(String, bool)> {
     let lower = page.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut pos = 0;
@@ -42,9 +56,7 @@ fn script_srcs(page: &str) -> Vec<String> {
         let tag = &page[open..open + j];
         let tag_lower = &lower[open..open + j];
         pos = open + j;
-        if tag_lower.contains("type=\"module\"") || tag_lower.contains("type='module'") {
-            continue;
-        }
+        let module = tag_lower.contains("type=\"module\"") || tag_lower.contains("type='module'");
         let Some(k) = tag_lower.find(" src=") else {
             continue;
         };
@@ -53,9 +65,18 @@ fn script_srcs(page: &str) -> Vec<String> {
             Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or(""),
             _ => rest.split([' ', '\t', '\n']).next().unwrap_or(""),
         };
-        out.push(src.to_string());
+        out.push((src.to_string(), module));
     }
     out
+}
+
+/// Whether a script `src` is the Socket.IO client that a Socket.IO server
+/// serves (`/socket.io/socket.io.js`, `socket.io.min.js`), which defines the
+/// page's global `io`.
+fn is_socket_io_client(src: &str) -> bool {
+    let path = src.split(['?', '#']).next().unwrap_or("");
+    let file = path.rsplit('/').next().unwrap_or("");
+    file.starts_with("socket.io") && file.ends_with(".js")
 }
 
 impl Interp {
@@ -127,6 +148,48 @@ impl Interp {
         let classic = entry.is_some();
         self.js.pages.declared.insert(file, entry);
         classic
+    }
+
+    /// The module scripts (`<script type="module" src>`) of the pages that
+    /// load the Socket.IO client script: the programs of a browser client,
+    /// whose imports reach the code that connects with the page's `io`
+    /// (a page's own files; no bundler is involved).
+    pub(crate) fn page_module_programs(&self) -> Vec<FileId> {
+        let project = &self.loader.project;
+        let mut out = Vec::new();
+        for (i, f) in project.files.iter().enumerate() {
+            let ext = f.rel.rsplit('.').next().unwrap_or("");
+            if !PAGE_EXTS.contains(&ext) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(project.abs(i as FileId)) else {
+                continue;
+            };
+            let page = String::from_utf8_lossy(&bytes);
+            let srcs = tagged_srcs(&page);
+            if !srcs.iter().any(|(s, _)| is_socket_io_client(s)) {
+                continue;
+            }
+            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            for (src, module) in srcs {
+                if module
+                    && let Some(id) = self.page_script_file(dir, &src)
+                    && !out.contains(&id)
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    /// Run a browser client's program from its top (a page's module script)
+    /// as its start-up code runs: its calls are followed as an entry's are, since the socket
+    /// is made inside them (`await link.open()` → `io.connect()`), which
+    /// the events pass's rule (follow a call only when it is handed a socket
+    /// or an event name) would not reach.
+    pub(crate) fn run_client_program(&mut self, root: FileId) {
+        self.with_mode(crate::passes::Mode::Events, false, |me| me.run_module(root));
     }
 
     /// Every page of the project and the script files it loads, as groups.
