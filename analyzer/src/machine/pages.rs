@@ -155,22 +155,12 @@ impl Interp {
     /// whose imports reach the code that connects with the page's `io`
     /// (a page's own files; no bundler is involved).
     pub(crate) fn page_module_programs(&self) -> Vec<FileId> {
-        let project = &self.loader.project;
         let mut out = Vec::new();
-        for (i, f) in project.files.iter().enumerate() {
-            let ext = f.rel.rsplit('.').next().unwrap_or("");
-            if !PAGE_EXTS.contains(&ext) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(project.abs(i as FileId)) else {
-                continue;
-            };
-            let page = String::from_utf8_lossy(&bytes);
+        for (_, dir, page) in self.page_texts() {
             let srcs = tagged_srcs(&page);
             if !srcs.iter().any(|(s, _)| is_socket_io_client(s)) {
                 continue;
             }
-            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
             for (src, module) in srcs {
                 if module
                     && let Some(id) = self.page_script_file(dir, &src)
@@ -194,19 +184,9 @@ impl Interp {
 
     /// Every page of the project and the script files it loads, as groups.
     fn read_pages(&self) -> HashMap<FileId, Vec<FileId>> {
-        let project = &self.loader.project;
         let mut groups: HashMap<FileId, Vec<FileId>> = HashMap::new();
-        for (i, f) in project.files.iter().enumerate() {
-            let ext = f.rel.rsplit('.').next().unwrap_or("");
-            if !PAGE_EXTS.contains(&ext) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(project.abs(i as FileId)) else {
-                continue;
-            };
-            let page = String::from_utf8_lossy(&bytes);
-            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
-            let mut members = vec![i as FileId];
+        for (i, dir, page) in self.page_texts() {
+            let mut members = vec![i];
             for src in script_srcs(&page) {
                 if let Some(id) = self.page_script_file(dir, &src)
                     && !members.contains(&id)
@@ -227,6 +207,25 @@ impl Interp {
             }
         }
         groups
+    }
+
+    /// Every readable page of the project (an HTML or template file), with
+    /// its folder and its text.
+    fn page_texts(&self) -> impl Iterator<Item = (FileId, &str, String)> + '_ {
+        let project = &self.loader.project;
+        project.files.iter().enumerate().filter_map(|(i, f)| {
+            let ext = f.rel.rsplit('.').next().unwrap_or("");
+            if !PAGE_EXTS.contains(&ext) {
+                return None;
+            }
+            let bytes = std::fs::read(project.abs(i as FileId)).ok()?;
+            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            Some((
+                i as FileId,
+                dir,
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ))
+        })
     }
 
     /// The project file a page's `<script src>` names: the path relative to
