@@ -20,6 +20,9 @@
 mod aliases;
 mod babel;
 mod outputs;
+mod test_paths;
+
+pub(crate) use test_paths::is_test_path;
 
 use crate::AnalyzeError;
 use crate::jsonc::strip_json_comments;
@@ -1128,37 +1131,6 @@ pub(crate) fn normalize(p: &str) -> String {
         }
     }
     parts.join("/")
-}
-
-/// Whether a path (relative, with `/`) is a test file or lies in a test
-/// folder: one of the usual names, or a folder whose name joins `test`,
-/// `tests` or `e2e` with other words (`test-int`, `integration_tests`).
-pub(crate) fn is_test_path(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let folders = rel.rsplit_once('/').map_or("", |(d, _)| d);
-    name.contains(".test.")
-        || name.contains(".spec.")
-        || folders.split('/').any(|seg| {
-            seg.contains(['-', '_'])
-                && seg
-                    .split(['-', '_'])
-                    .any(|w| matches!(w, "test" | "tests" | "e2e"))
-        })
-        || rel.split('/').any(|seg| {
-            matches!(
-                seg,
-                "__tests__"
-                    | "__mocks__"
-                    | "test"
-                    | "tests"
-                    | "spec"
-                    | "specs"
-                    | "__fixtures__"
-                    | "fixtures"
-                    | "e2e"
-                    | "cypress"
-            )
-        })
 }
 
 #[cfg(test)]

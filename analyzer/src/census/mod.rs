@@ -92,6 +92,7 @@ use std::rc::Rc;
 
 mod account;
 mod declared;
+mod imported;
 mod packages;
 mod shape;
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
@@ -99,7 +100,10 @@ pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
 pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
-use shape::{handler_like, node_callback, path_like, path_literal, spread_then_handler};
+use shape::{
+    handler_like, node_callback, path_like, path_literal, promised_verb_call, route_chain_path,
+    spread_then_handler,
+};
 
 /// What kind of registration a census item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -1314,40 +1318,6 @@ impl Walker {
             .map(|(t, l, _)| (t.clone(), *l));
         self.out.push(it);
     }
-}
-
-/// `X.<verb>(…)` (not in a `route(p)` chain), when `e` is that call.
-fn promised_verb_call(e: &Expr) -> Option<&crate::ir::Call> {
-    match e {
-        Expr::Call(c) => match &c.callee {
-            Expr::Member(recv, m)
-                if VERBS.contains(&m.as_str()) && route_chain_path(recv).is_none() =>
-            {
-                Some(c)
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `X.route(p)` (possibly followed by verb calls): the path argument.
-fn route_chain_path(e: &Expr) -> Option<&Expr> {
-    let mut e = e;
-    for _ in 0..32 {
-        let Expr::Call(c) = e else { return None };
-        let Expr::Member(inner, m) = &c.callee else {
-            return None;
-        };
-        if m == "route" {
-            return c.args.first();
-        }
-        if !VERBS.contains(&m.as_str()) {
-            return None;
-        }
-        e = inner;
-    }
-    None
 }
 
 /// How much a receiver looks like Socket.IO; `None` for Engine.IO and

@@ -15,6 +15,7 @@
 //!   (`indexes.use(name).search({ count: true })`, `.process(text)`), none
 //!   of its links is an Express registration.
 
+use super::VERBS;
 use crate::ir::{Call, Expr, Pattern};
 use std::collections::HashSet;
 
@@ -119,7 +120,7 @@ pub(super) fn after_path<'a>(m: &str, args: &'a [Expr]) -> &'a [Expr] {
 /// path first (`app.use(h).search('/q', g)`, not `.search({ count: true })`)
 /// and no handler Express refuses.
 fn app_call(m: &str, args: &[Expr]) -> bool {
-    let verb = super::VERBS.contains(&m) || OTHER_HTTP_METHODS.contains(&m);
+    let verb = VERBS.contains(&m) || OTHER_HTTP_METHODS.contains(&m);
     if verb {
         // (`app.get('env')`: one argument reads a setting.)
         return !args.first().is_some_and(|p| {
@@ -166,7 +167,7 @@ pub(super) fn foreign_links(top: &Call, foreign: &mut HashSet<usize>) {
     // Innermost first: the order the values flow in.
     for &(c, m) in chain.iter().rev() {
         let addr = std::ptr::from_ref(c) as usize;
-        let registers = m == "use" || super::VERBS.contains(&m);
+        let registers = m == "use" || VERBS.contains(&m);
         if registers {
             bad |= if routed {
                 refuses_handlers(&c.args)
@@ -259,4 +260,38 @@ pub(super) fn handler_like(e: &Expr) -> bool {
         Expr::Spread(_) => true,
         _ => false,
     }
+}
+
+/// `X.<verb>(…)` (not in a `route(p)` chain), when `e` is that call.
+pub(super) fn promised_verb_call(e: &Expr) -> Option<&crate::ir::Call> {
+    match e {
+        Expr::Call(c) => match &c.callee {
+            Expr::Member(recv, m)
+                if VERBS.contains(&m.as_str()) && route_chain_path(recv).is_none() =>
+            {
+                Some(c)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `X.route(p)` (possibly followed by verb calls): the path argument.
+pub(super) fn route_chain_path(e: &Expr) -> Option<&Expr> {
+    let mut e = e;
+    for _ in 0..32 {
+        let Expr::Call(c) = e else { return None };
+        let Expr::Member(inner, m) = &c.callee else {
+            return None;
+        };
+        if m == "route" {
+            return c.args.first();
+        }
+        if !VERBS.contains(&m.as_str()) {
+            return None;
+        }
+        e = inner;
+    }
+    None
 }
