@@ -910,13 +910,13 @@ fn explain(
             ),
         };
     }
+    // An HTTP item whose receiver no evaluation saw: the program's own
+    // objects below may account for it.
+    let unseen_http =
+        !event && item.kind != CensusKind::Call && seen.and_then(|s| s.main).is_none();
     // (`authCache.get(name, remote.fetch, user)`, where `authCache` is a
     // module of the program whose exports define `get` themselves.)
-    if !event
-        && item.kind != CensusKind::Call
-        && seen.and_then(|s| s.main).is_none()
-        && let Some(from) = imported_own_function(run, file, receiver, &item.method)
-    {
+    if unseen_http && let Some(from) = imported_own_function(run, file, receiver, &item.method) {
         return Why {
             cause: not_a,
             reason: format!(
@@ -927,9 +927,7 @@ fn explain(
     }
     // (`Sessions.delete(env, id, cb)` with `const Sessions = module.exports`
     // and `Sessions.delete = (…) => {…}` in the same file.)
-    if !event
-        && item.kind != CensusKind::Call
-        && seen.and_then(|s| s.main).is_none()
+    if unseen_http
         && let Some(line) =
             super::packages::own_export_method(&run.loader.get(file).facts, receiver, &item.method)
     {
@@ -944,11 +942,7 @@ fn explain(
     }
     // (`api.post(path, data)` with `import { api } from './client'`, whose
     // `api` is an object literal with its own `post`.)
-    if !event
-        && item.kind != CensusKind::Call
-        && seen.and_then(|s| s.main).is_none()
-        && let Some(at) = imported_own_object(run, file, receiver, &item.method)
-    {
+    if unseen_http && let Some(at) = imported_own_object(run, file, receiver, &item.method) {
         return Why {
             cause: not_a,
             reason: format!(

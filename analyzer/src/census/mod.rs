@@ -1197,31 +1197,26 @@ impl Walker {
                 None => {
                     let first = c.args.first();
                     let rest = c.args.get(1..).unwrap_or(&[]);
+                    // A path a name, member or call gives (`urljoin(base,
+                    // 'api/signin')`), or a prefix a name or member holds
+                    // joined to a segment (`config.API_PREFIX + 'blocks/:hash'`):
+                    // a handler function or member must follow.
+                    let computed = match first {
+                        Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => true,
+                        Some(Expr::Add(a, b)) => !path_literal(a) && shape::prefixed_segment(a, b),
+                        _ => false,
+                    };
                     let ok = !shape::refuses_handlers(rest)
-                        && match first {
-                            // A path a name, member or call gives (`urljoin(base,
-                            // 'api/signin')`): a handler function or member must follow.
-                            Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => {
-                                !rest.iter().any(node_callback)
-                                    && (rest
-                                        .iter()
-                                        .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                        || spread_then_handler(rest))
-                            }
-                            // A prefix a name or member holds joined to a
-                            // segment (`config.API_PREFIX + 'blocks/:hash'`):
-                            // like a path a name gives.
-                            Some(Expr::Add(a, b))
-                                if !path_literal(a) && shape::prefixed_segment(a, b) =>
-                            {
-                                !rest.iter().any(node_callback)
-                                    && (rest
-                                        .iter()
-                                        .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
-                                        || spread_then_handler(rest))
-                            }
-                            Some(p) => path_like(p) && rest.iter().any(|a| self.handler_arg(a)),
-                            None => false,
+                        && if computed {
+                            !rest.iter().any(node_callback)
+                                && (rest
+                                    .iter()
+                                    .any(|a| matches!(a, Expr::Func(_) | Expr::Member(..)))
+                                    || spread_then_handler(rest))
+                        } else {
+                            first.is_some_and(|p| {
+                                path_like(p) && rest.iter().any(|a| self.handler_arg(a))
+                            })
                         };
                     ok.then(|| item(CensusKind::Route, first))
                 }
