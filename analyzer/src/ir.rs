@@ -45,6 +45,10 @@ pub(crate) struct FileFacts {
     /// Registration-shaped calls (see [`crate::census`]).
     #[serde(default)]
     pub(crate) census: Vec<crate::census::CensusItem>,
+    /// Literal `require`/`import()` calls inside functions, with the
+    /// functions around them (see [`crate::census::LoadSite`]).
+    #[serde(default)]
+    pub(crate) loads: Vec<crate::census::LoadSite>,
 }
 
 impl FileFacts {

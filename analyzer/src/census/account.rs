@@ -96,10 +96,10 @@ pub(crate) fn imported_by(
 type GroupKey = (String, bool, &'static str, String);
 
 /// Why an item is not charted, and where that is decided.
-struct Why {
-    cause: &'static str,
+pub(super) struct Why {
+    pub(super) cause: &'static str,
     /// The place that blocks it, in words (`the enclosing function `setup` (a.js:3)`).
-    reason: String,
+    pub(super) reason: String,
 }
 
 /// Match every census item against what the inventory charted; account for
@@ -978,6 +978,9 @@ fn explain(
         return why;
     }
     if !event && !run.reached.contains(&file) && !run.imported.contains(&file) {
+        if let Some(why) = super::loads::blocked_load(run, file) {
+            return why;
+        }
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         let near = computed_imports.iter().find(|l| {

@@ -93,11 +93,14 @@ use std::rc::Rc;
 mod account;
 mod declared;
 mod imported;
+mod loads;
 mod packages;
 mod shape;
+
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
+pub(crate) use loads::LoadSite;
 pub(crate) use packages::{named_package_imports, top_level_packages};
 use packages::{other_framework, required};
 use shape::{
@@ -267,9 +270,10 @@ const VERBS: &[&str] = &[
 ];
 
 /// Collect the census of one file's facts, in source order.
-pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
+pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
     let mut w = Walker {
         out: Vec::new(),
+        loads: Vec::new(),
         stack: Vec::new(),
         conds: Vec::new(),
         calls: Vec::new(),
@@ -336,7 +340,7 @@ pub(crate) fn collect(facts: &FileFacts) -> Vec<CensusItem> {
     w.out.sort_by_key(|i| (i.line, i.kind, i.method.clone()));
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
-    w.out
+    (w.out, w.loads)
 }
 
 /// The installed package a `require` in an expression gives whole, or the
@@ -542,6 +546,8 @@ pub(crate) fn is_census_method(name: &str) -> bool {
 
 struct Walker {
     out: Vec<CensusItem>,
+    /// Literal `require`/`import()` calls inside functions.
+    loads: Vec<LoadSite>,
     stack: Vec<(u32, String, u32)>,
     /// Enclosing `if` tests (text, line), with the function depth they belong to.
     conds: Vec<(String, u32, usize)>,
@@ -1077,6 +1083,17 @@ impl Walker {
     }
 
     fn call(&mut self, c: &crate::ir::Call) {
+        if !self.stack.is_empty()
+            && let (Expr::Ident(n), Some(Expr::Str(spec))) = (&c.callee, c.args.first())
+            && (n == "require" || n == "import")
+        {
+            self.loads.push(LoadSite {
+                spec: spec.clone(),
+                dynamic: n == "import",
+                line: c.line,
+                enclosing: self.stack.clone(),
+            });
+        }
         // `f.call(thisArg, …args)` runs `f(…args)` with `this` bound
         // (Function.prototype.call): `app[method].call(app, path, handler)`
         // and `router.get.call(router, '/x', h)` are the verb calls they wrap.

@@ -527,9 +527,10 @@ impl SyntaxContext {
             functions: low.next_fn,
             literal_requires: low.literal_requires,
             census: Vec::new(),
+            loads: Vec::new(),
         };
         let t = std::time::Instant::now();
-        facts.census = crate::census::collect(&facts);
+        (facts.census, facts.loads) = crate::census::collect(&facts);
         CENSUS_NS.fetch_add(
             t.elapsed().as_nanos() as u64,
             std::sync::atomic::Ordering::Relaxed,
