@@ -857,7 +857,7 @@ impl Interp {
             }
             Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
             Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
-            Value::Builtin(Builtin::EventEmitterCtor) => Value::Emitter(Rc::default()),
+            Value::Builtin(Builtin::EventEmitterCtor) => self.new_emitter(),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::Node(NodeFn::UrlCtor)) => {
                 let argv: Vec<Value> = argv.into_iter().map(|a| self.force_deep(a)).collect();
@@ -1280,7 +1280,7 @@ impl Interp {
             Builtin::AjvInstance | Builtin::HttpStatus | Builtin::InversifyServer(_) => {
                 Value::dynamic()
             }
-            Builtin::EventEmitterCtor => Value::Emitter(Rc::default()),
+            Builtin::EventEmitterCtor => self.new_emitter(),
             Builtin::JsonValidate => {
                 let mut parts = Vec::new();
                 if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {

@@ -4,9 +4,14 @@
 //! an extension's `host.on('web-configure', (app) => app.get(…))` runs with
 //! the app the host's `this.emit('web-configure', app)` hands it.
 //!
-//! A method the program's class defines itself (an overridden `emit`) is the
-//! program's. Not modelled here: properties written on a plain
-//! `new EventEmitter()`, which stays a `Value::Emitter`.
+//! A plain `new EventEmitter()` is such an instance too: an object the
+//! program may write properties on (pa11y-dashboard's `const app = new
+//! EventEmitter(); app.express = express()`, read back as `app.express.get(…)`
+//! in every route file), with the same listeners and emits.
+//!
+//! A method the program's class defines itself (an overridden `emit`), or a
+//! function the program stores under a method's name on an instance, is the
+//! program's.
 
 use super::*;
 use crate::value::Emitter;
@@ -34,6 +39,14 @@ impl Interp {
         {
             self.js.emitters.push((o.clone(), Rc::default()));
         }
+    }
+
+    /// `new EventEmitter()` (or `EventEmitter()`): a fresh object whose
+    /// listeners `events` keeps.
+    pub(crate) fn new_emitter(&mut self) -> Value {
+        let o = ObjData::new();
+        self.js.emitters.push((o.clone(), Rc::default()));
+        Value::Obj(o)
     }
 
     fn emitter_of(&self, o: &Rc<ObjData>) -> Option<Rc<Emitter>> {
