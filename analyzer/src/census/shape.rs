@@ -81,17 +81,21 @@ const APP_METHODS: &[&str] = &[
 ];
 
 /// An argument Express refuses as a handler: a literal that is not a
-/// function (object, string, template, number, boolean, `null`).
+/// function (object, string, template, number, boolean, `null`), or a
+/// choice between such literals (`md.use(emoji, opts.short ? {} : { shortcuts: {} })`).
 fn refused(e: &Expr) -> bool {
-    matches!(
-        e,
-        Expr::Object(_)
-            | Expr::Str(_)
-            | Expr::Template(..)
-            | Expr::Num(_)
-            | Expr::Bool(_)
-            | Expr::Null
-    )
+    match e {
+        Expr::Cond(_, _, a, b) => refused(a) && refused(b),
+        e => matches!(
+            e,
+            Expr::Object(_)
+                | Expr::Str(_)
+                | Expr::Template(..)
+                | Expr::Num(_)
+                | Expr::Bool(_)
+                | Expr::Null
+        ),
+    }
 }
 
 /// Whether the arguments after a registration's path (`rest`) hold one
