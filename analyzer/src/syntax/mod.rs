@@ -350,6 +350,19 @@ impl SyntaxContext {
             unchained = copy;
             src = &unchained[..];
         }
+        // An import type opening a call's type arguments
+        // (`getRequest<import('fastify').FastifyRequest>()`), which the
+        // grammar misreads as a comparison (see `recover`).
+        let renamed_imports;
+        if tree.root_node().has_error()
+            && grammar != Grammar::JavaScript
+            && let Some(copy) = recover::rename_type_argument_imports(src)
+            && let Some(t2) = better_parse(parser, &tree, &copy)
+        {
+            tree = t2;
+            renamed_imports = copy;
+            src = &renamed_imports[..];
+        }
         // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
         // reject; when a file has errors, try again with such `&` as `+`
         // (a binary operator in code, plain text in JSX) and keep the better parse.

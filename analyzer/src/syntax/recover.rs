@@ -34,6 +34,14 @@
 //! tail adds (a response's item type, a content type) is not
 //! ([`cut_decorator_chains`]).
 //!
+//! A sixth copy reads TypeScript's import types as the first type argument
+//! of a call (`getRequest<import('fastify').FastifyRequest>()`,
+//! `f<typeof import('./m')>()`), which the TypeScript grammar (0.23) takes
+//! for a comparison with a dynamic import and then fails on the `>()`: the
+//! copy spells `import('…')` there as a same-length name (`______…`), a type
+//! the grammar reads; types are erased, so nothing is lost
+//! ([`rename_type_argument_imports`]).
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -531,6 +539,51 @@ fn closing(s: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// A copy with every `import('…')` that opens a type argument list (`<`
+/// then optionally `typeof`, then the import) spelled as a same-length name
+/// of underscores; `None` when there is none.
+pub(super) fn rename_type_argument_imports(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut from = 0;
+    while let Some(at) = memchr::memmem::find(&src[from..], b"import(").map(|i| i + from) {
+        from = at + 7;
+        // What precedes: `<`, or `<` and `typeof`, with spaces between.
+        let mut i = at;
+        let skip_space = |i: &mut usize| {
+            while *i > 0 && matches!(src[*i - 1], b' ' | b'\t') {
+                *i -= 1;
+            }
+        };
+        skip_space(&mut i);
+        if i >= 6 && &src[i - 6..i] == b"typeof" {
+            i -= 6;
+            skip_space(&mut i);
+        }
+        if i == 0 || src[i - 1] != b'<' {
+            continue;
+        }
+        // The specifier: one quoted string, then `)`.
+        let Some(&q) = src.get(at + 7).filter(|q| matches!(q, b'\'' | b'"')) else {
+            continue;
+        };
+        let Some(len) = src[at + 8..]
+            .iter()
+            .take(256)
+            .position(|&b| b == q || b == b'\n')
+        else {
+            continue;
+        };
+        let close = at + 8 + len;
+        if src[close] != q || src.get(close + 1) != Some(&b')') {
+            continue;
+        }
+        let copy = out.get_or_insert_with(|| src.to_vec());
+        copy[at..close + 2].fill(b'_');
+        from = close + 2;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Grammar, SyntaxContext};
@@ -582,5 +635,24 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!(e[0].0, 3, "{e:?}");
         assert!(e[0].1.contains("line 3 skipped"), "{e:?}");
+    }
+
+    #[test]
+    fn import_types_in_type_arguments_parse() {
+        let src = "const req = ctx.getRequest<import('fastify').FastifyRequest>();\nconst m = load<typeof import(\"./m\")>();\napp.get('/x', h);\n";
+        let copy = super::rename_type_argument_imports(src.as_bytes()).expect("a copy");
+        assert_eq!(copy.len(), src.len());
+        let text = String::from_utf8(copy).unwrap();
+        assert!(
+            text.contains("getRequest<_________________.FastifyRequest>()"),
+            "{text}"
+        );
+        assert!(text.contains("load<typeof _____________>()"), "{text}");
+        // A dynamic import that opens no type argument list stays.
+        assert!(super::rename_type_argument_imports(b"const m = await import('./m');").is_none());
+        let e = SyntaxContext::new()
+            .lower(Grammar::TypeScript, src.as_bytes())
+            .parse_errors;
+        assert!(e.is_empty(), "{e:?}");
     }
 }
