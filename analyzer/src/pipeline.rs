@@ -12,6 +12,7 @@
 use crate::inventory::*;
 use crate::loader::{Cache, Loader, needle};
 use crate::machine::Interp;
+use crate::machine::budget::Share;
 use crate::mounts::build_inventory;
 use crate::passes::Phase;
 use crate::project::{FileId, Project};
@@ -200,10 +201,13 @@ pub(crate) fn analyze_here(
     let mut productive: BTreeSet<FileId> = BTreeSet::new();
     let run_entry = |interp: &mut Interp, productive: &mut BTreeSet<FileId>, e: FileId| {
         let before = (interp.rec.routers.len(), interp.rec.sio_servers.len());
-        interp.js.main = Some(e);
-        interp.run_module(e);
-        interp.run_handed();
-        interp.js.main = None;
+        // Each program has its own budget (see `machine/budget.rs`).
+        interp.as_program(e, Share::Entry, |interp| {
+            interp.js.main = Some(e);
+            interp.run_module(e);
+            interp.run_handed();
+            interp.js.main = None;
+        });
         if (interp.rec.routers.len(), interp.rec.sio_servers.len()) != before {
             productive.insert(e);
         }
@@ -236,9 +240,11 @@ pub(crate) fn analyze_here(
             if entries.contains(&root) || interp.is_loaded(root) {
                 continue;
             }
-            interp.js.main = Some(root);
-            interp.run_module(root);
-            interp.js.main = None;
+            interp.as_program(root, Share::Entry, |interp| {
+                interp.js.main = Some(root);
+                interp.run_module(root);
+                interp.js.main = None;
+            });
             entries.push(root);
             productive.insert(root);
             above = true;
@@ -321,7 +327,7 @@ pub(crate) fn analyze_here(
         .collect();
     loader.prefetch(extra.iter().copied());
     for i in extra {
-        interp.run_module(i);
+        interp.as_program(i, Share::Secondary, |interp| interp.run_module(i));
     }
     // Apps and routers built by code no entry runs (see `machine/salvage.rs`).
     interp.salvage_uncalled();
@@ -362,7 +368,7 @@ pub(crate) fn analyze_here(
     let before = interp.rec.touched.clone();
     for &p in &page_programs {
         if !interp.is_loaded(p) && !is_test_path(project.rel(p)) {
-            interp.run_client_program(p);
+            interp.as_program(p, Share::Secondary, |interp| interp.run_client_program(p));
         }
     }
     interp.js.pages.program_files = interp.rec.touched.difference(&before).copied().collect();
@@ -380,12 +386,14 @@ pub(crate) fn analyze_here(
         climbed += 1;
         for (root, _) in entries::import_roots(&loader, i) {
             if !interp.is_loaded(root) && !is_test_path(project.rel(root)) {
-                interp.run_module(root);
+                interp.as_program(root, Share::Secondary, |interp| interp.run_module(root));
             }
         }
     }
     for i in sock {
-        interp.run_module(i);
+        if !interp.is_loaded(i) {
+            interp.as_program(i, Share::Secondary, |interp| interp.run_module(i));
+        }
     }
     interp.enter(Phase::Uncalled);
     if !opts.skip_events {

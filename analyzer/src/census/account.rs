@@ -156,7 +156,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     let budget = inv
         .findings
         .iter()
-        .find(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out"))
+        .find(|f| {
+            f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out entering")
+        })
         .map(|f| (f.at.clone(), f.message.clone()));
     // Recursion or call-depth limits, at the function that hit them.
     let depth: Vec<(Location, String)> = inv

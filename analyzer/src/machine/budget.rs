@@ -23,16 +23,42 @@
 //! Both are an `analysis-budget` finding naming the function that was
 //! running (once per function).
 //!
+//! A recursive call whose `this` and arguments have the same shape (see
+//! [`shape`], looked at [`RECURSION_SHAPE_DEPTH`] levels deep) as those of
+//! a call of the same function still running is not entered either: with
+//! the same abstract inputs it would only repeat the outer call's work.
+//! FreeShow's `replaceDynamicValues` → `getVariableValue` →
+//! `replaceDynamicValues`, run with unknown arguments, looped over some
+//! hundred names at each of eight levels and spent the whole step budget
+//! (40 s); it now stops at the second level.
+//!
 //! Deliberately not: recursion with changing arguments (a walk over a
 //! constant tree of routes) still goes on, up to `MAX_RECURSION` levels,
 //! where the `analysis-budget` finding names the function.
+//!
+//! **Budgets are per program.** Every program the run evaluates (each
+//! entry, each program above a file that makes an app, each client or page
+//! program, each module run on its own) has its own step and memory budget,
+//! [`STEP_BUDGET`] and [`MEMORY_BUDGET`]: one expensive program cannot
+//! starve the others. Each module belongs to the program that loaded it
+//! first; the later passes (route handlers, functions nobody called) charge
+//! the program of the function they run, and what no one program owns
+//! (replays, dispatched listeners, framework hooks) has an account of its
+//! own. The finding for a spent budget names the program.
+//!
+//! Programs other than the entries (client and page programs, modules run
+//! on their own, router files no entry loaded) get a twentieth of that
+//! ([`SECONDARY_SHARE`]): the run's work stays bounded (entries × the full
+//! budget, plus the others' twentieths), and on FreeShow, where some twenty
+//! front-end modules each ran their uncalled helpers to the full budget,
+//! the run took 315 s instead of 40 s.
 
 use super::{Interp, STEP_BUDGET};
 use crate::inventory::FindingCode;
 use crate::ir::Func;
 use crate::project::FileId;
 use crate::value::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -83,8 +109,58 @@ fn ident(v: &Value) -> Ident {
     }
 }
 
-/// The arguments of a call, as [`Interp::call_args`] identifies them.
-pub(crate) struct CallArgs(Vec<Ident>);
+/// The `this` and arguments of a call (see [`Interp::call_args`]).
+pub(crate) struct CallArgs(Vec<Value>);
+
+/// How deep [`shape`] looks for "the same shape" of a recursive call's
+/// arguments: deeper than [`SHAPE_DEPTH`], so that a walk over a constant
+/// tree (whose nodes differ below their first level) goes on.
+const RECURSION_SHAPE_DEPTH: u8 = 4;
+
+fn shape_of(vals: &[Value]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    vals.len().hash(&mut h);
+    for v in vals {
+        shape(&mut h, v, RECURSION_SHAPE_DEPTH);
+    }
+    h.finish()
+}
+
+/// The share of [`STEP_BUDGET`] and [`MEMORY_BUDGET`] a program other than
+/// an entry gets (see the module doc).
+pub(crate) const SECONDARY_SHARE: u64 = 20;
+
+/// What a program may spend.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Share {
+    /// An entry: the whole [`STEP_BUDGET`] and [`MEMORY_BUDGET`].
+    Entry,
+    /// Any other program: a [`SECONDARY_SHARE`]th of them.
+    Secondary,
+}
+
+/// What a program has spent (the current program's is in `JsState`'s
+/// `steps` and `budget_reported` and in `Reentry::charged`).
+#[derive(Default, Clone, Copy)]
+struct Account {
+    steps: u64,
+    reported: bool,
+    charged: u64,
+}
+
+/// The programs of a run and their budgets (see the module doc).
+#[derive(Default)]
+pub(crate) struct Programs {
+    /// The program being charged now: its root file, or `None` for work no
+    /// one program owns.
+    current: Option<FileId>,
+    /// The accounts of the other programs.
+    saved: HashMap<Option<FileId>, Account>,
+    /// Each module loaded, with the program that loaded it first.
+    owner: HashMap<FileId, Option<FileId>>,
+    /// The programs with a smaller budget ([`Share::Secondary`]).
+    secondary: HashSet<FileId>,
+}
 
 /// The frames being run, beside the interpreter's call stack.
 #[derive(Default)]
@@ -110,6 +186,8 @@ pub(crate) struct Reentry {
     /// Discarded calls that ran and charted nothing: (file, function, shape
     /// of `this` and the arguments).
     inert: HashSet<(FileId, u32, u64)>,
+    /// The programs of the run and their budgets.
+    pub(crate) programs: Programs,
 }
 
 impl Interp {
@@ -121,21 +199,124 @@ impl Interp {
         argv: &[Value],
         this: Option<&Value>,
     ) -> Option<CallArgs> {
-        let args: Vec<Ident> = this.into_iter().chain(argv.iter()).map(ident).collect();
+        let args: Vec<Value> = this.into_iter().chain(argv.iter()).cloned().collect();
         let Some(pos) = self.js.stack.iter().position(|k| *k == key) else {
             return Some(CallArgs(args));
         };
         let through_later = self.js.reentry.later.last().is_some_and(|&d| d > pos);
-        let same = self
-            .js
-            .stack
-            .iter()
-            .zip(&self.js.reentry.args)
-            .any(|(k, a)| *k == key && a.0 == args);
-        if through_later || same {
-            None
-        } else {
-            Some(CallArgs(args))
+        if through_later {
+            return None;
+        }
+        let idents: Vec<Ident> = args.iter().map(ident).collect();
+        let running = || {
+            self.js
+                .stack
+                .iter()
+                .zip(&self.js.reentry.args)
+                .filter(|(k, _)| **k == key)
+                .map(|(_, a)| &a.0)
+        };
+        let same = running().any(|a| {
+            a.len() == idents.len() && a.iter().map(ident).zip(&idents).all(|(x, y)| x == *y)
+        });
+        if same {
+            return None;
+        }
+        let shaped = shape_of(&args);
+        if running().any(|a| shape_of(a) == shaped) {
+            return None;
+        }
+        Some(CallArgs(args))
+    }
+
+    /// Charge the work from now on to the program started from `root`
+    /// (`None`: work no one program owns); returns the program charged
+    /// before, for [`Interp::charge_program`] to put back.
+    pub(crate) fn charge_program(&mut self, root: Option<FileId>) -> Option<FileId> {
+        let programs = &mut self.js.reentry.programs;
+        let was = programs.current;
+        if was == root {
+            return was;
+        }
+        programs.saved.insert(
+            was,
+            Account {
+                steps: self.js.steps,
+                reported: self.js.budget_reported,
+                charged: self.js.reentry.charged,
+            },
+        );
+        let now = programs.saved.remove(&root).unwrap_or_default();
+        programs.current = root;
+        self.js.steps = now.steps;
+        self.js.budget_reported = now.reported;
+        self.js.reentry.charged = now.charged;
+        was
+    }
+
+    /// Run `f` charging the program started from `root`, which may spend
+    /// `share` when it first runs.
+    pub(crate) fn as_program<T>(
+        &mut self,
+        root: FileId,
+        share: Share,
+        f: impl FnOnce(&mut Interp) -> T,
+    ) -> T {
+        let programs = &mut self.js.reentry.programs;
+        if share == Share::Secondary
+            && programs.current != Some(root)
+            && !programs.saved.contains_key(&Some(root))
+        {
+            // Its budget is the last part of the whole one: the checks
+            // against `STEP_BUDGET` and `MEMORY_BUDGET` hold as they are.
+            programs.secondary.insert(root);
+            programs.saved.insert(
+                Some(root),
+                Account {
+                    steps: STEP_BUDGET - STEP_BUDGET / SECONDARY_SHARE,
+                    reported: false,
+                    charged: MEMORY_BUDGET - MEMORY_BUDGET / SECONDARY_SHARE,
+                },
+            );
+        }
+        let was = self.charge_program(Some(root));
+        let out = f(self);
+        self.charge_program(was);
+        out
+    }
+
+    /// The program a module belongs to: the one that loaded it first.
+    pub(crate) fn program_of(&self, file: FileId) -> Option<FileId> {
+        self.js.reentry.programs.owner.get(&file).copied().flatten()
+    }
+
+    /// Note that the program being charged loads `file` (the first one to
+    /// load it owns it).
+    pub(crate) fn note_loaded(&mut self, file: FileId) {
+        let programs = &mut self.js.reentry.programs;
+        programs.owner.entry(file).or_insert(programs.current);
+    }
+
+    /// How the finding for a spent budget names the program charged now.
+    pub(crate) fn program_label(&self) -> String {
+        match self.js.reentry.programs.current {
+            Some(root) => format!(
+                "the program started from `{}`",
+                self.loader.project.rel(root)
+            ),
+            None => String::from("the work no one program owns (replays, dispatched listeners)"),
+        }
+    }
+
+    /// The step and memory budgets of the program charged now.
+    pub(crate) fn program_budget(&self) -> (u64, u64) {
+        let programs = &self.js.reentry.programs;
+        match programs.current {
+            Some(root) if programs.secondary.contains(&root) => (
+                STEP_BUDGET / SECONDARY_SHARE,
+                MEMORY_BUDGET / SECONDARY_SHARE,
+            ),
+            _ => (STEP_BUDGET, MEMORY_BUDGET),
         }
     }
 
@@ -181,9 +362,10 @@ impl Interp {
             };
             let message = if over_budget {
                 format!(
-                    "the analysis memory budget ({} MiB of built values) ran out in {name}; \
+                    "the analysis memory budget ({} MiB of built values) of {} ran out in {name}; \
                      calls past this point were not followed",
-                    MEMORY_BUDGET >> 20
+                    self.program_budget().1 >> 20,
+                    self.program_label()
                 )
             } else {
                 format!(

@@ -748,8 +748,10 @@ impl Interp {
                     c.file,
                     c.func.line,
                     format!(
-                        "the analysis budget ran out entering `{}`; calls past this point were not followed",
-                        c.func.name.as_deref().unwrap_or("<anonymous>")
+                        "the analysis budget ran out entering `{}`: {} ran {} steps, its own budget; calls past this point were not followed",
+                        c.func.name.as_deref().unwrap_or("<anonymous>"),
+                        self.program_label(),
+                        self.program_budget().0
                     ),
                 );
             }

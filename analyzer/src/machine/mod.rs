@@ -485,6 +485,7 @@ impl Interp {
                         self.construct(&ctx, &v, vec![Value::dynamic(); n], &[], cv.class.line)
                     }
                 };
+                let was = self.charge_program(self.program_of(cv.file));
                 for name in uncalled {
                     if let Some(Value::Func(m)) = self.find_method(&cv, &name, &this) {
                         let argv = self.placeholder_args(&m);
@@ -493,6 +494,7 @@ impl Interp {
                         self.invoke(&g, Vec::new(), Some(this.clone()));
                     }
                 }
+                self.charge_program(was);
             }
             if !progressed {
                 break;
@@ -547,17 +549,19 @@ impl Interp {
     ) {
         todo.sort_by_key(|(k, _)| *k);
         for (k, c) in todo {
-            if done(self, &k) || self.js.steps > STEP_BUDGET {
-                continue;
+            // Charged to the program the function's module belongs to.
+            let was = self.charge_program(self.program_of(k.0));
+            if !done(self, &k) && self.js.steps <= STEP_BUDGET {
+                let argv = if assume_sockets {
+                    self.placeholder_args(&c)
+                } else {
+                    vec![Value::Unknown(Unknown::Param); c.func.params.len()]
+                };
+                let this = (!c.is_arrow && c.this.is_none())
+                    .then(|| Value::Obj(ObjData::over_unknown(Unknown::Param)));
+                self.invoke(&c, argv, this);
             }
-            let argv = if assume_sockets {
-                self.placeholder_args(&c)
-            } else {
-                vec![Value::Unknown(Unknown::Param); c.func.params.len()]
-            };
-            let this = (!c.is_arrow && c.this.is_none())
-                .then(|| Value::Obj(ObjData::over_unknown(Unknown::Param)));
-            self.invoke(&c, argv, this);
+            self.charge_program(was);
         }
     }
 
@@ -647,10 +651,6 @@ impl Interp {
     /// route's contract (a fresh one unless `record`).
     fn run_handlers_of(&mut self, work: Vec<(Rc<RefCell<RawContract>>, Vec<Value>)>, record: bool) {
         for (contract, funcs) in work {
-            if self.js.steps > STEP_BUDGET {
-                break;
-            }
-            self.running.route_contract = Some(contract.clone());
             // Imported middleware and what factories return, resolved now.
             let funcs: Vec<Value> = funcs
                 .iter()
@@ -659,6 +659,17 @@ impl Interp {
                     f => f.clone(),
                 })
                 .collect();
+            // Charged to the program of the route's handler.
+            let owner = funcs.iter().rev().find_map(|f| match f {
+                Value::Func(c) => self.program_of(c.file),
+                _ => None,
+            });
+            let was = self.charge_program(owner);
+            if self.js.steps > STEP_BUDGET {
+                self.charge_program(was);
+                continue;
+            }
+            self.running.route_contract = Some(contract.clone());
             // Whether every handler of the route is a function that runs (not
             // a controller method or package value the run cannot follow).
             let last_runs =
@@ -711,6 +722,7 @@ impl Interp {
                 }
             }
             self.running.route_contract = None;
+            self.charge_program(was);
         }
     }
 

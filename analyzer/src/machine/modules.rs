@@ -32,6 +32,7 @@ impl Interp {
             done: Cell::new(false),
         });
         self.js.modules.insert(id, rec.clone());
+        self.note_loaded(id);
         self.rec.touched.insert(id);
         let loaded = self.loader.get(id);
         if let Some((code, msg)) = &loaded.problem {
