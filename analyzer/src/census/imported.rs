@@ -7,10 +7,11 @@ use super::account::RunView;
 use crate::ir::{Pattern, Stmt};
 use crate::project::FileId;
 
-/// The module a receiver is imported from (by a relative specifier) and
-/// the HTTP client package whose instance that module exports
-/// (`import client from './client'` where `client.js` exports
-/// `axios.create(…)`).
+/// The module a receiver is imported from (by a relative specifier, or
+/// one the project's path aliases resolve to its own file: `@/api/client`
+/// with jsconfig's `"@/*": ["./src/*"]`) and the HTTP client package whose
+/// instance that module exports (`import client from './client'` where
+/// `client.js` exports `axios.create(…)`).
 pub(super) fn imported_client(
     run: &RunView,
     file: FileId,
@@ -18,7 +19,7 @@ pub(super) fn imported_client(
 ) -> Option<(String, String)> {
     let root = receiver.split(['.', '(', '[', '?']).next()?;
     let facts = &run.loader.get(file).facts;
-    let (_, spec) = super::bindings_from(facts, |s| s.starts_with('.'))
+    let (_, spec) = super::bindings_from(facts, |_| true)
         .into_iter()
         .find(|(n, _)| n == root)?;
     let crate::project::Resolved::File(id) = run.project.resolve(file, &spec) else {

@@ -101,8 +101,8 @@ pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
 use declared::{declared_origin, type_name, typed_members};
 pub(crate) use loads::LoadSite;
+use packages::{Written, made_by_packages, other_framework, receiver_slots, required, slot};
 pub(crate) use packages::{named_package_imports, top_level_packages};
-use packages::{other_framework, required};
 use shape::{
     handler_like, node_callback, path_like, path_literal, promised_verb_call, route_chain_path,
     spread_then_handler,
@@ -176,7 +176,7 @@ pub(crate) struct CensusItem {
     /// The installed package the receiver's root name is imported from at
     /// the top level (`import pm2 from 'pm2'` for `pm2.delete(...)`), or
     /// whose value every write of that name in the file is (`client =
-    /// axios.create(…)`, see [`made_by_packages`]), if any.
+    /// axios.create(…)`, see [`packages::made_by_packages`]), if any.
     #[serde(default)]
     pub(crate) receiver_package: Option<String>,
     /// The innermost `if` around it inside its function: (test text, line).
@@ -218,6 +218,12 @@ pub(crate) struct CensusItem {
     /// its specifier). (While walking: the names, comma-joined.)
     #[serde(default)]
     pub(crate) plugin: Option<(String, String)>,
+    /// While walking: the property slots of the receiver's chain, root
+    /// first (`this.api.interceptors.request` → `.api`, `.interceptors`,
+    /// `.request`), resolved into `receiver_package` (see
+    /// [`made_by_packages`]).
+    #[serde(skip)]
+    pub(crate) receiver_slots: Vec<String>,
 }
 
 impl CensusItem {
@@ -240,6 +246,7 @@ impl CensusItem {
             inherited: None,
             declared: None,
             plugin: None,
+            receiver_slots: Vec::new(),
         }
     }
 
@@ -303,10 +310,16 @@ pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
             continue;
         }
         let root = it.receiver.split(['.', '(', '[', '?']).next().unwrap_or("");
+        // The root name's package, else the first property slot of the
+        // chain every write of which in the file is one package's value
+        // (`this.api = axios.create()`, a class field `api = ky.create()`,
+        // then `this.api.post('/x', body)`).
+        let slots = std::mem::take(&mut it.receiver_slots);
         it.receiver_package = packages
             .iter()
             .chain(&made)
             .find(|(n, _)| n == root)
+            .or_else(|| slots.iter().find_map(|s| made.iter().find(|(n, _)| n == s)))
             .map(|(_, p)| p.clone());
         // In a file that uses another HTTP framework and not Express, an
         // HTTP registration on a name bound elsewhere is that framework's.
@@ -360,69 +373,6 @@ fn required_package(e: &Expr) -> Option<String> {
         }
         e => package(e),
     }
-}
-
-/// What a write in the file stores (see [`Walker::writes`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Written {
-    /// A value an installed package makes (`axios.create(…)`, `new Mp4Frag()`).
-    Made(String),
-    /// What a property slot holds (`var m = s.mon[id].mp4frag[ch]` reads `.mp4frag[]`).
-    Slot(String),
-    /// Anything else: a parameter, a literal, a call of the program's own.
-    Other,
-}
-
-/// The property slot an expression reads or writes, by property name
-/// whatever the object: `a.b.frag` is `.frag`, `x.frag[k]` is `.frag[]`.
-fn slot(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Member(_, p) => Some(format!(".{p}")),
-        Expr::Index(o, _) => match o.as_ref() {
-            Expr::Member(_, p) => Some(format!(".{p}[]")),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The names whose every write in the file is a value one installed package
-/// makes, other than Express's and Socket.IO's (`const client =
-/// axios.create(…)` in a function, `let transport = null` then `transport =
-/// axios.create(config)`), directly or read from a property slot every write
-/// of which is one (`x.frag['MAIN'] = new Mp4Frag()` and `var frag =
-/// s.mon[id].frag[channel]`: by property name, whatever the object): a call
-/// on such a name is that package's (`client.interceptors.request.use(fn)`
-/// adds an axios interceptor; it registers no middleware). A name also
-/// written with anything else, or bound as a parameter, is not one.
-fn made_by_packages(writes: &[(String, Written)]) -> Vec<(String, String)> {
-    use std::collections::BTreeMap;
-    let mut by_key: BTreeMap<&str, Vec<&Written>> = BTreeMap::new();
-    for (k, w) in writes {
-        by_key.entry(k).or_default().push(w);
-    }
-    // One package for every write (a slot read through once, not further).
-    let one = |ws: &[&Written], deeper: &dyn Fn(&str) -> Option<String>| {
-        let mut found: Option<String> = None;
-        for w in ws {
-            let p = match w {
-                Written::Made(p) if !packages::routing_package(p) => p.clone(),
-                Written::Slot(s) => deeper(s)?,
-                _ => return None,
-            };
-            if found.as_ref().is_some_and(|f| *f != p) {
-                return None;
-            }
-            found = Some(p);
-        }
-        found
-    };
-    let slot_package = |s: &str| one(by_key.get(s)?, &|_| None);
-    by_key
-        .iter()
-        .filter(|(k, _)| !k.starts_with('.'))
-        .filter_map(|(k, ws)| Some((k.to_string(), one(ws, &slot_package)?)))
-        .collect()
 }
 
 /// The calls among `calls` that register: of a function of this file whose
@@ -751,6 +701,12 @@ impl Walker {
             },
             _ => return self.write_unknown(p),
         };
+        self.write_key(key, e);
+    }
+
+    /// Note a write of `e` under `key` (a name, or a property slot such as
+    /// `.client` for a class field `client = axios.create()`).
+    fn write_key(&mut self, key: String, e: &Expr) {
         if matches!(e, Expr::Null | Expr::Undefined) {
             return;
         }
@@ -848,6 +804,8 @@ impl Walker {
         });
         for (n, e) in &c.fields {
             if let Some(e) = e {
+                // (A field is a write of its slot: `this.api` reads it.)
+                self.write_key(format!(".{n}"), e);
                 if matches!(e, Expr::Func(_)) {
                     self.next_method_of = Some(own.clone());
                 }
@@ -856,6 +814,7 @@ impl Walker {
         }
         for (n, e) in &c.static_fields {
             if let Some(e) = e {
+                self.write_key(format!(".{n}"), e);
                 self.expr(e, Some(n), d);
             }
         }
@@ -978,6 +937,7 @@ impl Walker {
                     inherited: None,
                     declared: None,
                     plugin: None,
+                    receiver_slots: Vec::new(),
                 });
             }
         }
@@ -1145,6 +1105,7 @@ impl Walker {
                 inherited: None,
                 declared: None,
                 plugin: None,
+                receiver_slots: Vec::new(),
             });
             return;
         }
@@ -1293,6 +1254,7 @@ impl Walker {
             None
         };
         if let Some(mut it) = found {
+            it.receiver_slots = receiver_slots(recv);
             if it.kind != CensusKind::Event {
                 it.declared = self.declared_type(recv).map(|ty| Declared {
                     ty,

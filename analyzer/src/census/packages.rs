@@ -410,3 +410,90 @@ pub(crate) fn package_values(facts: &FileFacts) -> Vec<(String, String)> {
     }
     out
 }
+
+/// What a write in the file stores (see `Walker::writes`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Written {
+    /// A value an installed package makes (`axios.create(…)`, `new Mp4Frag()`).
+    Made(String),
+    /// What a property slot holds (`var m = s.mon[id].mp4frag[ch]` reads `.mp4frag[]`).
+    Slot(String),
+    /// Anything else: a parameter, a literal, a call of the program's own.
+    Other,
+}
+
+/// The property slot an expression reads or writes, by property name
+/// whatever the object: `a.b.frag` is `.frag`, `x.frag[k]` is `.frag[]`.
+pub(super) fn slot(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Member(_, p) => Some(format!(".{p}")),
+        Expr::Index(o, _) => match o.as_ref() {
+            Expr::Member(_, p) => Some(format!(".{p}[]")),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names whose every write in the file is a value one installed package
+/// makes, other than Express's and Socket.IO's (`const client =
+/// axios.create(…)` in a function, `let transport = null` then `transport =
+/// axios.create(config)`), directly or read from a property slot every write
+/// of which is one (`x.frag['MAIN'] = new Mp4Frag()` and `var frag =
+/// s.mon[id].frag[channel]`: by property name, whatever the object): a call
+/// on such a name is that package's (`client.interceptors.request.use(fn)`
+/// adds an axios interceptor; it registers no middleware). A name also
+/// written with anything else, or bound as a parameter, is not one.
+pub(super) fn made_by_packages(writes: &[(String, Written)]) -> Vec<(String, String)> {
+    use std::collections::BTreeMap;
+    let mut by_key: BTreeMap<&str, Vec<&Written>> = BTreeMap::new();
+    for (k, w) in writes {
+        by_key.entry(k).or_default().push(w);
+    }
+    // One package for every write (a slot read through once, not further).
+    let one = |ws: &[&Written], deeper: &dyn Fn(&str) -> Option<String>| {
+        let mut found: Option<String> = None;
+        for w in ws {
+            let p = match w {
+                Written::Made(p) if !routing_package(p) => p.clone(),
+                Written::Slot(s) => deeper(s)?,
+                _ => return None,
+            };
+            if found.as_ref().is_some_and(|f| *f != p) {
+                return None;
+            }
+            found = Some(p);
+        }
+        found
+    };
+    let slot_package = |s: &str| one(by_key.get(s)?, &|_| None);
+    // (Slots too: a receiver reads them, `this.client.post(…)`.)
+    by_key
+        .iter()
+        .filter_map(|(k, ws)| Some((k.to_string(), one(ws, &slot_package)?)))
+        .collect()
+}
+
+/// The property slots a receiver's chain reads, root first: `this.api.x[k]`
+/// reads `.api`, then `.x[]` (see [`slot`]); through calls of its members
+/// (`this.api.extend(o).hooks` reads `.api`, `.hooks`).
+pub(super) fn receiver_slots(recv: &Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut e = recv;
+    for _ in 0..32 {
+        if let Some(s) = slot(e) {
+            out.push(s);
+        }
+        e = match e {
+            Expr::Member(o, _) | Expr::Typed(o, _) | Expr::Await(o) => o,
+            Expr::Index(o, _) => match o.as_ref() {
+                Expr::Member(inner, _) => inner,
+                o => o,
+            },
+            Expr::Call(c) => &c.callee,
+            _ => break,
+        };
+    }
+    out.reverse();
+    out
+}

@@ -45,7 +45,7 @@ use std::rc::Rc;
 
 /// Source extensions a loader requires (the `require` extensions of Node and
 /// their TypeScript counterparts).
-const LOADABLE: &[&str] = &[".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".json"];
+pub(crate) const LOADABLE: &[&str] = &[".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".json"];
 
 /// Folder depth a loader descends to.
 const MAX_DEPTH: u32 = 8;

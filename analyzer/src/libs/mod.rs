@@ -33,6 +33,7 @@ pub(crate) mod decorators_express;
 pub(crate) mod di;
 pub(crate) mod documents;
 pub(crate) mod dropins;
+pub(crate) mod enrouten;
 pub(crate) mod express;
 pub(crate) mod express_app_members;
 pub(crate) mod express_choice;
@@ -406,6 +407,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("globby", Module::Glob),
     installed("tiny-glob", Module::Glob),
     installed("tiny-glob/sync", Module::Glob),
+    // enrouten.rs
+    modelled("express-enrouten", Module::Family),
+    modelled("kraken-js", Module::Family),
     // loaders.rs
     installed("require-tree", Module::Loader),
     installed("require-all", Module::Loader),
@@ -483,6 +487,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
         _ => dropins::default_export(pkg)
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
+            .or_else(|| enrouten::default_export(pkg))
             .or_else(|| openapi_backend::default_export(pkg))
             .or_else(|| lodash::method_module(pkg))
             .or_else(|| loopback::default_export(pkg))
@@ -558,6 +563,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     openapi_backend::member,
     swagger_tools::member,
     served::member,
+    enrouten::member,
     routing_controllers::member,
     socket_controllers::member,
     nest_modules::io_adapter_member,
@@ -669,6 +675,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
             .then(|| ip.swagger_routes_connector(ctx, argv, line))
     },
     |ip, ctx, name, argv, _, line| ip.swagger_routes_connect(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| enrouten::call(ip, ctx, name, argv, line),
     |ip, _, name, argv, _, _| ip.openapi_backend_call(name, argv),
     |ip, ctx, name, argv, _, line| ip.swagger_tools_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
