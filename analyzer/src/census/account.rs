@@ -1216,6 +1216,22 @@ fn explain(
                 ),
             };
         }
+        // A Ts.ED hook (`$beforeRoutesInit`) in a module that imports Ts.ED:
+        // the framework calls it, for a server it bootstraps with this class
+        // as the server or among its providers.
+        if crate::libs::tsed::HOOKS.contains(&name.as_str())
+            && super::packages::top_level_packages(&run.loader.get(file).facts)
+                .iter()
+                .any(|(_, p)| crate::libs::tsed::is_tsed(p))
+        {
+            return Why {
+                cause: "uncalled-function",
+                reason: format!(
+                    "the enclosing function `{name}` ({}) is a Ts.ED hook, which Ts.ED calls while it bootstraps a server whose server class or providers include this class; no `bootstrap` the analysis ran serves it (Portolan calls the hooks of the server class only)",
+                    here(file, *line)
+                ),
+            };
+        }
         return Why {
             cause: "uncalled-function",
             reason: format!(
