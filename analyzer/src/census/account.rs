@@ -1220,9 +1220,7 @@ fn explain(
         // the framework calls it, for a server it bootstraps with this class
         // as the server or among its providers.
         if crate::libs::tsed::HOOKS.contains(&name.as_str())
-            && super::packages::top_level_packages(&run.loader.get(file).facts)
-                .iter()
-                .any(|(_, p)| crate::libs::tsed::is_tsed(p))
+            && imports_tsed(&run.loader.get(file).facts)
         {
             return Why {
                 cause: "uncalled-function",
@@ -1411,4 +1409,16 @@ fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String
         list.push_str(&format!(" and {more} more"));
     }
     Some(list)
+}
+
+/// Whether a module imports a Ts.ED package (`import { Module } from "@tsed/di"`).
+fn imports_tsed(facts: &FileFacts) -> bool {
+    facts
+        .body
+        .iter()
+        .any(|st| matches!(st, Stmt::Import(i) if crate::libs::tsed::is_tsed(&i.source)))
+        || facts
+            .literal_requires
+            .iter()
+            .any(|r| crate::libs::tsed::is_tsed(r))
 }
