@@ -386,6 +386,11 @@ pub enum FindingCode {
     UnchartedEvent,
     /// A folder's generated scripts (minified bundles) that were not analyzed.
     GeneratedCode,
+    /// An app that charts no operation while the requests it receives go to
+    /// functions of the program mounted with `use` that Portolan cannot split
+    /// into operations (they pass requests on, or answer through an object
+    /// that wraps `res`).
+    OpaqueMiddleware,
 }
 
 /// How much a finding matters.
@@ -473,6 +478,7 @@ impl FindingCode {
             FindingCode::UnchartedRoute => "uncharted-route",
             FindingCode::UnchartedEvent => "uncharted-event",
             FindingCode::GeneratedCode => "generated-code",
+            FindingCode::OpaqueMiddleware => "opaque-middleware",
         }
     }
 }
@@ -529,6 +535,7 @@ impl Finding {
             | C::AnalysisBudget
             | C::NoEntry
             | C::UnmodelledFramework
+            | C::OpaqueMiddleware
             | C::DynamicEvent => Severity::Error,
             // Its routes are charted under the unknown prefix `{?}`.
             C::UnmountedRouter

@@ -30,6 +30,7 @@ mod libs;
 mod loader;
 mod machine;
 mod mounts;
+mod opaque;
 mod options;
 mod passes;
 mod paths;

@@ -889,6 +889,18 @@ pub(crate) fn build_inventory(
             }
         }))
         .collect();
+    let canon: Vec<u32> = roots
+        .iter()
+        .copied()
+        .filter(|&a| canonical(a) == a)
+        .collect();
+    findings.extend(crate::opaque::opaque_middleware(
+        project,
+        interp,
+        &canon,
+        &app_counts,
+    ));
+    findings.sort_by(|a, b| (&a.at, a.code, &a.message).cmp(&(&b.at, b.code, &b.message)));
     let entry_set: HashSet<FileId> = entries.iter().copied().collect();
     let source_files: Vec<SourceFile> = interp
         .rec

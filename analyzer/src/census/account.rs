@@ -1221,6 +1221,20 @@ fn explain(
                 ),
             };
         }
+        // A Ts.ED hook (`$beforeRoutesInit`) in a module that imports Ts.ED:
+        // the framework calls it, for a server it bootstraps with this class
+        // as the server or among its providers.
+        if crate::libs::tsed::HOOKS.contains(&name.as_str())
+            && imports_tsed(&run.loader.get(file).facts)
+        {
+            return Why {
+                cause: "uncalled-function",
+                reason: format!(
+                    "the enclosing function `{name}` ({}) is a Ts.ED hook, which Ts.ED calls while it bootstraps a server whose server class or providers include this class; no `bootstrap` the analysis ran serves it (Portolan calls the hooks of the server class only)",
+                    here(file, *line)
+                ),
+            };
+        }
         return Why {
             cause: "uncalled-function",
             reason: format!(
@@ -1400,4 +1414,16 @@ fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String
         list.push_str(&format!(" and {more} more"));
     }
     Some(list)
+}
+
+/// Whether a module imports a Ts.ED package (`import { Module } from "@tsed/di"`).
+fn imports_tsed(facts: &FileFacts) -> bool {
+    facts
+        .body
+        .iter()
+        .any(|st| matches!(st, Stmt::Import(i) if crate::libs::tsed::is_tsed(&i.source)))
+        || facts
+            .literal_requires
+            .iter()
+            .any(|r| crate::libs::tsed::is_tsed(r))
 }

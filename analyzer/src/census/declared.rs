@@ -213,6 +213,13 @@ fn judge(
             )
         });
     };
+    // Ts.ED's `PlatformApplication` and `PlatformRouter` are the app and
+    // router a Ts.ED platform made (also where the repository is Ts.ED).
+    if crate::libs::tsed::is_tsed(super::packages::package_of(spec))
+        && crate::libs::tsed::APP_TYPES.contains(&d.name.as_str())
+    {
+        return None;
+    }
     match run.project.resolve(file, spec) {
         crate::project::Resolved::File(id) => {
             let facts = &run.loader.get(id).facts;

@@ -159,3 +159,22 @@ fn refuses(e: &Expr) -> bool {
         }
     }
 }
+
+/// Why a function mounted with `use` is kept as middleware rather than
+/// charted as an endpoint ([`answers_alone`]), in words for a finding.
+pub(crate) fn why_middleware(f: &Func) -> &'static str {
+    if f.params.len() == 4 {
+        return "an error handler";
+    }
+    let next = param_name(f.params.get(2));
+    let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
+    if next.is_some_and(mentions) || mentions("arguments") {
+        if may_answer(f) {
+            "may answer, but may also pass the request on with `next`"
+        } else {
+            "passes the request on with `next`, sending nothing on `res` itself"
+        }
+    } else {
+        "never calls `next`, but sends nothing on `res` and hands `res` to no call the analysis reads (it may answer through an object that wraps `res`)"
+    }
+}

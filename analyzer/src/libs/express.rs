@@ -1208,6 +1208,7 @@ impl Interp {
             self.forwarders_registered(id, false);
             return;
         }
+        self.note_use_funcs(ctx, call, &argv[start..]);
         self.push_reg(
             id,
             RegKind::Use { paths, handlers },
@@ -1217,6 +1218,44 @@ impl Interp {
             None,
         );
         self.forwarders_registered(id, true);
+    }
+
+    /// Keeps the program's own functions a `use` mounts as middleware, for
+    /// the `opaque-middleware` finding of an app that charts no operation
+    /// (`opaque.rs`): each one's name as written and where it is defined.
+    fn note_use_funcs(&mut self, ctx: &Ctx, call: &Call, argv: &[(&Expr, Value)]) {
+        let mut found = Vec::new();
+        for (e, v) in argv {
+            let items: Vec<(String, Value)> = match v {
+                Value::Arr(a) => a
+                    .borrow()
+                    .iter()
+                    .map(|it| (value_name(it).unwrap_or_else(|| expr_text(e)), it.clone()))
+                    .collect(),
+                _ => vec![(
+                    match e {
+                        Expr::Func(f) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                        _ => expr_text(e),
+                    },
+                    v.clone(),
+                )],
+            };
+            for (name, it) in items {
+                if let Value::Func(c) = it
+                    && !self.loader.project.rel(c.file).contains("node_modules/")
+                {
+                    let why = crate::libs::answers::why_middleware(&c.func);
+                    found.push((name, c.file, c.func.line, why));
+                }
+            }
+        }
+        if !found.is_empty() {
+            self.rec
+                .use_funcs_at
+                .entry((ctx.file, call.line))
+                .or_default()
+                .extend(found);
+        }
     }
 
     /// `use(path, x)` where `x` is a value of an installed package that may

@@ -35,6 +35,33 @@ use super::routing_controllers::DecoratedMethod;
 
 const FAMILY: &str = "@tsed/";
 
+/// Ts.ED's application and router types: a value declared with one is the
+/// app a Ts.ED platform made (its `use` and verbs register on the Express
+/// app underneath), never some other package's object.
+pub(crate) const APP_TYPES: &[&str] = &["PlatformApplication", "PlatformRouter"];
+
+/// The hooks Ts.ED calls on the server class and on its providers while it
+/// bootstraps (`$beforeRoutesInit`, …): a function named so in a module
+/// that imports Ts.ED is called by the framework, not by the program.
+pub(crate) const HOOKS: &[&str] = &[
+    "$beforeInit",
+    "$afterInit",
+    "$onInit",
+    "$beforeRoutesInit",
+    "$onRoutesInit",
+    "$afterRoutesInit",
+    "$beforeListen",
+    "$afterListen",
+    "$onReady",
+    "$onServerReady",
+    "$onDestroy",
+];
+
+/// Whether `pkg` is a Ts.ED package.
+pub(crate) fn is_tsed(pkg: &str) -> bool {
+    pkg.starts_with(FAMILY)
+}
+
 /// A controller class's `@Controller` path (`None`: none known) and children.
 type Controller = (Option<String>, Vec<Rc<ClassVal>>);
 
@@ -67,9 +94,86 @@ impl Interp {
             Value::Router(id) => id,
             _ => return Value::dynamic(),
         };
+        let server = match argv.first().map(|v| self.force_deep(v.clone())) {
+            Some(Value::Class(server)) => Some(server),
+            _ => None,
+        };
+        // Ts.ED calls the server class's `$beforeRoutesInit` before it
+        // mounts the controllers, `$afterRoutesInit` after.
+        let instance = server
+            .as_ref()
+            .map(|s| self.tsed_server_instance(ctx, s, router, line));
+        if let (Some(s), Some(inst)) = (&server, &instance) {
+            self.tsed_hook(ctx, s, inst, "$beforeRoutesInit", line);
+        }
+        let value = self.tsed_mount(ctx, argv, server.clone(), router, line);
+        if let (Some(s), Some(inst)) = (&server, &instance) {
+            self.tsed_hook(ctx, s, inst, "$afterRoutesInit", line);
+        }
+        value
+    }
+
+    /// The server class's instance as Ts.ED's injector makes it: the
+    /// application (`@Inject() app: PlatformApplication`, or a constructor
+    /// parameter of that type) is the app `bootstrap` made.
+    fn tsed_server_instance(
+        &mut self,
+        ctx: &Ctx,
+        server: &Rc<ClassVal>,
+        router: u32,
+        line: u32,
+    ) -> Value {
+        let is_app = |t: &crate::ir::TypeExpr| matches!(t, crate::ir::TypeExpr::Ref(n, _) if APP_TYPES.contains(&n.as_str()));
+        let args: Vec<Value> = server
+            .class
+            .constructor
+            .as_ref()
+            .map(|k| {
+                k.param_types
+                    .iter()
+                    .map(|t| match t {
+                        Some(t) if is_app(t) => Value::Router(router),
+                        _ => Value::dynamic(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let inst = self.construct(ctx, &Value::Class(server.clone()), args, &[], line);
+        let inst = self.force_deep(inst);
+        if let Value::Obj(o) = &inst {
+            for (name, _, t) in &server.class.field_types {
+                if is_app(t) {
+                    o.set(name, Value::Router(router));
+                }
+            }
+        }
+        inst
+    }
+
+    /// Calls the hook `name` of the server class, if it has one, on `inst`.
+    fn tsed_hook(&mut self, ctx: &Ctx, server: &Rc<ClassVal>, inst: &Value, name: &str, line: u32) {
+        if !server.class.methods.iter().any(|(n, _)| n == name) {
+            return;
+        }
+        let f = self.member(inst, name);
+        let f = self.force_deep(f);
+        if matches!(f, Value::Func(_)) {
+            self.call_value_now(ctx, &f, Vec::new(), &[], line, Some(inst.clone()));
+        }
+    }
+
+    /// The controllers `mount` lists, registered on `router`.
+    fn tsed_mount(
+        &mut self,
+        ctx: &Ctx,
+        argv: &[Value],
+        server: Option<Rc<ClassVal>>,
+        router: u32,
+        line: u32,
+    ) -> Value {
         // The settings: the server class's decorator, then bootstrap's own.
         let mut settings: Vec<Rc<ObjData>> = Vec::new();
-        if let Some(Value::Class(server)) = argv.first().map(|v| self.force_deep(v.clone())) {
+        if let Some(server) = server {
             let cctx = self.class_ctx(&server);
             for d in server.class.decorators.clone() {
                 if matches!(

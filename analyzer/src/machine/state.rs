@@ -34,6 +34,13 @@ pub(crate) struct Recorder {
     /// route hands its requests to their router (`app.get('/search',
     /// router)` over `router.use(reply)`), as that route's operation.
     pub(crate) dispatch_answers: HashSet<(FileId, u32)>,
+    /// The functions of the program mounted with `use` and kept as
+    /// middleware, by the `use` call's (file, line): each one's name as
+    /// written, where it is defined and why it is middleware. An app that charts no operation while
+    /// such functions take its requests is named in an `opaque-middleware`
+    /// finding (`opaque.rs`).
+    pub(crate) use_funcs_at:
+        std::collections::BTreeMap<(FileId, u32), Vec<(String, FileId, u32, &'static str)>>,
     /// Findings, in the order met; one per code, file and line (`finding_keys`).
     pub(crate) findings: Vec<RawFinding>,
     /// The code, file and line of every finding recorded.
