@@ -66,7 +66,12 @@ fn collect(
         let RegKind::Use { handlers, .. } = &reg.kind else {
             continue;
         };
-        for (name, file, line, why) in interp
+        for crate::machine::state::UseFunc {
+            name,
+            file,
+            line,
+            why,
+        } in interp
             .rec
             .use_funcs_at
             .get(&(reg.file, reg.line))

@@ -1245,7 +1245,12 @@ impl Interp {
                     && !self.loader.project.rel(c.file).contains("node_modules/")
                 {
                     let why = crate::libs::answers::why_middleware(&c.func);
-                    found.push((name, c.file, c.func.line, why));
+                    found.push(crate::machine::state::UseFunc {
+                        name,
+                        file: c.file,
+                        line: c.func.line,
+                        why,
+                    });
                 }
             }
         }

@@ -39,8 +39,7 @@ pub(crate) struct Recorder {
     /// written, where it is defined and why it is middleware. An app that charts no operation while
     /// such functions take its requests is named in an `opaque-middleware`
     /// finding (`opaque.rs`).
-    pub(crate) use_funcs_at:
-        std::collections::BTreeMap<(FileId, u32), Vec<(String, FileId, u32, &'static str)>>,
+    pub(crate) use_funcs_at: std::collections::BTreeMap<(FileId, u32), Vec<UseFunc>>,
     /// Findings, in the order met; one per code, file and line (`finding_keys`).
     pub(crate) findings: Vec<RawFinding>,
     /// The code, file and line of every finding recorded.
@@ -329,4 +328,17 @@ pub(crate) struct Running {
     pub(crate) loop_imports: Vec<(usize, FileId, u32)>,
     /// The place of the decorator being applied (`machine/decorators.rs`).
     pub(crate) decorating: Option<(FileId, u32)>,
+}
+
+/// A function of the program mounted with `use` and kept as middleware
+/// (see [`Recorder::use_funcs_at`]).
+#[derive(Debug, Clone)]
+pub(crate) struct UseFunc {
+    /// Its name as written at the `use` call.
+    pub(crate) name: String,
+    /// Where it is defined.
+    pub(crate) file: FileId,
+    pub(crate) line: u32,
+    /// Why it stayed middleware (`crate::libs::answers::why_middleware`).
+    pub(crate) why: &'static str,
 }
