@@ -325,43 +325,34 @@ impl SyntaxContext {
             src = &renamed_using[..];
             using_stand_in = true;
         }
-        // TypeScript 5.0's type-only star re-exports (`export type * from
-        // './types'`), which the TypeScript grammar does not know: blanked,
-        // as compiling erases them (see `recover`).
-        let erased;
-        if tree.root_node().has_error()
-            && grammar != Grammar::JavaScript
-            && let Some(copy) = recover::erase_type_star_exports(src)
-            && let Some(t2) = better_parse(parser, &tree, &copy)
-        {
-            tree = t2;
-            erased = copy;
-            src = &erased[..];
+        // The TypeScript grammar's blind spots (see `recover`), each repaired
+        // in a same-length copy kept when it parses with fewer errors, in
+        // this order: TypeScript 5.0's type-only star re-exports (`export
+        // type * from './types'`), blanked as compiling erases them;
+        // decorators with a call chain (`@Returns(200, Array).Of(Order)`);
+        // an import type opening a call's type arguments
+        // (`getRequest<import('fastify').FastifyRequest>()`).
+        const TS_REPAIRS: [recover::CopyRepair; 3] = [
+            recover::erase_type_star_exports,
+            recover::cut_decorator_chains,
+            recover::rename_type_argument_imports,
+        ];
+        let mut ts_repaired: Option<Vec<u8>> = None;
+        if grammar != Grammar::JavaScript {
+            for repair in TS_REPAIRS {
+                if !tree.root_node().has_error() {
+                    break;
+                }
+                if let Some(copy) = repair(ts_repaired.as_deref().unwrap_or(src))
+                    && let Some(t2) = better_parse(parser, &tree, &copy)
+                {
+                    tree = t2;
+                    ts_repaired = Some(copy);
+                }
+            }
         }
-        // Decorators with a call chain (`@Returns(200, Array).Of(Order)`),
-        // which TypeScript takes and the grammar does not (see `recover`).
-        let unchained;
-        if tree.root_node().has_error()
-            && grammar != Grammar::JavaScript
-            && let Some(copy) = recover::cut_decorator_chains(src)
-            && let Some(t2) = better_parse(parser, &tree, &copy)
-        {
-            tree = t2;
-            unchained = copy;
-            src = &unchained[..];
-        }
-        // An import type opening a call's type arguments
-        // (`getRequest<import('fastify').FastifyRequest>()`), which the
-        // grammar misreads as a comparison (see `recover`).
-        let renamed_imports;
-        if tree.root_node().has_error()
-            && grammar != Grammar::JavaScript
-            && let Some(copy) = recover::rename_type_argument_imports(src)
-            && let Some(t2) = better_parse(parser, &tree, &copy)
-        {
-            tree = t2;
-            renamed_imports = copy;
-            src = &renamed_imports[..];
+        if let Some(copy) = &ts_repaired {
+            src = &copy[..];
         }
         // JSX text may hold a bare `&` (`Voice & Style`), which the grammars
         // reject; when a file has errors, try again with such `&` as `+`

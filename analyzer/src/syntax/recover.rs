@@ -50,6 +50,10 @@
 
 use tree_sitter::Node;
 
+/// A repair that gives a patched same-length copy of the source, or `None`
+/// when it finds nothing to patch.
+pub(super) type CopyRepair = fn(&[u8]) -> Option<Vec<u8>>;
+
 /// A patched copy of the source (same lines) and one note per repair:
 /// (line, what was kept, assumed or skipped).
 pub(super) struct Repair {
