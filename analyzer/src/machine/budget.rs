@@ -109,8 +109,33 @@ fn ident(v: &Value) -> Ident {
     }
 }
 
-/// The `this` and arguments of a call (see [`Interp::call_args`]).
-pub(crate) struct CallArgs(Vec<Value>);
+/// The `this` and arguments of a call (see [`Interp::call_args`]), with
+/// their identities and shape worked out once, the first time a recursive
+/// call of the same function compares itself with them.
+pub(crate) struct CallArgs {
+    vals: Vec<Value>,
+    idents: std::cell::OnceCell<Vec<Ident>>,
+    shape: std::cell::OnceCell<u64>,
+}
+
+impl CallArgs {
+    fn new(vals: Vec<Value>) -> Self {
+        CallArgs {
+            vals,
+            idents: Default::default(),
+            shape: Default::default(),
+        }
+    }
+
+    fn idents(&self) -> &[Ident] {
+        self.idents
+            .get_or_init(|| self.vals.iter().map(ident).collect())
+    }
+
+    fn shape(&self) -> u64 {
+        *self.shape.get_or_init(|| shape_of(&self.vals))
+    }
+}
 
 /// How deep [`shape`] looks for "the same shape" of a recursive call's
 /// arguments: deeper than [`SHAPE_DEPTH`], so that a walk over a constant
@@ -199,34 +224,29 @@ impl Interp {
         argv: &[Value],
         this: Option<&Value>,
     ) -> Option<CallArgs> {
-        let args: Vec<Value> = this.into_iter().chain(argv.iter()).cloned().collect();
+        let args = CallArgs::new(this.into_iter().chain(argv.iter()).cloned().collect());
         let Some(pos) = self.js.stack.iter().position(|k| *k == key) else {
-            return Some(CallArgs(args));
+            return Some(args);
         };
         let through_later = self.js.reentry.later.last().is_some_and(|&d| d > pos);
         if through_later {
             return None;
         }
-        let idents: Vec<Ident> = args.iter().map(ident).collect();
         let running = || {
             self.js
                 .stack
                 .iter()
                 .zip(&self.js.reentry.args)
                 .filter(|(k, _)| **k == key)
-                .map(|(_, a)| &a.0)
+                .map(|(_, a)| a)
         };
-        let same = running().any(|a| {
-            a.len() == idents.len() && a.iter().map(ident).zip(&idents).all(|(x, y)| x == *y)
-        });
-        if same {
+        if running().any(|a| a.idents() == args.idents()) {
             return None;
         }
-        let shaped = shape_of(&args);
-        if running().any(|a| shape_of(a) == shaped) {
+        if running().any(|a| a.shape() == args.shape()) {
             return None;
         }
-        Some(CallArgs(args))
+        Some(args)
     }
 
     /// Charge the work from now on to the program started from `root`
