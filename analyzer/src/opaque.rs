@@ -66,18 +66,14 @@ fn collect(
         let RegKind::Use { handlers, .. } = &reg.kind else {
             continue;
         };
-        for crate::machine::state::UseFunc {
-            name,
-            file,
-            line,
-            why,
-        } in interp
+        for crate::machine::state::UseFunc { name, file, func } in interp
             .rec
             .use_funcs_at
             .get(&(reg.file, reg.line))
             .into_iter()
             .flatten()
         {
+            let (line, why) = (func.line, crate::libs::answers::why_middleware(func));
             let entry = format!(
                 "`{name}` (mounted at {}:{}, defined at {}:{line}): {why}",
                 project.rel(reg.file),

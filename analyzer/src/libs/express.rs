@@ -1244,12 +1244,10 @@ impl Interp {
                 if let Value::Func(c) = it
                     && !self.loader.project.rel(c.file).contains("node_modules/")
                 {
-                    let why = crate::libs::answers::why_middleware(&c.func);
                     found.push(crate::machine::state::UseFunc {
                         name,
                         file: c.file,
-                        line: c.func.line,
-                        why,
+                        func: c.func.clone(),
                     });
                 }
             }

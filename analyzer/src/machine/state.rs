@@ -338,7 +338,7 @@ pub(crate) struct UseFunc {
     pub(crate) name: String,
     /// Where it is defined.
     pub(crate) file: FileId,
-    pub(crate) line: u32,
-    /// Why it stayed middleware (`crate::libs::answers::why_middleware`).
-    pub(crate) why: &'static str,
+    /// The function (why it stayed middleware is worked out from it only
+    /// for the apps the finding is about: `crate::libs::answers::why_middleware`).
+    pub(crate) func: std::sync::Arc<crate::ir::Func>,
 }
