@@ -153,13 +153,23 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         }
         m
     };
-    let budget = inv
+    // Spent step budgets, by where they ran out (see `budget_for`).
+    let budgets: HashMap<(&str, u32), &str> = inv
         .findings
         .iter()
-        .find(|f| {
+        .filter(|f| {
             f.code == FindingCode::AnalysisBudget && f.message.contains("budget ran out entering")
         })
-        .map(|f| (f.at.clone(), f.message.clone()));
+        .map(|f| ((f.at.file.as_str(), f.at.line), f.message.as_str()))
+        .collect();
+    // The spent budget that may have kept code of a file from running: its
+    // own program's, or an entry's (`Interp::spent_budget_for`).
+    let budget_for = |file: FileId| {
+        let (f, l) = run.interp.spent_budget_for(file)?;
+        let at = loc(f, l);
+        let msg = budgets.get(&(at.file.as_str(), at.line))?.to_string();
+        Some((at, msg))
+    };
     // Recursion or call-depth limits, at the function that hit them.
     let depth: Vec<(Location, String)> = inv
         .findings
@@ -392,7 +402,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                             file,
                             item,
                             event,
-                            budget.as_ref(),
+                            budget_for(file).as_ref(),
                             &depth,
                             &computed_imports,
                         )

@@ -185,6 +185,9 @@ pub(crate) struct Programs {
     owner: HashMap<FileId, Option<FileId>>,
     /// The programs with a smaller budget ([`Share::Secondary`]).
     secondary: HashSet<FileId>,
+    /// The programs whose step budget ran out, each with the function it
+    /// was entering then (file, line of the function).
+    spent: HashMap<Option<FileId>, (FileId, u32)>,
 }
 
 /// The frames being run, beside the interpreter's call stack.
@@ -315,6 +318,34 @@ impl Interp {
     pub(crate) fn note_loaded(&mut self, file: FileId) {
         let programs = &mut self.js.reentry.programs;
         programs.owner.entry(file).or_insert(programs.current);
+    }
+
+    /// Note that the program charged now spent its step budget entering the
+    /// function at `at` (its first such call only).
+    pub(crate) fn note_spent(&mut self, at: (FileId, u32)) {
+        let programs = &mut self.js.reentry.programs;
+        programs.spent.entry(programs.current).or_insert(at);
+    }
+
+    /// Where the budget that may have kept code of `file` from running ran
+    /// out: the budget of the program that owns `file`; for a file no
+    /// program loaded, or one whose program did not spend its budget, the
+    /// budget of an entry (which may have stopped before loading or calling
+    /// it), never that of another client, page or secondary program.
+    /// `None` when no such budget ran out.
+    pub(crate) fn spent_budget_for(&self, file: FileId) -> Option<(FileId, u32)> {
+        let programs = &self.js.reentry.programs;
+        if let Some(owner) = programs.owner.get(&file)
+            && let Some(&at) = programs.spent.get(owner)
+        {
+            return Some(at);
+        }
+        programs
+            .spent
+            .iter()
+            .filter(|(p, _)| p.is_some_and(|root| !programs.secondary.contains(&root)))
+            .map(|(_, at)| *at)
+            .min()
     }
 
     /// How the finding for a spent budget names the program charged now.

@@ -743,6 +743,7 @@ impl Interp {
         if self.js.steps > STEP_BUDGET {
             if !self.js.budget_reported {
                 self.js.budget_reported = true;
+                self.note_spent((c.file, c.func.line));
                 self.finding(
                     FindingCode::AnalysisBudget,
                     c.file,
