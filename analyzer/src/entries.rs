@@ -644,21 +644,127 @@ fn first_script(words: &[&str], subcommands: bool, watch_takes_value: bool) -> O
 
 /// For a script named as built output that is not in the repository, the
 /// TypeScript source it is usually built from (`dist/server.js` →
-/// `src/server`): candidates, to be resolved by the caller.
+/// `src/server`; `server/dist/index.js` → `server/src/index`, a package
+/// folder named from the root): candidates, to be resolved by the caller.
+/// An output folder of another name (`production/app.js` → `src/app`) is
+/// tried after the usual ones, since its name says less.
 pub(crate) fn source_of_built(path: &str) -> Vec<String> {
     let stem = path
         .strip_suffix(".js")
         .or_else(|| path.strip_suffix(".mjs"))
         .or_else(|| path.strip_suffix(".cjs"))
         .unwrap_or(path);
+    // Each way to split the path into a package folder and a path in it.
+    let splits: Vec<(&str, &str)> = std::iter::once(("", stem))
+        .chain(
+            stem.match_indices('/')
+                .map(|(i, _)| (&stem[..=i], &stem[i + 1..])),
+        )
+        .collect();
     let mut out = Vec::new();
-    for built in ["dist/", "build/", "lib/", "out/"] {
-        if let Some(rest) = stem.strip_prefix(built) {
-            out.push(format!("src/{rest}"));
-            // `dist/src/main.js` (rootDir is the project root).
-            if let Some(inner) = rest.strip_prefix("src/") {
-                out.push(format!("src/{inner}"));
+    for &(package, rest) in &splits {
+        for built in ["dist/", "build/", "lib/", "out/"] {
+            if let Some(inner) = rest.strip_prefix(built) {
+                out.push(format!("{package}src/{inner}"));
+                // `dist/src/main.js` (rootDir is the project root).
+                if let Some(inner) = inner.strip_prefix("src/") {
+                    out.push(format!("{package}src/{inner}"));
+                }
             }
+        }
+    }
+    for &(package, rest) in &splits {
+        if let Some((folder, inner)) = rest.split_once('/')
+            && !matches!(folder, "src" | "dist" | "build" | "lib" | "out")
+            && !folder.starts_with('.')
+        {
+            out.push(format!("{package}src/{inner}"));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The bundler configuration files read for the `entry` a bundle is built
+/// from, relative to the package's folder.
+pub(crate) const BUNDLER_CONFIGS: &[&str] = &[
+    "webpack.config.js",
+    "webpack.config.ts",
+    "webpack.config.cjs",
+    "webpack.config.mjs",
+    "rollup.config.js",
+    "rollup.config.mjs",
+    "rollup.config.ts",
+];
+
+/// The source files a bundler configuration names as its entry (webpack's
+/// `entry: './src/app.ts'`, an array or an object of such paths, rollup's
+/// `input`), in the order written: the program a bundled `main` is built
+/// from when the bundle is not checked in. Only literal paths with a source
+/// extension or a `./` start are read; anything computed is left out.
+pub(crate) fn bundler_entries(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["entry", "input"] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(key) {
+            let start = from + at;
+            from = start + key.len();
+            let before = text[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+                continue;
+            }
+            let rest = text[from..].trim_start();
+            let Some(rest) = rest.strip_prefix(':') else {
+                continue;
+            };
+            let rest = rest.trim_start();
+            // One string, or the strings of the array or object that follows.
+            let body = match rest.chars().next() {
+                Some('\'' | '"' | '`') => rest,
+                Some(open @ ('[' | '{')) => {
+                    let close = if open == '[' { ']' } else { '}' };
+                    &rest[1..rest.find(close).unwrap_or(rest.len())]
+                }
+                _ => continue,
+            };
+            let single = !matches!(rest.chars().next(), Some('[' | '{'));
+            for lit in string_literals(body) {
+                let path = lit.trim_start_matches("./");
+                if (lit.starts_with("./") || has_source_ext(&lit))
+                    && !path.is_empty()
+                    && !path.contains(['*', '$'])
+                    && !out.iter().any(|o| o == path)
+                {
+                    out.push(path.to_string());
+                }
+                if single {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The string literals in `text`, in order (quotes `'`, `"`, `` ` `` with no
+/// substitution).
+fn string_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if !matches!(c, '\'' | '"' | '`') {
+            continue;
+        }
+        let Some(len) = text[i + 1..].find(c) else {
+            break;
+        };
+        let lit = &text[i + 1..i + 1 + len];
+        if !lit.contains("${") && !lit.contains('\n') {
+            out.push(lit.to_string());
+        }
+        // Skip past the closing quote.
+        for _ in 0..lit.chars().count() + 1 {
+            chars.next();
         }
     }
     out
@@ -1170,5 +1276,40 @@ mod tests {
             ["src/src/main", "src/main"]
         );
         assert!(source_of_built("server.js").is_empty());
+        assert_eq!(source_of_built("production/app.js"), ["src/app"]);
+        assert_eq!(
+            source_of_built("daemon/production/app.js"),
+            ["src/production/app", "daemon/src/app"]
+        );
+        assert_eq!(
+            source_of_built("server/dist/index.js"),
+            ["server/src/index", "src/dist/index"]
+        );
+        assert!(source_of_built("src/app.js").is_empty());
+    }
+
+    #[test]
+    fn bundler_configs_name_their_entries() {
+        assert_eq!(
+            bundler_entries(
+                "module.exports = {\n  target: 'node',\n  entry: \"./src/app.ts\",\n};"
+            ),
+            ["src/app.ts"]
+        );
+        assert_eq!(
+            bundler_entries(
+                "export default { entry: { main: './src/main.ts', worker: './src/worker.ts' } }"
+            ),
+            ["src/main.ts", "src/worker.ts"]
+        );
+        assert_eq!(
+            bundler_entries(
+                "export default { input: ['src/index.js'], output: { file: 'dist/x.js' } }"
+            ),
+            ["src/index.js"]
+        );
+        // Computed, or a key that only ends in `entry`.
+        assert!(bundler_entries("const x = { entry: path.join(__dirname, 'a') }").is_empty());
+        assert!(bundler_entries("const x = { reentry: './src/a.ts' }").is_empty());
     }
 }

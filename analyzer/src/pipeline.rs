@@ -587,11 +587,21 @@ fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries
                 Some(id) => (Some(id), format!("{manifest} {}", hint.reason)),
                 None => (
                     // Built output not checked in: start from its source.
-                    project.source_of_output(&rel, 0).or_else(|| {
-                        entries::source_of_built(&hint.path)
-                            .into_iter()
-                            .find_map(|s| project.resolve_path(&in_package(&s)))
-                    }),
+                    project
+                        .source_of_output(&rel, 0)
+                        .or_else(|| {
+                            // A bundle: the entry its bundler's configuration names.
+                            entries::BUNDLER_CONFIGS
+                                .iter()
+                                .filter_map(|c| read(c))
+                                .flat_map(|text| entries::bundler_entries(&text))
+                                .find_map(|s| project.resolve_checked_in(&in_package(&s)))
+                        })
+                        .or_else(|| {
+                            entries::source_of_built(&hint.path)
+                                .into_iter()
+                                .find_map(|s| project.resolve_path(&in_package(&s)))
+                        }),
                     format!(
                         "{manifest} {} names build output; this is its source",
                         hint.reason
