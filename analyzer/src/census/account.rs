@@ -922,10 +922,15 @@ fn explain(
             ),
         };
     }
-    // An HTTP item whose receiver no evaluation saw: the program's own
-    // objects below may account for it.
-    let unseen_http =
-        !event && item.kind != CensusKind::Call && seen.and_then(|s| s.main).is_none();
+    // An HTTP item whose receiver no evaluation saw, or saw only as a value
+    // known at run time: the program's own objects below may account for
+    // it (their bindings say what the receiver is).
+    let unseen_http = !event
+        && item.kind != CensusKind::Call
+        && matches!(
+            seen.and_then(|s| s.main),
+            None | Some(Recv::Dynamic | Recv::Param)
+        );
     // (`authCache.get(name, remote.fetch, user)`, where `authCache` is a
     // module of the program whose exports define `get` themselves.)
     if unseen_http && let Some(from) = imported_own_function(run, file, receiver, &item.method) {

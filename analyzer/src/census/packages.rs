@@ -208,8 +208,10 @@ pub(super) fn exported_client(facts: &FileFacts) -> Option<String> {
 }
 
 /// The line of the function a top-level object literal of the file holds
-/// under `method` when `name` is bound to that literal and never assigned
-/// again at the top level (`const request = { async post(...args) {…} }`):
+/// under `method` when `name` is bound to that literal (or to an instance
+/// of a class of the file that declares `method` itself: `const routerApp =
+/// new RouterApp()`) and never assigned again at the top level (`const
+/// request = { async post(...args) {…} }`):
 /// `request.post('/login', data)` calls the program's own function, whatever
 /// runs the file. `None` for any other binding (a spread in the literal may
 /// bring a router's methods, so a literal with one does not count).
@@ -226,6 +228,10 @@ pub(super) fn own_object_method(facts: &FileFacts, name: &str, method: &str) -> 
                     if matches!(p, Pattern::Ident(n) if n == name) {
                         found = match e {
                             Some(Expr::Object(props)) => literal_method(props, method),
+                            Some(Expr::New(callee, _, _)) => match &**callee {
+                                Expr::Ident(cls) => own_class_method(facts, cls, method),
+                                _ => None,
+                            },
                             _ => return None,
                         };
                     }
@@ -240,6 +246,26 @@ pub(super) fn own_object_method(facts: &FileFacts, name: &str, method: &str) -> 
         }
     }
     found
+}
+
+/// The line of `method` declared by the class `name` of the file itself
+/// (`class RouterApp extends EventEmitter { use(fn) {…} }`): an instance's
+/// `use(fn)` calls that method, whatever the class extends.
+fn own_class_method(facts: &FileFacts, name: &str, method: &str) -> Option<u32> {
+    facts.body.iter().find_map(|st| {
+        let st = match st {
+            Stmt::ExportDecl(inner, _) => inner.as_ref(),
+            st => st,
+        };
+        match st {
+            Stmt::Class(n, c) if n == name => c
+                .methods
+                .iter()
+                .find(|(m, _)| m == method)
+                .map(|(_, f)| f.line),
+            _ => None,
+        }
+    })
 }
 
 /// The line of the function an object literal's `method` key holds, if the
