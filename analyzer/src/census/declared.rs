@@ -97,6 +97,36 @@ pub(super) fn declared_origin(facts: &FileFacts, ty: &str) -> Option<Declared> {
                     name: last,
                 });
             }
+            // `const C = require('./c')`, `const { C } = require('./c')`.
+            Stmt::Var(decls) if rest.is_none() => {
+                for (p, e) in decls {
+                    let Some(Expr::Call(call)) = e else { continue };
+                    let (Expr::Ident(r), Some(Expr::Str(spec))) = (&call.callee, call.args.first())
+                    else {
+                        continue;
+                    };
+                    if r != "require" {
+                        continue;
+                    }
+                    let name = match p {
+                        Pattern::Ident(n) if n == root => Some("default".to_string()),
+                        Pattern::Object(props, _) => props.iter().find_map(|(k, p)| match (k, p) {
+                            (crate::ir::PropKey::Name(k), Pattern::Ident(l)) if l == root => {
+                                Some(k.clone())
+                            }
+                            _ => None,
+                        }),
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        return Some(Declared {
+                            ty: ty.to_string(),
+                            from: Some(spec.to_string()),
+                            name,
+                        });
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -144,6 +174,74 @@ pub(super) fn typed_members(c: &Class) -> Vec<(String, String)> {
             {
                 out.push((n.clone(), t));
             }
+        }
+    }
+    out
+}
+
+/// A class's members every write of which in its constructor and methods
+/// is `this.name = new C(…)` of one class `C` named by a plain name
+/// (`this.aibitat = new AIbitat({…})`, after a field `aibitat = null`): the
+/// member holds a `C`, as if declared so. Members a type annotation already
+/// names are left to [`typed_members`].
+pub(super) fn constructed_members(c: &Class) -> Vec<(String, String)> {
+    fn walk(stmts: &[Stmt], out: &mut Vec<(String, Option<String>)>) {
+        for st in stmts {
+            match st {
+                Stmt::Expr(Expr::Assign(p, v)) => {
+                    if let Pattern::Target(t) = &**p
+                        && let Expr::Member(o, m) = &**t
+                        && matches!(**o, Expr::This)
+                    {
+                        let made = match &**v {
+                            Expr::New(callee, _, _) => match &**callee {
+                                Expr::Ident(c) => Some(c.clone()),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        out.push((m.clone(), made));
+                    }
+                }
+                Stmt::If(_, _, a, b, _) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                Stmt::Block(b) | Stmt::Loop(_, b, _) | Stmt::ForOf(_, _, _, b, _, _) => {
+                    walk(b, out)
+                }
+                Stmt::Try(a, _, b, f) => {
+                    walk(a, out);
+                    walk(b, out);
+                    walk(f, out);
+                }
+                Stmt::Labeled(_, inner) => walk(std::slice::from_ref(&**inner), out),
+                _ => {}
+            }
+        }
+    }
+    let mut writes: Vec<(String, Option<String>)> = Vec::new();
+    for f in c.constructor.iter().chain(c.methods.iter().map(|(_, f)| f)) {
+        walk(&f.body, &mut writes);
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (m, _) in &writes {
+        // (A field's initializer is a write too, unless it is `null`: `aibitat
+        // = null;` then `this.aibitat = new AIbitat(…)`.)
+        let field_write = c.fields.iter().any(|(n, e)| {
+            n == m
+                && e.as_ref()
+                    .is_some_and(|e| !matches!(e, Expr::Null | Expr::Undefined))
+        });
+        if out.iter().any(|(n, _)| n == m) || field_write {
+            continue;
+        }
+        let mut made = writes.iter().filter(|(n, _)| n == m).map(|(_, c)| c);
+        let Some(Some(first)) = made.next() else {
+            continue;
+        };
+        if made.all(|c| c.as_ref() == Some(first)) {
+            out.push((m.clone(), first.clone()));
         }
     }
     out
@@ -282,6 +380,27 @@ fn declares_method(
         };
         if let Some(found) = own(st) {
             return found;
+        }
+    }
+    // The module's default export (`module.exports = AIbitat`, `export
+    // default Store`): the class the file declares under that name.
+    if name == "default" {
+        let exported = facts.body.iter().rev().find_map(|st| match st {
+            Stmt::ExportDefault(Expr::Ident(n)) => Some(n.as_str()),
+            Stmt::Expr(Expr::Assign(p, v))
+                if matches!(&**p, Pattern::Target(t) if super::packages::module_exports(t)) =>
+            {
+                match &**v {
+                    Expr::Ident(n) => Some(n.as_str()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        if let Some(n) = exported
+            && n != "default"
+        {
+            return declares_method(run, id, facts, n, method, depth + 1);
         }
     }
     // Re-exports: `export { X } from './x'`, `export * from './x'`.

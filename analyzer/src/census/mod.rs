@@ -99,7 +99,7 @@ mod shape;
 
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
-use declared::{declared_origin, type_name, typed_members};
+use declared::{constructed_members, declared_origin, type_name, typed_members};
 pub(crate) use loads::LoadSite;
 use packages::{Written, made_by_packages, other_framework, receiver_slots, required, slot};
 pub(crate) use packages::{named_package_imports, top_level_packages};
@@ -800,7 +800,15 @@ impl Walker {
                 Some(Expr::Ident(n)) => Some(n.clone()),
                 _ => None,
             },
-            typed: typed_members(c),
+            typed: {
+                let mut typed = typed_members(c);
+                for (m, class) in constructed_members(c) {
+                    if !typed.iter().any(|(n, _)| *n == m) {
+                        typed.push((m, class));
+                    }
+                }
+                typed
+            },
         });
         for (n, e) in &c.fields {
             if let Some(e) = e {
