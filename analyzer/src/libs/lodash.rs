@@ -3,7 +3,8 @@
 //! Captures `forEach`/`each`/`map`/`filter`/`some`/`every`/`find` over arrays
 //! and objects (the callback gets `(value, key, collection)`), `findIndex`
 //! over arrays (known while the callback's answers are), `merge`,
-//! `assign`/`extend`, `defaults`, `get` and `set` with dotted or array paths,
+//! `assign`/`extend`, their `…With` forms (the customizer is not a source),
+//! `defaults`, `get` and `set` with dotted or array paths,
 //! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
 //! `identity`, `memoize`/`once` (what they wrap), each also from its
 //! per-method module (`lodash/merge`, `lodash-es/merge`, `lodash.merge`). Example:
@@ -42,9 +43,13 @@ const METHODS: &[&str] = &[
     "mapValues",
     "findIndex",
     "merge",
+    "mergeWith",
     "assign",
+    "assignWith",
     "extend",
+    "extendWith",
     "assignIn",
+    "assignInWith",
     "defaults",
     "defaultsDeep",
     "pick",
@@ -116,17 +121,27 @@ impl Interp {
             "forEach" | "each" | "forOwn" | "map" | "filter" | "some" | "every" | "find"
             | "mapValues" => self.lodash_iterate(ctx, name, arg(0), arg(1), line),
             "findIndex" => self.find_index(ctx, &arg(0), &arg(1), line),
-            "merge" | "assign" | "extend" | "assignIn" | "defaults" | "defaultsDeep" => {
+            "merge" | "mergeWith" | "assign" | "assignWith" | "extend" | "extendWith"
+            | "assignIn" | "assignInWith" | "defaults" | "defaultsDeep" => {
                 let Value::Obj(target) = arg(0) else {
                     return arg(0);
                 };
-                let deep = matches!(name, "merge" | "defaultsDeep");
+                // `_.mergeWith(o, src, customizer)`: the customizer is no
+                // source. (What it returns is not modelled: each key is
+                // merged as `merge` would, or kept when a source is unknown.)
+                let sources = match argv.last() {
+                    Some(Value::Func(_)) if name.ends_with("With") && argv.len() > 2 => {
+                        argv.len() - 1
+                    }
+                    _ => argv.len(),
+                };
+                let deep = matches!(name, "merge" | "mergeWith" | "defaultsDeep");
                 let only_missing = name.starts_with("defaults");
                 // A source only known at run time may set any key: over the
                 // keys so far (`_.merge({}, defaults, user)`), or before the
                 // keys later sources fill in (`_.defaults({}, user, defaults)`).
                 let mut unknown_before = None;
-                for (src, text) in argv.iter().zip(&texts).skip(1) {
+                for (src, text) in argv[..sources].iter().zip(&texts).skip(1) {
                     match src {
                         Value::Obj(s) => {
                             let had: Vec<String> = target.props.borrow().keys().cloned().collect();
