@@ -181,6 +181,10 @@ impl Interp {
                 }
                 other => self.import_value(other.as_ref(), None),
             },
+            // AMD's `require(['codemirror'], cb)` (RequireJS, in a browser
+            // script's UMD wrapper): an AMD loader's call, not Node's
+            // `require` of a computed path.
+            None if !is_import && matches!(spec, Some(Value::Arr(_))) => Value::dynamic(),
             None => {
                 if self.running.dyn_loops.is_empty() {
                     self.finding(
