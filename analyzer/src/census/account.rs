@@ -380,6 +380,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                         || item
                             .controller
                             .is_some_and(|l| f.at.file == rel && f.at.line == l)
+                        // A `param` handler of the file's unmounted router
+                        // (the finding lists routes, not `param`s): it
+                        // answers requests only once the router is mounted.
+                        || (!event && item.method == "param" && f.at.file == rel)
                 });
                 // A receiver an installed package gives (`_.get(app, key)`
                 // with lodash) makes no registration, whatever finding
@@ -1000,6 +1004,15 @@ fn explain(
         }
         let rel = project.rel(file);
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        // (A browser script's computed import, `public/javascripts/x.js`,
+        // loads no server module: it explains only unreached client files.)
+        let client = super::is_client_path(rel);
+        let computed_imports: Vec<Location> = computed_imports
+            .iter()
+            .filter(|l| client || !super::is_client_path(&l.file))
+            .cloned()
+            .collect();
+        let computed_imports = computed_imports.as_slice();
         let near = computed_imports.iter().find(|l| {
             let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
             d.is_empty() || dir == d || dir.starts_with(&format!("{d}/"))
