@@ -643,6 +643,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, _, line| {
         (name == "foal.createApp").then(|| ip.foal_create_app(ctx, argv, line))
     },
+    |ip, _, name, argv, _, _| ip.nest_module_decorate(name, argv),
     // Nest's `forwardRef(() => X)` is `X`.
     |ip, ctx, name, argv, _, line| {
         (name == "forwardRef").then(|| match argv.first() {
@@ -714,6 +715,7 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
 /// asked in this order; one no row answers is followed as middleware (its
 /// callbacks run).
 const FACTORY_CALLS: &[CallHook] = &[
+    |ip, _, name, argv, _, _| (name == nest::MODULE_FACTORY).then(|| ip.nest_module_factory(argv)),
     |ip, ctx, name, argv, args, line| {
         (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
     },
@@ -885,6 +887,20 @@ pub(crate) fn call(
     table
         .iter()
         .find_map(|hook| hook(ip, ctx, name, argv, args, line))
+}
+
+/// Class decorators of packages whose meaning is what they do when the class
+/// is defined, so the machine applies them as TypeScript does (in
+/// `machine/decorators.rs`), through [`call`]: Nest's `@Module(meta)` stores
+/// `meta` as the class's metadata, which the program may read or replace
+/// before Nest's scanner reads it. Other packages' decorators are read from
+/// the class's syntax by their library.
+const DEFINITION_DECORATORS: &[&str] = &[nest::MODULE_FACTORY];
+
+/// Whether `f`, the callee of a class decorator, is one of
+/// [`DEFINITION_DECORATORS`].
+pub(crate) fn applies_at_definition(f: &Value) -> bool {
+    matches!(f, Value::Builtin(Builtin::MiddlewareFactory(n)) if DEFINITION_DECORATORS.contains(&n.as_ref()))
 }
 
 /// Properties set on values libraries made (`Vue.prototype.name = v`):
