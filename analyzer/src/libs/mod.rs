@@ -148,6 +148,13 @@ pub(crate) struct LibState {
     pub(crate) nest_servers: HashMap<Option<i64>, u32>,
     /// The instances Nest's dependency injection made, by (file, class line).
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
+    /// While a decorator factory of the program runs (see
+    /// `Interp::nest_ws_composed`): the `@nestjs/websockets` decorators it
+    /// applied (`RawSubscribeMessage(event)` inside `applyDecorators(…)`),
+    /// with their arguments.
+    pub(crate) nest_ws_capture: Option<Vec<socketio::NestWsApplied>>,
+    /// What each decorator of the program composes, by (file, line, callee).
+    pub(crate) nest_ws_composed: HashMap<(FileId, u32, String), Option<socketio::NestWsApplied>>,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -740,6 +747,10 @@ type VariantCallHook = fn(&mut Interp, &Ctx, &Builtin, &[Value], &[Expr], u32) -
 /// [`call`] for exactly these variants); each row answers for its variants
 /// only, so the order decides nothing.
 const VARIANT_CALLS: &[VariantCallHook] = &[
+    |ip, _, b, argv, _, _| match b {
+        Builtin::NestWs(name) => ip.nest_ws_call(name, argv),
+        _ => None,
+    },
     |ip, ctx, b, _, _, line| match b {
         Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
         Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
