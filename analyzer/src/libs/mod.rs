@@ -52,6 +52,7 @@ pub(crate) mod loopback;
 pub(crate) mod loopback4;
 pub(crate) mod loopback4_components;
 pub(crate) mod medusa;
+pub(crate) mod microframework;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
 pub(crate) mod oas3;
@@ -148,6 +149,9 @@ pub(crate) struct LibState {
     pub(crate) nest_servers: HashMap<Option<i64>, u32>,
     /// The instances Nest's dependency injection made, by (file, class line).
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
+    /// What microframework's loaders stored with `settings.setData(key, v)`
+    /// (see `libs/microframework.rs`).
+    pub(crate) microframework_data: HashMap<String, Value>,
     /// While a decorator factory of the program runs (see
     /// `Interp::nest_ws_composed`): the `@nestjs/websockets` decorators it
     /// applied (`RawSubscribeMessage(event)` inside `applyDecorators(…)`),
@@ -312,6 +316,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/graphql", Module::Family),
     modelled("@nestjs/config", Module::Family),
+    // microframework.rs
+    modelled("microframework-w3tec", Module::Family),
+    modelled("microframework", Module::Family),
     // oclif.rs
     modelled("@oclif/core", Module::Family),
     modelled("@oclif/command", Module::Family),
@@ -581,6 +588,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     foal::member,
     documents::member,
     oclif::member,
+    microframework::member,
     loopback4::member,
 ];
 
@@ -651,6 +659,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
         (name == "foal.createApp").then(|| ip.foal_create_app(ctx, argv, line))
     },
     |ip, _, name, argv, _, _| ip.nest_module_decorate(name, argv),
+    |ip, _, name, argv, _, _| ip.microframework_data(name, argv),
     // Nest's `forwardRef(() => X)` is `X`.
     |ip, ctx, name, argv, _, line| {
         (name == "forwardRef").then(|| match argv.first() {
@@ -731,6 +740,9 @@ const FACTORY_CALLS: &[CallHook] = &[
         Some(ip.nest_graphql_module(ctx, method, argv, line))
     },
     |ip, ctx, name, _, _, line| (name == oclif::RUN).then(|| ip.oclif_run(ctx, line)),
+    |ip, ctx, name, argv, _, line| {
+        (name == microframework::BOOTSTRAP).then(|| ip.microframework_bootstrap(ctx, argv, line))
+    },
     |ip, ctx, name, argv, args, line| {
         (name == nest::REGISTER_WHEN).then(|| ip.nest_register_when(ctx, argv, args, line))
     },
