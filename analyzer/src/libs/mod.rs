@@ -52,6 +52,7 @@ pub(crate) mod loopback;
 pub(crate) mod loopback4;
 pub(crate) mod loopback4_components;
 pub(crate) mod medusa;
+pub(crate) mod microframework;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
 pub(crate) mod oas3;
@@ -148,6 +149,16 @@ pub(crate) struct LibState {
     pub(crate) nest_servers: HashMap<Option<i64>, u32>,
     /// The instances Nest's dependency injection made, by (file, class line).
     pub(crate) nest_instances: HashMap<(FileId, u32), Value>,
+    /// What microframework's loaders stored with `settings.setData(key, v)`
+    /// (see `libs/microframework.rs`).
+    pub(crate) microframework_data: HashMap<String, Value>,
+    /// While a decorator factory of the program runs (see
+    /// `Interp::nest_ws_composed`): the `@nestjs/websockets` decorators it
+    /// applied (`RawSubscribeMessage(event)` inside `applyDecorators(…)`),
+    /// with their arguments.
+    pub(crate) nest_ws_capture: Option<Vec<socketio::NestWsApplied>>,
+    /// What each decorator of the program composes, by (file, line, callee).
+    pub(crate) nest_ws_composed: HashMap<(FileId, u32, String), Option<socketio::NestWsApplied>>,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
@@ -305,6 +316,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/graphql", Module::Family),
     modelled("@nestjs/config", Module::Family),
+    // microframework.rs
+    modelled("microframework-w3tec", Module::Family),
+    modelled("microframework", Module::Family),
     // oclif.rs
     modelled("@oclif/core", Module::Family),
     modelled("@oclif/command", Module::Family),
@@ -574,6 +588,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     foal::member,
     documents::member,
     oclif::member,
+    microframework::member,
     loopback4::member,
 ];
 
@@ -643,6 +658,8 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, ctx, name, argv, _, line| {
         (name == "foal.createApp").then(|| ip.foal_create_app(ctx, argv, line))
     },
+    |ip, _, name, argv, _, _| ip.nest_module_decorate(name, argv),
+    |ip, _, name, argv, _, _| ip.microframework_data(name, argv),
     // Nest's `forwardRef(() => X)` is `X`.
     |ip, ctx, name, argv, _, line| {
         (name == "forwardRef").then(|| match argv.first() {
@@ -714,6 +731,7 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
 /// asked in this order; one no row answers is followed as middleware (its
 /// callbacks run).
 const FACTORY_CALLS: &[CallHook] = &[
+    |ip, _, name, argv, _, _| (name == nest::MODULE_FACTORY).then(|| ip.nest_module_factory(argv)),
     |ip, ctx, name, argv, args, line| {
         (name == passport::AUTHENTICATE).then(|| ip.passport_authenticate(ctx, argv, args, line))
     },
@@ -722,6 +740,9 @@ const FACTORY_CALLS: &[CallHook] = &[
         Some(ip.nest_graphql_module(ctx, method, argv, line))
     },
     |ip, ctx, name, _, _, line| (name == oclif::RUN).then(|| ip.oclif_run(ctx, line)),
+    |ip, ctx, name, argv, _, line| {
+        (name == microframework::BOOTSTRAP).then(|| ip.microframework_bootstrap(ctx, argv, line))
+    },
     |ip, ctx, name, argv, args, line| {
         (name == nest::REGISTER_WHEN).then(|| ip.nest_register_when(ctx, argv, args, line))
     },
@@ -738,6 +759,10 @@ type VariantCallHook = fn(&mut Interp, &Ctx, &Builtin, &[Value], &[Expr], u32) -
 /// [`call`] for exactly these variants); each row answers for its variants
 /// only, so the order decides nothing.
 const VARIANT_CALLS: &[VariantCallHook] = &[
+    |ip, _, b, argv, _, _| match b {
+        Builtin::NestWs(name) => ip.nest_ws_call(name, argv),
+        _ => None,
+    },
     |ip, ctx, b, _, _, line| match b {
         Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
         Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
@@ -885,6 +910,20 @@ pub(crate) fn call(
     table
         .iter()
         .find_map(|hook| hook(ip, ctx, name, argv, args, line))
+}
+
+/// Class decorators of packages whose meaning is what they do when the class
+/// is defined, so the machine applies them as TypeScript does (in
+/// `machine/decorators.rs`), through [`call`]: Nest's `@Module(meta)` stores
+/// `meta` as the class's metadata, which the program may read or replace
+/// before Nest's scanner reads it. Other packages' decorators are read from
+/// the class's syntax by their library.
+const DEFINITION_DECORATORS: &[&str] = &[nest::MODULE_FACTORY];
+
+/// Whether `f`, the callee of a class decorator, is one of
+/// [`DEFINITION_DECORATORS`].
+pub(crate) fn applies_at_definition(f: &Value) -> bool {
+    matches!(f, Value::Builtin(Builtin::MiddlewareFactory(n)) if DEFINITION_DECORATORS.contains(&n.as_ref()))
 }
 
 /// Properties set on values libraries made (`Vue.prototype.name = v`):

@@ -23,7 +23,14 @@
 //! metadata it hands to `Module` is read (the factory runs with the
 //! decorator's arguments, then the function it returns with the class, as
 //! TypeScript runs decorators; `MODULE_METADATA` of
-//! `@nestjs/common/constants` is the table of metadata keys); a module
+//! `@nestjs/common/constants` is the table of metadata keys). `Module(meta)`
+//! is applied when the class is defined (by TypeScript for `@Module(meta)`,
+//! by the program for `Module(meta)(target)`): each key of `meta` becomes the
+//! class's metadata (`Reflect.defineMetadata(key, meta[key], target)`), which
+//! the walk over modules reads as Nest's scanner does, so `imports: this.modules`
+//! in a builder's method and `imports` the program replaces are what Nest
+//! sees; a class defined without it has its decorator evaluated again in its
+//! scope. A module
 //! decorator that cannot be followed makes that finding say Nest may serve
 //! the controller. `RouterModule.register([{path, module, children}])`
 //! puts each listed module's path (joined with its parents') in front of the
@@ -56,6 +63,11 @@ use serde_json::{Map, Value as J, json};
 
 /// The packages whose decorators this module reads.
 pub(super) const COMMON: &str = "@nestjs/common";
+/// `Module` of `@nestjs/common`: `Module(meta)` gives a class decorator.
+pub(crate) const MODULE_FACTORY: &str = "@nestjs/common.Module";
+/// The decorator `Module(meta)` gave, by this prefix and the index of its
+/// metadata in [`NestState::module_metas`].
+pub(crate) const MODULE_DECORATOR: &str = "@nestjs/common.Module#";
 const ROUTER_MODULE_REGISTER: &str = "@nestjs/core.RouterModule.register";
 /// `ConditionalModule.registerWhen` of `@nestjs/config`.
 pub(crate) const REGISTER_WHEN: &str = "@nestjs/config.ConditionalModule.registerWhen";
@@ -122,6 +134,12 @@ pub(crate) struct NestState {
     pub(super) conditional: Vec<(Rc<ObjData>, String)>,
     /// The condition of the module whose controller is being registered.
     pub(super) route_cond: Option<String>,
+    /// The metadata of each `Module(meta)` call, by the index its decorator
+    /// value ([`MODULE_DECORATOR`]) names.
+    pub(super) module_metas: Vec<Value>,
+    /// The classes a `Module(meta)` decorator was applied to, with that
+    /// metadata (see [`Interp::nest_module_decorate`]).
+    pub(super) decorated: Vec<(Rc<ClassVal>, Rc<ObjData>)>,
 }
 
 impl NestState {
@@ -792,19 +810,12 @@ impl Interp {
         self.push_reg(router, kind, g.file, g.line, None, None);
     }
 
-    /// A call of a package's factory: `Module(meta)` from `@nestjs/common`
-    /// while [`Interp::module_meta_through`] runs a decorator factory.
+    /// A call of a package's factory: `RouterModule.register(routes)`.
     pub(crate) fn note_factory_call(&mut self, name: &str, argv: &[Value]) {
         if name == ROUTER_MODULE_REGISTER
             && let Some(routes) = argv.first()
         {
             self.libs.nest.module_routes.push(routes.clone());
-        }
-        if let Some(got) = self.libs.nest.capture.as_mut()
-            && name.strip_prefix(COMMON).and_then(|r| r.strip_prefix('.')) == Some("Module")
-            && let Some(meta) = argv.first()
-        {
-            got.push(meta.clone());
         }
     }
 

@@ -92,11 +92,18 @@ impl Interp {
                 }
                 let ctx = self.class_ctx(cv);
                 let decs = cv.class.decorators.clone();
+                // What `Module(meta)` stored when the class was defined, as
+                // Nest's scanner reads it; the decorators are evaluated again
+                // (in the class's scope) only for a class defined without.
+                let recorded = self.module_metadata(cv);
                 for d in &decs {
                     match self.nest_common(&ctx, d).as_deref() {
                         Some("Module") => {
                             if let Some(a) = d.args.first() {
                                 self.nest_package_modules(&ctx, a, cv);
+                                if recorded.is_some() {
+                                    continue;
+                                }
                                 let v = self.eval(&ctx, a);
                                 if let Value::Obj(o) = self.force_deep(v) {
                                     metas.insert(0, o);
@@ -104,12 +111,16 @@ impl Interp {
                             }
                         }
                         Some(_) => {}
+                        None if recorded.is_some() => {}
                         None => {
                             if let Some(o) = self.module_meta_through(&ctx, d, cv) {
                                 metas.insert(0, o);
                             }
                         }
                     }
+                }
+                if let Some(o) = recorded {
+                    metas.insert(0, o);
                 }
                 if metas.is_empty() && !decs.is_empty() {
                     let at = format!(
@@ -221,6 +232,63 @@ impl Interp {
             }
         }
         None
+    }
+
+    /// `Module(meta)` of `@nestjs/common`: the class decorator that stores
+    /// `meta` on the class it is applied to ([`MODULE_DECORATOR`]). Also
+    /// what [`Interp::module_meta_through`] captures while it runs a
+    /// decorator factory of the program.
+    pub(crate) fn nest_module_factory(&mut self, argv: &[Value]) -> Value {
+        let meta = argv.first().cloned().unwrap_or(Value::Undef);
+        if let Some(got) = self.libs.nest.capture.as_mut() {
+            got.push(meta.clone());
+        }
+        let metas = &mut self.libs.nest.module_metas;
+        metas.push(meta);
+        super::indexed(MODULE_DECORATOR, metas.len() - 1)
+    }
+
+    /// The decorator `Module(meta)` gave, applied to a class (by TypeScript
+    /// when `@Module({...})` decorates a class, or by the program's own
+    /// decorator calling `Module(meta)(target)`): as Nest's decorator does,
+    /// each property of `meta` is defined as the class's metadata under its
+    /// name (`Reflect.defineMetadata('imports', meta.imports, target)`), where
+    /// the scanner reads it and where the program may read or replace it.
+    /// `None` when `name` is no such decorator.
+    pub(crate) fn nest_module_decorate(&mut self, name: &str, argv: &[Value]) -> Option<Value> {
+        let i: usize = super::index_in(name, MODULE_DECORATOR)?;
+        let meta = self.libs.nest.module_metas.get(i)?.clone();
+        let target = argv.first().map(|v| self.force(v.clone(), 0));
+        if let (Some(Value::Class(cv)), Value::Obj(o)) = (target, self.force_deep(meta)) {
+            for (key, v) in o.entries() {
+                let argv = vec![Value::str(&key), v, Value::Class(cv.clone())];
+                self.reflect_metadata("defineMetadata", argv);
+            }
+            self.libs.nest.decorated.push((cv, o));
+        }
+        Some(Value::Undef)
+    }
+
+    /// The metadata Nest reads for module class `cv` when a `Module(meta)`
+    /// decorator was applied to it: each key of `meta` as the class's
+    /// metadata holds it now (the program may have replaced it with
+    /// `Reflect.defineMetadata`), or as `meta` held it where that reads as
+    /// only known at run time.
+    fn module_metadata(&mut self, cv: &Rc<ClassVal>) -> Option<Rc<ObjData>> {
+        let (_, meta) = self
+            .libs
+            .nest
+            .decorated
+            .iter()
+            .rfind(|(c, _)| Rc::ptr_eq(c, cv))?
+            .clone();
+        let read = ObjData::new();
+        for (key, v) in meta.entries() {
+            let argv = vec![Value::str(&key), Value::Class(cv.clone())];
+            let now = self.reflect_metadata("getMetadata", argv);
+            read.set(&key, if now.is_unknown() { v } else { now });
+        }
+        Some(read)
     }
 
     /// A class decorator made by a function of the program that applies

@@ -166,6 +166,10 @@ fn namespace_of_url(url: &str) -> String {
     }
 }
 
+/// An `@nestjs/websockets` decorator a decorator of the program applies:
+/// its name and the arguments it was handed.
+pub(crate) type NestWsApplied = (Rc<str>, Vec<Value>);
+
 impl Interp {
     /// `new Server(http, opts)` / `require('socket.io')(http, opts)`.
     pub(crate) fn new_sio_server(&mut self, ctx: &Ctx, argv: &[Value], line: u32) -> Value {
@@ -220,13 +224,66 @@ impl Interp {
         }
     }
 
-    /// Which `@nestjs/websockets` decorator this is, if any.
+    /// Which `@nestjs/websockets` decorator this is, if any: the package's
+    /// own, or the one a decorator of the program composes (see
+    /// [`Interp::nest_ws_composed`]).
     pub(crate) fn nest_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Rc<str>> {
         let v = self.eval(ctx, &d.callee);
         match self.force(v, 0) {
             Value::Builtin(Builtin::NestWs(name)) => Some(name),
+            f @ Value::Func(_) => self.nest_ws_composed(ctx, d, &f).map(|(name, _)| name),
             _ => None,
         }
+    }
+
+    /// The arguments of an `@nestjs/websockets` decorator: its own, or those
+    /// the decorator of the program that composes it handed it.
+    fn nest_decorator_args(&mut self, ctx: &Ctx, d: &Decorator) -> Vec<Value> {
+        let v = self.eval(ctx, &d.callee);
+        match self.force(v, 0) {
+            f @ Value::Func(_) => self
+                .nest_ws_composed(ctx, d, &f)
+                .map(|(_, argv)| argv)
+                .unwrap_or_default(),
+            _ => self.eval_args(ctx, &d.args),
+        }
+    }
+
+    /// The `@nestjs/websockets` decorator a decorator factory of the program
+    /// applies when TypeScript evaluates `@f(args)`: `const SubscribeMessage
+    /// = (event) => applyDecorators(Metric(event), RawSubscribeMessage(event))`
+    /// (Nest's documented way to compose decorators) is `SubscribeMessage`
+    /// with `event`. The factory runs once per decorator, with the
+    /// decorator's arguments; the package's decorator calls it makes are
+    /// what it composes (the first one). Not followed: a factory that only
+    /// applies the package's decorator inside the function it returns.
+    fn nest_ws_composed(&mut self, ctx: &Ctx, d: &Decorator, f: &Value) -> Option<NestWsApplied> {
+        if !d.called || self.libs.nest_ws_capture.is_some() {
+            return None;
+        }
+        let key = (ctx.file, d.line, expr_text(&d.callee));
+        if let Some(known) = self.libs.nest_ws_composed.get(&key) {
+            return known.clone();
+        }
+        // (Noted first: a factory that reaches this decorator again stops.)
+        self.libs.nest_ws_composed.insert(key.clone(), None);
+        let argv = self.eval_args(ctx, &d.args);
+        self.libs.nest_ws_capture = Some(Vec::new());
+        self.call_value_now(ctx, f, argv, &d.args, d.line, None);
+        let got = self.libs.nest_ws_capture.take().unwrap_or_default();
+        let found = got.into_iter().next();
+        self.libs.nest_ws_composed.insert(key, found.clone());
+        found
+    }
+
+    /// A call of an `@nestjs/websockets` decorator factory: noted while
+    /// [`Interp::nest_ws_composed`] runs a factory of the program; the
+    /// machine then treats it as before (`None`).
+    pub(crate) fn nest_ws_call(&mut self, name: &Rc<str>, argv: &[Value]) -> Option<Value> {
+        if let Some(got) = self.libs.nest_ws_capture.as_mut() {
+            got.push((name.clone(), argv.to_vec()));
+        }
+        None
     }
 
     /// The one instance Nest's dependency injection makes of a class: each
@@ -397,7 +454,7 @@ impl Interp {
             }
             let mut site = None;
             if let Some(d) = &sub {
-                let first = d.args.first().map(|a| self.eval(ctx, a));
+                let first = self.nest_decorator_args(ctx, d).into_iter().next();
                 let ev = self.event_name_of(ctx, first.as_ref(), d.args.first(), d.line);
                 let responses = ws_responses(&f.body);
                 let (acks, ack_schema) = returns_value(&f.body);

@@ -1226,6 +1226,11 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()
             }
+            Builtin::NestWs(_)
+                if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
+            {
+                v
+            }
             Builtin::OpaqueModule(_) | Builtin::NestWs(_) | Builtin::Served(_) => {
                 self.run_callbacks(ctx, &argv, args, line);
                 Value::external()

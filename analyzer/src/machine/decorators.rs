@@ -19,9 +19,12 @@
 //! place as where the route is declared (its `via`, and what the census
 //! counts as charted).
 //!
-//! Runs only decorators that are the program's own functions: those of the
-//! frameworks Portolan models (NestJS, routing-controllers, inversify) have
-//! their meaning in `libs`, and a package's are not followed.
+//! Runs the decorators that are the program's own functions, and the class
+//! decorators of packages whose meaning is what they do at definition
+//! (`libs::applies_at_definition`: Nest's `@Module(meta)` stores its metadata
+//! on the class); the other decorators of the frameworks Portolan models
+//! (NestJS, routing-controllers, inversify) have their meaning in `libs`, read
+//! from the class's syntax, and a package's are not followed.
 //!
 //! A member decorator that returns a descriptor (`return { ...descriptor,
 //! value: wrapped }`) or sets `descriptor.value` replaces the method: the
@@ -125,7 +128,10 @@ impl Interp {
         }
         let mut applied = Vec::new();
         for d in &class.decorators {
-            if let Some(f) = self.decorator_value(ctx, d) {
+            if let Some(f) = self
+                .decorator_value(ctx, d)
+                .or_else(|| self.library_decorator(ctx, d))
+            {
                 applied.push((f, d.line, None));
             }
         }
@@ -166,6 +172,20 @@ impl Interp {
         let r = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
         let r = self.force(r, 0);
         matches!(r, Value::Func(_)).then_some(r)
+    }
+
+    /// The decorator a package's class decorator factory gives, for the
+    /// factories whose meaning is what they do when the class is defined
+    /// (`@Module(meta)` of Nest, see `libs::applies_at_definition`).
+    fn library_decorator(&mut self, ctx: &Ctx, d: &Decorator) -> Option<Value> {
+        let f = self.eval(ctx, &d.callee);
+        let f = self.force(f, 0);
+        if !d.called || !crate::libs::applies_at_definition(&f) {
+            return None;
+        }
+        let argv = self.eval_args(ctx, &d.args);
+        let r = self.call_value_now(ctx, &f, argv, &d.args, d.line, None);
+        Some(self.force(r, 0))
     }
 
     /// Call decorator `f`, noting the properties it assigns as declared at
