@@ -72,7 +72,7 @@ impl Interp {
     /// `label: statement`: a `break label` inside ends it.
     pub(crate) fn exec_labeled(&mut self, ctx: &Ctx, label: &str, inner: &Stmt) -> Flow {
         let flow = match inner {
-            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+            Stmt::ForOf(..) | Stmt::While(_) | Stmt::For(_) => {
                 self.exec_loop(ctx, inner, Some(label))
             }
             other => self.exec_stmt(ctx, other),
@@ -142,11 +142,11 @@ impl Interp {
                     None => self.dynamic_iteration(ctx, Some(pat), body, text, *line, None),
                 }
             }
-            Stmt::Loop(text, body, line) => {
+            Stmt::While(w) => {
                 self.running
                     .dyn_loops
-                    .push(DynLoop::new(ctx.file, *line, text.clone()));
-                self.exec_block(ctx, body);
+                    .push(DynLoop::new(ctx.file, w.line, w.text.clone()));
+                self.exec_block(ctx, &w.body);
                 self.pop_dyn_loop();
             }
             Stmt::For(f) => {
@@ -1010,7 +1010,8 @@ fn may_throw(stmts: &[Stmt]) -> bool {
     fn throws(stmts: &[Stmt]) -> bool {
         stmts.iter().any(|s| match s {
             Stmt::Throw(..) => true,
-            Stmt::Block(b) | Stmt::Loop(_, b, _) | Stmt::ForOf(_, _, _, b, _, _) => throws(b),
+            Stmt::Block(b) | Stmt::ForOf(_, _, _, b, _, _) => throws(b),
+            Stmt::While(w) => throws(&w.body),
             Stmt::If(_, _, a, b, _) => throws(a) || throws(b),
             Stmt::For(f) => throws(&f.body),
             Stmt::Labeled(_, inner) => throws(std::slice::from_ref(inner.as_ref())),
@@ -1049,7 +1050,8 @@ pub(crate) fn rebinds(stmts: &[Stmt], name: &str) -> bool {
     stmts.iter().any(|s| {
         crate::syntax::bound_names(s).iter().any(|n| n == name)
             || match s {
-                Stmt::Block(b) | Stmt::Loop(_, b, _) => rebinds(b, name),
+                Stmt::Block(b) => rebinds(b, name),
+                Stmt::While(w) => rebinds(&w.body, name),
                 Stmt::If(_, _, a, b, _) => rebinds(a, name) || rebinds(b, name),
                 Stmt::ForOf(p, _, _, b, _, _) => {
                     crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))

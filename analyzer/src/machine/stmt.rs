@@ -133,7 +133,7 @@ impl Interp {
                     None => return self.exec_both(ctx, text, then, els, flag),
                 }
             }
-            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+            Stmt::ForOf(..) | Stmt::While(_) | Stmt::For(_) => {
                 return self.exec_loop(ctx, stmt, None);
             }
             Stmt::Labeled(label, inner) => return self.exec_labeled(ctx, label, inner),
