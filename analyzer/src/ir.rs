@@ -104,10 +104,10 @@ pub(crate) enum Stmt {
     If(Expr, String, Vec<Stmt>, Vec<Stmt>, u32),
     /// `for (x of|in y)`: pattern, iterable, `true` for `in`, body, iterable text, line.
     ForOf(Pattern, Expr, bool, Vec<Stmt>, String, u32),
-    /// `while` and `do … while`: header text, body, line.
-    Loop(String, Vec<Stmt>, u32),
+    /// `while` and `do … while`.
+    While(Box<WhileStmt>),
     /// `for (init; test; update) body`: run as written while the test is
-    /// known, else like [`Stmt::Loop`].
+    /// known, else once with what is known.
     For(Box<ForStmt>),
     /// `break` with its label, if any.
     Break(Option<String>),
@@ -148,6 +148,21 @@ pub(crate) struct ForStmt {
     pub(crate) update: Option<Expr>,
     /// The body.
     pub(crate) body: Vec<Stmt>,
+    /// The test's source text, for findings.
+    pub(crate) text: String,
+    /// 1-based line.
+    pub(crate) line: u32,
+}
+
+/// A `while (test) body` or `do body while (test)` loop.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct WhileStmt {
+    /// The test.
+    pub(crate) test: Expr,
+    /// The body.
+    pub(crate) body: Vec<Stmt>,
+    /// Whether the body runs once before the test is read (`do … while`).
+    pub(crate) body_first: bool,
     /// The test's source text, for findings.
     pub(crate) text: String,
     /// 1-based line.

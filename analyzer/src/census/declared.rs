@@ -207,9 +207,8 @@ pub(super) fn constructed_members(c: &Class) -> Vec<(String, String)> {
                     walk(a, out);
                     walk(b, out);
                 }
-                Stmt::Block(b) | Stmt::Loop(_, b, _) | Stmt::ForOf(_, _, _, b, _, _) => {
-                    walk(b, out)
-                }
+                Stmt::Block(b) | Stmt::ForOf(_, _, _, b, _, _) => walk(b, out),
+                Stmt::While(w) => walk(&w.body, out),
                 Stmt::Try(a, _, b, f) => {
                     walk(a, out);
                     walk(b, out);

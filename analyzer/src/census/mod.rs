@@ -626,7 +626,8 @@ impl Walker {
                 self.stmts(&f.body, d);
             }
             Stmt::Labeled(_, inner) => self.stmt(inner, d),
-            Stmt::Loop(_, body, _) | Stmt::Block(body) => self.stmts(body, d),
+            Stmt::While(w) => self.stmts(&w.body, d),
+            Stmt::Block(body) => self.stmts(body, d),
             Stmt::Try(a, caught, b, c) => {
                 if let Some(p) = caught.binding() {
                     self.write_unknown(p);

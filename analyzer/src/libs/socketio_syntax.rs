@@ -31,7 +31,8 @@ pub(crate) fn returns(stmts: &[Stmt], out: &mut Vec<Expr>) {
                 returns(a, out);
                 returns(b, out);
             }
-            Stmt::ForOf(_, _, _, b, _, _) | Stmt::Loop(_, b, _) | Stmt::Block(b) => returns(b, out),
+            Stmt::ForOf(_, _, _, b, _, _) | Stmt::Block(b) => returns(b, out),
+            Stmt::While(w) => returns(&w.body, out),
             Stmt::For(f) => returns(&f.body, out),
             Stmt::Labeled(_, inner) => returns(std::slice::from_ref(inner.as_ref()), out),
             Stmt::Try(a, _, b, c) => {
@@ -225,7 +226,8 @@ pub(crate) fn any_expr_in(
             Stmt::Function(_, f) => (p.1)(f) && s_any(&f.body, p, d),
             Stmt::If(t, _, a, b, _) => e_any(t, p, d) || s_any(a, p, d) || s_any(b, p, d),
             Stmt::ForOf(_, it, _, body, _, _) => e_any(it, p, d) || s_any(body, p, d),
-            Stmt::Loop(_, body, _) | Stmt::Block(body) => s_any(body, p, d),
+            Stmt::While(w) => s_any(&w.body, p, d),
+            Stmt::Block(body) => s_any(body, p, d),
             Stmt::For(f) => {
                 s_any(&f.init, p, d)
                     || [&f.test, &f.update]
@@ -266,7 +268,8 @@ pub(crate) fn stmt_calls(s: &Stmt, n: &str) -> bool {
             .any(|(_, e)| e.as_ref().is_some_and(|e| expr_calls(e, n))),
         Stmt::If(t, _, a, b, _) => expr_calls(t, n) || calls_name(a, n) || calls_name(b, n),
         Stmt::ForOf(_, it, _, body, _, _) => expr_calls(it, n) || calls_name(body, n),
-        Stmt::Loop(_, body, _) | Stmt::Block(body) => calls_name(body, n),
+        Stmt::While(w) => calls_name(&w.body, n),
+        Stmt::Block(body) => calls_name(body, n),
         Stmt::For(f) => calls_name(&f.init, n) || calls_name(&f.body, n),
         Stmt::Labeled(_, inner) => stmt_calls(inner, n),
         Stmt::Try(a, _, b, c) => calls_name(a, n) || calls_name(b, n) || calls_name(c, n),

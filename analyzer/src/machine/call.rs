@@ -1056,10 +1056,26 @@ impl Interp {
                 }
             }
             Builtin::ObjectFn(f) => {
+                // The functions that read an object's contents (its keys, its
+                // values, its prototype's names) or write into it need the
+                // object now: a call not followed yet (`Object.values(await
+                // loadPlugins())`) runs, as spreading it does.
+                let reads = matches!(
+                    *f,
+                    "keys"
+                        | "values"
+                        | "entries"
+                        | "getOwnPropertyNames"
+                        | "assign"
+                        | "fromEntries"
+                );
                 let target = argv
                     .first()
                     .cloned()
-                    .map(|v| self.force(v, 0))
+                    .map(|v| match reads {
+                        true => self.force_deep(v),
+                        false => self.force(v, 0),
+                    })
                     .unwrap_or(Value::Undef);
                 // `Object.assign(config.backend, { router })` on an object the
                 // analysis cannot see: the keys land on it, as
@@ -1133,7 +1149,7 @@ impl Interp {
                         .map_or(Value::dynamic(), Value::Obj),
                     ("assign", Value::Obj(o)) => {
                         for (i, src) in argv.iter().enumerate().skip(1) {
-                            let src = self.force(src.clone(), 0);
+                            let src = self.force_deep(src.clone());
                             match &src {
                                 Value::Obj(s) => {
                                     for (k, v) in s.entries() {
@@ -1148,7 +1164,7 @@ impl Interp {
                                     }
                                 }
                                 Value::Undef | Value::Null => {}
-                                Value::Unknown(_) | Value::Deferred(_) => {}
+                                Value::Unknown(_) => {}
                                 _ => o.shape_known.set(false),
                             }
                             // A source only known at run time may set any
@@ -1189,7 +1205,7 @@ impl Interp {
                     _ => Value::dynamic(),
                 }
             }
-            Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force(v, 0)) {
+            Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force_deep(v)) {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
                 Some(Value::Coll(c)) => c.iterated().map_or_else(Value::dynamic, Value::array),
                 _ => Value::dynamic(),

@@ -34,19 +34,98 @@
 //! through, one of the labels that fall into it: an event name site then
 //! lists each), in the function that runs the switch.
 //!
+//! A `while` or `do … while` loop runs as written while what the program
+//! holds decides its test cheaply (`while (next)` over a queue that
+//! `shift()` empties, `while (stack.length > 0)`, `while (true)` with a
+//! `break` whose test is known), at most `WHILE_ITERATIONS` times; an
+//! iteration that a path that may not run left (`if (!m) break` with `m`
+//! only known at run time) is its last.
+//!
 //! Deliberately not: a loop whose test or collection is only known at run
 //! time (or a list empty only by a default taken for a run-time value,
 //! `(process.env.PLUGINS || '').split(',')`) runs its body once with unknown
-//! values (a `dynamic-loop` finding when it registers); `while`/`do` loops always run that way; a throw ends the
+//! values (a `dynamic-loop` finding when it registers); so does a `while`
+//! whose test is a counter (`while (n > 0)`), a call or an assignment
+//! (`while ((m = re.exec(s)))`); a throw ends the
 //! function it is in (its caller gets an unknown value: a call that throws is
 //! not followed into the caller's `catch`, as async functions would not
 //! throw there either).
 
 use super::DynLoop;
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
-use crate::ir::{Catch, Expr, ForStmt, Pattern, Stmt, SwitchCase};
+use crate::ir::{Catch, Expr, ForStmt, LogicalOp, Pattern, Stmt, SwitchCase, WhileStmt};
 use crate::value::{ObjData, Scope, SioKind, Value};
 use std::rc::Rc;
+
+/// Most iterations a `while` loop runs (a `for` runs up to
+/// [`MAX_ITERATIONS`]): its test reads what the program holds, which need
+/// not make progress as a counter does.
+const WHILE_ITERATIONS: usize = 1_000;
+
+/// A loop or `switch` now running (see `Running::breakables`).
+pub(crate) struct Breakable {
+    /// The call depth (`stack.len()`) it runs at.
+    depth: usize,
+    /// Its label.
+    label: Option<String>,
+    /// Whether a path that may not run left it (see [`Interp::note_maybe_exit`]).
+    left: bool,
+}
+
+impl Breakable {
+    pub(crate) fn new(depth: usize, label: Option<&str>) -> Breakable {
+        Breakable {
+            depth,
+            label: label.map(str::to_string),
+            left: false,
+        }
+    }
+}
+
+/// Whether a `while` test has a shape [`Interp::while_test`] may decide.
+fn decidable(e: &Expr) -> bool {
+    match e {
+        Expr::Bool(_) | Expr::Null | Expr::Undefined | Expr::Num(_) | Expr::Str(_) => true,
+        Expr::Ident(_) => true,
+        Expr::Member(o, _) => decidable(o) && !matches!(o.as_ref(), Expr::Bool(_) | Expr::Num(_)),
+        Expr::This => true,
+        Expr::Typed(inner, _) => decidable(inner),
+        Expr::Unary(op, inner) => op == "!" && decidable(inner),
+        Expr::Logical(LogicalOp::And | LogicalOp::Or, a, b) => decidable(a) && decidable(b),
+        Expr::Compare(_, l, r) => {
+            matches!(
+                (l.as_ref(), r.as_ref()),
+                (Expr::Member(..), Expr::Num(_)) | (Expr::Num(_), Expr::Member(..))
+            )
+        }
+        _ => false,
+    }
+}
+
+/// Whether the statements (a loop's body) may leave the loop themselves:
+/// a `break` of it (outside nested loops and `switch`es, or naming its
+/// label) or a `return`, outside nested functions.
+fn leaves_loop(stmts: &[Stmt], label: Option<&str>) -> bool {
+    fn walk(stmts: &[Stmt], label: Option<&str>, nested: bool) -> bool {
+        stmts.iter().any(|s| match s {
+            Stmt::Return(_) => true,
+            Stmt::Break(None) => !nested,
+            Stmt::Break(Some(l)) => Some(l.as_str()) == label,
+            Stmt::Block(b) => walk(b, label, nested),
+            Stmt::If(_, _, a, b, _) => walk(a, label, nested) || walk(b, label, nested),
+            Stmt::Try(a, _, b, c) => {
+                walk(a, label, nested) || walk(b, label, nested) || walk(c, label, nested)
+            }
+            Stmt::Labeled(_, inner) => walk(std::slice::from_ref(inner.as_ref()), label, nested),
+            Stmt::ForOf(_, _, _, b, _, _) => walk(b, label, true),
+            Stmt::While(w) => walk(&w.body, label, true),
+            Stmt::For(f) => walk(&f.body, label, true),
+            Stmt::Switch(_, cases) => cases.iter().any(|c| walk(&c.body, label, true)),
+            _ => false,
+        })
+    }
+    walk(stmts, label, false)
+}
 
 /// What an iteration's way out means for its loop.
 enum Step {
@@ -72,7 +151,7 @@ impl Interp {
     /// `label: statement`: a `break label` inside ends it.
     pub(crate) fn exec_labeled(&mut self, ctx: &Ctx, label: &str, inner: &Stmt) -> Flow {
         let flow = match inner {
-            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+            Stmt::ForOf(..) | Stmt::While(_) | Stmt::For(_) => {
                 self.exec_loop(ctx, inner, Some(label))
             }
             other => self.exec_stmt(ctx, other),
@@ -85,6 +164,15 @@ impl Interp {
 
     /// A loop statement, with the label it carries.
     pub(crate) fn exec_loop(&mut self, ctx: &Ctx, stmt: &Stmt, label: Option<&str>) -> Flow {
+        self.running
+            .breakables
+            .push(Breakable::new(self.js.stack.len(), label));
+        let flow = self.run_loop(ctx, stmt, label);
+        self.running.breakables.pop();
+        flow
+    }
+
+    fn run_loop(&mut self, ctx: &Ctx, stmt: &Stmt, label: Option<&str>) -> Flow {
         match stmt {
             Stmt::ForOf(pat, iter, is_in, body, text, line) => {
                 let v = self.eval(ctx, iter);
@@ -142,12 +230,10 @@ impl Interp {
                     None => self.dynamic_iteration(ctx, Some(pat), body, text, *line, None),
                 }
             }
-            Stmt::Loop(text, body, line) => {
-                self.running
-                    .dyn_loops
-                    .push(DynLoop::new(ctx.file, *line, text.clone()));
-                self.exec_block(ctx, body);
-                self.pop_dyn_loop();
+            Stmt::While(w) => {
+                if let Some(flow) = self.while_iterations(ctx, w, label) {
+                    return flow;
+                }
             }
             Stmt::For(f) => {
                 let lctx = Ctx {
@@ -218,6 +304,150 @@ impl Interp {
             }
         }
         None
+    }
+
+    /// Run the body of `while (test)` (or `do … while (test)`) while its
+    /// test is decided by what the program holds (see [`Interp::while_test`]),
+    /// at most [`WHILE_ITERATIONS`] times; `Some(flow)` when the body leaves
+    /// the enclosing function or loop. An iteration that a path that may not
+    /// run left (`if (!m) break` with `m` only known at run time) is the last
+    /// one run: whether the loop goes on is only known at run time, and what
+    /// the variables hold after it is what the paths through it joined to. A
+    /// test the analysis cannot decide cheaply (`while ((m = re.exec(s)))`,
+    /// `while (n > 0)` on a counter), one undecided before the first
+    /// iteration, and a constant test (`while (true)`) whose body has no
+    /// `break` or `return` of its own run the body once with what is known,
+    /// as a loop over values only known at run time.
+    fn while_iterations(&mut self, ctx: &Ctx, w: &WhileStmt, label: Option<&str>) -> Option<Flow> {
+        let constant = matches!(w.test, Expr::Bool(_) | Expr::Num(_) | Expr::Str(_));
+        let first = match decidable(&w.test) && (!constant || leaves_loop(&w.body, label)) {
+            false => None,
+            true if w.body_first => Some(true),
+            true => self.while_test(ctx, &w.test),
+        };
+        if first == Some(false) {
+            return None;
+        }
+        if first.is_none() {
+            self.running
+                .dyn_loops
+                .push(DynLoop::new(ctx.file, w.line, w.text.clone()));
+            let flow = self.exec_block(ctx, &w.body);
+            self.note_maybe_exit(&flow);
+            self.pop_dyn_loop();
+            return None;
+        }
+        // The names the body binds are not taken as per iteration (unlike a
+        // `for`'s): while looking for events, an `if` on one stays undecided
+        // as before. On PortOS, `if (sentence) out.push(sentence)` in
+        // splitSentences's `while (true)` was decided false by a string the
+        // analysis took as known, and the `voice:error` emit behind the
+        // for-of over `out` (pipeline.js:630) was lost.
+        let mut n = 0;
+        loop {
+            if n > 0 {
+                match self.while_test(ctx, &w.test) {
+                    Some(true) if n < WHILE_ITERATIONS => {}
+                    _ => break None,
+                }
+            }
+            n += 1;
+            if let Some(b) = self.running.breakables.last_mut() {
+                b.left = false;
+            }
+            match step(self.exec_block(ctx, &w.body), label) {
+                Step::Next => {}
+                Step::Stop => break None,
+                Step::Exit(f) => break Some(f),
+            }
+            if self.running.breakables.last().is_some_and(|b| b.left) {
+                break None;
+            }
+        }
+    }
+
+    /// What a `while` test gives, when what the program holds decides it
+    /// cheaply: literals, names and property paths holding anything but a
+    /// number (`while (next)`, `while (!done)`), the size of a known array,
+    /// `Set` or `Map` (`queue.length`, `pending.size`, or either compared
+    /// with a number literal), and `!`, `&&`, `||` over those. A number read
+    /// from a name (a counter: `while (n > 0)`) is not decided here, nor is
+    /// a value a call not followed yet would give; while looking for events
+    /// or running a Socket.IO handler, a flag or size in program state does
+    /// not decide it either (as for `if`, `Stmt::If`).
+    fn while_test(&mut self, ctx: &Ctx, e: &Expr) -> Option<bool> {
+        let state_mode = self.modes.event_mode || self.running.socket_handlers > 0;
+        match e {
+            Expr::Bool(b) => Some(*b),
+            Expr::Null | Expr::Undefined => Some(false),
+            Expr::Num(n) => Some(*n != 0.0 && !n.is_nan()),
+            Expr::Str(s) => Some(!s.is_empty()),
+            Expr::Typed(inner, _) => self.while_test(ctx, inner),
+            Expr::Unary(op, inner) if op == "!" => self.while_test(ctx, inner).map(|b| !b),
+            Expr::Logical(LogicalOp::And, a, b) => match self.while_test(ctx, a)? {
+                true => self.while_test(ctx, b),
+                false => Some(false),
+            },
+            Expr::Logical(LogicalOp::Or, a, b) => match self.while_test(ctx, a)? {
+                true => Some(true),
+                false => self.while_test(ctx, b),
+            },
+            Expr::Compare(op, l, r) => {
+                if state_mode && !self.per_iteration_test(e) {
+                    return None;
+                }
+                let (a, b) = match (l.as_ref(), r.as_ref()) {
+                    (l, Expr::Num(k)) => (self.collection_size(ctx, l)?, *k),
+                    (Expr::Num(k), r) => (*k, self.collection_size(ctx, r)?),
+                    _ => return None,
+                };
+                Some(match op.as_str() {
+                    "<" => a < b,
+                    "<=" => a <= b,
+                    ">" => a > b,
+                    ">=" => a >= b,
+                    "===" | "==" => a == b,
+                    "!==" | "!=" => a != b,
+                    _ => return None,
+                })
+            }
+            Expr::Ident(_) | Expr::Member(..) => {
+                let per_iteration = self.per_iteration_test(e);
+                if let Some(size) = self.collection_size(ctx, e) {
+                    return (!state_mode || per_iteration).then_some(size != 0.0);
+                }
+                let v = self.eval(ctx, e);
+                let v = self.force(v, 0);
+                let flag = matches!(
+                    v,
+                    Value::Bool(_) | Value::Undef | Value::Null | Value::Str(_)
+                );
+                match v {
+                    Value::Num(_) | Value::Unknown(_) | Value::Deferred(_) | Value::Lazy(..) => {
+                        None
+                    }
+                    _ if flag && state_mode && !per_iteration => None,
+                    v => self.truth(&v),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `xs.length` of a known array, `s.size` of a `Set` or `Map` whose
+    /// entries are known.
+    fn collection_size(&mut self, ctx: &Ctx, e: &Expr) -> Option<f64> {
+        let Expr::Member(o, p) = e else {
+            return None;
+        };
+        let v = self.eval(ctx, o);
+        match (p.as_str(), self.force(v, 0)) {
+            ("length", Value::Arr(a)) if self.empty_by_default(&a).is_none() => {
+                Some(a.borrow().len() as f64)
+            }
+            ("size", Value::Coll(c)) if !c.entries_unknown => Some(c.items.borrow().len() as f64),
+            _ => None,
+        }
     }
 
     /// The iterations of `for (pat of|in items)` over a known collection;
@@ -767,8 +997,42 @@ impl Interp {
         }
     }
 
+    /// A way out a path that may not run took: the loops and `switch`es it
+    /// leaves (a `break` the innermost one of its function, or the one its
+    /// label names; a `continue label` the ones inside that loop; a `return`
+    /// every one of its function) are marked as maybe left. A `throw` is not
+    /// followed (it may be caught inside the loop).
+    pub(crate) fn note_maybe_exit(&mut self, f: &Flow) {
+        let depth = self.js.stack.len();
+        let mut open = self
+            .running
+            .breakables
+            .iter_mut()
+            .rev()
+            .take_while(|b| b.depth >= depth)
+            .filter(|b| b.depth == depth);
+        match f {
+            Flow::Return(_) => open.for_each(|b| b.left = true),
+            Flow::Break(label) => {
+                if let Some(b) = open.find(|b| label.is_none() || b.label == *label) {
+                    b.left = true;
+                }
+            }
+            Flow::Continue(Some(label)) => {
+                for b in open {
+                    if b.label.as_ref() == Some(label) {
+                        break;
+                    }
+                    b.left = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Keep what a path that may not run returns, for the running call.
     fn note_maybe_return(&mut self, f: Flow) {
+        self.note_maybe_exit(&f);
         if let (Flow::Return(v), Some(list)) = (f, self.js.maybe_returns.last_mut()) {
             list.push(v);
         }
@@ -1010,7 +1274,8 @@ fn may_throw(stmts: &[Stmt]) -> bool {
     fn throws(stmts: &[Stmt]) -> bool {
         stmts.iter().any(|s| match s {
             Stmt::Throw(..) => true,
-            Stmt::Block(b) | Stmt::Loop(_, b, _) | Stmt::ForOf(_, _, _, b, _, _) => throws(b),
+            Stmt::Block(b) | Stmt::ForOf(_, _, _, b, _, _) => throws(b),
+            Stmt::While(w) => throws(&w.body),
             Stmt::If(_, _, a, b, _) => throws(a) || throws(b),
             Stmt::For(f) => throws(&f.body),
             Stmt::Labeled(_, inner) => throws(std::slice::from_ref(inner.as_ref())),
@@ -1049,7 +1314,8 @@ pub(crate) fn rebinds(stmts: &[Stmt], name: &str) -> bool {
     stmts.iter().any(|s| {
         crate::syntax::bound_names(s).iter().any(|n| n == name)
             || match s {
-                Stmt::Block(b) | Stmt::Loop(_, b, _) => rebinds(b, name),
+                Stmt::Block(b) => rebinds(b, name),
+                Stmt::While(w) => rebinds(&w.body, name),
                 Stmt::If(_, _, a, b, _) => rebinds(a, name) || rebinds(b, name),
                 Stmt::ForOf(p, _, _, b, _, _) => {
                     crate::syntax::bound_names(&Stmt::Var(vec![(p.clone(), None)]))

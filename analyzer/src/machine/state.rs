@@ -309,6 +309,12 @@ pub(crate) struct Running {
     pub(crate) cond: Vec<String>,
     /// Active loops over values the analyzer cannot see, innermost last.
     pub(crate) dyn_loops: Vec<DynLoop>,
+    /// The loops and `switch`es now running, innermost last, each with the
+    /// call depth it runs at, its label and whether a path that may not run
+    /// left it: `if (!m) break` with `m` only known at run time leaves the
+    /// innermost one of its function (see `flow.rs`, `note_maybe_exit`), and
+    /// a `while` iterating on a known test stops after that iteration.
+    pub(crate) breakables: Vec<super::flow::Breakable>,
     /// The property writes of the paths now running that may not run (the
     /// branches of an `if` whose test is only known at run time), innermost
     /// last: `cfg.debug = true` under `if (process.env.DEBUG)` is joined with

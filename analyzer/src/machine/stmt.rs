@@ -133,7 +133,7 @@ impl Interp {
                     None => return self.exec_both(ctx, text, then, els, flag),
                 }
             }
-            Stmt::ForOf(..) | Stmt::Loop(..) | Stmt::For(_) => {
+            Stmt::ForOf(..) | Stmt::While(_) | Stmt::For(_) => {
                 return self.exec_loop(ctx, stmt, None);
             }
             Stmt::Labeled(label, inner) => return self.exec_labeled(ctx, label, inner),
@@ -144,6 +144,42 @@ impl Interp {
                 return self.exec_try(ctx, body, param, handler, fin);
             }
             Stmt::Switch(disc, cases) => {
+                self.running
+                    .breakables
+                    .push(super::flow::Breakable::new(self.js.stack.len(), None));
+                let flow = self.exec_switch(ctx, disc, cases);
+                self.running.breakables.pop();
+                return flow;
+            }
+            Stmt::ExportNames(..) | Stmt::ExportAll(..) => {}
+            Stmt::ExportDecl(inner, _) => return self.exec_stmt(ctx, inner),
+            Stmt::ExportDefault(e) => {
+                self.eval(ctx, e);
+            }
+            Stmt::Enum(name, members) => {
+                let obj = ObjData::new();
+                let mut next = 0.0;
+                for (k, v) in members {
+                    let val = match v {
+                        Some(e) => self.eval(ctx, e),
+                        None => Value::Num(next),
+                    };
+                    if let Value::Num(n) = val {
+                        next = n + 1.0;
+                    }
+                    obj.set(k, val);
+                }
+                ctx.scope.define(name, Value::Obj(obj));
+            }
+        }
+        Flow::Normal
+    }
+
+    /// `switch`: a known discriminant runs the matching case (falling
+    /// through as JavaScript does); an unknown one runs every case.
+    fn exec_switch(&mut self, ctx: &Ctx, disc: &Expr, cases: &[crate::ir::SwitchCase]) -> Flow {
+        {
+            {
                 let d = self.eval(ctx, disc);
                 let d = self.force_deep(d);
                 // A known discriminant with known case values: run the matching case
@@ -199,7 +235,10 @@ impl Interp {
                             .narrowed
                             .push((self.js.stack.len(), s.clone(), l));
                     }
-                    self.exec_block(ctx, &c.body);
+                    let flow = self.exec_block(ctx, &c.body);
+                    // A case that may not run: a `return` in it may leave
+                    // the loops around the switch.
+                    self.note_maybe_exit(&flow);
                     self.running.narrowed.truncate(mark);
                     assigned_names(&c.body, &mut assigned);
                 }
@@ -209,26 +248,6 @@ impl Interp {
                         ctx.scope.assign(&n, Value::dynamic());
                     }
                 }
-            }
-            Stmt::ExportNames(..) | Stmt::ExportAll(..) => {}
-            Stmt::ExportDecl(inner, _) => return self.exec_stmt(ctx, inner),
-            Stmt::ExportDefault(e) => {
-                self.eval(ctx, e);
-            }
-            Stmt::Enum(name, members) => {
-                let obj = ObjData::new();
-                let mut next = 0.0;
-                for (k, v) in members {
-                    let val = match v {
-                        Some(e) => self.eval(ctx, e),
-                        None => Value::Num(next),
-                    };
-                    if let Value::Num(n) = val {
-                        next = n + 1.0;
-                    }
-                    obj.set(k, val);
-                }
-                ctx.scope.define(name, Value::Obj(obj));
             }
         }
         Flow::Normal

@@ -130,12 +130,22 @@ impl<'s> Lowerer<'s> {
                 if let Some(init) = node.field(F::Initializer) {
                     self.stmt_into(init, &mut body);
                 }
-                let header = node
+                let text = node
                     .field(F::Condition)
                     .map(|c| self.short_text(c))
                     .unwrap_or_default();
+                let test = node
+                    .field(F::Condition)
+                    .map(|c| self.expr(c))
+                    .unwrap_or(Expr::Opaque(line_of(node)));
                 body.extend(self.block(node.field(F::Body)));
-                out.push(Stmt::Loop(header, body, line_of(node)));
+                out.push(Stmt::While(Box::new(WhileStmt {
+                    test,
+                    body,
+                    body_first: node.kind() == "do_statement",
+                    text,
+                    line: line_of(node),
+                })));
             }
             "statement_block" => out.push(Stmt::Block(self.stmts_of(node))),
             "labeled_statement" => {
