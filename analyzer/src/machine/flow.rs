@@ -214,6 +214,23 @@ impl Interp {
                     (Value::Coll(c), false) => c.iterated(),
                     _ => None,
                 };
+                // Looking for events, or running a Socket.IO handler (which runs
+                // once per event, after earlier events filled the program's
+                // state), a collection that is empty now (`for (id in
+                // peers)` before `peers[socket.id] = socket`) is not empty at
+                // run time: its entries are only known then, as for a state
+                // flag in `Stmt::If`.
+                let items = match items {
+                    Some(items)
+                        if items.is_empty()
+                            && (self.modes.event_mode || self.running.socket_handlers > 0)
+                            && matches!(v, Value::Arr(_) | Value::Obj(_) | Value::Coll(_))
+                            && !matches!(iter, Expr::Array(..) | Expr::Object(..)) =>
+                    {
+                        None
+                    }
+                    items => items,
+                };
                 match items {
                     Some(items) => {
                         let mark = self.running.iteration_names.len();
