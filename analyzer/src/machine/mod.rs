@@ -23,6 +23,7 @@
 
 pub(crate) mod arrays;
 pub(crate) mod budget;
+pub(crate) mod builtins;
 pub(crate) mod call;
 pub(crate) mod census_rec;
 pub(crate) mod decorators;

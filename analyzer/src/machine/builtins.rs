@@ -1,0 +1,370 @@
+//! The JavaScript built-in functions called as functions or constructors
+//! (`Object.*`, `Array.from`, `JSON`, `Promise`, `RegExp`, `String`, …):
+//! what each returns, keeping what is known known.
+//!
+//! Deliberately not here: methods of built-in values (`call.rs`,
+//! `arrays.rs`, `strings.rs`), what a library's functions do (`libs/`).
+
+use super::*;
+
+impl Interp {
+    pub(crate) fn call_builtin(
+        &mut self,
+        ctx: &Ctx,
+        b: &Builtin,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
+        match b {
+            Builtin::Require => self.require(ctx, argv.first(), line, false),
+            Builtin::PathJoin => {
+                let parts: Option<Vec<String>> = argv
+                    .iter()
+                    .map(|v| self.force(v.clone(), 0).as_text())
+                    .collect();
+                match parts {
+                    Some(p) => Value::str(&posix_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::UrlJoin => {
+                let mut flat = Vec::new();
+                for v in argv {
+                    match self.force(v, 0) {
+                        Value::Arr(a) => flat.extend(a.borrow().iter().cloned()),
+                        v => flat.push(v),
+                    }
+                }
+                let parts: Option<Vec<String>> = flat.iter().map(|v| v.as_text()).collect();
+                match parts {
+                    Some(p) => Value::str(&url_join(&p)),
+                    None => Value::dynamic(),
+                }
+            }
+            Builtin::ObjectFn(f) => {
+                // The functions that read an object's contents (its keys, its
+                // values, its prototype's names) or write into it need the
+                // object now: a call not followed yet (`Object.values(await
+                // loadPlugins())`) runs, as spreading it does.
+                let reads = matches!(
+                    *f,
+                    "keys"
+                        | "values"
+                        | "entries"
+                        | "getOwnPropertyNames"
+                        | "assign"
+                        | "fromEntries"
+                );
+                let target = argv
+                    .first()
+                    .cloned()
+                    .map(|v| match reads {
+                        true => self.force_deep(v),
+                        false => self.force(v, 0),
+                    })
+                    .unwrap_or(Value::Undef);
+                // `Object.assign(config.backend, { router })` on an object the
+                // analysis cannot see: the keys land on it, as
+                // `config.backend.router = router` would (see `open_unknown_place`).
+                let target = match (*f, args.first()) {
+                    ("assign", Some(place)) if matches!(target, Value::Unknown(_)) => {
+                        self.open_unknown_place(ctx, place, target, 0)
+                    }
+                    _ => target,
+                };
+                let keys = match (*f, &target) {
+                    ("keys" | "values" | "entries", Value::Module(id)) => {
+                        Some(self.namespace_entries(*id))
+                    }
+                    ("keys" | "values" | "entries", _) => self.run_time_keys(&target),
+                    // A class's prototype: `constructor` and the class body's
+                    // methods and accessors, with what was put on it.
+                    ("getOwnPropertyNames", Value::Obj(o)) => match self.prototype_class(o) {
+                        Some(c) => {
+                            let mut names = vec!["constructor".to_string()];
+                            let body = c.class.methods.iter().chain(&c.class.getters);
+                            for n in body.map(|(n, _)| n).chain(o.props.borrow().keys()) {
+                                if !names.contains(n) {
+                                    names.push(n.clone());
+                                }
+                            }
+                            Some(
+                                names
+                                    .into_iter()
+                                    .map(|n| (Value::str(&n), Value::Undef))
+                                    .collect(),
+                            )
+                        }
+                        None => self.run_time_keys(&target),
+                    },
+                    _ => None,
+                };
+                if let Some(keys) = keys {
+                    return Value::array(
+                        keys.into_iter()
+                            .map(|(k, v)| match *f {
+                                "keys" | "getOwnPropertyNames" => k,
+                                "values" => v,
+                                _ => Value::array(vec![k, v]),
+                            })
+                            .collect(),
+                    );
+                }
+                match (*f, &target) {
+                    ("freeze", _) => target,
+                    ("create", _) => {
+                        let o = ObjData::new();
+                        self.stamp(&o);
+                        if let Value::Obj(p) = &target {
+                            *o.proto.borrow_mut() = Some(p.clone());
+                        }
+                        Value::Obj(o)
+                    }
+                    ("setPrototypeOf", Value::Obj(o)) => {
+                        if let Some(Value::Obj(p)) = argv.get(1).map(|p| self.force(p.clone(), 0))
+                            && !Rc::ptr_eq(o, &p)
+                        {
+                            *o.proto.borrow_mut() = Some(p);
+                        }
+                        target
+                    }
+                    ("getPrototypeOf", Value::Obj(o)) => o
+                        .proto
+                        .borrow()
+                        .clone()
+                        .map_or(Value::dynamic(), Value::Obj),
+                    ("assign", Value::Obj(o)) => {
+                        for (i, src) in argv.iter().enumerate().skip(1) {
+                            let src = self.force_deep(src.clone());
+                            match &src {
+                                Value::Obj(s) => {
+                                    for (k, v) in s.entries() {
+                                        if o.unknown_rest.is_some() {
+                                            self.set_member(&target, &k, v);
+                                        } else {
+                                            o.set(&k, v);
+                                        }
+                                    }
+                                    if !s.shape_known.get() {
+                                        o.shape_known.set(false);
+                                    }
+                                }
+                                Value::Undef | Value::Null => {}
+                                Value::Unknown(_) => {}
+                                _ => o.shape_known.set(false),
+                            }
+                            // A source only known at run time may set any
+                            // property (see `maywrite.rs`).
+                            let text = args.get(i).map(expr_text).unwrap_or_default();
+                            self.copied_over(o, &src, &text);
+                        }
+                        target
+                    }
+                    ("fromEntries", Value::Arr(a)) => {
+                        let obj = ObjData::new();
+                        for e in a.borrow().iter() {
+                            if let Value::Arr(pair) = e {
+                                let pair = pair.borrow();
+                                if let (Some(k), Some(v)) =
+                                    (pair.first().and_then(|k| k.as_text()), pair.get(1))
+                                {
+                                    obj.set(&k, v.clone());
+                                }
+                            }
+                        }
+                        Value::Obj(obj)
+                    }
+                    ("defineProperty", Value::Obj(o)) => {
+                        if let (Some(k), Some(Value::Obj(desc))) =
+                            (argv.get(1).and_then(|k| k.as_text()), argv.get(2))
+                        {
+                            match desc.get("get") {
+                                // An accessor: the getter runs when the property is read.
+                                Some(Value::Func(g)) => o.add_getter(&k, g),
+                                _ => o.set(&k, desc.get("value").unwrap_or(Value::dynamic())),
+                            }
+                        } else {
+                            o.shape_known.set(false);
+                        }
+                        target
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
+            Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force_deep(v)) {
+                Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
+                Some(Value::Coll(c)) => c.iterated().map_or_else(Value::dynamic, Value::array),
+                _ => Value::dynamic(),
+            },
+            Builtin::ArrayMethod(_) => Value::dynamic(),
+            Builtin::ArrayIsArray => match argv.first().cloned().map(|v| self.force_deep(v)) {
+                Some(Value::Arr(_)) => Value::Bool(true),
+                Some(Value::Unknown(_) | Value::Lazy(..) | Value::Deferred(_)) => Value::dynamic(),
+                _ => Value::Bool(false),
+            },
+            Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            Builtin::AppGetter(app) => Value::Router(*app),
+            Builtin::Framework(_) => {
+                crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::external)
+            }
+            Builtin::MiddlewareFactory(n) if n.as_ref() == "child_process.fork" => {
+                self.note_fork(ctx, &argv, line, "child_process.fork");
+                Value::external()
+            }
+            Builtin::MiddlewareFactory(n)
+                if matches!(n.as_ref(), "cluster.setupPrimary" | "cluster.setupMaster") =>
+            {
+                self.note_cluster_exec(ctx, &argv, line);
+                Value::external()
+            }
+            Builtin::MiddlewareFactory(_)
+                if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
+            {
+                v
+            }
+            Builtin::MiddlewareFactory(n) => {
+                let n = n.clone();
+                self.note_factory_call(&n, &argv);
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::NestWs(_)
+                if let Some(v) = crate::libs::call(self, ctx, b, &argv, args, line) =>
+            {
+                v
+            }
+            Builtin::OpaqueModule(_) | Builtin::NestWs(_) | Builtin::Served(_) => {
+                self.run_callbacks(ctx, &argv, args, line);
+                Value::external()
+            }
+            Builtin::UseMemo => match argv.into_iter().next() {
+                Some(f @ Value::Func(_)) => {
+                    self.call_value_now(ctx, &f, Vec::new(), &[], line, None)
+                }
+                _ => Value::external(),
+            },
+            Builtin::UseRef => {
+                let r = ObjData::new();
+                r.set("current", argv.into_iter().next().unwrap_or(Value::Undef));
+                Value::Obj(r)
+            }
+            Builtin::FsModule
+            | Builtin::SetCtor
+            | Builtin::MapCtor
+            | Builtin::ProxyCtor
+            | Builtin::Zod => Value::dynamic(),
+            Builtin::Joi => Value::dynamic(),
+            // Library values known by a variant of their own (`VARIANT_CALLS`).
+            Builtin::Store(_)
+            | Builtin::SetState(_)
+            | Builtin::Di(_)
+            | Builtin::ZodBuilder(_)
+            | Builtin::JoiBuilder(_)
+            | Builtin::Celebrate
+            | Builtin::Lodash(_)
+            | Builtin::Express
+            | Builtin::RouterCtor
+            | Builtin::SocketIo
+            | Builtin::SocketIoServer
+            | Builtin::SocketIoClient
+            | Builtin::SocketIoManager
+            | Builtin::CatchAllAck(_)
+            | Builtin::AddControllers(_)
+            | Builtin::PassportMiddleware(_)
+            | Builtin::CheckField(_) => {
+                crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::dynamic)
+            }
+            Builtin::AjvMethod("compile") => match argv.first() {
+                Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
+                None => Value::dynamic(),
+            },
+            Builtin::AjvMethod("validate") => {
+                // `ajv.validate(schema, req.body)`.
+                if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
+                    let all = vec![
+                        crate::libs::json_schema(self.plain_json(schema, 0)),
+                        data.clone(),
+                    ];
+                    self.note_validation(ctx, line, &all, "ajv.validate");
+                }
+                Value::dynamic()
+            }
+            Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
+            Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
+            Builtin::AjvInstance | Builtin::HttpStatus | Builtin::InversifyServer(_) => {
+                Value::dynamic()
+            }
+            Builtin::EventEmitterCtor => self.new_emitter(),
+            Builtin::JsonValidate => {
+                let mut parts = Vec::new();
+                if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
+                    for part in [RequestPart::Body, RequestPart::Query, RequestPart::Params] {
+                        if let Some(v) = o.get(part.as_str()) {
+                            let schema = self.plain_json(&v, 0);
+                            parts.push((part, schema));
+                        }
+                    }
+                }
+                Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
+            }
+            Builtin::JsonSchemaMiddleware(parts) => {
+                if let Some(rc) = self.running.route_contract.clone() {
+                    crate::libs::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
+                }
+                Value::dynamic()
+            }
+            Builtin::NextFn => {
+                // `next()` and `next('route')` pass the request on.
+                if self.running.route_contract.is_some()
+                    && match argv.first() {
+                        None | Some(Value::Undef) => true,
+                        Some(v) => v.as_text().as_deref() == Some("route"),
+                    }
+                {
+                    self.running.next_passed = true;
+                }
+                // `next(err)`: an error with a status is a response.
+                if let (Some(v), Some(e)) = (argv.first(), args.first())
+                    && self.running.route_contract.is_some()
+                {
+                    let v = v.clone();
+                    crate::libs::thrown(self, ctx, &v, e, line);
+                }
+                Value::Undef
+            }
+            Builtin::Node(f) => {
+                let f = f.clone();
+                self.node_call(ctx, &f, argv, args, line)
+            }
+            Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
+            Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
+            // `Boolean(v)` (a `filter(Boolean)` callback): `v`'s truthiness.
+            Builtin::FunctionCtor("Boolean") => argv
+                .first()
+                .unwrap_or(&Value::Undef)
+                .truthy()
+                .map_or(Value::dynamic(), Value::Bool),
+            Builtin::PathModule
+            | Builtin::ObjectNs
+            | Builtin::ReflectNs
+            | Builtin::ArrayNs
+            | Builtin::PromiseNs
+            | Builtin::FunctionCtor(_) => Value::dynamic(),
+        }
+    }
+
+    /// `new RegExp(source, flags)` (or without `new`) over known strings:
+    /// the regex a literal `/source/flags` gives, so string methods apply it
+    /// (`file.replace(new RegExp(path.sep, 'g'), '_')`).
+    pub(super) fn regexp_of(argv: &[Value]) -> Value {
+        let text = |i: usize| argv.get(i).and_then(Value::as_text);
+        match (text(0), argv.get(1)) {
+            (Some(src), None | Some(Value::Undef)) => Value::Regex(Rc::from(format!("/{src}/"))),
+            (Some(src), Some(_)) if let Some(flags) = text(1) => {
+                Value::Regex(Rc::from(format!("/{src}/{flags}")))
+            }
+            _ => Value::dynamic(),
+        }
+    }
+}
