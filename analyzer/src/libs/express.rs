@@ -147,6 +147,7 @@ impl Interp {
                 .as_ref()
                 .map(|v| self.assumptions(v))
                 .unwrap_or_default();
+            let chosen = first.as_ref().and_then(|v| self.chosen_ways(v));
             let paths = match first {
                 Some(v) => path_list(&v),
                 None => Err(()),
@@ -162,7 +163,19 @@ impl Interp {
             }
             let depth = self.running.cond.len();
             self.running.cond.extend(conds);
-            self.register_route(ctx, id, name, paths, &call.args, 1, call);
+            // A path a choice only known at run time made: a route at each
+            // path it may give, under its condition (`machine/choices.rs`).
+            match chosen {
+                Some(ways) => {
+                    for (path, cond) in ways.iter() {
+                        self.running.cond.push(cond.clone());
+                        let one = path_list(&Value::Str(path.clone()));
+                        self.register_route(ctx, id, name, one, &call.args, 1, call);
+                        self.running.cond.pop();
+                    }
+                }
+                None => self.register_route(ctx, id, name, paths, &call.args, 1, call),
+            }
             self.running.cond.truncate(depth);
             return Value::Router(id);
         }
@@ -1114,7 +1127,17 @@ impl Interp {
             .first()
             .map(|(_, v)| self.assumptions(v))
             .unwrap_or_default();
-        if !assumed.is_empty() {
+        // A path a choice only known at run time made: a mount at each path
+        // it may give, under its condition (`machine/choices.rs`).
+        if let Some(ways) = argv.first().and_then(|(_, v)| self.chosen_ways(v)) {
+            for (path, cond) in ways.iter() {
+                let mut one = argv.clone();
+                one[0].1 = Value::Str(path.clone());
+                self.running.cond.push(cond.clone());
+                self.register_use_of(ctx, id, call, one);
+                self.running.cond.pop();
+            }
+        } else if !assumed.is_empty() {
             let conds = self.assumed_path(ctx, call, "use", &assumed);
             let depth = self.running.cond.len();
             self.running.cond.extend(conds);

@@ -20,10 +20,11 @@
 //! a run-time value (`x ? x : '/d'`, `env.P || '/p'`: a default, charted by
 //! `machine/expr.rs` with its `assumed-default` finding); a test that calls something (each way's run reads
 //! its argument again, and a factory called twice would build twice); a
-//! choice made earlier and kept in a variable (`const r = env.Y ? a : b;
-//! app.use(r)`: the variable holds one value, see `machine/expr.rs`'s
-//! `Expr::Cond`). A test the analysis knows (`true ? a : b`) chooses as the
-//! program does.
+//! choice made earlier and kept in a variable: of strings (`const p = env.Y
+//! ? '/a' : '/b'; app.use(p, r)`), `machine/choices.rs` keeps each; of other
+//! values (`const r = env.Y ? a : b; app.use(r)`), the variable holds one,
+//! see `machine/expr.rs`'s `Expr::Cond`. A test the analysis knows (`true ?
+//! a : b`) chooses as the program does.
 
 use crate::ir::{Call, Expr, LogicalOp, Stmt};
 use crate::machine::*;

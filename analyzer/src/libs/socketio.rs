@@ -643,7 +643,7 @@ impl Interp {
                     _ => (Vec::new(), false),
                 };
                 let mut recorded = false;
-                if let Some((ev, pattern)) = self.event_name(ctx, call, &argv) {
+                for (ev, pattern) in self.event_names(ctx, call, &argv) {
                     recorded = !self.modes.sio_quiet;
                     let kind = if name == "once" { "once" } else { "on" };
                     let mut payload = match &listener {
@@ -737,10 +737,7 @@ impl Interp {
                     // `emit(cond ? 'a' : 'b', ...)`: either may be sent.
                     (both, 1usize)
                 } else {
-                    (
-                        self.event_name(ctx, call, &argv).into_iter().collect(),
-                        1usize,
-                    )
+                    (self.event_names(ctx, call, &argv), 1usize)
                 };
                 for (ev, pattern) in names {
                     let last_is_fn = argv.last().is_some_and(|a| matches!(a, Value::Func(_)))
@@ -943,6 +940,17 @@ impl Interp {
     }
 
     /// The event name of an `on`/`emit` call: a constant, or a pattern with `{name}` parts.
+    /// The event names of a site: each a choice only known at run time may
+    /// give (`const ev = env.LEGACY ? 'legacy:update' : 'update'`, see
+    /// `machine/choices.rs`), else the one [`Interp::event_name`] reads.
+    fn event_names(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) -> Vec<(String, bool)> {
+        let first = argv.first().map(|v| self.force_deep(v.clone()));
+        match first.and_then(|v| self.chosen_ways(&v)) {
+            Some(ways) => ways.iter().map(|(t, _)| (t.to_string(), false)).collect(),
+            None => self.event_name(ctx, call, argv).into_iter().collect(),
+        }
+    }
+
     fn event_name(&mut self, ctx: &Ctx, call: &Call, argv: &[Value]) -> Option<(String, bool)> {
         self.event_name_of(ctx, argv.first(), call.args.first(), call.line)
     }

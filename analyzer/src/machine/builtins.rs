@@ -19,10 +19,11 @@ impl Interp {
         match b {
             Builtin::Require => self.require(ctx, argv.first(), line, false),
             Builtin::PathJoin => {
-                let parts: Option<Vec<String>> = argv
-                    .iter()
-                    .map(|v| self.force(v.clone(), 0).as_text())
-                    .collect();
+                let argv: Vec<Value> = argv.into_iter().map(|v| self.force(v, 0)).collect();
+                if let Some(v) = self.joined(&argv, posix_join) {
+                    return v;
+                }
+                let parts: Option<Vec<String>> = argv.iter().map(Value::as_text).collect();
                 match parts {
                     Some(p) => Value::str(&posix_join(&p)),
                     None => Value::dynamic(),
@@ -35,6 +36,9 @@ impl Interp {
                         Value::Arr(a) => flat.extend(a.borrow().iter().cloned()),
                         v => flat.push(v),
                     }
+                }
+                if let Some(v) = self.joined(&flat, url_join) {
+                    return v;
                 }
                 let parts: Option<Vec<String>> = flat.iter().map(|v| v.as_text()).collect();
                 match parts {

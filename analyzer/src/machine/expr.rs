@@ -53,6 +53,16 @@ impl Interp {
                 if !self.charge(ctx.file, out.len()) {
                     Value::dynamic()
                 } else if known {
+                    let mut segments = Vec::new();
+                    for (i, q) in quasis.iter().enumerate() {
+                        segments.push(Value::str(q));
+                        if let Some(v) = parts.get(i) {
+                            segments.push(v.clone());
+                        }
+                    }
+                    if let Some(v) = self.combined(&segments) {
+                        return v;
+                    }
                     let parts: Vec<&Value> = parts.iter().collect();
                     self.derived(Value::str(&out), &parts)
                 } else if simple {
@@ -257,6 +267,9 @@ impl Interp {
                     }
                     _ => match (a.as_text(), b.as_text()) {
                         (Some(x), Some(y)) if self.charge(ctx.file, x.len() + y.len()) => {
+                            if let Some(v) = self.combined(&[a.clone(), b.clone()]) {
+                                return v;
+                            }
                             self.derived(Value::str(&(x + &y)), &[&a, &b])
                         }
                         _ => Value::dynamic(),
@@ -382,6 +395,10 @@ impl Interp {
                         {
                             let choice = (x.clone(), text.clone(), y.clone(), format!("!({text})"));
                             self.rec.class_choices.push(choice);
+                        }
+                        // Two known strings: each, under its condition.
+                        if let Some(v) = self.choice_of(text, &x, &y) {
+                            return v;
                         }
                         let both = [x.clone(), y.clone()];
                         let flag =
@@ -524,6 +541,10 @@ impl Interp {
                 // A default taken for a run-time value (`process.env.MODE ||
                 // 'dev'`) is what the value may be, so it decides no branch.
                 if !self.assumptions(&a).is_empty() || !self.assumptions(&b).is_empty() {
+                    return Value::dynamic();
+                }
+                // So is a string a choice only known at run time made.
+                if self.chosen_ways(&a).is_some() || self.chosen_ways(&b).is_some() {
                     return Value::dynamic();
                 }
                 // Module objects are one per file (`require.main === module`):

@@ -988,6 +988,13 @@ impl Interp {
     /// which that path is taken: see [`Interp::branch_default`] and [`join`].
     fn join_paths(&mut self, pre: &Value, x: (Value, String), y: (Value, String)) -> Value {
         let ((x, when_x), (y, when_y)) = (x, y);
+        // Two known strings on the two ways of one test: each, under its
+        // condition (see `choices.rs`).
+        if when_y == format!("!({when_x})")
+            && let Some(v) = self.choice_of(&when_x, &x, &y)
+        {
+            return v;
+        }
         let kept = match (x.is_unknown(), y.is_unknown()) {
             (false, true) => self.branch_default(pre, x.clone(), y.clone(), when_x),
             (true, false) => self.branch_default(pre, y.clone(), x.clone(), when_y),

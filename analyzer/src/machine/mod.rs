@@ -26,6 +26,7 @@ pub(crate) mod budget;
 pub(crate) mod builtins;
 pub(crate) mod call;
 pub(crate) mod census_rec;
+pub(crate) mod choices;
 pub(crate) mod decorators;
 pub(crate) mod emitters;
 pub(crate) mod env;
@@ -393,6 +394,7 @@ impl Interp {
                 emitters: Vec::new(),
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
+                chosen: HashMap::new(),
                 env: Default::default(),
                 main: None,
                 assumed_lists: HashMap::new(),
@@ -788,6 +790,7 @@ impl Interp {
     /// A list a string method makes of such strings (`split`) is a list
     /// made from the default, and so is each of its strings.
     pub(crate) fn derived(&mut self, out: Value, from: &[&Value]) -> Value {
+        let out = self.derived_from_choice(out, from);
         if !matches!(out, Value::Str(_) | Value::Arr(_)) {
             return out;
         }
@@ -854,6 +857,11 @@ impl Interp {
     /// so either branch may run. (A non-empty default is truthy either way.)
     pub(crate) fn truth(&self, v: &Value) -> Option<bool> {
         if self.env_documented(v) {
+            return None;
+        }
+        if let Some(ways) = self.chosen_ways(v)
+            && ways.iter().any(|(t, _)| t.is_empty())
+        {
             return None;
         }
         match v.truthy() {

@@ -169,6 +169,9 @@ pub(crate) struct JsState {
     /// `userConfig.root === undefined`. A route whose path is one of them is
     /// charted under the default, conditional, with a `dynamic-path` finding.
     pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
+    /// Strings a choice only known at run time made, with every way the
+    /// choice may go, by the address of their text (see `choices.rs`).
+    pub(crate) chosen: HashMap<usize, (Rc<str>, Rc<Vec<super::choices::Way>>)>,
     /// The env templates read and the strings they gave (see `env.rs`).
     pub(crate) env: super::env::EnvDocs,
     /// Lists made from such a default, with when it applies, by the address

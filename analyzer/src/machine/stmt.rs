@@ -185,7 +185,10 @@ impl Interp {
                 // A known discriminant with known case values: run the matching case
                 // and fall through until a case exits, as JavaScript does.
                 let mut start = None;
-                if let Some(dt) = d.as_text() {
+                // A string a choice only known at run time made may be any
+                // of its ways: every case may run (see `choices.rs`).
+                let chosen = self.chosen_ways(&d).is_some();
+                if let Some(dt) = d.as_text().filter(|_| !chosen) {
                     let mut all_known = true;
                     for (i, c) in cases.iter().enumerate() {
                         if let Some(t) = &c.test {
@@ -216,11 +219,33 @@ impl Interp {
                     }
                     return Flow::Normal;
                 }
-                // Unknown: every case may run; names the cases assign become unknown after.
+                // Unknown: every case may run, each way out (a case that
+                // leaves the switch, after the ones falling into it) from the
+                // values before the switch. A name the cases assign holds
+                // after it the string each way leaves (see `choices.rs`), or
+                // a value only known at run time.
                 self.running
                     .cond
                     .push(format!("switch ({})", expr_text(disc)));
                 let mut assigned = Vec::new();
+                for c in cases {
+                    assigned_names(&c.body, &mut assigned);
+                }
+                assigned.sort();
+                assigned.dedup();
+                let before: Vec<(String, Value)> = assigned
+                    .iter()
+                    .filter_map(|n| ctx.scope.lookup(n).map(|v| (n.clone(), v)))
+                    .collect();
+                let d_text = expr_text(disc);
+                let none_matches = cases
+                    .iter()
+                    .filter_map(|c| c.test.as_ref())
+                    .map(|t| format!("!({d_text} === {})", expr_text(t)))
+                    .collect::<Vec<_>>()
+                    .join(" && ");
+                let mut outcomes: Vec<(String, Vec<Value>)> = Vec::new();
+                let mut entries: Vec<String> = Vec::new();
                 let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
                 for (i, c) in cases.iter().enumerate() {
                     let rebound = super::flow::root_name(disc)
@@ -240,13 +265,34 @@ impl Interp {
                     // the loops around the switch.
                     self.note_maybe_exit(&flow);
                     self.running.narrowed.truncate(mark);
-                    assigned_names(&c.body, &mut assigned);
+                    entries.push(match &c.test {
+                        Some(t) => format!("{d_text} === {}", expr_text(t)),
+                        None => none_matches.clone(),
+                    });
+                    if c.exits || i + 1 == cases.len() {
+                        let values = before
+                            .iter()
+                            .map(|(n, v)| ctx.scope.lookup(n).unwrap_or_else(|| v.clone()))
+                            .collect();
+                        outcomes.push((entries.join(" || "), values));
+                        entries.clear();
+                        for (n, v) in &before {
+                            ctx.scope.assign(n, v.clone());
+                        }
+                    }
                 }
                 self.running.cond.pop();
-                for n in assigned {
-                    if ctx.scope.lookup(&n).is_some() {
-                        ctx.scope.assign(&n, Value::dynamic());
-                    }
+                if !cases.iter().any(|c| c.test.is_none()) {
+                    let values = before.iter().map(|(_, v)| v.clone()).collect();
+                    outcomes.push((none_matches, values));
+                }
+                for (k, (n, _)) in before.iter().enumerate() {
+                    let ways: Vec<(Value, String)> = outcomes
+                        .iter()
+                        .map(|(c, vs)| (vs[k].clone(), c.clone()))
+                        .collect();
+                    let v = self.choice_among(&ways).unwrap_or_else(Value::dynamic);
+                    ctx.scope.assign(n, v);
                 }
             }
         }
