@@ -316,6 +316,9 @@ pub(crate) struct Class {
     pub(crate) getters: Vec<(String, Arc<Func>)>,
     /// Static methods.
     pub(crate) static_methods: Vec<(String, Arc<Func>)>,
+    /// Static getters (`static get base() { … }`), by name: reading the
+    /// property on the class runs them with the class as `this`.
+    pub(crate) static_getters: Vec<(String, Arc<Func>)>,
     /// The constructor.
     pub(crate) constructor: Option<Arc<Func>>,
     /// 1-based line.

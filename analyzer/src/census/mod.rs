@@ -835,7 +835,7 @@ impl Walker {
             self.next_method_of = Some(own.clone());
             self.func(f, Some(n), d);
         }
-        for (n, f) in &c.static_methods {
+        for (n, f) in c.static_methods.iter().chain(&c.static_getters) {
             self.func(f, Some(n), d);
         }
         self.decorated_routes(c);

@@ -236,6 +236,17 @@ impl Interp {
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
+            // A named class expression sees its own name inside its body
+            // (`module.exports = class Users { static m() { Users.path } }`).
+            Expr::Class(c) if let Some(name) = &c.name => {
+                let inner = Ctx {
+                    scope: Scope::new(Some(ctx.scope.clone())),
+                    ..ctx.clone()
+                };
+                let v = self.class_value(&inner, c);
+                inner.scope.define(name, v.clone());
+                v
+            }
             Expr::Class(c) => self.class_value(ctx, c),
             Expr::Add(l, r) => {
                 let a = self.eval(ctx, l);
@@ -675,6 +686,11 @@ impl Interp {
             let v = self.closure(&cctx, f);
             cv.statics.set(name, v);
         }
+        for (name, f) in &c.static_getters {
+            if let Value::Func(g) = self.closure(&cctx, f) {
+                cv.statics.add_getter(name, g);
+            }
+        }
         for (name, init) in &c.static_fields {
             let v = match init {
                 Some(e) => self.eval_raw(&cctx, e),
@@ -771,6 +787,23 @@ impl Interp {
             Value::Class(c) => {
                 if let Some(v) = c.statics.get(prop) {
                     return v;
+                }
+                // A static getter, the class's own or inherited, runs with
+                // the class it was read on as `this`.
+                let mut home = Some(c.clone());
+                while let Some(h) = home {
+                    if let Some(g) = h.statics.getter(prop) {
+                        return self.invoke(&g, Vec::new(), Some(o.clone()));
+                    }
+                    if !Rc::ptr_eq(&h, c)
+                        && let Some(v) = h.statics.get(prop)
+                    {
+                        return v;
+                    }
+                    home = match &h.superclass {
+                        Some(Value::Class(s)) => Some(s.clone()),
+                        _ => None,
+                    };
                 }
                 if prop == "name" {
                     return Value::str(c.class.name.as_deref().unwrap_or(""));

@@ -133,6 +133,7 @@ impl Interp {
                 cv.class
                     .static_methods
                     .iter()
+                    .chain(&cv.class.static_getters)
                     .any(|(_, f)| f.id == c.func.id)
                     .then(|| Value::Class(cv.clone()))
             });

@@ -156,6 +156,7 @@ impl<'s> Lowerer<'s> {
             methods: Vec::new(),
             getters: Vec::new(),
             static_methods: Vec::new(),
+            static_getters: Vec::new(),
             constructor: None,
             line: line_of(node),
             decorators: Vec::new(),
@@ -232,6 +233,8 @@ impl<'s> Lowerer<'s> {
                         class.constructor = Some(Arc::new(f));
                     } else if is_getter && !is_static {
                         class.getters.push((key, Arc::new(f)));
+                    } else if is_getter {
+                        class.static_getters.push((key, Arc::new(f)));
                     } else if is_static {
                         class.static_methods.push((key, Arc::new(f)));
                     } else {
