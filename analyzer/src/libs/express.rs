@@ -1194,6 +1194,21 @@ impl Interp {
             {
                 self.mount_at_unknown_prefix(ctx, id, call)
             }
+            // A property read off a value of a package or the runtime
+            // (`app.use(config.apiPrefix, router)` with `config` from the
+            // `config` package) in front of a router: Express takes what is
+            // not a function as the path, and a property read is a setting
+            // far more often than middleware left uncalled. Its routes go
+            // under the unknown prefix rather than silently at `/`.
+            Some((Expr::Member(..) | Expr::Index(..), Value::Unknown(k)))
+                if !matches!(k, Unknown::Param | Unknown::Bool)
+                    && argv
+                        .iter()
+                        .skip(1)
+                        .any(|(_, v)| matches!(v, Value::Router(_))) =>
+            {
+                self.mount_at_unknown_prefix(ctx, id, call)
+            }
             Some((_, Value::Unknown(Unknown::Dynamic))) if argv.len() >= 2 => {
                 self.dynamic_path(ctx, call, "use");
                 return;
