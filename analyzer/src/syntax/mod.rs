@@ -459,8 +459,11 @@ impl SyntaxContext {
             fn_stack: Vec::new(),
             fn_parent: HashMap::new(),
             ident_fns: HashMap::new(),
+            nested_vars: vec![Vec::new()],
         };
-        let body = low.stmts_of(root);
+        let mut body = low.stmts_of(root);
+        let nested = low.nested_vars.pop().unwrap_or_default();
+        Lowerer::hoist_vars(nested, &[], &mut body);
         let mut parse_errors = notes;
         if root.has_error() {
             collect_errors(root, src, &mut parse_errors);

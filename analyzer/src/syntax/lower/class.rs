@@ -98,11 +98,14 @@ impl<'s> Lowerer<'s> {
                 param_types.push(ty);
             }
         }
+        self.nested_vars.push(Vec::new());
         let mut body = match node.field(F::Body) {
             Some(b) if b.kind() == "statement_block" => self.stmts_of(b),
             Some(b) => vec![Stmt::Return(Some(self.expr(b)))],
             None => Vec::new(),
         };
+        let nested = self.nested_vars.pop().unwrap_or_default();
+        Self::hoist_vars(nested, &params, &mut body);
         if !param_props.is_empty() {
             let assigns = param_props.into_iter().map(|n| {
                 Stmt::Expr(Expr::Assign(

@@ -29,6 +29,11 @@ pub(crate) struct Lowerer<'s> {
     pub(crate) fn_parent: HashMap<u32, u32>,
     /// Identifiers read inside functions, with the innermost functions reading them.
     pub(crate) ident_fns: HashMap<String, Vec<u32>>,
+    /// Names a `var` inside a nested block declares, per function being
+    /// lowered (the program's first): `var` is function-scoped, so the
+    /// declaration is hoisted to the function's body (see
+    /// [`Lowerer::hoist_vars`]).
+    pub(crate) nested_vars: Vec<Vec<String>>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -246,4 +251,81 @@ pub(crate) fn unescape(s: &str) -> String {
         }
     }
     out
+}
+
+impl Lowerer<'_> {
+    /// Whether a `var` declaration sits in a nested block of its function or
+    /// program (an `if`, `try`, loop body, `case` or plain block), not
+    /// directly in the body and not in a `for` head.
+    pub(crate) fn var_is_nested(node: Node) -> bool {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        match parent.kind() {
+            "program" | "export_statement" | "for_statement" | "for_in_statement" => false,
+            "statement_block" => parent.parent().is_some_and(|g| {
+                !matches!(
+                    g.kind(),
+                    "function_declaration"
+                        | "function_expression"
+                        | "function"
+                        | "arrow_function"
+                        | "method_definition"
+                        | "generator_function_declaration"
+                        | "generator_function"
+                        | "class_static_block"
+                )
+            }),
+            _ => true,
+        }
+    }
+
+    /// A `var` in a nested block: the names it declares go to the function's
+    /// hoisted declaration, and each declarator with an initialiser becomes an
+    /// assignment where it stands (`if (a) { var r = x }` assigns the
+    /// function's `r`, which the code after the block reads).
+    pub(crate) fn nested_var(&mut self, decl: Stmt, out: &mut Vec<Stmt>) {
+        for n in bound_names(&decl) {
+            if let Some(names) = self.nested_vars.last_mut()
+                && !names.contains(&n)
+            {
+                names.push(n);
+            }
+        }
+        let Stmt::Var(decls) = decl else {
+            out.push(decl);
+            return;
+        };
+        for (pat, init) in decls {
+            if let Some(e) = init {
+                out.push(Stmt::Expr(Expr::Assign(Box::new(pat), Box::new(e))));
+            }
+        }
+    }
+
+    /// Put the declaration of the nested `var`s at the start of a function's
+    /// (or the program's) body, as JavaScript hoists them: every name not
+    /// already bound there by a parameter or a declaration of the body itself.
+    pub(crate) fn hoist_vars(names: Vec<String>, params: &[Pattern], body: &mut Vec<Stmt>) {
+        if names.is_empty() {
+            return;
+        }
+        let mut bound = bound_names(&Stmt::Var(
+            params.iter().map(|p| (p.clone(), None)).collect(),
+        ));
+        for s in body.iter() {
+            match s {
+                Stmt::Function(n, _) | Stmt::Class(n, _) => bound.push(n.clone()),
+                s => bound.extend(bound_names(s)),
+            }
+        }
+        let decls: Vec<(Pattern, Option<Expr>)> = names
+            .into_iter()
+            .filter(|n| !bound.contains(n))
+            .map(|n| (Pattern::Ident(n), None))
+            .collect();
+        if !decls.is_empty() {
+            body.insert(0, Stmt::Var(decls));
+        }
+    }
 }

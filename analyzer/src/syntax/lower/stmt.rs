@@ -1,4 +1,10 @@
 //! Statements: declarations, imports and exports, control flow.
+//!
+//! A `var` in a nested block is lowered as JavaScript scopes it: its names
+//! are declared once at the start of the function (or program) body and the
+//! declaration itself becomes an assignment where it stands
+//! (`Lowerer::nested_var`). `let`/`const` stay block-scoped; a `var` in a
+//! `for` head keeps its own binding per loop.
 
 use super::*;
 
@@ -14,6 +20,11 @@ impl<'s> Lowerer<'s> {
                     }
                     out.push(Stmt::Expr(expr));
                 }
+            }
+            "variable_declaration" if Self::var_is_nested(node) => {
+                let doc = self.doc_before(node);
+                let decl = self.var_decl(node, doc);
+                self.nested_var(decl, out);
             }
             "lexical_declaration" | "variable_declaration" => {
                 let doc = self.doc_before(node);
