@@ -779,7 +779,14 @@ impl Interp {
             }
             Value::Str(s) => match prop {
                 "length" => Value::Num(s.chars().count() as f64),
-                _ => Value::dynamic(),
+                // `root[0]`: the character at that index, `undefined` past the end.
+                _ => match prop.parse::<usize>() {
+                    Ok(i) => s
+                        .chars()
+                        .nth(i)
+                        .map_or(Value::Undef, |c| Value::str(c.encode_utf8(&mut [0; 4]))),
+                    Err(_) => Value::dynamic(),
+                },
             },
             // `ns.name` stays lazy, like a named import: resolving it may load
             // modules (a barrel's `export *` targets) that nothing else needs.
