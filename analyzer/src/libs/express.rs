@@ -109,6 +109,18 @@ impl Interp {
             return v;
         }
         let name = crate::libs::dropins::verb_alias(name).unwrap_or(name);
+        // `app.get(...route)`: the spread array's elements in place, when
+        // the path itself comes from it (a spread after the path is a list
+        // of handlers, which the registration reads as one).
+        if matches!(call.args.first(), Some(Expr::Spread(_)))
+            && let Some(args) = self.spread_args(ctx, &call.args)
+        {
+            let inner = Call {
+                args,
+                ..call.clone()
+            };
+            return self.router_method(ctx, id, name, &inner);
+        }
         if let Some(f) = self.rec.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
             let argv = self.eval_args(ctx, &call.args);
@@ -344,6 +356,11 @@ impl Interp {
         } else {
             match call.args.get(1) {
                 Some(Expr::Array(items)) => items.clone(),
+                // `router.get.apply(router, route)`: the array's elements
+                // read in place, as a spread of it would be.
+                Some(e @ (Expr::Ident(_) | Expr::Member(..))) => {
+                    self.spread_args(ctx, &[Expr::Spread(Box::new(e.clone()))])?
+                }
                 _ => return None,
             }
         };
@@ -1092,6 +1109,11 @@ impl Interp {
             _ => {
                 let name = match (e, v) {
                     (Expr::Func(f), _) => f.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+                    // An element of a spread read in place (`routes[0][1]`):
+                    // the function's own name.
+                    (Expr::Index(..), Value::Func(_)) => {
+                        value_name(v).unwrap_or_else(|| "<anonymous>".into())
+                    }
                     _ => expr_text(e),
                 };
                 out.push((name, value_at(v)));

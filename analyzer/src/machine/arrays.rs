@@ -547,3 +547,51 @@ fn same_key(a: &Value, b: &Value) -> bool {
         _ => matches!((a.as_text(), b.as_text()), (Some(x), Some(y)) if x == y),
     }
 }
+
+/// The most elements a spread argument is expanded into (see
+/// [`Interp::spread_args`]).
+const MAX_SPREAD: usize = 32;
+
+impl Interp {
+    /// A call's arguments with each spread of a known array read in place
+    /// (`app.get(...route)` with `route = ['/x', auth, handler]` is
+    /// `app.get(route[0], route[1], route[2])`), for library calls that take
+    /// their arguments as expressions (a route's path, its handlers' names).
+    /// Only a spread of a plain read (a name, `this`, a property) is
+    /// expanded, since its elements are read again; `None` when no spread was
+    /// expanded.
+    pub(crate) fn spread_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Option<Vec<Expr>> {
+        fn plain_read(e: &Expr) -> bool {
+            match e {
+                Expr::Ident(_) | Expr::This => true,
+                Expr::Member(o, _) => plain_read(o),
+                Expr::Index(o, k) => {
+                    plain_read(o) && matches!(k.as_ref(), Expr::Str(_) | Expr::Num(_))
+                }
+                _ => false,
+            }
+        }
+        let mut out = Vec::with_capacity(args.len());
+        let mut expanded = false;
+        for a in args {
+            if let Expr::Spread(inner) = a
+                && plain_read(inner)
+            {
+                let v = self.eval(ctx, inner);
+                if let Value::Arr(items) = self.force_deep(v) {
+                    let n = items.borrow().len();
+                    if n <= MAX_SPREAD {
+                        out.extend(
+                            (0..n)
+                                .map(|i| Expr::Index(inner.clone(), Box::new(Expr::Num(i as f64)))),
+                        );
+                        expanded = true;
+                        continue;
+                    }
+                }
+            }
+            out.push(a.clone());
+        }
+        expanded.then_some(out)
+    }
+}
