@@ -792,40 +792,8 @@ impl Interp {
             // modules (a barrel's `export *` targets) that nothing else needs.
             Value::Module(id) => Value::Lazy(*id, Rc::from(prop)),
             Value::Class(c) => {
-                if let Some(v) = c.statics.get(prop) {
-                    return v;
-                }
-                // A static getter, the class's own or inherited, runs with
-                // the class it was read on as `this`.
-                let mut home = Some(c.clone());
-                while let Some(h) = home {
-                    if let Some(g) = h.statics.getter(prop) {
-                        return self.invoke(&g, Vec::new(), Some(o.clone()));
-                    }
-                    if !Rc::ptr_eq(&h, c)
-                        && let Some(v) = h.statics.get(prop)
-                    {
-                        return v;
-                    }
-                    home = match &h.superclass {
-                        Some(Value::Class(s)) => Some(s.clone()),
-                        _ => None,
-                    };
-                }
-                if prop == "name" {
-                    return Value::str(c.class.name.as_deref().unwrap_or(""));
-                }
-                if prop == "prototype" {
-                    let c = c.clone();
-                    return Value::Obj(self.class_prototype(&c));
-                }
-                match &c.superclass {
-                    Some(s @ Value::Class(_)) => {
-                        let s = s.clone();
-                        self.member(&s, prop)
-                    }
-                    _ => Value::dynamic(),
-                }
+                let c = c.clone();
+                self.class_member(&c, prop, o)
             }
             Value::Builtin(Builtin::Framework(n))
                 if let Some(v) = crate::libs::state_member(self, n, prop) =>
@@ -996,6 +964,31 @@ impl Interp {
             out.push((Value::dynamic(), v));
         }
         Some(out)
+    }
+
+    /// A property read on a class: its statics (data, then a static getter
+    /// run with `this`, the class it was read on), its `name` and
+    /// `prototype`, then its superclass's, walked once.
+    fn class_member(&mut self, c: &Rc<ClassVal>, prop: &str, this: &Value) -> Value {
+        if let Some(v) = c.statics.get(prop) {
+            return v;
+        }
+        if let Some(g) = c.statics.getter(prop) {
+            return self.invoke(&g, Vec::new(), Some(this.clone()));
+        }
+        if prop == "name" {
+            return Value::str(c.class.name.as_deref().unwrap_or(""));
+        }
+        if prop == "prototype" {
+            return Value::Obj(self.class_prototype(c));
+        }
+        match &c.superclass {
+            Some(Value::Class(s)) => {
+                let s = s.clone();
+                self.class_member(&s, prop, this)
+            }
+            _ => Value::dynamic(),
+        }
     }
 
     /// A getter of the class or its superclasses, bound to `this`.

@@ -313,11 +313,8 @@ impl Lowerer<'_> {
         let mut bound = bound_names(&Stmt::Var(
             params.iter().map(|p| (p.clone(), None)).collect(),
         ));
-        for s in body.iter() {
-            match s {
-                Stmt::Function(n, _) | Stmt::Class(n, _) => bound.push(n.clone()),
-                s => bound.extend(bound_names(s)),
-            }
+        for s in body.iter().filter(|s| !matches!(s, Stmt::TypeDecl(..))) {
+            bound.extend(bound_names(s));
         }
         let decls: Vec<(Pattern, Option<Expr>)> = names
             .into_iter()
