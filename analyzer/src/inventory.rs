@@ -690,10 +690,29 @@ pub struct Timings {
     /// Cache records found damaged (or of another version) in this run,
     /// discarded and recomputed: one line each, printed as `info` lines.
     pub cache_notes: Vec<String>,
+    /// Each pass of the evaluation (`passes.rs`) in the order it ran: wall
+    /// time, with the files it parsed and the modules it ran for the first
+    /// time (`--timings` prints them). Not stored with a result.
+    #[serde(skip)]
+    pub phases: Vec<PhaseTiming>,
     /// The files parsed in this run (relative to the root, sorted), for the
     /// bench's parse floor ([`crate::parse_floor`]). Not stored with a result.
     #[serde(skip)]
     pub parsed_files: Vec<String>,
+}
+
+/// One pass of a run in [`Timings::phases`].
+#[derive(Debug, Clone, Default)]
+pub struct PhaseTiming {
+    /// The pass's name (`entries`, `unreached`, `contracts`, `socket-modules`,
+    /// `uncalled`, `settle`).
+    pub name: &'static str,
+    /// Wall time from its start to the next pass's start.
+    pub ms: f64,
+    /// Files parsed meanwhile (by the evaluator or ahead of it).
+    pub parsed: usize,
+    /// Modules that ran for the first time meanwhile.
+    pub modules: usize,
 }
 
 /// Which way an event travels.

@@ -46,8 +46,8 @@ pub use floor::{ParseFloor, parse_floor};
 pub use inventory::{
     App, CensusEntry, Contract, Coverage, Declaration, Direction, Event, EventSite, EventStats,
     Finding, FindingCode, Guard, Handler, Inventory, Location, Method, MountStep, Operation,
-    Reached, ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile, Stats, Timings,
-    UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
+    PhaseTiming, Reached, ResponseInfo, SchemaInfo, Severity, Side, SocketServer, SourceFile,
+    Stats, Timings, UNKNOWN_PREFIX, UNKNOWN_PREFIX_PARAM,
 };
 pub use loader::INTERNAL_ERROR;
 pub use options::{AnalyzeError, AnalyzeOptions, Package};

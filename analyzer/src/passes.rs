@@ -15,7 +15,9 @@
 //! that does it; and the counters of what is running now (`socket_handlers`,
 //! `dispatching`, `listener_site`), which are the machine's.
 
+use crate::inventory::PhaseTiming;
 use crate::machine::Interp;
+use std::time::Instant;
 
 /// One pass of a run, in the order `pipeline::analyze` takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +48,66 @@ pub(crate) enum Phase {
     /// Catch-all listeners and relays are settled against what the run saw.
     /// Clears `event_mode`.
     Settle,
+}
+
+impl Phase {
+    /// The pass's name in `--timings`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Phase::Entries => "entries",
+            Phase::Unreached => "unreached",
+            Phase::Contracts => "contracts",
+            Phase::SocketModules => "socket-modules",
+            Phase::Uncalled => "uncalled",
+            Phase::Settle => "settle",
+        }
+    }
+}
+
+/// Times the passes of one run: [`PhaseClock::enter`] begins a pass (and
+/// ends the one before), [`PhaseClock::finish`] ends the last.
+#[derive(Default)]
+pub(crate) struct PhaseClock {
+    /// The pass running: its start, and the files parsed and modules run
+    /// when it began.
+    current: Option<(Phase, Instant, usize, usize)>,
+    done: Vec<PhaseTiming>,
+}
+
+impl PhaseClock {
+    /// Begin `phase` on `interp` (see [`Interp::enter`]).
+    pub(crate) fn enter(&mut self, interp: &mut Interp, phase: Phase) {
+        self.end(interp);
+        interp.enter(phase);
+        self.current = Some((
+            phase,
+            Instant::now(),
+            parsed(interp),
+            interp.js.modules.len(),
+        ));
+    }
+
+    /// End the pass running; the passes in the order they ran.
+    pub(crate) fn finish(mut self, interp: &Interp) -> Vec<PhaseTiming> {
+        self.end(interp);
+        self.done
+    }
+
+    fn end(&mut self, interp: &Interp) {
+        if let Some((phase, start, files, modules)) = self.current.take() {
+            self.done.push(PhaseTiming {
+                name: phase.name(),
+                ms: start.elapsed().as_secs_f64() * 1000.0,
+                parsed: parsed(interp).saturating_sub(files),
+                modules: interp.js.modules.len().saturating_sub(modules),
+            });
+        }
+    }
+}
+
+/// Files parsed so far in the run.
+fn parsed(interp: &Interp) -> usize {
+    interp.loader.parsed.lock().map_or(0, |p| p.len())
 }
 
 impl Interp {

@@ -14,7 +14,7 @@ use crate::loader::{Cache, Loader, needle};
 use crate::machine::Interp;
 use crate::machine::budget::Share;
 use crate::mounts::build_inventory;
-use crate::passes::Phase;
+use crate::passes::{Phase, PhaseClock};
 use crate::project::{FileId, Project};
 use crate::{AnalyzeError, AnalyzeOptions, census, entries, loader, project};
 use crate::{default_cache_dir, is_test_path, syntax};
@@ -192,7 +192,8 @@ pub(crate) fn analyze_here(
 
     let t2 = Instant::now();
     let mut interp = Interp::new(loader.clone());
-    interp.enter(Phase::Entries);
+    let mut clock = PhaseClock::default();
+    clock.enter(&mut interp, Phase::Entries);
     loader.prefetch(entries.iter().copied());
     let events = !opts.skip_events;
     loader.prefetch_where(move |rel, n| read_by_every_run(rel, n, events));
@@ -317,7 +318,7 @@ pub(crate) fn analyze_here(
     } else {
         loader.scan_needles();
     }
-    interp.enter(Phase::Unreached);
+    clock.enter(&mut interp, Phase::Unreached);
     let extra: Vec<FileId> = (0..project.files.len() as FileId)
         .filter(|&i| {
             declares_router(loader.needles_of(i))
@@ -337,7 +338,7 @@ pub(crate) fn analyze_here(
     // Events: modules that mention sockets and nobody loaded (client code,
     // handlers' helpers), then every function nobody called.
     let t4 = Instant::now();
-    interp.enter(Phase::Contracts);
+    clock.enter(&mut interp, Phase::Contracts);
     // Route handlers run once with a request and a response: the contracts.
     interp.mark_route_handlers_called();
     interp.run_route_handlers(true);
@@ -352,7 +353,7 @@ pub(crate) fn analyze_here(
         })
         .collect();
     loader.prefetch(sock.iter().copied());
-    interp.enter(Phase::SocketModules);
+    clock.enter(&mut interp, Phase::SocketModules);
     // A browser client's modules run from the top of its program (the
     // script that renders the React root and imports, through components,
     // the module that makes the socket), so that what a component is given
@@ -395,7 +396,7 @@ pub(crate) fn analyze_here(
             interp.as_program(i, Share::Secondary, |interp| interp.run_module(i));
         }
     }
-    interp.enter(Phase::Uncalled);
+    clock.enter(&mut interp, Phase::Uncalled);
     if !opts.skip_events {
         interp.run_dispatched();
         interp.run_uncalled(24);
@@ -411,10 +412,11 @@ pub(crate) fn analyze_here(
         interp.run_uncalled(12);
         interp.run_dispatched();
     }
-    interp.enter(Phase::Settle);
+    clock.enter(&mut interp, Phase::Settle);
     interp.settle_catch_alls();
     interp.settle_relays();
     timings.events_ms = ms(t4);
+    timings.phases = clock.finish(&interp);
 
     let t3 = Instant::now();
     // The census: every file the analysis read, and the others that hold

@@ -50,6 +50,19 @@ pub(crate) fn print_timings(inv: &analyzer::Inventory, start: std::time::Instant
         },
         start.elapsed().as_secs_f64() * 1000.0
     );
+    if !t.phases.is_empty() {
+        let passes: Vec<String> = t
+            .phases
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {:.1} ms ({} parsed, {} modules run)",
+                    p.name, p.ms, p.parsed, p.modules
+                )
+            })
+            .collect();
+        eprintln!("timings: passes: {}", passes.join(", "));
+    }
 }
 
 /// The counts the documents state (catalog.json's and events.json's

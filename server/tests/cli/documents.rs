@@ -170,3 +170,55 @@ fn repeated_builds_reuse_documents_until_the_source_changes() {
     let d = String::from_utf8(d).unwrap();
     assert!(d.contains("/api/v1/reports/occupancy-now"));
 }
+
+#[test]
+fn timings_name_every_pass_with_what_it_parsed() {
+    let (tmp, root) = test_support::project_copy("harbor");
+    let cache = tmp.path().join("cache");
+    let out = tmp.path().join("out");
+    let args = [
+        "build",
+        root.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timings",
+    ];
+    let run = portolan(&args, &cache);
+    assert_eq!(run.code, 0, "{run}");
+    let line = run
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("timings: passes: "))
+        .unwrap_or_else(|| panic!("no passes line: {run}"));
+    // `entries 12.3 ms (5 parsed, 4 modules run), unreached …`
+    let passes: Vec<(&str, usize, usize)> = line
+        .trim_end_matches(')')
+        .split("), ")
+        .map(|p| {
+            let (name, rest) = p.split_once(' ').unwrap();
+            let (_, counts) = rest.split_once('(').unwrap();
+            let (parsed, modules) = counts.split_once(" parsed, ").unwrap();
+            let modules = modules.strip_suffix(" modules run").unwrap();
+            (name, parsed.parse().unwrap(), modules.parse().unwrap())
+        })
+        .collect();
+    let names: Vec<&str> = passes.iter().map(|p| p.0).collect();
+    assert_eq!(
+        names,
+        [
+            "entries",
+            "unreached",
+            "contracts",
+            "socket-modules",
+            "uncalled",
+            "settle"
+        ],
+        "{run}"
+    );
+    // The entries' pass runs the program's modules, and a cold run parses them.
+    assert!(passes[0].1 > 0 && passes[0].2 > 0, "{run}");
+    // A run with the documents reused analyzes nothing, so it names no pass.
+    let again = portolan(&args, &cache);
+    assert!(again.stderr.contains("documents reused"), "{again}");
+    assert!(!again.stderr.contains("timings: passes:"), "{again}");
+}
