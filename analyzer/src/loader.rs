@@ -986,13 +986,23 @@ impl Loader {
         // the chain from a program's entry to its app. (Files that only
         // mention Express, `.use(` or "router" would pull in most of a large
         // program's utilities, whose calls are deferred on purpose.)
-        let routes = |f: FileId| self.needles_of(f) & needle::APP != 0;
-        let known = |f: FileId| {
-            self.routes_below
-                .lock()
-                .ok()
-                .and_then(|m| m.get(&f).copied())
-        };
+        self.leads_to(id, &self.routes_below, |f| {
+            self.needles_of(f) & needle::APP != 0
+        })
+    }
+
+    /// Whether a file `id` imports, transitively (by its bytes, see
+    /// [`Loader::byte_imports`]), is one `hit` picks. A breadth-first walk;
+    /// a walk that finds nothing marks every file it saw in `memo` (their
+    /// imports are all inside it), one that finds a file marks the chain
+    /// down to it.
+    fn leads_to(
+        &self,
+        id: FileId,
+        memo: &Mutex<HashMap<FileId, bool>>,
+        hit: impl Fn(FileId) -> bool,
+    ) -> bool {
+        let known = |f: FileId| memo.lock().ok().and_then(|m| m.get(&f).copied());
         if let Some(k) = known(id) {
             return k;
         }
@@ -1011,7 +1021,7 @@ impl Loader {
                         break 'walk;
                     }
                     Some(false) => {}
-                    None if routes(t) => {
+                    None if hit(t) => {
                         found = Some(t);
                         break 'walk;
                     }
@@ -1019,7 +1029,7 @@ impl Loader {
                 }
             }
         }
-        let Ok(mut memo) = self.routes_below.lock() else {
+        let Ok(mut memo) = memo.lock() else {
             return true;
         };
         match found {
