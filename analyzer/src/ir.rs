@@ -59,18 +59,23 @@ impl FileFacts {
             .chain(self.literal_requires.iter().map(String::as_str))
     }
 
+    /// The imports and re-exports a module loads when it runs, in source
+    /// order: [`FileFacts::static_sources`] without TypeScript's type-only
+    /// imports.
+    pub(crate) fn value_imports(&self) -> impl Iterator<Item = &str> {
+        self.body.iter().filter_map(|st| match st {
+            Stmt::Import(imp) if imp.type_only => None,
+            Stmt::Import(imp) => Some(imp.source.as_str()),
+            Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
+            _ => None,
+        })
+    }
+
     /// [`FileFacts::named_modules`] without TypeScript's type-only imports
     /// (`import type { X } from`, every name imported `type`), which the
     /// compiler erases: the file does not load those modules at run time.
     pub(crate) fn loaded_modules(&self) -> impl Iterator<Item = &str> {
-        self.body
-            .iter()
-            .filter_map(|st| match st {
-                Stmt::Import(imp) if imp.type_only => None,
-                Stmt::Import(imp) => Some(imp.source.as_str()),
-                Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
-                _ => None,
-            })
+        self.value_imports()
             .chain(self.literal_requires.iter().map(String::as_str))
     }
 

@@ -1178,6 +1178,26 @@ impl Loader {
         }
     }
 
+    /// A module the evaluator runs reads its imports when its code uses
+    /// them (an ES import is a binding read on use; a component's imports
+    /// are read when it renders): start on them on the pool, behind what is
+    /// needed at once. Type-only imports are left out (the compiler erases
+    /// them), and so are `require` calls inside functions, which many
+    /// modules never make.
+    pub(crate) fn prefetch_imports(self: &Arc<Self>, id: FileId, loaded: &Loaded) {
+        let next: Vec<FileId> = loaded
+            .facts
+            .value_imports()
+            .filter_map(|src| match self.project.resolve(id, src) {
+                crate::project::Resolved::File(t) if t != id => Some(t),
+                _ => None,
+            })
+            .collect();
+        if !next.is_empty() {
+            self.enqueue(next, false);
+        }
+    }
+
     /// What a module's top level uses at once is needed as soon as the module
     /// runs: start on it now, ahead of the evaluator.
     fn prefetch_eager(self: &Arc<Self>, id: FileId, loaded: &Loaded) {
@@ -1355,7 +1375,54 @@ impl Loader {
 
 #[cfg(test)]
 mod tests {
-    use super::{express_names, literal_specifiers, needle, needles_of};
+    use super::{Loader, express_names, literal_specifiers, needle, needles_of};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_running_modules_value_imports_are_queued_for_the_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(&root).unwrap();
+        let files = [
+            (
+                "a.ts",
+                "import b from './b'\nimport type { T } from './t'\nexport * from './c'\n\
+                 import { type U } from './u'\nfunction f() { return require('./d') }\n",
+            ),
+            ("b.ts", "export default 1\n"),
+            ("c.ts", "export const c = 1\n"),
+            ("d.ts", "module.exports = 1\n"),
+            ("t.ts", "export type T = number\n"),
+            ("u.ts", "export type U = number\n"),
+        ];
+        for (name, text) in files {
+            std::fs::write(root.join(name), text).unwrap();
+        }
+        let project = Arc::new(
+            crate::project::Project::discover(&root, &dir.path().join("s"), false).unwrap(),
+        );
+        let id = |rel: &str| project.files.iter().position(|f| f.rel == rel).unwrap() as u32;
+        // The pool's one thread waits, so what is queued stays in the queue.
+        let pool = Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap(),
+        );
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        pool.spawn(move || {
+            let _ = wait.recv();
+        });
+        let loader = Loader::new(project.clone(), None, Some(pool));
+        let a = id("a.ts");
+        let loaded = loader.get(a);
+        loader.prefetch_imports(a, &loaded);
+        let queued: Vec<u32> = loader.queue.lock().unwrap().later.iter().copied().collect();
+        release.send(()).unwrap();
+        // `u` is imported for its type only too (`{ type U }` names nothing
+        // else), and `d` only inside a function.
+        assert_eq!(queued, [id("b.ts"), id("c.ts")]);
+    }
 
     #[test]
     fn an_app_made_by_express_under_another_name_is_a_possible_entry() {

@@ -35,6 +35,7 @@ impl Interp {
         self.note_loaded(id);
         self.rec.touched.insert(id);
         let loaded = self.loader.get(id);
+        self.loader.prefetch_imports(id, &loaded);
         if let Some((code, msg)) = &loaded.problem {
             let code = if code == "invalid-utf8" {
                 FindingCode::InvalidUtf8
