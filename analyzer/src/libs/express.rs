@@ -78,6 +78,29 @@ impl Interp {
         self.js.reentry.registered += 1;
     }
 
+    /// Router `r` is mounted; so are the routers it stands for when a choice
+    /// made it (see [`RouterData::choice`]).
+    pub(crate) fn mark_mounted(&mut self, r: u32) {
+        let data = &mut self.rec.routers[r as usize];
+        if std::mem::replace(&mut data.mounted, true) || !data.choice {
+            return;
+        }
+        let ways: Vec<u32> = data
+            .regs
+            .iter()
+            .filter_map(|reg| match &reg.kind {
+                RegKind::Use { handlers, .. } => match handlers.as_slice() {
+                    [UseHandler::Router(w)] => Some(*w),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        for w in ways {
+            self.mark_mounted(w);
+        }
+    }
+
     pub(crate) fn new_router(&mut self, file: FileId, line: u32, is_app: bool) -> Value {
         self.rec.routers.push(RouterData {
             is_app,
@@ -93,6 +116,7 @@ impl Interp {
             in_event_pass: self.modes.event_mode,
             salvage: self.salvage_tag(),
             manifest: None,
+            choice: false,
         });
         Value::Router(self.rec.routers.len() as u32 - 1)
     }
@@ -257,7 +281,7 @@ impl Interp {
                     self.call_value_now(ctx, f, vec![sub.clone()], &call.args, call.line, None);
                 }
                 if !self.modes.event_mode && !self.salvage_blocks(id) {
-                    self.rec.routers[sub_id as usize].mounted = true;
+                    self.mark_mounted(sub_id);
                     self.push_reg(
                         id,
                         RegKind::Use {
@@ -706,7 +730,7 @@ impl Interp {
                 self.note_middleware(&name, v);
             }
             for &r in &routers {
-                self.rec.routers[r as usize].mounted = true;
+                self.mark_mounted(r);
             }
             self.push_reg(
                 id,
@@ -1255,7 +1279,7 @@ impl Interp {
         }
         for h in &handlers {
             if let UseHandler::Router(r) = h {
-                self.rec.routers[*r as usize].mounted = true;
+                self.mark_mounted(*r);
             }
         }
         self.package_mounts(ctx, call, &paths, start, &argv);

@@ -21,10 +21,12 @@
 //! `machine/expr.rs` with its `assumed-default` finding); a test that calls something (each way's run reads
 //! its argument again, and a factory called twice would build twice); a
 //! choice made earlier and kept in a variable: of strings (`const p = env.Y
-//! ? '/a' : '/b'; app.use(p, r)`), `machine/choices.rs` keeps each; of other
-//! values (`const r = env.Y ? a : b; app.use(r)`), the variable holds one,
-//! see `machine/expr.rs`'s `Expr::Cond`. A test the analysis knows (`true ?
-//! a : b`) chooses as the program does.
+//! ? '/a' : '/b'; app.use(p, r)`), `machine/choices.rs` keeps each; of two
+//! routers (`const r = env.Y ? a : b; app.use(r)`, or an `if`/`else` that
+//! assigns one on each path), [`Interp::router_choice`] gives a router
+//! standing for both; of other values the variable holds one, see
+//! `machine/expr.rs`'s `Expr::Cond`. A test the analysis knows (`true ? a :
+//! b`) chooses as the program does.
 
 use crate::ir::{Call, Expr, LogicalOp, Stmt};
 use crate::machine::*;
@@ -37,6 +39,54 @@ struct Way {
 }
 
 impl Interp {
+    /// Two routers a choice only known at run time made, kept in a variable
+    /// (`let api; if (env.V2) api = v2; else api = v1;`, `const admin =
+    /// env.SIMPLE ? simple : full`): the program holds one of them. The
+    /// value the machine carries on is a router standing for both, mounting
+    /// each at `/` under the condition that chooses it (`when_x`, `when_y`),
+    /// so where the variable is mounted both are, each conditional; routes
+    /// added through the variable later are on it, at the same paths. Apps
+    /// are not joined this way (each is a server of its own), and neither
+    /// is anything in the events passes, which record no registration.
+    pub(crate) fn router_choice(
+        &mut self,
+        x: &Value,
+        when_x: &str,
+        y: &Value,
+        when_y: &str,
+    ) -> Option<Value> {
+        let (Value::Router(a), Value::Router(b)) = (x, y) else {
+            return None;
+        };
+        if a == b || self.copies_app(x) || self.copies_app(y) || self.modes.event_mode {
+            return None;
+        }
+        let (file, line) = {
+            let r = &self.rec.routers[*a as usize];
+            (r.file, r.line)
+        };
+        let Value::Router(id) = self.new_router(file, line, false) else {
+            return None;
+        };
+        self.rec.routers[id as usize].choice = true;
+        for (way, cond) in [(*a, when_x), (*b, when_y)] {
+            self.running.cond.push(cond.to_string());
+            self.push_reg(
+                id,
+                RegKind::Use {
+                    paths: vec![PathArg::Str("/".into())],
+                    handlers: vec![UseHandler::Router(way)],
+                },
+                file,
+                line,
+                None,
+                None,
+            );
+            self.running.cond.pop();
+        }
+        Some(Value::Router(id))
+    }
+
     /// `app.use(cond ? a : b, …)` and the like on router `id`: run the
     /// registration `method` once per way the first choice among its
     /// arguments may go, each under its condition (a further choice is split

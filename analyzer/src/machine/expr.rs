@@ -411,6 +411,9 @@ impl Interp {
                         if let Some(v) = self.choice_of(text, &x, &y) {
                             return v;
                         }
+                        if let Some(v) = self.router_choice(&x, text, &y, &format!("!({text})")) {
+                            return v;
+                        }
                         let both = [x.clone(), y.clone()];
                         let flag =
                             |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);

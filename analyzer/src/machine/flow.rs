@@ -995,6 +995,10 @@ impl Interp {
         {
             return v;
         }
+        // Two routers: one standing for each (`libs/express_choice.rs`).
+        if let Some(v) = self.router_choice(&x, &when_x, &y, &when_y) {
+            return v;
+        }
         let kept = match (x.is_unknown(), y.is_unknown()) {
             (false, true) => self.branch_default(pre, x.clone(), y.clone(), when_x),
             (true, false) => self.branch_default(pre, y.clone(), x.clone(), when_y),

@@ -196,6 +196,10 @@ pub(crate) struct RouterData {
     /// The manifest it is sited at instead of `file` (an app a framework
     /// makes where no code of the repository does: `libs/medusa.rs`).
     pub(crate) manifest: Option<Rc<str>>,
+    /// It stands for one of the routers a choice only known at run time
+    /// made (`libs/express_choice.rs`): its regs mount each at `/` under the
+    /// condition that chooses it, and mounting it mounts them.
+    pub(crate) choice: bool,
 }
 
 /// A finding before it is turned into the public type.
