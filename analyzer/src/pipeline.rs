@@ -26,9 +26,24 @@ use std::time::Instant;
 /// the manifests, the options and the analyzer's version. Equal keys give
 /// equal inventories.
 fn input_key(opts: &AnalyzeOptions, project: &Project, loader: &Arc<Loader>) -> String {
+    input_key_of(BUILD, opts, project, loader)
+}
+
+/// The analyzer's source fingerprint (see `build.rs`): an inventory stored
+/// by a build of other sources is not this build's.
+const BUILD: &str = env!("PORTOLAN_ANALYZER_SOURCE");
+
+/// [`input_key`] for the analyzer build `build`.
+fn input_key_of(
+    build: &str,
+    opts: &AnalyzeOptions,
+    project: &Project,
+    loader: &Arc<Loader>,
+) -> String {
     loader.scan_needles();
     let mut h = blake3::Hasher::new();
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(build.as_bytes());
     h.update(&loader::FACTS_VERSION.to_le_bytes());
     h.update(if opts.skip_events { b"http" } else { b"full" });
     for d in opts.server_dirs.iter().chain(&opts.client_dirs) {
@@ -732,5 +747,33 @@ fn server_packages(project: &Project) -> BTreeSet<&str> {
         if dirs.len() == before {
             return dirs;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_inventory_is_keyed_on_the_analyzer_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("app.js"), "require('express')().get('/', h)\n").unwrap();
+        let project = Arc::new(Project::discover(&root, &dir.path().join("s"), false).unwrap());
+        let loader = Loader::new(project.clone(), None, None);
+        let opts = AnalyzeOptions {
+            root,
+            ..AnalyzeOptions::default()
+        };
+        let key = |build: &str| input_key_of(build, &opts, &project, &loader);
+        assert_eq!(input_key(&opts, &project, &loader), key(BUILD));
+        assert_eq!(key("a"), key("a"), "the same build and tree: the same key");
+        assert_ne!(
+            key("a"),
+            key("b"),
+            "another build's inventory is not reused"
+        );
+        assert_eq!(BUILD.len(), 16, "{BUILD}");
     }
 }

@@ -83,6 +83,8 @@ impl Slot {
     ) -> Slot {
         let mut h = blake3::Hasher::new();
         h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        // The sources that write the documents (see `build.rs`).
+        h.update(env!("PORTOLAN_OUTPUT_SOURCE").as_bytes());
         h.update(&VERSION.to_le_bytes());
         h.update(input.as_bytes());
         spec_fingerprint(&mut Fingerprint(&mut h), spec);
