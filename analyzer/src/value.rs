@@ -208,6 +208,9 @@ pub(crate) enum Builtin {
     Express,
     /// `express.Router` / `import { Router } from 'express'`.
     RouterCtor,
+    /// A verb (or `use`, `route`) of app or router `.0` bound to it:
+    /// `app.get.bind(app)`. Calling it registers on the router.
+    RouterMethod(u32, Rc<str>),
     /// `require`.
     Require,
     /// `path` module (join/resolve/posix).
@@ -735,6 +738,7 @@ impl Value {
             | Value::Builtin(
                 Builtin::Express
                 | Builtin::RouterCtor
+                | Builtin::RouterMethod(..)
                 | Builtin::Require
                 | Builtin::PathModule
                 | Builtin::PathJoin

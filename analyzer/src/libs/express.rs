@@ -344,12 +344,67 @@ impl Interp {
         }
     }
 
+    /// `app.get.bind(app)`: the verb bound to its router, which registers
+    /// on it when called (`get('/x', h)`, or handed to code that calls it).
+    /// Bound to another value, or with arguments bound too, it is left to
+    /// the machine.
+    fn router_bind(&mut self, ctx: &Ctx, target: &Expr, call: &Call) -> Option<Value> {
+        let Expr::Member(obj, verb) = target else {
+            return None;
+        };
+        if call.args.len() != 1
+            || !(HTTP_VERBS.contains(&verb.as_str()) || verb == "use" || verb == "route")
+        {
+            return None;
+        }
+        let Value::Router(id) = self.eval(ctx, obj) else {
+            return None;
+        };
+        match self.eval(ctx, &call.args[0]) {
+            Value::Router(this) if this == id => Some(Value::Builtin(Builtin::RouterMethod(
+                id,
+                Rc::from(verb.as_str()),
+            ))),
+            _ => None,
+        }
+    }
+
+    /// A call of a verb bound to its router (see [`Interp::router_bind`]):
+    /// the verb called on the router with the call's arguments.
+    pub(crate) fn call_router_method(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        verb: &str,
+        call: &Call,
+    ) -> Value {
+        let inner = Call {
+            callee: Expr::Member(Box::new(call.callee.clone()), verb.to_string()),
+            ..call.clone()
+        };
+        self.router_method(ctx, id, verb, &inner)
+    }
+
     /// `app[method].call(app, path, handler)` / `router.get.apply(router, [path, h])`:
     /// the verb (or `use`) called on the router with the arguments after `this`.
     pub(crate) fn router_call_apply(&mut self, ctx: &Ctx, call: &Call) -> Option<Value> {
         let Expr::Member(target, how) = &call.callee else {
             return None;
         };
+        // `Reflect.apply(app.patch, app, [path, h])` is `app.patch.apply(app, [path, h])`.
+        if how == "apply"
+            && matches!(target.as_ref(), Expr::Ident(n) if n == "Reflect")
+            && let Some(f @ (Expr::Member(..) | Expr::Index(..))) = call.args.first()
+            && call.args.len() == 3
+        {
+            let mut inner = call.clone();
+            inner.callee = Expr::Member(Box::new(f.clone()), "apply".into());
+            inner.args.remove(0);
+            return self.router_call_apply(ctx, &inner);
+        }
+        if how == "bind" {
+            return self.router_bind(ctx, target, call);
+        }
         if how != "call" && how != "apply" {
             return None;
         }

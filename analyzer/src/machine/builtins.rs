@@ -18,6 +18,29 @@ impl Interp {
     ) -> Value {
         match b {
             Builtin::Require => self.require(ctx, argv.first(), line, false),
+            // A verb bound to its router, called by code given it: the
+            // arguments as that call wrote them.
+            Builtin::RouterMethod(id, verb) if args.len() == argv.len() => {
+                let call = crate::ir::Call {
+                    callee: Expr::Ident(verb.to_string()),
+                    args: args.to_vec(),
+                    line,
+                    type_args: Vec::new(),
+                    doc: None,
+                };
+                self.call_router_method(ctx, *id, verb, &call)
+            }
+            Builtin::RouterMethod(..) => {
+                let call = crate::ir::Call {
+                    callee: Expr::Ident("<bound verb>".into()),
+                    args: args.to_vec(),
+                    line,
+                    type_args: Vec::new(),
+                    doc: None,
+                };
+                self.dynamic_call(ctx, &call, &argv);
+                Value::dynamic()
+            }
             Builtin::PathJoin => {
                 let argv: Vec<Value> = argv.into_iter().map(|v| self.force(v, 0)).collect();
                 if let Some(v) = self.joined(&argv, posix_join) {

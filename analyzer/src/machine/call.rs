@@ -122,6 +122,9 @@ impl Interp {
             }
             callee => {
                 let f = self.eval_raw(ctx, callee);
+                if let Value::Builtin(Builtin::RouterMethod(id, verb)) = &f {
+                    return self.call_router_method(ctx, *id, verb, call);
+                }
                 let argv = self.eval_args(ctx, &call.args);
                 if let Expr::Ident(name) = callee
                     && let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line)
