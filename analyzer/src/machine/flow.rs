@@ -850,8 +850,16 @@ impl Interp {
         }
         self.join_writes(text, &then_writes, &else_writes);
         // Only a way out that both branches take leaves for sure; a return
-        // that one branch takes is what the call may give instead.
+        // that one branch takes is what the call may give instead. Both
+        // returning is `if (t) return x; return y;` written with an `else`:
+        // the call gives `y`, or `x` instead (`if (cache[k]) return cache[k];
+        // else { …; return made }` gives what it made, not only the cache's
+        // value only known at run time).
         if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
+            if matches!(a, Flow::Return(_)) && matches!(b, Flow::Return(_)) {
+                self.note_maybe_return(a);
+                return b;
+            }
             return a;
         }
         for f in [a, b] {
