@@ -856,7 +856,12 @@ impl Interp {
         // else { …; return made }` gives what it made, not only the cache's
         // value only known at run time).
         if !matches!(a, Flow::Normal) && !matches!(b, Flow::Normal) {
-            if matches!(a, Flow::Return(_)) && matches!(b, Flow::Return(_)) {
+            if let (Flow::Return(x), Flow::Return(y)) = (&a, &b) {
+                // Two routers: one standing for each (`libs/express_choice.rs`).
+                let not = format!("!({text})");
+                if let Some(v) = self.router_choice(x, text, y, &not) {
+                    return Flow::Return(v);
+                }
                 self.note_maybe_return(a);
                 return b;
             }
