@@ -55,21 +55,38 @@ impl Interp {
         y: &Value,
         when_y: &str,
     ) -> Option<Value> {
-        let (Value::Router(a), Value::Router(b)) = (x, y) else {
+        self.routers_chosen(&[
+            (x.clone(), when_x.to_string()),
+            (y.clone(), when_y.to_string()),
+        ])
+    }
+
+    /// [`Interp::router_choice`] for any number of ways (the ways out of a
+    /// `switch` on a value only known at run time that each return one):
+    /// `None` unless every way gives a router (not an app) and two differ.
+    pub(crate) fn routers_chosen(&mut self, ways: &[(Value, String)]) -> Option<Value> {
+        if self.modes.event_mode {
             return None;
-        };
-        if a == b || self.copies_app(x) || self.copies_app(y) || self.modes.event_mode {
+        }
+        let mut ids: Vec<(u32, &str)> = Vec::new();
+        for (v, cond) in ways {
+            match v {
+                Value::Router(r) if !self.copies_app(v) => ids.push((*r, cond)),
+                _ => return None,
+            }
+        }
+        if ids.iter().all(|(r, _)| *r == ids[0].0) {
             return None;
         }
         let (file, line) = {
-            let r = &self.rec.routers[*a as usize];
+            let r = &self.rec.routers[ids[0].0 as usize];
             (r.file, r.line)
         };
         let Value::Router(id) = self.new_router(file, line, false) else {
             return None;
         };
         self.rec.routers[id as usize].choice = true;
-        for (way, cond) in [(*a, when_x), (*b, when_y)] {
+        for (way, cond) in ids {
             self.running.cond.push(cond.to_string());
             self.push_reg(
                 id,

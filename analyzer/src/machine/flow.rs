@@ -1072,7 +1072,7 @@ impl Interp {
     }
 
     /// Keep what a path that may not run returns, for the running call.
-    fn note_maybe_return(&mut self, f: Flow) {
+    pub(crate) fn note_maybe_return(&mut self, f: Flow) {
         self.note_maybe_exit(&f);
         if let (Flow::Return(v), Some(list)) = (f, self.js.maybe_returns.last_mut()) {
             list.push(v);

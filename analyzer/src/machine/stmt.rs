@@ -246,6 +246,10 @@ impl Interp {
                     .join(" && ");
                 let mut outcomes: Vec<(String, Vec<Value>)> = Vec::new();
                 let mut entries: Vec<String> = Vec::new();
+                // What each way out returns, with its condition; whether
+                // every way out returns.
+                let mut returned: Vec<(Value, String)> = Vec::new();
+                let mut all_return = cases.iter().any(|c| c.test.is_none());
                 let subject = super::flow::narrowable(disc).then(|| expr_text(disc));
                 for (i, c) in cases.iter().enumerate() {
                     let rebound = super::flow::root_name(disc)
@@ -269,7 +273,13 @@ impl Interp {
                         Some(t) => format!("{d_text} === {}", expr_text(t)),
                         None => none_matches.clone(),
                     });
-                    if c.exits || i + 1 == cases.len() {
+                    let way_out = c.exits || i + 1 == cases.len();
+                    match flow {
+                        Flow::Return(v) => returned.push((v, entries.join(" || "))),
+                        Flow::Normal if !way_out => {}
+                        _ => all_return = false,
+                    }
+                    if way_out {
                         let values = before
                             .iter()
                             .map(|(n, v)| ctx.scope.lookup(n).unwrap_or_else(|| v.clone()))
@@ -293,6 +303,33 @@ impl Interp {
                         .collect();
                     let v = self.choice_among(&ways).unwrap_or_else(Value::dynamic);
                     ctx.scope.assign(n, v);
+                }
+                // Every way out returns (a `default` among them): the call
+                // gives one of the values, as an `if` whose two branches
+                // return does (see `exec_both`): routers, one standing for
+                // each; else the last way's, the others instead.
+                if all_return && returned.len() >= 2 {
+                    if let Some(v) = self.routers_chosen(&returned) {
+                        return Flow::Return(v);
+                    }
+                    // Strings: each, under its way's condition (`choices.rs`).
+                    let texts: Option<Vec<super::choices::Way>> = returned
+                        .iter()
+                        .map(|(v, c)| match v {
+                            Value::Str(t) if self.chosen_ways(v).is_none() => {
+                                Some((t.clone(), c.clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(ways) = texts {
+                        return Flow::Return(self.choose(ways));
+                    }
+                    let (last, _) = returned.pop().unwrap_or((Value::Undef, String::new()));
+                    for (v, _) in returned {
+                        self.note_maybe_return(Flow::Return(v));
+                    }
+                    return Flow::Return(last);
                 }
             }
         }
