@@ -862,6 +862,10 @@ impl Interp {
                 if let Some(v) = self.router_choice(x, text, y, &not) {
                     return Flow::Return(v);
                 }
+                // Two known strings: each, under its condition (`choices.rs`).
+                if let Some(v) = self.choice_of(text, x, y) {
+                    return Flow::Return(v);
+                }
                 self.note_maybe_return(a);
                 return b;
             }
