@@ -246,6 +246,8 @@ pub(crate) enum Builtin {
     PromiseNs,
     /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
     Identity,
+    /// `Promise.allSettled(list)`: one `{ status, value }` record per item.
+    PromiseAllSettled,
     /// `fs` module: `readdirSync` etc. give runtime values.
     FsModule,
     /// The `zod` module (`z`, `z.coerce`).
@@ -755,6 +757,7 @@ impl Value {
                 | Builtin::Lodash(_)
                 | Builtin::PromiseNs
                 | Builtin::Identity
+                | Builtin::PromiseAllSettled
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)
                 | Builtin::NestWs(_)

@@ -231,6 +231,36 @@ impl Interp {
                 _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            // What each promise settles to: a value the analysis knows (a
+            // module `import()` loads, a router) is `fulfilled` with it; a
+            // value only known at run time may have been a rejection.
+            Builtin::PromiseAllSettled => match argv.into_iter().next().map(|v| self.force(v, 0)) {
+                Some(Value::Arr(items)) => {
+                    // Each promise settles: a call kept for later runs now.
+                    let settled: Vec<Value> = items.borrow().clone();
+                    let settled: Vec<Value> =
+                        settled.into_iter().map(|v| self.force_deep(v)).collect();
+                    let records = settled
+                        .iter()
+                        .map(|v| {
+                            let record = ObjData::new();
+                            if v.is_unknown() {
+                                record.set("status", Value::dynamic());
+                                record.set("reason", Value::dynamic());
+                            } else {
+                                record.set("status", Value::str("fulfilled"));
+                            }
+                            record.set("value", v.clone());
+                            Value::Obj(record)
+                        })
+                        .collect();
+                    Value::array(records)
+                }
+                // A list not made yet (a deferred `map`) stays as it is,
+                // read later as `Promise.all` gives it.
+                Some(v) => v,
+                None => Value::Undef,
+            },
             Builtin::AppGetter(app) => Value::Router(*app),
             Builtin::Framework(_) => {
                 crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::external)

@@ -189,7 +189,8 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
             Value::Builtin(Builtin::SocketIoClient)
         }
         (Builtin::SocketIoClient, "Manager") => Value::Builtin(Builtin::SocketIoManager),
-        (Builtin::PromiseNs, "all" | "resolve" | "allSettled") => Value::Builtin(Builtin::Identity),
+        (Builtin::PromiseNs, "all" | "resolve") => Value::Builtin(Builtin::Identity),
+        (Builtin::PromiseNs, "allSettled") => Value::Builtin(Builtin::PromiseAllSettled),
         (Builtin::FsModule, p) => node::fs_member(p),
         (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
         (Builtin::Node(n), p) => node::member(n, p),
