@@ -19,25 +19,23 @@ impl Interp {
         match b {
             Builtin::Require => self.require(ctx, argv.first(), line, false),
             // A verb bound to its router, called by code given it: the
-            // arguments as that call wrote them.
-            Builtin::RouterMethod(id, verb) if args.len() == argv.len() => {
+            // arguments as that call wrote them, when it wrote them all.
+            Builtin::RouterMethod(id, verb) => {
+                let known = args.len() == argv.len();
                 let call = crate::ir::Call {
-                    callee: Expr::Ident(verb.to_string()),
+                    callee: Expr::Ident(if known {
+                        verb.to_string()
+                    } else {
+                        "<bound verb>".into()
+                    }),
                     args: args.to_vec(),
                     line,
                     type_args: Vec::new(),
                     doc: None,
                 };
-                self.call_router_method(ctx, *id, verb, &call)
-            }
-            Builtin::RouterMethod(..) => {
-                let call = crate::ir::Call {
-                    callee: Expr::Ident("<bound verb>".into()),
-                    args: args.to_vec(),
-                    line,
-                    type_args: Vec::new(),
-                    doc: None,
-                };
+                if known {
+                    return self.call_router_method(ctx, *id, verb, &call);
+                }
                 self.dynamic_call(ctx, &call, &argv);
                 Value::dynamic()
             }

@@ -312,18 +312,10 @@ impl Interp {
                     if let Some(v) = self.routers_chosen(&returned) {
                         return Flow::Return(v);
                     }
-                    // Strings: each, under its way's condition (`choices.rs`).
-                    let texts: Option<Vec<super::choices::Way>> = returned
-                        .iter()
-                        .map(|(v, c)| match v {
-                            Value::Str(t) if self.chosen_ways(v).is_none() => {
-                                Some((t.clone(), c.clone()))
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    if let Some(ways) = texts {
-                        return Flow::Return(self.choose(ways));
+                    // Strings: each, under its way's condition, as for a
+                    // variable the cases assign (`choices.rs`).
+                    if let Some(v) = self.choice_among(&returned) {
+                        return Flow::Return(v);
                     }
                     let (last, _) = returned.pop().unwrap_or((Value::Undef, String::new()));
                     for (v, _) in returned {
