@@ -352,8 +352,11 @@ impl Interp {
         let Expr::Member(obj, verb) = target else {
             return None;
         };
+        // Only a receiver that reads a name (as for `.call`/`.apply`): one
+        // that calls something would run twice when the machine takes over.
         if call.args.len() != 1
             || !(HTTP_VERBS.contains(&verb.as_str()) || verb == "use" || verb == "route")
+            || !matches!(obj.as_ref(), Expr::Ident(_) | Expr::This | Expr::Member(..))
         {
             return None;
         }
