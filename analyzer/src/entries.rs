@@ -195,6 +195,9 @@ impl Launch<'_> {
             return;
         }
         // `a && b; c | d`, and the quoted commands of `concurrently "a" "b"`.
+        // A `cd dir` runs what follows it in that folder (`cd apps/api &&
+        // pnpm run server` runs that package's `server` script).
+        let mut cwd: Option<&str> = None;
         for part in cmd.split(['"', '\'', ';', '|', '&', '\n']) {
             let mut words = part.split_whitespace().peekable();
             // Environment prefixes and wrappers (`!` negates a shell pipeline).
@@ -250,7 +253,11 @@ impl Launch<'_> {
                 }
             }
             let words: Vec<&str> = words.collect();
-            self.program(&words, depth, out);
+            match (words.as_slice(), cwd) {
+                (["cd", dir], _) => cwd = Some(dir),
+                ([prog, args @ ..], Some(dir)) => self.run_in(dir, prog, args, depth, out),
+                _ => self.program(&words, depth, out),
+            }
         }
     }
 
@@ -341,6 +348,20 @@ impl Launch<'_> {
                 }
             }
             p if RUNNERS.contains(&p) => {
+                // `nodemon --exec pnpm run ts-node --inspect src/app.ts` runs
+                // the exec'd program with the rest as its arguments.
+                if p == "nodemon"
+                    && let Some(i) = args.iter().position(|w| matches!(*w, "--exec" | "-x"))
+                    && args.len() > i + 2
+                {
+                    let mut words = vec![args[i + 1]];
+                    words.extend(&args[i + 2..]);
+                    let before = out.len();
+                    self.program(&words, depth + 1, out);
+                    if out.len() > before {
+                        return;
+                    }
+                }
                 // `node --watch x` watches x; nodemon's `--watch dir` names a folder.
                 let watch_value = matches!(
                     p,
@@ -393,36 +414,42 @@ impl Launch<'_> {
             }
             i += 1;
         }
-        let Some(dir) = dir.map(|d| d.trim_start_matches("./").trim_end_matches('/')) else {
+        let Some(dir) = dir else {
             return false;
         };
+        self.run_in(dir, prog, &rest, depth, out);
+        true
+    }
+
+    /// `prog args` run in the folder `dir` (with its package's scripts when
+    /// it has a manifest), named from this package's folder. A folder
+    /// outside this one runs nothing that can be named.
+    fn run_in(&self, dir: &str, prog: &str, args: &[&str], depth: u32, out: &mut Vec<Target>) {
+        let dir = dir.trim_start_matches("./").trim_end_matches('/');
         if dir.is_empty()
             || dir == "."
             || dir.starts_with("..")
             || dir.starts_with('/')
             || depth > 4
         {
-            return true;
+            return;
         }
-        let Some(json) = (self.read)(&format!("{dir}/package.json"))
+        let json = (self.read)(&format!("{dir}/package.json"))
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        else {
-            return true;
-        };
+            .unwrap_or_else(|| serde_json::Value::Object(Default::default()));
         let read = |p: &str| (self.read)(&format!("{dir}/{p}"));
         let sub = Launch {
             json: &json,
             read: &read,
         };
         let mut words = vec![prog];
-        words.extend(rest);
+        words.extend(args);
         let mut found = Vec::new();
         sub.program(&words, depth + 1, &mut found);
         out.extend(found.into_iter().map(|t| Target {
             path: format!("{dir}/{}", t.path),
             how: format!("in `{dir}/`, {}", t.how),
         }));
-        true
     }
 
     /// The scripts a shell launcher runs: each of its lines read as a
@@ -991,6 +1018,46 @@ mod tests {
             .into_iter()
             .map(|h| h.path)
             .collect()
+    }
+
+    #[test]
+    fn a_cd_runs_what_follows_in_that_folder() {
+        let app = r#"{"scripts": {"server": "cross-env NODE_ENV=production node -r dotenv-flow/config dist/server/app.js"}}"#;
+        let read = |p: &str| (p == "apps/app/package.json").then(|| app.to_string());
+        let root = json!({"scripts": {"start": "pnpm run app:server", "app:server": "cd apps/app && pnpm run server"}});
+        let hints = package_hints(&root, &read);
+        assert_eq!(
+            hints.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+            ["apps/app/dist/server/app.js"]
+        );
+        assert!(
+            hints[0].reason.contains("in `apps/app/`"),
+            "{}",
+            hints[0].reason
+        );
+        // With no manifest there, a program still runs there.
+        assert_eq!(
+            paths(json!({"scripts": {"start": "cd server; node index.js"}})),
+            ["server/index.js"]
+        );
+        // A `cd` out of the package names nothing.
+        assert!(paths(json!({"scripts": {"start": "cd .. && node index.js"}})).is_empty());
+    }
+
+    #[test]
+    fn nodemon_exec_runs_the_named_program_with_the_rest() {
+        let pkg = json!({"scripts": {
+            "dev": "cross-env NODE_ENV=development nodemon --exec pnpm run ts-node --inspect src/server/app.ts",
+            "ts-node": "node -r ts-node/register/transpile-only -r tsconfig-paths/register"}});
+        assert_eq!(paths(pkg), ["src/server/app.ts"]);
+        assert_eq!(
+            paths(json!({"scripts": {"dev": "nodemon --exec ts-node src/index.ts"}})),
+            ["src/index.ts"]
+        );
+        assert_eq!(
+            paths(json!({"scripts": {"dev": "nodemon -w src -x babel-node -- src/main.js"}})),
+            ["src/main.js"]
+        );
     }
 
     #[test]
