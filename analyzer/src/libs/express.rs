@@ -344,24 +344,34 @@ impl Interp {
         }
     }
 
-    /// `app.get.bind(app)`: the verb bound to its router, which registers
-    /// on it when called (`get('/x', h)`, or handed to code that calls it).
-    /// Bound to another value, or with arguments bound too, it is left to
-    /// the machine.
+    /// `app.get.bind(app)` (also `app[method.toLowerCase()].bind(app)`):
+    /// the verb bound to its router, which registers on it when called
+    /// (`get('/x', h)`, or handed to code that calls it). Bound to another
+    /// value, or with arguments bound too, it is left to the machine.
     fn router_bind(&mut self, ctx: &Ctx, target: &Expr, call: &Call) -> Option<Value> {
-        let Expr::Member(obj, verb) = target else {
-            return None;
+        let (obj, verb) = match target {
+            Expr::Member(o, v) if is_verb(v) => (o, Some(v.clone())),
+            // A key read again when this is not a verb must not change
+            // anything: a name, a string, or a case change of one.
+            Expr::Index(o, k) if pure_key(k) => (o, None),
+            _ => return None,
         };
         // Only a receiver that reads a name (as for `.call`/`.apply`): one
         // that calls something would run twice when the machine takes over.
-        if call.args.len() != 1
-            || !(HTTP_VERBS.contains(&verb.as_str()) || verb == "use" || verb == "route")
-            || !matches!(obj.as_ref(), Expr::Ident(_) | Expr::This | Expr::Member(..))
-        {
+        if call.args.len() != 1 || !reads_a_name(obj) {
             return None;
         }
         let Value::Router(id) = self.eval(ctx, obj) else {
             return None;
+        };
+        let verb = match (verb, target) {
+            (Some(v), _) => v,
+            (None, Expr::Index(_, k)) => {
+                let k = self.eval(ctx, k);
+                let v = self.force_deep(k).as_text()?;
+                is_verb(&v).then_some(v)?
+            }
+            _ => return None,
         };
         match self.eval(ctx, &call.args[0]) {
             Value::Router(this) if this == id => Some(Value::Builtin(Builtin::RouterMethod(
@@ -416,7 +426,7 @@ impl Interp {
             Expr::Index(o, _) => (o, None),
             _ => return None,
         };
-        if !matches!(obj.as_ref(), Expr::Ident(_) | Expr::This | Expr::Member(..)) {
+        if !reads_a_name(obj) {
             return None;
         }
         let Value::Router(id) = self.eval(ctx, obj) else {
@@ -1610,4 +1620,35 @@ fn first_is_path(a: &Rc<RefCell<Vec<Value>>>) -> bool {
         }
     }
     false
+}
+
+/// An HTTP verb, `use` or `route`: what a router's bound method registers.
+fn is_verb(v: &str) -> bool {
+    HTTP_VERBS.contains(&v) || v == "use" || v == "route"
+}
+
+/// A receiver that reads a name (`app`, `this`, `this.app`, also with a
+/// type stated: `(app as Application)`): reading it again changes nothing.
+fn reads_a_name(e: &Expr) -> bool {
+    match e {
+        Expr::Ident(_) | Expr::This | Expr::Member(..) => true,
+        Expr::Typed(inner, _) => reads_a_name(inner),
+        _ => false,
+    }
+}
+
+/// A key whose second reading gives what the first did and changes
+/// nothing: a name, a literal, a property read, or a case change or trim
+/// of one (`method.toLowerCase()`).
+fn pure_key(k: &Expr) -> bool {
+    match k {
+        Expr::Ident(_) | Expr::Str(_) => true,
+        Expr::Member(o, _) | Expr::Typed(o, _) => pure_key(o),
+        Expr::Call(c) => {
+            c.args.is_empty()
+                && matches!(&c.callee, Expr::Member(o, m)
+                    if matches!(m.as_str(), "toLowerCase" | "toUpperCase" | "trim") && pure_key(o))
+        }
+        _ => false,
+    }
 }
