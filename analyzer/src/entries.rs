@@ -2,13 +2,15 @@
 //! the server to start from, each with the reason it was chosen.
 //!
 //! Captures: `main`; the script that `scripts.start` (then `dev`, `serve`,
-//! `start:prod`) runs, through `npm run X` / `yarn X` / `pnpm [run] X` hops,
-//! `&&`/`;` chains and `concurrently "…" "…"`, environment prefixes (`FOO=1`,
+//! `start:prod`; when those name nothing, the scripts whose names say they
+//! serve, [`serving_script`]) runs, through `npm run X` / `yarn X` / `pnpm
+//! [run] X` hops, `&&`/`;` chains and `concurrently "…" "…"`, `cd dir &&
+//! …` (the rest runs in that folder), environment prefixes (`FOO=1`,
 //! `cross-env`, `dotenv -e .env --`, `env-cmd -f .env`, `dotenvx run --`), package-manager launchers (`yarn node
 //! x`, `pnpm exec tsx x`, `npm exec -- x`, `yarn ts-node x`: yarn and pnpm
 //! run a package's binary when no script has the name), and runners with
 //! their flags (`node -r dotenv/config server`, `node --watch`, `nodemon
-//! --exec ts-node src/x.ts`, `ts-node-dev --respawn`, `tsx watch`, `pm2
+//! --exec ts-node src/x.ts` (the exec'd program runs with the rest), `ts-node-dev --respawn`, `tsx watch`, `pm2
 //! start`, `forever start`, `babel-node`); `nest start [project]`, which
 //! runs nest-cli.json's `sourceRoot` + `entryFile` (defaults `src`, `main`;
 //! a monorepo's `projects.<name>`); `nx serve api`, `nx run api:serve` and
@@ -119,6 +121,58 @@ fn has_source_ext(w: &str) -> bool {
 /// start of Nest's scaffold (`node dist/main`).
 const START_SCRIPTS: &[&str] = &["start", "dev", "serve", "start:prod"];
 
+/// A script named for serving the program, read when the usual start
+/// scripts name none: a word of its name (split at `:`, `-`, `_`, `.`)
+/// says it serves (`server`, `start:api`, `dev-backend`, `serve:prod`) and
+/// none says it builds, tests, tends or serves a front end.
+fn serving_script(name: &str) -> bool {
+    const SERVES: &[&str] = &[
+        "start",
+        "serve",
+        "server",
+        "dev",
+        "prod",
+        "production",
+        "backend",
+        "api",
+    ];
+    const OTHER: &[&str] = &[
+        "test",
+        "tests",
+        "build",
+        "lint",
+        "seed",
+        "migrate",
+        "migration",
+        "migrations",
+        "format",
+        "clean",
+        "doc",
+        "docs",
+        "storybook",
+        "e2e",
+        "client",
+        "web",
+        "frontend",
+        "ui",
+        "deploy",
+        "release",
+        "install",
+        "prepare",
+        "typecheck",
+        "generate",
+        "codegen",
+        "worker",
+        "cron",
+        "coverage",
+        "bench",
+        "docker",
+        "watch",
+    ];
+    let words: Vec<&str> = name.split([':', '-', '_', '.']).collect();
+    words.iter().any(|w| SERVES.contains(w)) && !words.iter().any(|w| OTHER.contains(w))
+}
+
 /// Entry hints from one package.json, in a stable order. `read` gives the
 /// text of a file named relative to the manifest's folder (the folder npm
 /// runs scripts in): shell launchers and `nest-cli.json`.
@@ -136,9 +190,9 @@ pub(crate) fn package_hints(
     }
     let scripts = json.get("scripts").and_then(|s| s.as_object());
     let launch = Launch { json, read };
-    for key in START_SCRIPTS {
-        let Some(cmd) = scripts.and_then(|s| s.get(*key)).and_then(|s| s.as_str()) else {
-            continue;
+    let read_script = |key: &str, out: &mut Vec<Hint>| {
+        let Some(cmd) = scripts.and_then(|s| s.get(key)).and_then(|s| s.as_str()) else {
+            return;
         };
         let mut found = Vec::new();
         launch.command(cmd, 0, &mut found);
@@ -151,6 +205,28 @@ pub(crate) fn package_hints(
             };
             if !out.iter().any(|h| h.path == hint.path) {
                 out.push(hint);
+            }
+        }
+    };
+    let before = out.len();
+    for key in START_SCRIPTS {
+        read_script(key, &mut out);
+    }
+    // When none of those names a program, the scripts whose names say
+    // they serve it (`server`, `start:api`, `dev:backend`), in name order.
+    if out.len() == before {
+        let mut serving: Vec<&str> = scripts
+            .map(|s| {
+                s.keys()
+                    .map(String::as_str)
+                    .filter(|k| serving_script(k))
+                    .collect()
+            })
+            .unwrap_or_default();
+        serving.sort_unstable();
+        for key in serving {
+            if !START_SCRIPTS.contains(&key) {
+                read_script(key, &mut out);
             }
         }
     }
@@ -1042,6 +1118,23 @@ mod tests {
         );
         // A `cd` out of the package names nothing.
         assert!(paths(json!({"scripts": {"start": "cd .. && node index.js"}})).is_empty());
+    }
+
+    #[test]
+    fn serving_scripts_are_read_when_the_usual_ones_name_nothing() {
+        let pkg = json!({"scripts": {
+            "start": "next start",
+            "server": "cross-env NODE_ENV=production node -r dotenv-flow/config dist/server/app.js",
+            "build:server": "node scripts/build-server.js",
+            "seed": "node scripts/seed.js",
+            "start:worker": "node dist/worker.js",
+            "dev:api": "tsx src/api.ts"}});
+        assert_eq!(paths(pkg), ["src/api.ts", "dist/server/app.js"]);
+        // When a usual start script names the program, no other is read.
+        let pkg = json!({"scripts": {"start": "node index.js", "server:mock": "node mock.js"}});
+        assert_eq!(paths(pkg), ["index.js"]);
+        assert!(serving_script("start:api") && serving_script("serve-prod"));
+        assert!(!serving_script("start:web") && !serving_script("test:server"));
     }
 
     #[test]
