@@ -969,6 +969,29 @@ pub(crate) fn thrown(ip: &mut Interp, ctx: &Ctx, v: &Value, e: &Expr, line: u32)
     }
 }
 
+/// What a parameter declared with a library's type stands for when its
+/// argument is only known at run time, asked in this order: the first row
+/// that answers.
+const TYPED_UNKNOWN_ARGS: &[TypedArgHook] = &[Interp::typed_unknown_sio];
+
+/// A hook giving the value a parameter's declared type stands for.
+type TypedArgHook = fn(&mut Interp, &Closure, usize, &Value) -> Option<Value>;
+
+/// The argument `v` of parameter `i` of `c`, when only known at run time
+/// and the parameter's declared type is a modelled library's (a Socket.IO
+/// `Server`): the first row of [`TYPED_UNKNOWN_ARGS`] that answers.
+pub(crate) fn typed_unknown_arg(
+    ip: &mut Interp,
+    c: &Closure,
+    i: usize,
+    v: &Value,
+) -> Option<Value> {
+    if !matches!(v, Value::Unknown(_) | Value::Undef) || c.func.param_types.get(i)?.is_none() {
+        return None;
+    }
+    TYPED_UNKNOWN_ARGS.iter().find_map(|hook| hook(ip, c, i, v))
+}
+
 /// `x.prop = v` where `x` is a value a library made (`Framework(name)`):
 /// whether a row of [`SET_MEMBERS`] kept it.
 pub(crate) fn set_member(ip: &mut Interp, name: &str, prop: &str, v: &Value) -> bool {

@@ -1367,9 +1367,35 @@ impl Interp {
                 return argv;
             }
         }
+        let (client, server, ns) = self.assumed_home(c, &facts);
+        let assumed = Rc::new(crate::value::Assumed {
+            func: c.func.name.clone().unwrap_or_else(|| "<anonymous>".into()),
+            file: c.file,
+            line: c.func.line,
+        });
+        for (i, k) in kinds.into_iter().enumerate() {
+            let Some(kind) = k else { continue };
+            let kind = match (kind, client) {
+                (SioKind::Socket, true) => SioKind::Client,
+                (_, true) => continue,
+                (k, false) => k,
+            };
+            argv[i] = Value::Sio(Rc::new(Sio {
+                assumed: Some(assumed.clone()),
+                ..sio_bare(kind, server, &ns)
+            }));
+        }
+        argv
+    }
+
+    /// Where a Socket.IO value assumed for a parameter of `c` lives: on the
+    /// client (its file is a client's), or on the server and namespace the
+    /// program's sockets connect to (the one namespace its servers serve,
+    /// else `/`).
+    fn assumed_home(&self, c: &Closure, facts: &crate::ir::FileFacts) -> (bool, u32, String) {
         let rel = self.loader.project.rel(c.file).to_string();
         let client =
-            crate::census::is_client_path(&rel) || crate::census::imports_client_framework(&facts);
+            crate::census::is_client_path(&rel) || crate::census::imports_client_framework(facts);
         let (server, ns) = if client {
             (u32::MAX, "/".to_string())
         } else {
@@ -1410,24 +1436,45 @@ impl Interp {
             let (ns, server) = pick.unwrap_or_else(|| ("/".into(), 0));
             (server, ns)
         };
+        (client, server, ns)
+    }
+
+    /// An argument only known at run time handed to a parameter declared
+    /// with Socket.IO's own type (`constructor(io: Server)` with `Server`
+    /// imported from `socket.io`, given `this.io` before it is attached):
+    /// that parameter is a Socket.IO server, socket or namespace all the
+    /// same, its namespace assumed as for a function run without a caller
+    /// ([`Interp::placeholder_args`]).
+    pub(crate) fn typed_unknown_sio(&mut self, c: &Closure, i: usize, v: &Value) -> Option<Value> {
+        if !matches!(v, Value::Unknown(_) | Value::Undef) {
+            return None;
+        }
+        let Some(Some(TypeExpr::Ref(t, _))) = c.func.param_types.get(i) else {
+            return None;
+        };
+        let kind = match t.rsplit('.').next() {
+            Some("Server") => SioKind::Server,
+            Some("Socket") => SioKind::Socket,
+            Some("Namespace") => SioKind::Namespace,
+            _ => return None,
+        };
+        let facts = self.loader.get(c.file).facts.clone();
+        if !is_socketio_type(&facts, t) {
+            return None;
+        }
+        let (client, server, ns) = self.assumed_home(c, &facts);
+        if client {
+            return None;
+        }
         let assumed = Rc::new(crate::value::Assumed {
             func: c.func.name.clone().unwrap_or_else(|| "<anonymous>".into()),
             file: c.file,
             line: c.func.line,
         });
-        for (i, k) in kinds.into_iter().enumerate() {
-            let Some(kind) = k else { continue };
-            let kind = match (kind, client) {
-                (SioKind::Socket, true) => SioKind::Client,
-                (_, true) => continue,
-                (k, false) => k,
-            };
-            argv[i] = Value::Sio(Rc::new(Sio {
-                assumed: Some(assumed.clone()),
-                ..sio_bare(kind, server, &ns)
-            }));
-        }
-        argv
+        Some(Value::Sio(Rc::new(Sio {
+            assumed: Some(assumed),
+            ..sio_bare(kind, server, &ns)
+        })))
     }
 }
 

@@ -793,6 +793,8 @@ impl Interp {
                 && let Some(typed) = self.typed_sio(&c.env, t, &v)
             {
                 v = typed;
+            } else if let Some(typed) = crate::libs::typed_unknown_arg(self, c, i, &v) {
+                v = typed;
             }
             self.bind(&ctx, p, v, true);
         }
