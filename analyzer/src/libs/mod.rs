@@ -78,6 +78,7 @@ pub(crate) mod socketio_syntax;
 pub(crate) mod stores;
 pub(crate) mod swagger_routes;
 pub(crate) mod swagger_tools;
+pub(crate) mod swr;
 pub(crate) mod tsed;
 pub(crate) mod tsoa;
 pub(crate) mod validators;
@@ -117,6 +118,8 @@ pub(crate) struct LibState {
     pub(crate) dispatch_queue: Vec<socketio_rpc::Queued>,
     /// zustand stores, in the order created (see `libs/stores.rs`).
     pub(crate) stores: Vec<stores::Store>,
+    /// SWR's cache: what each key holds and who reads it (see `libs/swr.rs`).
+    pub(crate) swr: swr::SwrCache,
     /// Middleware that hands the request to a router (see `libs/express_forward.rs`).
     pub(crate) forwarding: express_forward::Forwarding,
     /// awilix-express's controller builders and served classes (see `libs/awilix.rs`).
@@ -210,7 +213,7 @@ pub(crate) enum Module {
     Glob,
     /// A directory loader package (`require-all`, …), by name.
     Loader,
-    /// zustand and its middleware, and Pinia, by name (see `stores.rs`).
+    /// zustand and its middleware, Pinia and SWR, by name (see `stores.rs`).
     Zustand,
     /// Vue (see `vue.rs`): where components' global properties are set.
     Vue,
@@ -461,6 +464,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("zustand/middleware", Module::Zustand),
     installed("zustand/middleware/immer", Module::Zustand),
     installed("pinia", Module::Zustand),
+    // swr.rs
+    installed("swr", Module::Zustand),
+    installed("swr/immutable", Module::Zustand),
     // vue.rs
     installed("vue", Module::Vue),
     installed("vue-socket.io", Module::VueSocket),

@@ -133,11 +133,27 @@ fn carriers(v: &Value) -> BTreeSet<String> {
 }
 
 /// Whether `new` brings a part that can carry sites which `old` lacks.
-fn brings_more(old: &Value, new: &Value) -> bool {
+pub(super) fn brings_more(old: &Value, new: &Value) -> bool {
     !carriers(new).is_subset(&carriers(old))
 }
 
 impl Interp {
+    /// The function component instance rendering now, if any.
+    pub(super) fn rendering_instance(&self) -> Option<usize> {
+        self.libs.react.stack.last().copied()
+    }
+
+    /// Render `instances` again (once no element is rendering) because a
+    /// value they read from outside their state changed (`libs/swr.rs`).
+    pub(super) fn render_again(&mut self, instances: &[usize]) {
+        for &i in instances {
+            if !self.libs.react.pending.contains(&i) {
+                self.libs.react.pending.push_back(i);
+            }
+        }
+        self.drain_rerenders();
+    }
+
     /// Render the function component `f` with `argv` at the element on `line`
     /// of the running file, as an instance (see the module doc).
     pub(crate) fn render_function(&mut self, ctx: &Ctx, f: &Value, argv: Vec<Value>, line: u32) {

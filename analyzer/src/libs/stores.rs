@@ -1,4 +1,5 @@
-//! State containers that keep what the program puts in them: zustand and Pinia.
+//! State containers that keep what the program puts in them: zustand and
+//! Pinia (and SWR's cache, in `libs/swr.rs`).
 //!
 //! A client socket often lives in a store rather than in a module variable:
 //!
@@ -58,6 +59,8 @@ pub(crate) enum StoreFn {
     Define,
     /// The `useStore` a Pinia `defineStore` returns.
     Use(u32),
+    /// An SWR function (see `libs/swr.rs`).
+    Swr(super::swr::SwrFn),
 }
 
 /// A store made by `create`.
@@ -73,7 +76,9 @@ pub(crate) struct Store {
 /// The value of a zustand module (`zustand`, `zustand/vanilla`,
 /// `zustand/middleware`, `zustand/middleware/immer`).
 pub(crate) fn module(pkg: &str) -> Value {
-    let f = if pkg.starts_with("zustand/middleware") {
+    let f = if pkg == "swr" || pkg == "swr/immutable" {
+        StoreFn::Swr(super::swr::SwrFn::Hook)
+    } else if pkg.starts_with("zustand/middleware") {
         StoreFn::Middleware
     } else if pkg == "pinia" {
         StoreFn::Define
@@ -92,6 +97,7 @@ pub(crate) fn member(f: StoreFn, prop: &str) -> Value {
         (StoreFn::Hook(i), "getState" | "getInitialState") => v(StoreFn::Get(i)),
         (StoreFn::Hook(i), "setState") => v(StoreFn::Set(i)),
         (StoreFn::Define, "defineStore") => v(StoreFn::Define),
+        (StoreFn::Swr(f), _) => super::swr::member(f, prop),
         _ => Value::external(),
     }
 }
@@ -131,6 +137,7 @@ impl Interp {
                 self.store_state(i)
             }
             StoreFn::Define => self.define_pinia_store(ctx, &argv, line),
+            StoreFn::Swr(f) => self.swr_call(ctx, f, &argv, line),
             StoreFn::Use(i) => self.store_state(i),
             StoreFn::Hook(i) => {
                 self.warm_store(i);
