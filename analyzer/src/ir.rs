@@ -59,6 +59,38 @@ impl FileFacts {
             .chain(self.literal_requires.iter().map(String::as_str))
     }
 
+    /// The names that the decorators of the classes the module's top level
+    /// declares are applied through (`RestController` of
+    /// `@RestController('/tags')`, `ws` of `@ws.On()`), in source order.
+    pub(crate) fn class_decorator_roots(&self) -> Vec<&str> {
+        fn root(e: &Expr) -> Option<&str> {
+            match e {
+                Expr::Ident(n) => Some(n),
+                Expr::Member(o, _) => root(o),
+                _ => None,
+            }
+        }
+        fn collect<'a>(st: &'a Stmt, out: &mut Vec<&'a str>) {
+            match st {
+                Stmt::Class(_, c) => {
+                    let all = c
+                        .decorators
+                        .iter()
+                        .chain(c.member_decorators.iter().flat_map(|(_, d)| d))
+                        .chain(c.param_decorators.iter().map(|(_, _, d)| d));
+                    out.extend(all.filter_map(|d| root(&d.callee)));
+                }
+                Stmt::ExportDecl(inner, _) => collect(inner, out),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for st in &self.body {
+            collect(st, &mut out);
+        }
+        out
+    }
+
     /// The imports and re-exports a module loads when it runs, in source
     /// order: [`FileFacts::static_sources`] without TypeScript's type-only
     /// imports.

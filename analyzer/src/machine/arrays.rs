@@ -22,7 +22,13 @@ impl Interp {
         name: &str,
         call: &Call,
     ) -> Value {
-        let argv = self.eval_args(ctx, &call.args);
+        let mut argv = self.eval_args(ctx, &call.args);
+        // A key is compared by identity: an import's binding (a class, a
+        // function) is read now, so `map.get(Users)` finds what another
+        // module stored under `Users`.
+        if let Some(k) = argv.first_mut() {
+            *k = self.force(std::mem::replace(k, Value::Undef), 0);
+        }
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         match name {
             "add" | "set" => {

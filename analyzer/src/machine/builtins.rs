@@ -400,6 +400,12 @@ impl Interp {
                 .unwrap_or(&Value::Undef)
                 .truthy()
                 .map_or(Value::dynamic(), Value::Bool),
+            // `String(v)`: a known string, number, boolean, null or undefined
+            // as text (`String(propertyKey)` in a decorator).
+            Builtin::FunctionCtor("String") => match argv.first() {
+                None => Value::str(""),
+                Some(v) => v.as_text().map_or(Value::dynamic(), |t| Value::str(&t)),
+            },
             Builtin::PathModule
             | Builtin::ObjectNs
             | Builtin::ReflectNs

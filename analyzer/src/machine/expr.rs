@@ -570,6 +570,14 @@ impl Interp {
                 {
                     return Value::Bool(Rc::ptr_eq(x, y) != op.starts_with('!'));
                 }
+                // A class is one value per evaluation of its declaration: two
+                // different declarations are two classes (`k === Users`, a
+                // class kept as a Map key).
+                if let (Value::Class(x), Value::Class(y)) = (&a, &b)
+                    && (Rc::ptr_eq(x, y) || !std::sync::Arc::ptr_eq(&x.class, &y.class))
+                {
+                    return Value::Bool(Rc::ptr_eq(x, y) != op.starts_with('!'));
+                }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {

@@ -129,6 +129,12 @@ impl Interp {
                 .get(&(*t, prop.clone(), key.clone()))
                 .cloned()
         });
+        let found = match found {
+            None if key == "design:paramtypes" && prop.is_none() => {
+                self.design_paramtypes(&arg(target_at), own)
+            }
+            f => f,
+        };
         let known_absent = !key.starts_with("design:")
             && !self.js.metadata.lost_any
             && !self.js.metadata.lost.contains(&key);
@@ -139,6 +145,51 @@ impl Interp {
             (false, None) if known_absent => Value::Undef,
             _ => Value::dynamic(),
         }
+    }
+
+    /// What TypeScript's `emitDecoratorMetadata` stores as a decorated
+    /// class's `design:paramtypes`: its constructor's parameter types, each
+    /// the value its type names where the class is declared (a class, for
+    /// a DI container to build: `constructor(private readonly config:
+    /// GlobalConfig)` gives `[GlobalConfig]`); a type that names no class or
+    /// function is only known at run time. A decorated class without a
+    /// constructor has none of its own; `getMetadata` then finds its
+    /// superclass's.
+    fn design_paramtypes(&mut self, v: &Value, own: bool) -> Option<Value> {
+        let Value::Class(start) = v else {
+            return None;
+        };
+        let mut cur = start.clone();
+        for _ in 0..MAX_CHAIN {
+            let decorated = !cur.class.decorators.is_empty();
+            match &cur.class.constructor {
+                Some(ctor) if decorated => {
+                    let env = cur.env.clone();
+                    let types: Vec<Value> = ctor
+                        .param_types
+                        .iter()
+                        .map(|t| match t {
+                            Some(TypeExpr::Ref(name, _)) if !name.contains('.') => {
+                                match env.lookup(name).map(|v| self.force(v, 0)) {
+                                    Some(c @ (Value::Class(_) | Value::Func(_))) => c,
+                                    _ => Value::dynamic(),
+                                }
+                            }
+                            _ => Value::dynamic(),
+                        })
+                        .collect();
+                    return Some(Value::array(types));
+                }
+                Some(_) => return None,
+                None if own => return None,
+                None => {}
+            }
+            let Some(Value::Class(s)) = cur.superclass.clone() else {
+                return None;
+            };
+            cur = s;
+        }
+        None
     }
 
     /// Where `v`'s metadata lives; `None` for a value only known at run time.

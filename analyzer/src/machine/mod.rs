@@ -367,7 +367,6 @@ impl Interp {
             "setTimeout",
             "setInterval",
             "Number",
-            "String",
             "Error",
             "Symbol",
         ] {
@@ -376,6 +375,7 @@ impl Interp {
         globals.define("Reflect", Value::Builtin(Builtin::ReflectNs));
         globals.define("RegExp", Value::Builtin(Builtin::FunctionCtor("RegExp")));
         globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
+        globals.define("String", Value::Builtin(Builtin::FunctionCtor("String")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         globals.define("URL", Value::Builtin(Builtin::Node(NodeFn::UrlCtor)));
@@ -410,6 +410,7 @@ impl Interp {
                 frames: Vec::new(),
                 dynamic_slots: HashMap::new(),
                 decorated: HashMap::new(),
+                own_decorators: HashMap::new(),
                 metadata: Default::default(),
                 reentry: budget::Reentry::default(),
                 maybe_returns: Vec::new(),

@@ -304,6 +304,13 @@ impl Interp {
                     ctx.scope
                         .define(local, Value::Lazy(t, Rc::from(name.as_str())));
                 }
+                // A module whose classes the program's own decorators
+                // decorate runs when imported, as ES modules do: those
+                // decorators record what the importer reads next (a
+                // registry of controllers).
+                if !imp.type_only && self.runs_own_decorators(t) {
+                    self.load_module(t);
+                }
             }
             other => {
                 if let Some(d) = &imp.default {
@@ -329,6 +336,40 @@ impl Interp {
                 }
             }
         }
+    }
+
+    /// Whether module `t`'s top level declares a class decorated by one of
+    /// the program's own functions: a decorator defined in the module or
+    /// imported from a file of the project (a workspace package's too), not
+    /// a package's (Angular's `@Component`, Nest's `@Controller`, whose
+    /// meaning `libs` reads from the class). Kept per module.
+    fn runs_own_decorators(&mut self, t: FileId) -> bool {
+        if let Some(&known) = self.js.own_decorators.get(&t) {
+            return known;
+        }
+        let facts = self.loader.get(t).facts.clone();
+        let roots = facts.class_decorator_roots();
+        let own = roots.iter().any(|name| {
+            let import = facts.body.iter().find_map(|st| match st {
+                Stmt::Import(imp)
+                    if imp.default.as_deref() == Some(*name)
+                        || imp.namespace.as_deref() == Some(*name)
+                        || imp.named.iter().any(|(_, local)| local == name) =>
+                {
+                    Some(imp)
+                }
+                _ => None,
+            });
+            match import {
+                Some(imp) => matches!(
+                    self.loader.project.resolve(t, &imp.source),
+                    Resolved::File(_)
+                ),
+                None => true,
+            }
+        });
+        self.js.own_decorators.insert(t, own);
+        own
     }
 
     /// What a specifier that names no project source file gives: a JSON

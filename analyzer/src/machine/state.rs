@@ -221,6 +221,9 @@ pub(crate) struct JsState {
     /// Properties a decorator assigned, by the object's address and name (the
     /// object is held, so the address stays its own): the decorator's place.
     pub(crate) decorated: decorators::DecoratedProps,
+    /// Per module, whether the program's own decorators decorate a class its
+    /// top level declares (then importing it runs it: `modules.rs`).
+    pub(crate) own_decorators: HashMap<FileId, bool>,
     /// What `Reflect.defineMetadata` stored (see `metadata.rs`).
     pub(crate) metadata: metadata::MetadataStore,
     /// The pages' classic scripts and the names they share (see `pages.rs`).
