@@ -1,5 +1,6 @@
 //! Members of an Express app that Express itself defines, read before (or
-//! without) the program assigning them.
+//! without) the program assigning them; and the members of the `express`
+//! module ([`module_member`]).
 //!
 //! Captures:
 //! - `app.locals`: the object Express creates with every app, which the
@@ -19,7 +20,8 @@
 //! neither member.
 
 use crate::machine::Interp;
-use crate::value::{ObjData, Unknown, Value};
+use crate::value::{Builtin, ObjData, Unknown, Value};
+use std::rc::Rc;
 
 impl Interp {
     /// The member `prop` Express defines on the app `id`, when the program
@@ -39,4 +41,17 @@ impl Interp {
             _ => None,
         }
     }
+}
+
+/// A member of the `express` module: `Router`, the module itself as `default`,
+/// and its middleware factories (`express.json`, `express.static`).
+pub(crate) fn module_member(b: &Builtin, prop: &str) -> Option<Value> {
+    Some(match (b, prop) {
+        (Builtin::Express, "Router") => Value::Builtin(Builtin::RouterCtor),
+        (Builtin::Express, "default") => Value::Builtin(Builtin::Express),
+        (Builtin::Express, p) => Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
+            format!("express.{p}").as_str(),
+        ))),
+        _ => return None,
+    })
 }

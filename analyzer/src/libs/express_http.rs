@@ -216,3 +216,84 @@ impl Interp {
         }
     }
 }
+
+/// The code of a status constant as the status-code packages name it
+/// (`CREATED`, `NOT_FOUND`, `UNPROCESSABLE_ENTITY`; also `200`-style keys).
+pub(crate) fn status_code_named(name: &str) -> Option<u16> {
+    if let Ok(n) = name.parse::<u16>() {
+        return (100..600).contains(&n).then_some(n);
+    }
+    Some(match name {
+        "CONTINUE" => 100,
+        "SWITCHING_PROTOCOLS" => 101,
+        "PROCESSING" => 102,
+        "OK" => 200,
+        "CREATED" => 201,
+        "ACCEPTED" => 202,
+        "NON_AUTHORITATIVE_INFORMATION" => 203,
+        "NO_CONTENT" => 204,
+        "RESET_CONTENT" => 205,
+        "PARTIAL_CONTENT" => 206,
+        "MULTI_STATUS" => 207,
+        "MULTIPLE_CHOICES" => 300,
+        "MOVED_PERMANENTLY" => 301,
+        "MOVED_TEMPORARILY" | "FOUND" => 302,
+        "SEE_OTHER" => 303,
+        "NOT_MODIFIED" => 304,
+        "TEMPORARY_REDIRECT" => 307,
+        "PERMANENT_REDIRECT" => 308,
+        "BAD_REQUEST" => 400,
+        "UNAUTHORIZED" => 401,
+        "PAYMENT_REQUIRED" => 402,
+        "FORBIDDEN" => 403,
+        "NOT_FOUND" => 404,
+        "METHOD_NOT_ALLOWED" => 405,
+        "NOT_ACCEPTABLE" => 406,
+        "PROXY_AUTHENTICATION_REQUIRED" => 407,
+        "REQUEST_TIMEOUT" => 408,
+        "CONFLICT" => 409,
+        "GONE" => 410,
+        "LENGTH_REQUIRED" => 411,
+        "PRECONDITION_FAILED" => 412,
+        "REQUEST_TOO_LONG" | "PAYLOAD_TOO_LARGE" | "REQUEST_ENTITY_TOO_LARGE" => 413,
+        "REQUEST_URI_TOO_LONG" | "URI_TOO_LONG" => 414,
+        "UNSUPPORTED_MEDIA_TYPE" => 415,
+        "REQUESTED_RANGE_NOT_SATISFIABLE" | "RANGE_NOT_SATISFIABLE" => 416,
+        "EXPECTATION_FAILED" => 417,
+        "IM_A_TEAPOT" => 418,
+        "MISDIRECTED_REQUEST" => 421,
+        "UNPROCESSABLE_ENTITY" => 422,
+        "LOCKED" => 423,
+        "FAILED_DEPENDENCY" => 424,
+        "TOO_EARLY" => 425,
+        "UPGRADE_REQUIRED" => 426,
+        "PRECONDITION_REQUIRED" => 428,
+        "TOO_MANY_REQUESTS" => 429,
+        "REQUEST_HEADER_FIELDS_TOO_LARGE" => 431,
+        "UNAVAILABLE_FOR_LEGAL_REASONS" => 451,
+        "INTERNAL_SERVER_ERROR" => 500,
+        "NOT_IMPLEMENTED" => 501,
+        "BAD_GATEWAY" => 502,
+        "SERVICE_UNAVAILABLE" => 503,
+        "GATEWAY_TIMEOUT" => 504,
+        "HTTP_VERSION_NOT_SUPPORTED" => 505,
+        "INSUFFICIENT_STORAGE" => 507,
+        "NETWORK_AUTHENTICATION_REQUIRED" => 511,
+        _ => return None,
+    })
+}
+
+/// A member of a status-code package (`http-status`, `http-status-codes`):
+/// the package itself under its export names, a status constant's code.
+pub(crate) fn status_member(b: &Builtin, prop: &str) -> Option<Value> {
+    Some(match (b, prop) {
+        (Builtin::HttpStatus, "default" | "StatusCodes" | "status" | "httpStatus") => {
+            Value::Builtin(Builtin::HttpStatus)
+        }
+        (Builtin::HttpStatus, name) => match status_code_named(name) {
+            Some(code) => Value::Num(code as f64),
+            None => Value::external(),
+        },
+        _ => return None,
+    })
+}

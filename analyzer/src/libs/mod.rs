@@ -71,6 +71,7 @@ pub(crate) mod served;
 pub(crate) mod socket_controllers;
 pub(crate) mod socketio;
 pub(crate) mod socketio_client;
+pub(crate) mod socketio_modules;
 pub(crate) mod socketio_multiplex;
 pub(crate) mod socketio_relay;
 pub(crate) mod socketio_rpc;
@@ -612,6 +613,25 @@ const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     awilix::framework_member,
 ];
 
+/// Members of the modelled packages' own values (`express.Router`,
+/// `HttpStatus.NOT_FOUND`, `z.string`), asked in this order.
+const BUILTIN_MEMBERS: &[BuiltinMemberHook] = &[
+    express_app_members::module_member,
+    express_http::status_member,
+    validators::module_member,
+    schemas::zod_member,
+    socketio_modules::module_member,
+    url_join_member,
+];
+
+/// A hook answering a member of a package's value the machine holds.
+type BuiltinMemberHook = fn(&Builtin, &str) -> Option<Value>;
+
+/// `url-join`'s default export is the function itself.
+fn url_join_member(b: &Builtin, prop: &str) -> Option<Value> {
+    matches!((b, prop), (Builtin::UrlJoin, "default")).then_some(Value::Builtin(Builtin::UrlJoin))
+}
+
 /// What `x.prop` gives when `x` is a value a library owns (a package's
 /// module, a value it made, a store's or container's function, lodash):
 /// `None` when no library models it, and the machine decides.
@@ -622,7 +642,7 @@ pub(crate) fn member(b: &Builtin, prop: &str) -> Option<Value> {
         Builtin::Lodash(m) => Some(lodash::member(m, prop)),
         Builtin::OpaqueModule(m) => MODULE_MEMBERS.iter().find_map(|hook| hook(m, prop)),
         Builtin::Framework(n) => FRAMEWORK_MEMBERS.iter().find_map(|hook| hook(n, prop)),
-        _ => None,
+        _ => BUILTIN_MEMBERS.iter().find_map(|hook| hook(b, prop)),
     }
 }
 

@@ -1184,3 +1184,16 @@ impl ZodVal {
         }
     }
 }
+
+/// A member of Zod's value: the namespace under its export names, a builder
+/// (`z.string`), and the `iso`/`string` format builders (`z.iso.datetime`).
+pub(crate) fn zod_member(b: &Builtin, prop: &str) -> Option<Value> {
+    Some(match (b, prop) {
+        (Builtin::Zod, "z" | "default" | "coerce" | "zod") => Value::Builtin(Builtin::Zod),
+        (Builtin::Zod, p) => Value::Builtin(Builtin::ZodBuilder(Rc::from(p))),
+        (Builtin::ZodBuilder(ns), p) if ns.as_ref() == "iso" || ns.as_ref() == "string" => {
+            Value::Builtin(Builtin::ZodBuilder(Rc::from(format!("iso.{p}").as_str())))
+        }
+        _ => return None,
+    })
+}

@@ -341,3 +341,52 @@ impl Interp {
         Value::Validator(Rc::new(vec![(part, field, J::Object(s), required)]))
     }
 }
+
+/// A member of a validation package's value: Ajv (the class, an instance's
+/// `compile`/`validate` and chaining methods), `jsonschema`, Joi, celebrate
+/// (`Joi`, `Segments`) and express-validator's request-part functions.
+pub(crate) fn module_member(b: &Builtin, prop: &str) -> Option<Value> {
+    Some(match (b, prop) {
+        (Builtin::Ajv, "default" | "Ajv" | "Ajv2019" | "Ajv2020") => Value::Builtin(Builtin::Ajv),
+        (Builtin::AjvInstance, m) => match m {
+            "compile" => Value::Builtin(Builtin::AjvMethod("compile")),
+            "validate" => Value::Builtin(Builtin::AjvMethod("validate")),
+            "addSchema" | "addFormat" | "addKeyword" | "addVocabulary" | "removeSchema" => {
+                Value::Builtin(Builtin::AjvMethod("chain"))
+            }
+            _ => Value::external(),
+        },
+        (Builtin::JsonValidator, "Validator" | "default") => Value::Builtin(Builtin::JsonValidator),
+        (Builtin::JsonValidator, "validate") => Value::Builtin(Builtin::JsonValidate),
+        (Builtin::JsonValidator, "ajv") => Value::Builtin(Builtin::AjvInstance),
+        (Builtin::Joi, "default" | "Joi") => Value::Builtin(Builtin::Joi),
+        (Builtin::Joi, p) => Value::Builtin(Builtin::JoiBuilder(Rc::from(p))),
+        (Builtin::Celebrate, "Joi") => Value::Builtin(Builtin::Joi),
+        (Builtin::Celebrate, "celebrate" | "default") => Value::Builtin(Builtin::Celebrate),
+        (Builtin::Celebrate, "Segments") => {
+            let o = ObjData::new();
+            for (k, v) in [
+                ("BODY", "body"),
+                ("QUERY", "query"),
+                ("PARAMS", "params"),
+                ("HEADERS", "headers"),
+                ("COOKIES", "cookies"),
+            ] {
+                o.set(k, Value::str(v));
+            }
+            Value::Obj(o)
+        }
+        (Builtin::CheckField(CheckField::Module), p) => {
+            Value::Builtin(Builtin::CheckField(match p {
+                "body" | "check" | "checkBody" => CheckField::Part(RequestPart::Body),
+                "query" | "checkQuery" => CheckField::Part(RequestPart::Query),
+                "param" | "checkParams" => CheckField::Part(RequestPart::Params),
+                "header" | "checkHeaders" => CheckField::Part(RequestPart::Headers),
+                "cookie" => CheckField::Part(RequestPart::Cookies),
+                "checkSchema" => CheckField::Schema,
+                _ => return Some(Value::external()),
+            }))
+        }
+        _ => return None,
+    })
+}
