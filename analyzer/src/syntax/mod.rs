@@ -331,11 +331,13 @@ impl SyntaxContext {
         // type * from './types'`), blanked as compiling erases them;
         // decorators with a call chain (`@Returns(200, Array).Of(Order)`);
         // an import type opening a call's type arguments
-        // (`getRequest<import('fastify').FastifyRequest>()`).
-        const TS_REPAIRS: [recover::CopyRepair; 3] = [
+        // (`getRequest<import('fastify').FastifyRequest>()`); a type member
+        // named `in` after a member with no separator.
+        const TS_REPAIRS: [recover::CopyRepair; 4] = [
             recover::erase_type_star_exports,
             recover::cut_decorator_chains,
             recover::rename_type_argument_imports,
+            recover::rename_in_members,
         ];
         let mut ts_repaired: Option<Vec<u8>> = None;
         if grammar != Grammar::JavaScript {

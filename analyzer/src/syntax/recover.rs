@@ -42,6 +42,11 @@
 //! the grammar reads; types are erased, so nothing is lost
 //! ([`rename_type_argument_imports`]).
 //!
+//! A seventh copy spells a type member named `in` that follows a member
+//! with no separator (`key: string` then `in: "header"`) as `i_`, which the
+//! TypeScript grammar (0.23) otherwise reads as continuing the type above
+//! ([`rename_in_members`]).
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -588,6 +593,42 @@ pub(super) fn rename_type_argument_imports(src: &[u8]) -> Option<Vec<u8>> {
     out
 }
 
+/// A copy in which a type member named `in` that starts a line after a
+/// member with no separator (`key: string` then `in: "header" | "query"`,
+/// as TypeScript allows) is spelled `i_`: the TypeScript grammar (0.23)
+/// reads the keyword as continuing the type above and loses both lines.
+/// Types are erased, so only the member's name in a schema read from the
+/// type could differ, and only in a file that did not parse before; `None`
+/// when there is no such line.
+pub(super) fn rename_in_members(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut prev_end: Option<u8> = None;
+    let mut start = 0;
+    while start < src.len() {
+        let end = memchr::memchr(b'\n', &src[start..]).map_or(src.len(), |i| start + i);
+        let line = &src[start..end];
+        let lead = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let rest = &line[lead..];
+        let member = rest.starts_with(b"in:") || rest.starts_with(b"in?:");
+        let separated = matches!(
+            prev_end,
+            None | Some(b',' | b';' | b'{' | b'(' | b'[' | b'|' | b'&')
+        );
+        if member && !separated {
+            let copy = out.get_or_insert_with(|| src.to_vec());
+            copy[start + lead + 1] = b'_';
+        }
+        if let Some(&last) = line.iter().rev().find(|b| !b.is_ascii_whitespace()) {
+            prev_end = Some(last);
+        }
+        start = end + 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Grammar, SyntaxContext};
@@ -639,6 +680,22 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!(e[0].0, 3, "{e:?}");
         assert!(e[0].1.contains("line 3 skipped"), "{e:?}");
+    }
+
+    #[test]
+    fn a_member_named_in_after_one_without_separator_parses() {
+        let src = "type Auth =\n  | {\n      kind: \"apikey\"\n      in: \"header\" | \"query\"\n    }\n  | { kind: \"basic\" };\nconst x = 1;\n";
+        let lowered = SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes());
+        assert!(
+            lowered.parse_errors.is_empty(),
+            "{:?}",
+            lowered.parse_errors
+        );
+        // Separated members and object literals are left as written.
+        assert!(super::rename_in_members(b"type Q = {\n  a: string;\n  in: string\n}\n").is_none());
+        assert!(
+            super::rename_in_members(b"const p = {\n  name: 'id',\n  in: 'query',\n};\n").is_none()
+        );
     }
 
     #[test]
