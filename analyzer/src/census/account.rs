@@ -177,7 +177,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         .filter(|f| f.code == FindingCode::AnalysisBudget && f.message.contains("nest deeper"))
         .map(|f| (f.at.clone(), f.message.clone()))
         .collect();
-    let computed_imports: Vec<Location> = inv
+    let computed_imports: Vec<Computed> = inv
         .findings
         .iter()
         .filter(|f| {
@@ -186,7 +186,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 FindingCode::DynamicImport | FindingCode::DynamicLoop
             )
         })
-        .map(|f| f.at.clone())
+        .map(|f| Computed {
+            at: f.at.clone(),
+            is_loop: f.code == FindingCode::DynamicLoop,
+        })
         .collect();
     let unmounted: Vec<&crate::Finding> = inv
         .findings
@@ -769,7 +772,7 @@ fn explain(
     event: bool,
     budget: Option<&(Location, String)>,
     depth: &[(Location, String)],
-    computed_imports: &[Location],
+    computed_imports: &[Computed],
 ) -> Why {
     let project = run.project;
     let rec = &run.interp.rec.census;
@@ -1007,22 +1010,28 @@ fn explain(
         // (A browser script's computed import, `public/javascripts/x.js`,
         // loads no server module: it explains only unreached client files.)
         let client = super::is_client_path(rel);
-        let computed_imports: Vec<Location> = computed_imports
+        let computed_imports: Vec<Computed> = computed_imports
             .iter()
-            .filter(|l| client || !super::is_client_path(&l.file))
+            .filter(|c| client || !super::is_client_path(&c.at.file))
             .cloned()
             .collect();
         let computed_imports = computed_imports.as_slice();
-        let near = computed_imports.iter().find(|l| {
-            let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
+        let near = computed_imports.iter().find(|c| {
+            let d = c.at.file.rsplit_once('/').map_or("", |(d, _)| d);
             d.is_empty() || dir == d || dir.starts_with(&format!("{d}/"))
         });
         return match near {
-            Some(l) => Why {
+            Some(c) => Why {
                 cause: "dynamic-import",
                 reason: format!(
-                    "no entry reaches this file; it may be the module the computed import at {}:{} loads",
-                    l.file, l.line
+                    "no entry reaches this file; it may be the module {} at {}:{} loads",
+                    if c.is_loop {
+                        "the loop over values only known at run time"
+                    } else {
+                        "the computed import"
+                    },
+                    c.at.file,
+                    c.at.line
                 ),
             },
             // A file that creates an app itself (`express()`, then its
@@ -1291,12 +1300,16 @@ fn explain(
     // loop over run-time values feeds it, or metadata it cannot read).
     if item.method.starts_with('[') {
         let rel = project.rel(file);
-        let near = computed_imports.iter().find(|l| l.file == rel);
+        let near = computed_imports
+            .iter()
+            .find(|c| c.at.file == rel && c.is_loop)
+            .or_else(|| computed_imports.iter().find(|c| c.at.file == rel));
         return Why {
             cause: "dynamic-method",
-            reason: match near {
-                Some(l) => format!(
-                    "its method is chosen at run time, and no run of it the analysis followed named one (see the loop at {}:{})",
+            reason: match near.map(|c| (&c.at, c.is_loop)) {
+                Some((l, is_loop)) => format!(
+                    "its method is chosen at run time, and no run of it the analysis followed named one (see the {} at {}:{})",
+                    if is_loop { "loop" } else { "computed import" },
                     l.file, l.line
                 ),
                 None => "its method is chosen at run time, and no run of it the analysis followed named one".into(),
@@ -1418,8 +1431,9 @@ fn helper_function(facts: &FileFacts, name: &str) -> bool {
 /// The computed imports of the run that share the most folders with `dir`
 /// (the unreached file's folder), as `file:line` text: `None` when the run
 /// has none. Three are named, then how many more.
-fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String> {
-    let shared = |l: &Location| {
+fn computed_elsewhere(computed_imports: &[Computed], dir: &str) -> Option<String> {
+    let shared = |c: &Computed| {
+        let l = &c.at;
         let d = l.file.rsplit_once('/').map_or("", |(d, _)| d);
         d.split('/')
             .zip(dir.split('/'))
@@ -1429,8 +1443,8 @@ fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String
     let best = computed_imports.iter().map(shared).max()?;
     let mut at: Vec<String> = computed_imports
         .iter()
-        .filter(|l| shared(l) == best)
-        .map(|l| format!("{}:{}", l.file, l.line))
+        .filter(|c| shared(c) == best)
+        .map(|c| format!("{}:{}", c.at.file, c.at.line))
         .collect();
     at.sort();
     at.dedup();
@@ -1442,6 +1456,14 @@ fn computed_elsewhere(computed_imports: &[Location], dir: &str) -> Option<String
         list.push_str(&format!(" and {more} more"));
     }
     Some(list)
+}
+
+/// A place that may load a module from a path only known at run time: a
+/// computed import, or a loop over values only known at run time.
+#[derive(Clone)]
+struct Computed {
+    at: Location,
+    is_loop: bool,
 }
 
 /// Whether a module imports a Ts.ED package (`import { Module } from "@tsed/di"`).
