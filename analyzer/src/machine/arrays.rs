@@ -26,7 +26,9 @@ impl Interp {
         // A key is compared by identity: an import's binding (a class, a
         // function) is read now, so `map.get(Users)` finds what another
         // module stored under `Users`.
-        if let Some(k) = argv.first_mut() {
+        if let Some(k) = argv.first_mut()
+            && matches!(k, Value::Lazy(..))
+        {
             *k = self.force(std::mem::replace(k, Value::Undef), 0);
         }
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);

@@ -347,6 +347,21 @@ impl Interp {
         if let Some(&known) = self.js.own_decorators.get(&t) {
             return known;
         }
+        // Most modules have no decorator: their bytes say so without a parse
+        // (a line that starts with `@` and a name).
+        let decorated = std::fs::read(self.loader.project.abs(t)).is_ok_and(|bytes| {
+            bytes.split(|&b| b == b'\n').any(|line| {
+                let line = line.trim_ascii_start();
+                line.first() == Some(&b'@')
+                    && line
+                        .get(1)
+                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            })
+        });
+        if !decorated {
+            self.js.own_decorators.insert(t, false);
+            return false;
+        }
         let facts = self.loader.get(t).facts.clone();
         let roots = facts.class_decorator_roots();
         let own = roots.iter().any(|name| {
