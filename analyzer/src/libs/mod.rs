@@ -789,6 +789,7 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
         Builtin::NestWs(name) => ip.nest_ws_call(name, argv),
         _ => None,
     },
+    |ip, ctx, b, argv, _, line| ip.validator_call(ctx, b, argv, line),
     |ip, ctx, b, _, _, line| match b {
         Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
         Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
@@ -1045,6 +1046,30 @@ pub(crate) fn construct(
     FRAMEWORK_CONSTRUCTS
         .iter()
         .find_map(|hook| hook(ip, ctx, name, argv, line))
+}
+
+/// `new b(...)` of a library value whose `new` is its call: Express and
+/// its `Router`, Socket.IO's server and client (`new Server(http)`, `new
+/// Manager(url)`), Ajv and `jsonschema`'s `Validator`. `None` for any other.
+pub(crate) fn construct_builtin(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    b: &Builtin,
+    argv: &[Value],
+    args: &[Expr],
+    line: u32,
+) -> Option<Value> {
+    match b {
+        Builtin::Express
+        | Builtin::RouterCtor
+        | Builtin::SocketIo
+        | Builtin::SocketIoServer
+        | Builtin::SocketIoManager
+        | Builtin::SocketIoClient
+        | Builtin::Ajv
+        | Builtin::JsonValidator => call(ip, ctx, b, argv, args, line),
+        _ => None,
+    }
 }
 
 /// `super(...)` into the library class `base` for the instance `this`:

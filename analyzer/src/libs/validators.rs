@@ -390,3 +390,59 @@ pub(crate) fn module_member(b: &Builtin, prop: &str) -> Option<Value> {
         _ => return None,
     })
 }
+
+impl Interp {
+    /// A call of an Ajv, `jsonschema` or status-code package value:
+    /// `ajv.compile(schema)` gives the schema's validator, `ajv.validate(
+    /// schema, req.body)` states the request part, `validate({ body, query,
+    /// params })` (express-jsonschema) makes the middleware that states
+    /// them when a route runs it; the others give a value only known at run
+    /// time (a status package called, an Ajv instance called).
+    pub(crate) fn validator_call(
+        &mut self,
+        ctx: &Ctx,
+        b: &Builtin,
+        argv: &[Value],
+        line: u32,
+    ) -> Option<Value> {
+        Some(match b {
+            Builtin::AjvMethod("compile") => match argv.first() {
+                Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
+                None => Value::dynamic(),
+            },
+            Builtin::AjvMethod("validate") => {
+                // `ajv.validate(schema, req.body)`.
+                if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
+                    let all = vec![
+                        crate::libs::json_schema(self.plain_json(schema, 0)),
+                        data.clone(),
+                    ];
+                    self.note_validation(ctx, line, &all, "ajv.validate");
+                }
+                Value::dynamic()
+            }
+            Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
+            Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
+            Builtin::AjvInstance | Builtin::HttpStatus => Value::dynamic(),
+            Builtin::JsonValidate => {
+                let mut parts = Vec::new();
+                if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
+                    for part in [RequestPart::Body, RequestPart::Query, RequestPart::Params] {
+                        if let Some(v) = o.get(part.as_str()) {
+                            let schema = self.plain_json(&v, 0);
+                            parts.push((part, schema));
+                        }
+                    }
+                }
+                Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
+            }
+            Builtin::JsonSchemaMiddleware(parts) => {
+                if let Some(rc) = self.running.route_contract.clone() {
+                    crate::libs::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
+                }
+                Value::dynamic()
+            }
+            _ => return None,
+        })
+    }
+}

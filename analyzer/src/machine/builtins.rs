@@ -327,48 +327,18 @@ impl Interp {
             | Builtin::CatchAllAck(_)
             | Builtin::AddControllers(_)
             | Builtin::PassportMiddleware(_)
-            | Builtin::CheckField(_) => {
+            | Builtin::CheckField(_)
+            | Builtin::Ajv
+            | Builtin::AjvMethod(_)
+            | Builtin::AjvInstance
+            | Builtin::JsonValidator
+            | Builtin::JsonValidate
+            | Builtin::JsonSchemaMiddleware(_)
+            | Builtin::HttpStatus => {
                 crate::libs::call(self, ctx, b, &argv, args, line).unwrap_or_else(Value::dynamic)
             }
-            Builtin::AjvMethod("compile") => match argv.first() {
-                Some(v) => crate::libs::json_schema(self.plain_json(v, 0)),
-                None => Value::dynamic(),
-            },
-            Builtin::AjvMethod("validate") => {
-                // `ajv.validate(schema, req.body)`.
-                if let (Some(schema), Some(data)) = (argv.first(), argv.get(1)) {
-                    let all = vec![
-                        crate::libs::json_schema(self.plain_json(schema, 0)),
-                        data.clone(),
-                    ];
-                    self.note_validation(ctx, line, &all, "ajv.validate");
-                }
-                Value::dynamic()
-            }
-            Builtin::AjvMethod(_) | Builtin::Ajv => Value::Builtin(Builtin::AjvInstance),
-            Builtin::JsonValidator => Value::Builtin(Builtin::JsonValidator),
-            Builtin::AjvInstance | Builtin::HttpStatus | Builtin::InversifyServer(_) => {
-                Value::dynamic()
-            }
+            Builtin::InversifyServer(_) => Value::dynamic(),
             Builtin::EventEmitterCtor => self.new_emitter(),
-            Builtin::JsonValidate => {
-                let mut parts = Vec::new();
-                if let Some(Value::Obj(o)) = argv.first().map(|v| self.force(v.clone(), 0)) {
-                    for part in [RequestPart::Body, RequestPart::Query, RequestPart::Params] {
-                        if let Some(v) = o.get(part.as_str()) {
-                            let schema = self.plain_json(&v, 0);
-                            parts.push((part, schema));
-                        }
-                    }
-                }
-                Value::Builtin(Builtin::JsonSchemaMiddleware(Rc::new(parts)))
-            }
-            Builtin::JsonSchemaMiddleware(parts) => {
-                if let Some(rc) = self.running.route_contract.clone() {
-                    crate::libs::set_json_schema_parts(&mut rc.borrow_mut(), parts, ctx.file, line);
-                }
-                Value::dynamic()
-            }
             Builtin::NextFn => {
                 // `next()` and `next('route')` pass the request on.
                 if self.running.route_contract.is_some()

@@ -862,13 +862,14 @@ impl Interp {
         line: u32,
     ) -> Value {
         match c {
-            Value::Builtin(Builtin::Express) => self.new_router(ctx.file, line, true),
-            Value::Builtin(Builtin::RouterCtor) => self.new_router(ctx.file, line, false),
-            Value::Builtin(Builtin::SocketIo | Builtin::SocketIoServer) => {
-                self.new_sio_server(ctx, &argv, line)
+            // A library value whose `new` is its call (`new Server(http)`,
+            // `new Ajv()`): `libs` says which.
+            Value::Builtin(b)
+                if let Some(v) =
+                    crate::libs::construct_builtin(self, ctx, b, &argv, args, line) =>
+            {
+                v
             }
-            Value::Builtin(Builtin::SocketIoManager) => self.new_sio_client(&argv, true),
-            Value::Builtin(Builtin::Ajv) => Value::Builtin(Builtin::AjvInstance),
             Value::Builtin(Builtin::EventEmitterCtor) => self.new_emitter(),
             Value::Builtin(Builtin::Node(NodeFn::AsyncLocalStorage)) => node::async_local_storage(),
             Value::Builtin(Builtin::Node(NodeFn::UrlCtor)) => {
@@ -883,7 +884,6 @@ impl Interp {
                 .map(|href| node::url_object(&href))
                 .unwrap_or_else(Value::dynamic)
             }
-            Value::Builtin(Builtin::JsonValidator) => Value::Builtin(Builtin::JsonValidator),
             Value::Builtin(Builtin::FunctionCtor("RegExp")) => Self::regexp_of(&argv),
             c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,
             // `new Promise((resolve, reject) => …)`: the executor runs at once.
@@ -894,7 +894,6 @@ impl Interp {
                 }
                 Value::dynamic()
             }
-            Value::Builtin(Builtin::SocketIoClient) => self.new_sio_client(&argv, false),
             // A proxy forwards what its handler does not trap; the target is
             // what the code reaches through it (`new Proxy(app, { get })`).
             Value::Builtin(Builtin::ProxyCtor) => argv.into_iter().next().unwrap_or(Value::Undef),
