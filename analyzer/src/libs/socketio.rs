@@ -1445,10 +1445,9 @@ impl Interp {
     /// that parameter is a Socket.IO server, socket or namespace all the
     /// same, its namespace assumed as for a function run without a caller
     /// ([`Interp::placeholder_args`]).
-    pub(crate) fn typed_unknown_sio(&mut self, c: &Closure, i: usize, v: &Value) -> Option<Value> {
-        if !matches!(v, Value::Unknown(_) | Value::Undef) {
-            return None;
-        }
+    /// (`libs::typed_unknown_arg` asks only for a value only known at run
+    /// time and a parameter with a declared type.)
+    pub(crate) fn typed_unknown_sio(&mut self, c: &Closure, i: usize, _: &Value) -> Option<Value> {
         let Some(Some(TypeExpr::Ref(t, _))) = c.func.param_types.get(i) else {
             return None;
         };
