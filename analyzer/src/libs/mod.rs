@@ -40,6 +40,7 @@ pub(crate) mod express_choice;
 pub(crate) mod express_forward;
 pub(crate) mod express_http;
 pub(crate) mod express_openapi;
+pub(crate) mod express_use;
 pub(crate) mod feathers;
 pub(crate) mod finale;
 pub(crate) mod foal;
