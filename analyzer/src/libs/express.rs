@@ -157,8 +157,10 @@ impl Interp {
                 Some(Value::Router(id)),
             );
         }
-        if name == "get" && call.args.len() == 1 {
+        if matches!(name, "get" | "set") && call.args.len() == 1 {
             // `app.get('setting')` reads a setting; it is not a route.
+            // `app.set('setting')` with no value reads it too, as Express's
+            // `set` returns `this.settings[setting]` when given one argument.
             let k = self.eval(ctx, &call.args[0]);
             return match k.as_text() {
                 Some(k) => self.rec.routers[id as usize]
