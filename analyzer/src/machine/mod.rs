@@ -225,6 +225,12 @@ pub(crate) struct ModuleRec {
     pub(crate) esm: Cell<bool>,
     pub(crate) stars: RefCell<Vec<FileId>>,
     pub(crate) done: Cell<bool>,
+    /// For a module run to its end, which of its `export *` modules gives
+    /// a name it does not export itself (`None`: none does), once every
+    /// module asked had run to its end too. A barrel of barrels is asked
+    /// for the same names again and again; without this each read walks
+    /// the whole tree again (medusa's `@medusajs/framework/utils`).
+    pub(crate) star_names: RefCell<HashMap<String, Option<FileId>>>,
 }
 
 #[derive(Clone)]

@@ -30,6 +30,7 @@ impl Interp {
             esm: Cell::new(false),
             stars: RefCell::new(Vec::new()),
             done: Cell::new(false),
+            star_names: RefCell::new(HashMap::new()),
         });
         self.js.modules.insert(id, rec.clone());
         self.note_loaded(id);
@@ -553,15 +554,35 @@ impl Interp {
         if let Some(v) = rec.exports.get(name) {
             return self.force(v, depth + 1);
         }
-        let stars = rec.stars.borrow().clone();
-        for s in stars {
-            // A barrel's modules that cannot hold the name are not loaded.
-            if !self.is_loaded(s) && !self.loader.may_export(s, name) {
-                continue;
-            }
-            let v = self.export_of(s, name, depth + 1);
-            if !matches!(v, Value::Undef | Value::Unknown(_)) {
-                return v;
+        let known = rec.star_names.borrow().get(name).copied();
+        match known {
+            Some(Some(s)) => return self.export_of(s, name, depth + 1),
+            Some(None) => {}
+            None => {
+                let stars = rec.stars.borrow().clone();
+                // Whether every module asked ran to its end: only then is
+                // the answer kept.
+                let mut settled = rec.done.get();
+                let mut found = None;
+                for s in stars {
+                    // A barrel's modules that cannot hold the name are not loaded.
+                    if !self.is_loaded(s) && !self.loader.may_export(s, name) {
+                        continue;
+                    }
+                    let v = self.export_of(s, name, depth + 1);
+                    settled &= self.js.modules.get(&s).is_some_and(|r| r.done.get());
+                    if !matches!(v, Value::Undef | Value::Unknown(_)) {
+                        found = Some((s, v));
+                        break;
+                    }
+                }
+                if settled {
+                    let at = found.as_ref().map(|(s, _)| *s);
+                    rec.star_names.borrow_mut().insert(name.to_string(), at);
+                }
+                if let Some((_, v)) = found {
+                    return v;
+                }
             }
         }
         if !rec.done.get() {
