@@ -19,49 +19,98 @@ pub(crate) fn and_operand(c: &str) -> String {
 /// a looser operator at its top level (`a || b`) is one conjunct, in
 /// parentheses, unless it is the only one. `None` when there are no parts.
 pub(crate) fn conjunction<'a>(parts: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let mut seen: Vec<String> = Vec::new();
-    let mut only: Option<&str> = None;
+    let mut seen: Vec<Conjunct<'a>> = Vec::new();
     for part in parts {
-        for c in conjuncts(part) {
-            if !seen.contains(&c) {
+        split_conjuncts(part, |c| {
+            if !seen.iter().any(|s| s.same(&c)) {
                 seen.push(c);
-                only = Some(part);
             }
-        }
+        });
     }
-    match seen.len() {
-        0 => None,
-        1 if loose_at_top(only?) => only.map(str::to_string),
-        _ => Some(seen.join(" && ")),
+    match seen.as_slice() {
+        [] => None,
+        [Conjunct::Grouped(c)] => Some((*c).to_string()),
+        _ => {
+            let mut out = String::new();
+            for (i, c) in seen.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" && ");
+                }
+                match c {
+                    Conjunct::Plain(c) => out.push_str(c),
+                    Conjunct::Grouped(c) => {
+                        out.push('(');
+                        out.push_str(c);
+                        out.push(')');
+                    }
+                }
+            }
+            Some(out)
+        }
     }
 }
 
-/// The operands of the `&&`s at the top level of `c`, each as an operand of
-/// `&&` (so `(a || b)` stays whole).
-fn conjuncts(c: &str) -> Vec<String> {
-    if loose_at_top(c) {
-        return vec![format!("({c})")];
+/// One operand of a top-level `&&`, borrowed from the condition's text.
+#[derive(Clone, Copy)]
+enum Conjunct<'a> {
+    /// Read as it stands.
+    Plain(&'a str),
+    /// A whole condition with a looser operator at its top level, read in
+    /// parentheses.
+    Grouped(&'a str),
+}
+
+impl Conjunct<'_> {
+    /// Whether the two read the same as operands of `&&` (`(a || b)` written
+    /// so and `a || b` put in parentheses do).
+    fn same(&self, other: &Conjunct<'_>) -> bool {
+        match (self, other) {
+            (Conjunct::Plain(a), Conjunct::Plain(b))
+            | (Conjunct::Grouped(a), Conjunct::Grouped(b)) => a == b,
+            (Conjunct::Plain(p), Conjunct::Grouped(g))
+            | (Conjunct::Grouped(g), Conjunct::Plain(p)) => {
+                p.len() == g.len() + 2
+                    && p.starts_with('(')
+                    && p.ends_with(')')
+                    && &p[1..p.len() - 1] == *g
+            }
+        }
     }
+}
+
+/// Hand `f` the operands of the `&&`s at the top level of `c`, each as an
+/// operand of `&&` (so `(a || b)` stays whole), in one pass over its text.
+fn split_conjuncts<'a>(c: &'a str, mut f: impl FnMut(Conjunct<'a>)) {
     let b = c.as_bytes();
     let (mut depth, mut i, mut start) = (0i32, 0, 0);
-    let mut out = Vec::new();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
     while i < b.len() {
         match b[i] {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             q @ (b'\'' | b'"' | b'`') => i = skip_quoted(b, i, q),
-            b'&' if depth == 0 && b.get(i + 1) == Some(&b'&') => {
-                out.push(c[start..i].trim().to_string());
-                i += 1;
-                start = i + 1;
+            b'&' | b'|' | b'?' | b',' | b'=' if depth == 0 => {
+                if loose_here(b, i) {
+                    f(Conjunct::Grouped(c));
+                    return;
+                }
+                if b[i] == b'&' && b.get(i + 1) == Some(&b'&') {
+                    cuts.push((start, i));
+                    i += 1;
+                    start = i + 1;
+                }
             }
             _ => {}
         }
         i += 1;
     }
-    out.push(c[start..].trim().to_string());
-    out.retain(|c| !c.is_empty());
-    out
+    cuts.push((start, b.len().max(start)));
+    for (from, to) in cuts {
+        let part = c.get(from..to).unwrap_or("").trim();
+        if !part.is_empty() {
+            f(Conjunct::Plain(part));
+        }
+    }
 }
 
 /// The index of the closing quote of the string opened by `q` at `i`.
@@ -80,37 +129,33 @@ fn skip_quoted(b: &[u8], mut i: usize, q: u8) -> usize {
 fn loose_at_top(c: &str) -> bool {
     let b = c.as_bytes();
     let (mut depth, mut i) = (0i32, 0);
-    let mut loose = false;
     while i < b.len() {
         match b[i] {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             q @ (b'\'' | b'"' | b'`') => i = skip_quoted(b, i, q),
-            _ if depth == 0 => {
-                let two = &b[i..(i + 2).min(b.len())];
-                let cmp = |j: usize| {
-                    b.get(j)
-                        .is_some_and(|c| matches!(c, b'=' | b'!' | b'<' | b'>'))
-                };
-                // `||`, `??`, `,`, a ternary's `?` (not `?.`), an
-                // assignment's `=` (not `==`, `<=`, `=>`).
-                loose = two == b"||"
-                    || two == b"??"
-                    || b[i] == b','
-                    || (b[i] == b'?' && b.get(i + 1) != Some(&b'.'))
-                    || (b[i] == b'='
-                        && !cmp(i + 1)
-                        && !(i > 0 && cmp(i - 1))
-                        && b.get(i + 1) != Some(&b'>'));
-            }
+            b'|' | b'?' | b',' | b'=' if depth == 0 && loose_here(b, i) => return true,
             _ => {}
-        }
-        if loose {
-            break;
         }
         i += 1;
     }
-    loose
+    false
+}
+
+/// Whether the operator at byte `i` (at the top level) binds more loosely
+/// than `&&`: `||`, `??`, `,`, a ternary's `?` (not `?.`), an assignment's
+/// `=` (not `==`, `<=`, `=>`).
+fn loose_here(b: &[u8], i: usize) -> bool {
+    let two = &b[i..(i + 2).min(b.len())];
+    let cmp = |j: usize| {
+        b.get(j)
+            .is_some_and(|c| matches!(c, b'=' | b'!' | b'<' | b'>'))
+    };
+    two == b"||"
+        || two == b"??"
+        || b[i] == b','
+        || (b[i] == b'?' && b.get(i + 1) != Some(&b'.'))
+        || (b[i] == b'=' && !cmp(i + 1) && !(i > 0 && cmp(i - 1)) && b.get(i + 1) != Some(&b'>'))
 }
 
 /// The condition that holds when `c` does not: `!(x)` for `x`, and `x` for
