@@ -90,6 +90,8 @@ pub(crate) struct Project {
     tsconfigs: BTreeMap<String, TsConfig>,
     /// babel-plugin-module-resolver's options, by the configuration's folder.
     babel: babel::BabelConfigs,
+    /// babel-plugin-add-module-exports, by the configuration's folder.
+    add_module_exports: babel::AddModuleExports,
     /// Where TypeScript writes its output and the source it compiles from,
     /// from every tsconfig file (see [`Project::source_of_output`]).
     outputs: Vec<OutputDir>,
@@ -190,7 +192,16 @@ impl Project {
         }
         out.push_str(&format!("{:?}", self.tsconfigs));
         out.push_str(&format!("{:?}", self.babel));
+        out.push_str(&format!("{:?}", self.add_module_exports));
         out
+    }
+
+    /// Whether Babel compiles the file `id` with babel-plugin-add-module-exports
+    /// (see `babel.rs`).
+    pub(crate) fn adds_module_exports(&self, id: FileId) -> bool {
+        let rel = self.rel(id);
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        self.add_module_exports.applies(dir)
     }
 
     /// Walk `root`, honouring `.gitignore`/`.ignore` files and the defaults.
@@ -295,6 +306,23 @@ impl Project {
             folders.sort_unstable();
             babel::BabelConfigs::read(&root, &folders, &packages)
         };
+        // The same for babel-plugin-add-module-exports.
+        let exports_installed = packages.iter().any(|p| {
+            ["dependencies", "devDependencies"].iter().any(|k| {
+                p.json
+                    .get(*k)
+                    .is_some_and(|d| d.get("babel-plugin-add-module-exports").is_some())
+            })
+        });
+        let add_module_exports = if !exports_installed {
+            babel::AddModuleExports::default()
+        } else {
+            let mut folders: Vec<&str> = std::iter::once("")
+                .chain(dirs.iter().map(String::as_str))
+                .collect();
+            folders.sort_unstable();
+            babel::AddModuleExports::read(&root, &folders, &packages)
+        };
         let mut workspace_packages = HashMap::new();
         for p in &packages {
             if let Some(name) = p.json.get("name").and_then(|n| n.as_str())
@@ -312,6 +340,7 @@ impl Project {
             workspace_packages,
             tsconfigs: BTreeMap::new(),
             babel,
+            add_module_exports,
             outputs: Vec::new(),
             cache_note,
             generated,

@@ -478,6 +478,13 @@ impl Interp {
     pub(crate) fn module_value(&mut self, id: FileId) -> Value {
         let rec = self.load_module(id);
         if rec.esm.get() {
+            // Compiled by Babel with add-module-exports, a module whose only
+            // export is its default is that default.
+            if self.loader.project.adds_module_exports(id)
+                && self.namespace_names(id, 0).iter().eq(["default"].iter())
+            {
+                return self.export_of(id, "default", 0);
+            }
             Value::Module(id)
         } else {
             rec.module_obj.get("exports").unwrap_or(Value::Undef)

@@ -504,3 +504,54 @@ fn resolver(
         cwd,
     }
 }
+
+/// The folders whose Babel configuration runs babel-plugin-add-module-exports
+/// (`"plugins": ["add-module-exports"]`): compiled to CommonJS, a module of
+/// theirs whose only export is its default is that default
+/// (`module.exports = exports.default`), so `require('./routes')(app)`
+/// calls it. A folder maps to whether its configuration names the plugin;
+/// the nearest folder with a configuration decides for a file.
+///
+/// Deliberately simple: the plugin is found by its name anywhere in the
+/// configuration's text (a JSON list or a script's literal), `env` and
+/// `overrides` sections included.
+#[derive(Debug, Default)]
+pub(super) struct AddModuleExports {
+    folders: BTreeMap<String, bool>,
+}
+
+impl AddModuleExports {
+    /// Read the configurations in `dirs` (with the root), with the package
+    /// manifests already read.
+    pub(super) fn read(root: &Path, dirs: &[&str], packages: &[PackageJson]) -> AddModuleExports {
+        let names = |text: &str| {
+            text.contains("\"add-module-exports\"")
+                || text.contains("'add-module-exports'")
+                || text.contains("babel-plugin-add-module-exports")
+        };
+        let mut folders = BTreeMap::new();
+        for &dir in dirs {
+            let file = RELATIVE_FILES
+                .iter()
+                .chain(PROJECT_FILES)
+                .find_map(|name| std::fs::read_to_string(root.join(join_rel(dir, name))).ok());
+            let found = file.map(|t| names(&t)).or_else(|| {
+                let pkg = packages.iter().find(|p| p.dir == dir)?;
+                let babel = pkg.json.get("babel")?;
+                Some(names(&babel.to_string()))
+            });
+            if let Some(f) = found {
+                folders.insert(dir.to_string(), f);
+            }
+        }
+        AddModuleExports { folders }
+    }
+
+    /// Whether the configuration nearest `dir` runs the plugin.
+    pub(super) fn applies(&self, dir: &str) -> bool {
+        ancestors(dir)
+            .find_map(|d| self.folders.get(d))
+            .copied()
+            .unwrap_or(false)
+    }
+}
