@@ -176,6 +176,9 @@ pub(crate) struct Closure {
     pub(crate) is_arrow: bool,
     /// The class whose method this is (for `super`).
     pub(crate) home: Option<Rc<ClassVal>>,
+    /// Arguments `bind` fixed (`f.bind(this, user)`): they come before the
+    /// caller's, as `Function.prototype.bind` puts them.
+    pub(crate) bound: Option<Rc<[Value]>>,
 }
 
 impl Closure {
@@ -188,6 +191,7 @@ impl Closure {
             this: Some(this.clone()),
             is_arrow: false,
             home: Some(cv.clone()),
+            bound: None,
         })
     }
 }

@@ -245,10 +245,20 @@ impl Interp {
                 _ => Value::dynamic(),
             },
             "bind" => match arg(0) {
-                Value::Func(f) => self.bind_this(&f, argv.get(1).cloned()),
+                Value::Func(f) => {
+                    let args = argv.iter().skip(2).cloned().collect();
+                    self.bind_args(&f, argv.get(1).cloned(), args)
+                }
                 v => v,
             },
-            "partial" | "memoize" | "once" | "identity" | "throttle" | "debounce" => arg(0),
+            "partial" => match arg(0) {
+                Value::Func(f) => {
+                    let args = argv.iter().skip(1).cloned().collect();
+                    self.bind_args(&f, None, args)
+                }
+                v => v,
+            },
+            "memoize" | "once" | "identity" | "throttle" | "debounce" => arg(0),
             "isArray" => match arg(0) {
                 Value::Arr(_) => Value::Bool(true),
                 v if v.is_unknown() => Value::dynamic(),

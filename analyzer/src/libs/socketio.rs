@@ -639,7 +639,7 @@ impl Interp {
                 };
                 let listener = argv.get(1).map(|h| self.force_deep(h.clone()));
                 let (params, ack) = match &listener {
-                    Some(Value::Func(c)) => listener_shape(&c.func),
+                    Some(Value::Func(c)) => closure_listener_shape(c),
                     _ => (Vec::new(), false),
                 };
                 let mut recorded = false;

@@ -283,7 +283,7 @@ impl Interp {
             if !self.modes.sio_quiet {
                 // Sited at the function a wrapper passes the call on to.
                 let c = &self.unwrapped(c);
-                let (params, ack) = crate::libs::socketio_syntax::listener_shape(&c.func);
+                let (params, ack) = crate::libs::socketio_syntax::closure_listener_shape(c);
                 // What the dispatcher hands over besides the payload (the
                 // socket, a callback) is no part of it.
                 let params = params

@@ -150,6 +150,15 @@ pub(crate) fn returns_value(body: &[Stmt]) -> (bool, Option<serde_json::Value>) 
     (!acks.is_empty(), schema)
 }
 
+/// [`listener_shape`] of a listener value: the parameters `bind` fixed
+/// (`handle.bind(this, user)`) are not the event's arguments.
+pub(crate) fn closure_listener_shape(c: &Closure) -> (Vec<String>, bool) {
+    let (mut names, ack) = listener_shape(&c.func);
+    let fixed = c.bound.as_ref().map_or(0, |b| b.len()).min(names.len());
+    names.drain(..fixed);
+    (names, ack)
+}
+
 /// Parameter names of a listener and whether its last parameter (the ack) is called.
 pub(crate) fn listener_shape(f: &Func) -> (Vec<String>, bool) {
     let names: Vec<String> = f.params.iter().map(pattern_label).collect();

@@ -220,7 +220,7 @@ impl Interp {
                 let Value::Func(c) = v else {
                     continue;
                 };
-                let (args, ack) = crate::libs::socketio_syntax::listener_shape(&c.func);
+                let (args, ack) = crate::libs::socketio_syntax::closure_listener_shape(&c);
                 sites.push(RawSite {
                     name,
                     pattern: false,

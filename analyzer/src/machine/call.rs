@@ -389,7 +389,10 @@ impl Interp {
                         Some(Value::Arr(a)) => a.borrow().clone(),
                         _ => Vec::new(),
                     },
-                    _ => return self.bind_this(f, this),
+                    _ => {
+                        let args = argv.iter().skip(1).cloned().collect();
+                        return self.bind_args(f, this, args);
+                    }
                 };
                 let fv = Value::Func(f.clone());
                 self.call_value(ctx, &fv, rest, &[], call.line, this)
@@ -765,6 +768,11 @@ impl Interp {
             }
             return Value::dynamic();
         }
+        // A bound function's fixed arguments come first.
+        let argv = match &c.bound {
+            Some(b) => b.iter().cloned().chain(argv).collect(),
+            None => argv,
+        };
         let Some(call_args) = self.call_args(key, &argv, c.this.as_ref().or(this.as_ref())) else {
             return Value::dynamic();
         };

@@ -655,6 +655,7 @@ impl Interp {
             },
             is_arrow: f.arrow,
             home: ctx.home.clone(),
+            bound: None,
         });
         let key = (ctx.file, f.id);
         if !self.deferred.called.contains(&key) {

@@ -136,16 +136,40 @@ impl Interp {
 
     /// `f.bind(thisArg)`: the same function with `this` fixed.
     pub(crate) fn bind_this(&mut self, c: &Rc<Closure>, this: Option<Value>) -> Value {
-        if c.is_arrow || this.is_none() {
+        self.bind_args(c, this, Vec::new())
+    }
+
+    /// `f.bind(this, ...args)`: a function whose `this` is `this` (an arrow
+    /// keeps its own) and whose first arguments are `args`, followed by its
+    /// caller's (a bound function bound again keeps its first arguments).
+    pub(crate) fn bind_args(
+        &mut self,
+        c: &Rc<Closure>,
+        this: Option<Value>,
+        args: Vec<Value>,
+    ) -> Value {
+        if args.is_empty() && (c.is_arrow || this.is_none()) {
             return Value::Func(c.clone());
         }
+        let bound = match (&c.bound, args.is_empty()) {
+            (b, true) => b.clone(),
+            (None, false) => Some(Rc::from(args)),
+            (Some(b), false) => Some(b.iter().cloned().chain(args).collect()),
+        };
+        // A bound function's `this` is fixed by its first `bind`.
+        let this = if c.is_arrow || c.bound.is_some() {
+            c.this.clone()
+        } else {
+            this.or_else(|| c.this.clone())
+        };
         Value::Func(Rc::new(Closure {
             file: c.file,
             func: c.func.clone(),
             env: c.env.clone(),
             this,
-            is_arrow: false,
+            is_arrow: c.is_arrow,
             home: c.home.clone(),
+            bound,
         }))
     }
 }
