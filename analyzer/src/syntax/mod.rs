@@ -332,12 +332,16 @@ impl SyntaxContext {
         // decorators with a call chain (`@Returns(200, Array).Of(Order)`);
         // an import type opening a call's type arguments
         // (`getRequest<import('fastify').FastifyRequest>()`); a type member
-        // named `in` after a member with no separator.
-        const TS_REPAIRS: [recover::CopyRepair; 4] = [
+        // named `in` after a member with no separator; a tagged template's
+        // type arguments (``styled.div<P>`…` ``); a function type's lone
+        // parameter named like a predefined type (`(string) => boolean`).
+        const TS_REPAIRS: [recover::CopyRepair; 6] = [
             recover::erase_type_star_exports,
             recover::cut_decorator_chains,
             recover::rename_type_argument_imports,
             recover::rename_in_members,
+            recover::erase_tagged_template_type_args,
+            recover::rename_keyword_type_params,
         ];
         let mut ts_repaired: Option<Vec<u8>> = None;
         if grammar != Grammar::JavaScript {

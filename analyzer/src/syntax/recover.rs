@@ -47,6 +47,14 @@
 //! TypeScript grammar (0.23) otherwise reads as continuing the type above
 //! ([`rename_in_members`]).
 //!
+//! An eighth copy blanks the type arguments of a tagged template
+//! (``styled.div<{ selected: boolean }>`…` ``, TypeScript 2.9), which the
+//! TypeScript grammar (0.23) reads as comparisons and then fails on
+//! ([`erase_tagged_template_type_args`]); a ninth spells a function type's
+//! lone parameter named like a predefined type (`(string) => boolean`: a
+//! parameter named `string`) with a same-length name
+//! ([`rename_keyword_type_params`]). Types are erased, so nothing is lost.
+//!
 //! Every repair and every remaining error is a line of `parse_errors` saying
 //! exactly which lines were kept, assumed or skipped.
 //!
@@ -629,6 +637,81 @@ pub(super) fn rename_in_members(src: &[u8]) -> Option<Vec<u8>> {
     out
 }
 
+/// A copy in which the type arguments of a tagged template
+/// (``styled.div<{ a: boolean }>`…` ``, `css<Props>```) are blanked, line
+/// breaks kept: the TypeScript grammar (0.23) reads `<` and `>` there as
+/// comparisons and loses the statement. Compiling erases them. `None` when
+/// there are none.
+pub(super) fn erase_tagged_template_type_args(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    for close in memchr::memmem::find_iter(src, b">`") {
+        // Back to the matching `<`, over nested `<…>` and `=>`, within a
+        // few lines' worth of text.
+        let (mut depth, mut i, mut open) = (0u32, close, None);
+        let floor = close.saturating_sub(2000);
+        while i > floor {
+            i -= 1;
+            match src[i] {
+                b'>' if i > 0 && src[i - 1] == b'=' => i -= 1,
+                b'>' => depth += 1,
+                b'<' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                b'<' => depth -= 1,
+                b'`' => break,
+                _ => {}
+            }
+        }
+        // The tag before it: a name, a member or a call (`styled(Box)`).
+        let Some(open) = open.filter(|&o| {
+            o > 0
+                && (src[o - 1].is_ascii_alphanumeric() || matches!(src[o - 1], b'_' | b'$' | b')'))
+        }) else {
+            continue;
+        };
+        let copy = out.get_or_insert_with(|| src.to_vec());
+        for b in &mut copy[open..=close] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    out
+}
+
+/// The predefined types a parameter may be named after.
+const KEYWORD_TYPES: &[&[u8]] = &[
+    b"string", b"number", b"boolean", b"object", b"symbol", b"bigint", b"unknown", b"never",
+    b"any", b"void",
+];
+
+/// A copy in which a function type's lone parameter named like a predefined
+/// type (`(string) => boolean`, where TypeScript reads a parameter named
+/// `string` of type `any`) ends in `_` instead (`(strin_) => boolean`): the
+/// TypeScript grammar (0.23) rejects the keyword as a parameter name and
+/// loses the member. `None` when there is none.
+pub(super) fn rename_keyword_type_params(src: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    for open in memchr::memchr_iter(b'(', src) {
+        let rest = &src[open + 1..];
+        let Some(word) = KEYWORD_TYPES.iter().find(|w| rest.starts_with(w)) else {
+            continue;
+        };
+        let after = &rest[word.len()..];
+        if !after.starts_with(b")") {
+            continue;
+        }
+        let arrow = after[1..].iter().position(|b| !matches!(b, b' ' | b'\t'));
+        if !arrow.is_some_and(|k| after[1 + k..].starts_with(b"=>")) {
+            continue;
+        }
+        let copy = out.get_or_insert_with(|| src.to_vec());
+        copy[open + word.len()] = b'_';
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Grammar, SyntaxContext};
@@ -672,6 +755,30 @@ mod tests {
         assert!(copy.contains("@Returns(200, Array)/*      */\n"), "{copy}");
         assert!(copy.contains("@(Returns(200, String)/*"), "{copy}");
         assert_eq!(copy.len(), src.len());
+    }
+
+    #[test]
+    fn tagged_template_type_arguments_and_keyword_named_parameters_are_read() {
+        let src = "const B = styled.div<{ on: boolean; f: () => void }>`\n  width: 100%;\n`;\nclass S {\n  ready: (string) => boolean;\n}\ntype T = { f: (number) => void };\napp.get('/x', h);\n";
+        let facts = SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes());
+        assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
+        let copy = super::erase_tagged_template_type_args(src.as_bytes()).unwrap();
+        let copy = String::from_utf8(copy).unwrap();
+        let first = copy.lines().next().unwrap();
+        assert!(
+            first.starts_with("const B = styled.div ") && first.trim_end().ends_with("  `"),
+            "{copy}"
+        );
+        assert!(!first.contains(['<', '>']), "{copy}");
+        assert_eq!(copy.len(), src.len());
+        let copy = super::rename_keyword_type_params(src.as_bytes()).unwrap();
+        let copy = String::from_utf8(copy).unwrap();
+        assert!(
+            copy.contains("(strin_) => boolean") && copy.contains("(numbe_) => void"),
+            "{copy}"
+        );
+        // A comparison followed by a template is no type argument list.
+        assert!(super::erase_tagged_template_type_args(b"if (a < b && c >`x`) {}").is_none());
     }
 
     #[test]
