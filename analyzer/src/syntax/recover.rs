@@ -36,7 +36,8 @@
 //!
 //! A sixth copy reads TypeScript's import types as the first type argument
 //! of a call (`getRequest<import('fastify').FastifyRequest>()`,
-//! `f<typeof import('./m')>()`), which the TypeScript grammar (0.23) takes
+//! `f<typeof import('./m')>()`) or as a declared variable's type (`let
+//! entries: import("fs").Dirent[];`), which the TypeScript grammar (0.23) takes
 //! for a comparison with a dynamic import and then fails on the `>()`: the
 //! copy spells `import('…')` there as a same-length name (`______…`), a type
 //! the grammar reads; types are erased, so nothing is lost
@@ -576,7 +577,7 @@ pub(super) fn rename_type_argument_imports(src: &[u8]) -> Option<Vec<u8>> {
             i -= 6;
             skip_space(&mut i);
         }
-        if i == 0 || src[i - 1] != b'<' {
+        if i == 0 || !(src[i - 1] == b'<' || declared_type_at(src, i - 1)) {
             continue;
         }
         // The specifier: one quoted string, then `)`.
@@ -599,6 +600,30 @@ pub(super) fn rename_type_argument_imports(src: &[u8]) -> Option<Vec<u8>> {
         from = close + 2;
     }
     out
+}
+
+/// Whether the `:` at `colon` annotates the variable a line declares
+/// (`let entries: import("fs").Dirent[];`): what follows is a type there.
+fn declared_type_at(src: &[u8], colon: usize) -> bool {
+    if src[colon] != b':' {
+        return false;
+    }
+    let start = src[..colon]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = src[start..colon].trim_ascii();
+    let Some(name) = [&b"let "[..], b"const ", b"var "]
+        .iter()
+        .find_map(|k| line.strip_prefix(*k))
+    else {
+        return false;
+    };
+    let name = name.trim_ascii();
+    !name.is_empty()
+        && name
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
 }
 
 /// A copy in which a type member named `in` that starts a line after a
@@ -755,6 +780,21 @@ mod tests {
         assert!(copy.contains("@Returns(200, Array)/*      */\n"), "{copy}");
         assert!(copy.contains("@(Returns(200, String)/*"), "{copy}");
         assert_eq!(copy.len(), src.len());
+    }
+
+    #[test]
+    fn import_types_annotating_a_declaration_are_read() {
+        let src = "let entries: import(\"fs\").Dirent[];\ntry { entries = []; } catch (e) {}\nconst o = { a: import('./x') };\n";
+        let facts = SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes());
+        assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
+        let copy = super::rename_type_argument_imports(src.as_bytes()).unwrap();
+        let copy = String::from_utf8(copy).unwrap();
+        assert!(
+            copy.starts_with("let entries: ____________.Dirent[];"),
+            "{copy}"
+        );
+        // A dynamic import that is an object's value stays.
+        assert!(copy.contains("{ a: import('./x') }"), "{copy}");
     }
 
     #[test]
