@@ -1007,14 +1007,18 @@ type TypedArgHook = fn(&mut Interp, &Closure, usize, &Value) -> Option<Value>;
 
 /// The argument `v` of parameter `i` of `c`, when only known at run time
 /// and the parameter's declared type is a modelled library's (a Socket.IO
-/// `Server`): the first row of [`TYPED_UNKNOWN_ARGS`] that answers.
+/// `Server`): the first row of [`TYPED_UNKNOWN_ARGS`] that answers. An
+/// object argument is handed to the rows too, for its members of such types
+/// (they fill them in and answer `None`).
 pub(crate) fn typed_unknown_arg(
     ip: &mut Interp,
     c: &Closure,
     i: usize,
     v: &Value,
 ) -> Option<Value> {
-    if !matches!(v, Value::Unknown(_) | Value::Undef) || c.func.param_types.get(i)?.is_none() {
+    if !matches!(v, Value::Unknown(_) | Value::Undef | Value::Obj(_))
+        || c.func.param_types.get(i)?.is_none()
+    {
         return None;
     }
     TYPED_UNKNOWN_ARGS.iter().find_map(|hook| hook(ip, c, i, v))

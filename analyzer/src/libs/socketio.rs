@@ -1447,10 +1447,42 @@ impl Interp {
     /// ([`Interp::placeholder_args`]).
     /// (`libs::typed_unknown_arg` asks only for a value only known at run
     /// time and a parameter with a declared type.)
-    pub(crate) fn typed_unknown_sio(&mut self, c: &Closure, i: usize, _: &Value) -> Option<Value> {
+    pub(crate) fn typed_unknown_sio(&mut self, c: &Closure, i: usize, v: &Value) -> Option<Value> {
         let Some(Some(TypeExpr::Ref(t, _))) = c.func.param_types.get(i) else {
             return None;
         };
+        // An options object of a declared type (`options:
+        // VerifierOptions`, an interface with `socket: Socket`): its
+        // members of Socket.IO's types that are only known at run time are
+        // those values, as the parameter itself would be.
+        if let Value::Obj(o) = v {
+            let decl = match c.env.lookup(t).map(|d| self.force(d, 0)) {
+                Some(Value::Type(decl, _)) => decl,
+                _ => return None,
+            };
+            let TypeExpr::Object(fields) = &*decl else {
+                return None;
+            };
+            for (name, _, ty) in fields {
+                let TypeExpr::Ref(ft, _) = ty else {
+                    continue;
+                };
+                if matches!(o.get(name), Some(Value::Unknown(_)))
+                    && let Some(s) = self.assumed_sio(c, ft)
+                {
+                    o.set(name, s);
+                }
+            }
+            return None;
+        }
+        self.assumed_sio(c, t)
+    }
+
+    /// The Socket.IO value a declared type `t` of Socket.IO's (`Server`,
+    /// `Socket`, `Namespace` imported from `socket.io`) stands for in `c`'s
+    /// module when the value is only known at run time, its namespace
+    /// assumed; `None` for any other type or in a client's module.
+    fn assumed_sio(&mut self, c: &Closure, t: &str) -> Option<Value> {
         let kind = match t.rsplit('.').next() {
             Some("Server") => SioKind::Server,
             Some("Socket") => SioKind::Socket,
