@@ -285,43 +285,32 @@ impl Project {
             .enumerate()
             .map(|(i, f)| (f.rel.clone(), i as FileId))
             .collect();
-        // The plugin's aliases apply only where it is installed: with no
-        // manifest depending on it, no folder's Babel config is read (that is
-        // seven file lookups per folder on every run, warm ones too).
-        let resolver_installed = packages.iter().any(|p| {
-            ["dependencies", "devDependencies", "peerDependencies"]
-                .iter()
-                .any(|k| {
-                    p.json
-                        .get(*k)
-                        .is_some_and(|d| d.get("babel-plugin-module-resolver").is_some())
-                })
-        });
-        let babel = if !resolver_installed {
-            babel::BabelConfigs::default()
-        } else {
-            let mut folders: Vec<&str> = std::iter::once("")
-                .chain(dirs.iter().map(String::as_str))
-                .collect();
-            folders.sort_unstable();
-            babel::BabelConfigs::read(&root, &folders, &packages)
-        };
-        // The same for babel-plugin-add-module-exports.
-        let exports_installed = packages.iter().any(|p| {
-            ["dependencies", "devDependencies"].iter().any(|k| {
-                p.json
-                    .get(*k)
-                    .is_some_and(|d| d.get("babel-plugin-add-module-exports").is_some())
+        // Babel plugins apply only where they are installed: with no
+        // manifest depending on one, no folder's Babel config is read for it
+        // (that is seven file lookups per folder on every run, warm ones too).
+        let installed = |plugin: &str| {
+            packages.iter().any(|p| {
+                ["dependencies", "devDependencies", "peerDependencies"]
+                    .iter()
+                    .any(|k| p.json.get(*k).is_some_and(|d| d.get(plugin).is_some()))
             })
-        });
-        let add_module_exports = if !exports_installed {
-            babel::AddModuleExports::default()
-        } else {
+        };
+        let folders = || {
             let mut folders: Vec<&str> = std::iter::once("")
                 .chain(dirs.iter().map(String::as_str))
                 .collect();
             folders.sort_unstable();
-            babel::AddModuleExports::read(&root, &folders, &packages)
+            folders
+        };
+        let babel = if installed("babel-plugin-module-resolver") {
+            babel::BabelConfigs::read(&root, &folders(), &packages)
+        } else {
+            babel::BabelConfigs::default()
+        };
+        let add_module_exports = if installed("babel-plugin-add-module-exports") {
+            babel::AddModuleExports::read(&root, &folders(), &packages)
+        } else {
+            babel::AddModuleExports::default()
         };
         let mut workspace_packages = HashMap::new();
         for p in &packages {
