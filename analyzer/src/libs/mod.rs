@@ -217,6 +217,11 @@ pub(crate) enum Module {
     Loader,
     /// zustand and its middleware, Pinia and SWR, by name (see `stores.rs`).
     Zustand,
+    /// React's module (see `react.rs`): the hooks client code keeps its
+    /// socket in (`useRef`) and wraps emitting helpers in (`useCallback`).
+    React,
+    /// react-redux's module (see `react.rs`): `connect`.
+    ReactRedux,
     /// Vue (see `vue.rs`): where components' global properties are set.
     Vue,
     /// A Vue plugin that gives components a Socket.IO client (see `vue.rs`).
@@ -230,7 +235,7 @@ pub(crate) enum Module {
     /// functions of the package, `authenticate` modelled.
     Passport,
     /// Decided by the family (drop-in routers' exports, `node:` names,
-    /// packages whose members carry the meaning, React's hooks).
+    /// packages whose members carry the meaning).
     Family,
 }
 
@@ -469,6 +474,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     // swr.rs
     installed("swr", Module::Zustand),
     installed("swr/immutable", Module::Zustand),
+    // react.rs
+    installed("react", Module::React),
+    installed("react-redux", Module::ReactRedux),
     // vue.rs
     installed("vue", Module::Vue),
     installed("vue-socket.io", Module::VueSocket),
@@ -549,6 +557,8 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Lodash => Builtin::Lodash(Rc::from("")),
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::FeathersAdapter => return feathers::adapter(pkg),
+        Module::React => return react::module(),
+        Module::ReactRedux => return react::redux_module(),
         Module::Vue => return vue::module(),
         Module::VueSocket => return vue::socket_plugin_module(pkg),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),

@@ -65,6 +65,7 @@ pub(crate) use super::react_render::Rendered;
 
 /// The `react` module object (`import React from 'react'`).
 const MODULE: &str = "react";
+const REDUX_MODULE: &str = "react-redux";
 /// React's effect hooks: their callback runs after the render.
 const EFFECT: &str = "react.effect";
 /// `createContext(default)`.
@@ -102,7 +103,7 @@ pub(crate) fn module() -> Value {
 }
 
 /// `import { name } from 'react'` (also `React.name`).
-pub(crate) fn export(name: &str) -> Value {
+fn export(name: &str) -> Value {
     match name {
         "useRef" => Value::Builtin(Builtin::UseRef),
         // `useCallback(fn)` is `fn`: helpers that emit are often wrapped in it.
@@ -119,8 +120,13 @@ pub(crate) fn export(name: &str) -> Value {
     }
 }
 
+/// react-redux's module object: its members are [`redux_export`]s.
+pub(crate) fn redux_module() -> Value {
+    framework(REDUX_MODULE)
+}
+
 /// `import { connect } from 'react-redux'`.
-pub(crate) fn redux_export(name: &str) -> Value {
+fn redux_export(name: &str) -> Value {
     match name {
         "connect" => framework(CONNECT),
         _ => Value::external(),
@@ -137,7 +143,11 @@ fn wrapper(kind: &str, key: &str, inner: Value) -> Value {
 
 /// `React.useEffect` and the other members of the module object.
 pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
-    (name == MODULE).then(|| export(prop))
+    match name {
+        MODULE => Some(export(prop)),
+        REDUX_MODULE => Some(redux_export(prop)),
+        _ => None,
+    }
 }
 
 /// A context's `Provider` or `Consumer`: `{ $$typeof, _context }`.

@@ -453,15 +453,6 @@ impl Interp {
                     Some(n) => member_of_builtin(&base, n),
                 }
             }
-            // React hooks whose values matter here: client code keeps its
-            // socket in `ref.current` and wraps emitting helpers in hooks.
-            Some(Resolved::External(pkg)) if pkg == "react" => match name {
-                None | Some("default") => crate::libs::react::module(),
-                Some(n) => crate::libs::react::export(n),
-            },
-            Some(Resolved::External(pkg)) if pkg == "react-redux" => {
-                crate::libs::react::redux_export(name.unwrap_or_default())
-            }
             Some(Resolved::External(pkg)) => match crate::libs::installed_module(pkg) {
                 Some(v) if matches!(name, None | Some("default")) => v,
                 Some(v) => member_of_builtin(&v, name.unwrap_or_default()),
