@@ -121,6 +121,29 @@ impl Interp {
         Value::Router(self.rec.routers.len() as u32 - 1)
     }
 
+    /// `router.route(paths).name(…)`: a verb registers a route at the
+    /// chain's paths and returns the chain `o`.
+    pub(crate) fn chain_method(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        paths: &[Value],
+        o: &Value,
+        name: &str,
+        call: &Call,
+    ) -> Value {
+        if HTTP_VERBS.contains(&name) {
+            let paths: Vec<PathArg> = paths
+                .iter()
+                .flat_map(|v| path_list(v).unwrap_or_default())
+                .collect();
+            self.register_route(ctx, id, name, Ok(paths), &call.args, 0, call);
+            return o.clone();
+        }
+        self.eval_args(ctx, &call.args);
+        Value::dynamic()
+    }
+
     pub(crate) fn router_method(&mut self, ctx: &Ctx, id: u32, name: &str, call: &Call) -> Value {
         if self.libs.nest.is_app(id)
             && let Some(v) = self.nest_app_method(ctx, id, name, call)

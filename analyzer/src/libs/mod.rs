@@ -950,6 +950,51 @@ pub(crate) fn call(
         .find_map(|hook| hook(ip, ctx, name, argv, args, line))
 }
 
+/// A method call on a value a library made (an Express router or route
+/// chain, a request or response, a Socket.IO value, an event key, a schema,
+/// a validator chain, a directory loader's chain, an inversify server):
+/// `None` when `o` is no such value.
+pub(crate) fn method(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    o: &Value,
+    name: &str,
+    call: &crate::ir::Call,
+) -> Option<Value> {
+    Some(match o {
+        Value::Router(id) => ip.router_method(ctx, *id, name, call),
+        Value::Chain(id, paths) => ip.chain_method(ctx, *id, paths, o, name, call),
+        Value::Http(h) => ip.http_method(ctx, *h, name, call),
+        Value::Sio(s) => ip.sio_method(ctx, s, name, call),
+        Value::EventKey(k) => ip.event_key_method(ctx, k, name, call),
+        Value::Zod(z) => ip.schema_method(ctx, z, name, call),
+        Value::Validator(v) => {
+            let argv = ip.eval_args(ctx, &call.args);
+            ip.validator_method(v, name, &argv)
+        }
+        Value::Builtin(Builtin::Node(NodeFn::LoadChain(chain))) => {
+            ip.load_chain_method(ctx, chain, name, call)
+        }
+        Value::Builtin(Builtin::InversifyServer(id)) => ip.inversify_method(ctx, *id, name, call),
+        _ => return None,
+    })
+}
+
+/// A compiled validator (`ajv.compile(schema)`, a schema value `f`) called
+/// with the request.
+pub(crate) fn apply_validator(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    f: &Value,
+    argv: Vec<Value>,
+    line: u32,
+) -> Value {
+    let mut all = vec![f.clone()];
+    all.extend(argv);
+    ip.note_validation(ctx, line, &all, "ajv");
+    Value::dynamic()
+}
+
 /// Class decorators of packages whose meaning is what they do when the class
 /// is defined, so the machine applies them as TypeScript does (in
 /// `machine/decorators.rs`), through [`call`]: Nest's `@Module(meta)` stores

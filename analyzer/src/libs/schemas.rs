@@ -357,6 +357,41 @@ impl Interp {
     }
 
     /// `<schema>.<name>(args)`.
+    /// `schema.name(…)`: parsing the request with it notes a validation;
+    /// other methods build Joi or Zod schemas.
+    pub(crate) fn schema_method(
+        &mut self,
+        ctx: &Ctx,
+        z: &Rc<ZodVal>,
+        name: &str,
+        call: &Call,
+    ) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        if matches!(
+            name,
+            "parse"
+                | "safeParse"
+                | "parseAsync"
+                | "safeParseAsync"
+                | "spa"
+                | "validate"
+                | "validateAsync"
+        ) {
+            let mut all = vec![Value::Zod(z.clone())];
+            all.extend(argv.iter().cloned());
+            let label = match &call.callee {
+                Expr::Member(o, _) => expr_text(o),
+                _ => String::new(),
+            };
+            self.note_validation(ctx, call.line, &all, &label);
+            return Value::dynamic();
+        }
+        if z.joi {
+            return self.joi_method(z, name, &argv);
+        }
+        self.zod_method(z, name, &argv)
+    }
+
     pub(crate) fn zod_method(&mut self, z: &Rc<ZodVal>, name: &str, argv: &[Value]) -> Value {
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
         let num = |v: &Value| match v {

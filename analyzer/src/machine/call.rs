@@ -238,15 +238,13 @@ impl Interp {
                 return self.method_call(ctx, &forced, name, call);
             }
         }
+        // Methods of the values a library made: `libs/mod.rs` asks the library.
+        if let Some(v) = crate::libs::method(self, ctx, o, name, call) {
+            return v;
+        }
         match o {
-            Value::Router(id) => return self.router_method(ctx, *id, name, call),
-            Value::Sio(s) => return self.sio_method(ctx, s, name, call),
             Value::Coll(c) => return self.coll_method(ctx, c, name, call),
             Value::Emitter(em) => return self.emitter_method(ctx, em, name, call),
-            Value::Builtin(Builtin::Node(NodeFn::LoadChain(chain))) => {
-                return self.load_chain_method(ctx, chain, name, call);
-            }
-            Value::EventKey(k) => return self.event_key_method(ctx, k, name, call),
             Value::Dispatch(d) if matches!(name, "call" | "apply") => {
                 let argv = self.eval_args(ctx, &call.args);
                 let this = argv.first().cloned();
@@ -258,55 +256,6 @@ impl Interp {
                     },
                 };
                 return self.call_dispatch(ctx, d, rest, call.line, this);
-            }
-            Value::Builtin(Builtin::InversifyServer(id)) => {
-                return self.inversify_method(ctx, *id, name, call);
-            }
-            Value::Zod(z) => {
-                let argv = self.eval_args(ctx, &call.args);
-                if matches!(
-                    name,
-                    "parse"
-                        | "safeParse"
-                        | "parseAsync"
-                        | "safeParseAsync"
-                        | "spa"
-                        | "validate"
-                        | "validateAsync"
-                ) {
-                    let mut all = vec![Value::Zod(z.clone())];
-                    all.extend(argv.iter().cloned());
-                    let label = match &call.callee {
-                        Expr::Member(o, _) => expr_text(o),
-                        _ => String::new(),
-                    };
-                    self.note_validation(ctx, call.line, &all, &label);
-                    return Value::dynamic();
-                }
-                if z.joi {
-                    return self.joi_method(z, name, &argv);
-                }
-                return self.zod_method(z, name, &argv);
-            }
-            Value::Validator(v) => {
-                let argv = self.eval_args(ctx, &call.args);
-                return self.validator_method(v, name, &argv);
-            }
-            Value::Http(h) => {
-                let h = *h;
-                return self.http_method(ctx, h, name, call);
-            }
-            Value::Chain(id, paths) => {
-                if HTTP_VERBS.contains(&name) {
-                    let paths: Vec<PathArg> = paths
-                        .iter()
-                        .flat_map(|v| path_list(v).unwrap_or_default())
-                        .collect();
-                    self.register_route(ctx, *id, name, Ok(paths), &call.args, 0, call);
-                    return o.clone();
-                }
-                self.eval_args(ctx, &call.args);
-                return Value::dynamic();
             }
             _ => {}
         }
@@ -689,12 +638,7 @@ impl Interp {
                 returned(k)
             }
             // A compiled validator (`ajv.compile(schema)`) applied to the request.
-            Value::Zod(z) => {
-                let mut all = vec![Value::Zod(z.clone())];
-                all.extend(argv);
-                self.note_validation(ctx, line, &all, "ajv");
-                Value::dynamic()
-            }
+            Value::Zod(_) => crate::libs::apply_validator(self, ctx, f, argv, line),
             Value::Class(_) => Value::dynamic(),
             _ => Value::dynamic(),
         }
