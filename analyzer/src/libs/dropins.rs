@@ -13,7 +13,9 @@
 //! (apollo-server-express 2/3, path `/graphql` by default),
 //! `app.use(path, expressMiddleware(server))` (`@apollo/server/express4`,
 //! `@as-integrations/express4|5`), `graphqlHTTP(...)` (express-graphql) and
-//! `createHandler(...)` (graphql-http).
+//! `createHandler(...)` (graphql-http); the Model Context Protocol SDK's
+//! `createMcpExpressApp()` (`@modelcontextprotocol/sdk/server/express.js`,
+//! `@modelcontextprotocol/express`, `…/server-express`), an Express app.
 //!
 //! Example: `app.use('/gql', expressMiddleware(server))` is `POST /gql`.
 //!
@@ -42,6 +44,15 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         }
         ("@awaitjs/express", "addAsync" | "wrap") => Some(Value::Builtin(Builtin::Identity)),
         ("@tinyhttp/app", "App") => Some(Value::Builtin(Builtin::Express)),
+        // The MCP SDK's app is `express()` with its JSON body parser and,
+        // for a local host, a Host header check (not charted as middleware).
+        (
+            "@modelcontextprotocol/sdk/server/express.js"
+            | "@modelcontextprotocol/sdk/server/express"
+            | "@modelcontextprotocol/express"
+            | "@modelcontextprotocol/server-express",
+            "createMcpExpressApp",
+        ) => Some(Value::Builtin(Builtin::Express)),
         ("apollo-server-express", "ApolloServer") => framework("ApolloServer"),
         (
             "@apollo/server/express4" | "@as-integrations/express4" | "@as-integrations/express5",

@@ -403,6 +403,13 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@as-integrations/express5", Module::Family),
     modelled("express-graphql", Module::Family),
     modelled("graphql-http/lib/use/express", Module::Family),
+    modelled(
+        "@modelcontextprotocol/sdk/server/express.js",
+        Module::Family,
+    ),
+    modelled("@modelcontextprotocol/sdk/server/express", Module::Family),
+    modelled("@modelcontextprotocol/express", Module::Family),
+    modelled("@modelcontextprotocol/server-express", Module::Family),
     // feathers.rs
     modelled("@feathersjs/express", Module::Family),
     modelled("@feathersjs/feathers", Module::Family),
