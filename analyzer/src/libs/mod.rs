@@ -987,6 +987,22 @@ pub(crate) fn method(
     })
 }
 
+/// A member of a value a library made (a Socket.IO value, a request or
+/// response, a Zod object's `shape`, an Express app or router): `None` when
+/// `o` is no such value or the library gives no member.
+pub(crate) fn value_member(ip: &mut Interp, o: &Value, prop: &str) -> Option<Value> {
+    Some(match o {
+        Value::Sio(s) => ip.sio_member(s, prop),
+        Value::Http(h) => ip.http_member(*h, prop),
+        Value::Zod(z) if prop == "shape" => shape_of(z),
+        Value::Router(id) => match ip.rec.routers[*id as usize].props.get(prop) {
+            Some(v) => v.clone(),
+            None => ip.express_app_member(*id, prop).unwrap_or(Value::dynamic()),
+        },
+        _ => return None,
+    })
+}
+
 /// A compiled validator (`ajv.compile(schema)`, a schema value `f`) called
 /// with the request.
 pub(crate) fn apply_validator(

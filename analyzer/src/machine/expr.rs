@@ -817,23 +817,11 @@ impl Interp {
                 None => Value::external(),
             },
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
-            Value::Sio(s) => {
-                let s = s.clone();
-                self.sio_member(&s, prop)
-            }
+            // Members of the values a library made: `libs/mod.rs` asks the library.
+            _ if let Some(v) = crate::libs::value_member(self, o, prop) => v,
             Value::Coll(c) => match prop {
                 "size" if !c.entries_unknown => Value::Num(c.items.borrow().len() as f64),
                 _ => Value::dynamic(),
-            },
-            Value::Http(h) => self.http_member(*h, prop),
-            Value::Zod(z) if prop == "shape" => crate::libs::shape_of(z),
-            Value::Router(id) => match self.rec.routers[*id as usize].props.get(prop) {
-                Some(v) => v.clone(),
-                None => {
-                    let id = *id;
-                    self.express_app_member(id, prop)
-                        .unwrap_or(Value::dynamic())
-                }
             },
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),
             Value::Unknown(Unknown::Instance(pkg)) => Value::of_package(pkg),
