@@ -613,9 +613,104 @@ fn error_weight(node: Node) -> usize {
 
 /// Flow-only type syntax rewritten to TypeScript's, byte for byte (lines and
 /// offsets hold): maybe types `?T` (after `:` or `<`) lose the `?`, exact
-/// objects `{| … |}` become `{ … }`. Only used for a second parse of a file
+/// objects `{| … |}` become `{ … }`, and a function type annotation's unnamed
+/// parameters (`: (any, boolean, any[]) => void`) become names (see
+/// [`name_flow_function_params`]). Only used for a second parse of a file
 /// the JavaScript grammar fails on.
 fn flow_to_ts(src: &[u8]) -> Vec<u8> {
+    let mut out = flow_marks_to_ts(src);
+    name_flow_function_params(&mut out);
+    out
+}
+
+/// Flow's function types may leave parameters unnamed (`(any, boolean) =>
+/// void`), which TypeScript reads as parameters named `any` and `boolean`
+/// and its grammar rejects when a name is a predefined type or has `[]`.
+/// In an annotation (after `:`), a parameter list of bare names (each maybe
+/// `[]`) followed by `=>` gets same-length names: a predefined type's last
+/// letter becomes `_` and `[]` is blanked. Types are erased, so nothing is
+/// lost.
+fn name_flow_function_params(out: &mut [u8]) {
+    const PREDEFINED: &[&[u8]] = &[
+        b"string", b"number", b"boolean", b"object", b"symbol", b"bigint", b"unknown", b"never",
+        b"any", b"void", b"mixed", b"null",
+    ];
+    let mut open = 0;
+    while let Some(k) = memchr::memchr(b'(', &out[open..]) {
+        open += k;
+        let start = open;
+        open += 1;
+        let before = out[..start]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t'));
+        if before != Some(&b':') {
+            continue;
+        }
+        let Some(len) = out[start + 1..]
+            .iter()
+            .take(400)
+            .position(|b| matches!(b, b')' | b'(' | b'\n' | b'{' | b'<'))
+        else {
+            continue;
+        };
+        let close = start + 1 + len;
+        if out[close] != b')' {
+            continue;
+        }
+        let after = out[close + 1..]
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t'));
+        if !after.is_some_and(|a| out[close + 1 + a..].starts_with(b"=>")) {
+            continue;
+        }
+        let list = start + 1..close;
+        let params: Vec<(usize, usize)> = {
+            let mut v = Vec::new();
+            let mut at = list.start;
+            for piece in out[list.clone()].split(|b| *b == b',') {
+                v.push((at, at + piece.len()));
+                at += piece.len() + 1;
+            }
+            v
+        };
+        let bare = |r: &[u8]| {
+            let t = r.trim_ascii();
+            let t = t.strip_suffix(b"[]").unwrap_or(t);
+            !t.is_empty()
+                && t.iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+        };
+        if params.len() < 2 || !params.iter().all(|&(a, b)| bare(&out[a..b])) {
+            continue;
+        }
+        for (a, b) in params {
+            let lead = out[a..b]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count();
+            let word_end = a
+                + lead
+                + out[a + lead..b]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$'))
+                    .count();
+            if PREDEFINED.contains(&&out[a + lead..word_end]) {
+                out[word_end - 1] = b'_';
+            }
+            if out[word_end..b].trim_ascii().starts_with(b"[]") {
+                for c in &mut out[word_end..b] {
+                    if matches!(c, b'[' | b']') {
+                        *c = b' ';
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The byte-for-byte marks of Flow's maybe types and exact objects.
+fn flow_marks_to_ts(src: &[u8]) -> Vec<u8> {
     let mut out = src.to_vec();
     let n = out.len();
     for i in 0..n {
@@ -740,6 +835,26 @@ mod tests {
         ] {
             assert!(!Grammar::is_node_script(head.as_bytes()), "{head:?}");
         }
+    }
+
+    #[test]
+    fn flow_function_types_with_unnamed_parameters_parse() {
+        let src = "class D {\n  static check: (any, boolean, boolean) => void;\n  static filter: (boolean, any[], Schema, string) => void;\n  run() { return (string, number) => string + number; }\n}\nmodule.exports = D;\n";
+        let copy = flow_to_ts(src.as_bytes());
+        let text = String::from_utf8(copy.clone()).unwrap();
+        assert_eq!(copy.len(), src.len());
+        assert!(text.contains("(an_, boolea_, boolea_) => void"), "{text}");
+        assert!(
+            text.contains("(boolea_, an_  , Schema, strin_) => void"),
+            "{text}"
+        );
+        // An arrow function's parameters (not after `:`) keep their names.
+        assert!(
+            text.contains("return (string, number) => string + number"),
+            "{text}"
+        );
+        let facts = SyntaxContext::new().lower(Grammar::JavaScript, src.as_bytes());
+        assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
     }
 
     #[test]
