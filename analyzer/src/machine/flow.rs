@@ -1087,7 +1087,8 @@ impl Interp {
 /// What a call gives, from the value its last path returned and what paths
 /// that may or may not run returned: a constant (`true`, `3`, `'x'`,
 /// `null`, `undefined`) that another path may replace with a different
-/// constant (a boolean: also with a value only known at run time) is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
+/// constant (a boolean, `null` or `undefined`: also with a value only known
+/// at run time) is unknown. `try { fs.statSync(p) } catch (e) { if (e.code ===
 /// 'ENOENT') return false } return true` is neither `true` nor `false` here,
 /// so an `if (!exists(p))` that decides what the program runs keeps both
 /// branches. When the last path gives nothing (`undefined`, `null`: the
@@ -1120,9 +1121,12 @@ pub(crate) fn primitive_result(result: Value, maybe: &[Value]) -> Value {
     // known at run time replaces it too (`try { return JSON.parse(text) }
     // catch {} return false` is no `false` that decides the caller's `if`).
     // A string or number stays the default it is (`return dflt` after a loop).
+    // So are `null` and `undefined`: `if (path) return path; return null`
+    // given a value only known at run time gives that value or `null`.
     let differs = |m: &Value| {
         (constant(m) && !equal(m, &result))
-            || (matches!(result, Value::Bool(_)) && matches!(m, Value::Unknown(_)))
+            || (matches!(result, Value::Bool(_) | Value::Null | Value::Undef)
+                && matches!(m, Value::Unknown(_)))
     };
     if constant(&result) && maybe.iter().any(differs) {
         return Value::dynamic();
