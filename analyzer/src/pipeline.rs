@@ -205,6 +205,28 @@ pub(crate) fn analyze_here(
     }
     timings.prefilter_ms = ms(t1);
 
+    // The folder the programs' processes start in (`process.cwd()`): that of
+    // the package.json naming an entry, else of the nearest one above it,
+    // when every entry and app file has the same one. Programs of several
+    // packages share the modules they load (each loaded once), so a module's
+    // value cannot depend on which program loaded it first: they start in
+    // the root, as before.
+    let started_in = |e: FileId| -> String {
+        manifest.started_in.get(&e).cloned().unwrap_or_else(|| {
+            let rel = project.rel(e);
+            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+            project.package_dir_of(dir).to_string()
+        })
+    };
+    let program_dirs: BTreeSet<String> = entries
+        .iter()
+        .chain(&app_files)
+        .map(|&e| started_in(e))
+        .collect();
+    let cwd: std::rc::Rc<str> = match program_dirs.len() {
+        1 => std::rc::Rc::from(program_dirs.first().map_or("", String::as_str)),
+        _ => std::rc::Rc::from(""),
+    };
     let t2 = Instant::now();
     let mut interp = Interp::new(loader.clone());
     let mut clock = PhaseClock::default();
@@ -220,9 +242,11 @@ pub(crate) fn analyze_here(
         // Each program has its own budget (see `machine/budget.rs`).
         interp.as_program(e, Share::Entry, |interp| {
             interp.js.main = Some(e);
+            interp.js.cwd = Some(cwd.clone());
             interp.run_module(e);
             interp.run_handed();
             interp.js.main = None;
+            interp.js.cwd = None;
         });
         if (interp.rec.routers.len(), interp.rec.sio_servers.len()) != before {
             productive.insert(e);
@@ -258,8 +282,10 @@ pub(crate) fn analyze_here(
             }
             interp.as_program(root, Share::Entry, |interp| {
                 interp.js.main = Some(root);
+                interp.js.cwd = Some(cwd.clone());
                 interp.run_module(root);
                 interp.js.main = None;
+                interp.js.cwd = None;
             });
             entries.push(root);
             productive.insert(root);
@@ -574,6 +600,8 @@ struct ManifestEntries {
     reasons: BTreeMap<FileId, String>,
     /// Named but not in the project: (manifest, path, the source started from instead).
     missing: Vec<(String, String, Option<FileId>)>,
+    /// The folder of the package.json that names each (its scripts run there).
+    started_in: BTreeMap<FileId, String>,
 }
 
 /// The root package's `main`/start script, and those of packages in
@@ -632,6 +660,7 @@ fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries
                     out.program.insert(id);
                 }
                 out.reasons.entry(id).or_insert(why);
+                out.started_in.entry(id).or_insert_with(|| p.dir.clone());
             }
             // `main: lib/index.js` of a package whose build output is
             // not checked in and whose source is not found either: say so

@@ -407,6 +407,7 @@ impl Interp {
                 chosen: HashMap::new(),
                 env: Default::default(),
                 main: None,
+                cwd: None,
                 assumed_lists: HashMap::new(),
                 modules: HashMap::new(),
                 stack: Vec::new(),

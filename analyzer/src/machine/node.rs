@@ -34,7 +34,9 @@
 //! build output or a local file; a data file inside the root that
 //! `readFileSync` could read exists); a file read that is larger, not UTF-8,
 //! or named by a path only known at run time is unknown; `JSON.parse` with a
-//! reviver is unknown; the process is taken to start in the analyzed folder.
+//! reviver is unknown. The process is taken to start in the folder of the
+//! package.json that names the running program's entry (npm runs its scripts
+//! there; else the nearest one above the entry, else the analyzed folder).
 
 use super::modules::json_value;
 use super::{Ctx, Interp, posix_join};
@@ -396,7 +398,10 @@ impl Interp {
                     None => Value::dynamic(),
                 }
             }
-            NodeFn::Cwd => Value::str("/"),
+            NodeFn::Cwd => match self.js.cwd.as_deref() {
+                Some(dir) if !dir.is_empty() => Value::str(&format!("/{dir}")),
+                _ => Value::str("/"),
+            },
             NodeFn::FileUrlToPath => match argv.first() {
                 Some(Value::Obj(o)) => o
                     .get("href")

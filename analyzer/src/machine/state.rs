@@ -189,6 +189,10 @@ pub(crate) struct JsState {
     /// module it loads. `None` in the later passes, where `require.main` is
     /// only known at run time.
     pub(crate) main: Option<FileId>,
+    /// The folder the running program's process starts in, relative to the
+    /// root (`process.cwd()`; see `node.rs`): set with [`Self::main`], `None`
+    /// (the root) in the later passes.
+    pub(crate) cwd: Option<Rc<str>>,
     /// The calls being followed, innermost last: (file, function id); its
     /// length is the call depth (see `budget.rs`, `enter_frame`).
     pub(crate) stack: Vec<(FileId, u32)>,
