@@ -540,6 +540,23 @@ impl Launch<'_> {
             Some((_, ext)) => matches!(ext, "sh" | "bash"),
             None => true,
         };
+        // A source file run by its own shebang (`"start": "./source/cli.ts"`
+        // with `#!/usr/bin/env tsx`) is the program.
+        if has_source_ext(path) {
+            let first = (self.read)(path).and_then(|t| t.lines().next().map(str::to_string));
+            if let Some(first) = first.filter(|l| l.starts_with("#!")) {
+                let runner = first
+                    .split(|c: char| c.is_whitespace() || c == '/')
+                    .find(|w| RUNNERS.contains(w));
+                if let Some(runner) = runner {
+                    out.push(Target {
+                        path: path.to_string(),
+                        how: format!("`{path}` (run by its shebang: {runner})"),
+                    });
+                }
+            }
+            return;
+        }
         if !shell || depth > 4 {
             return;
         }
