@@ -381,9 +381,20 @@ impl Interp {
                     self.package_router(ctx, &call.callee, from.as_deref(), call.line, &argv);
                 }
                 self.census_handed(ctx.file, call.line, &argv);
-                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                let results = self.run_callbacks(ctx, &argv, &call.args, call.line);
                 if looping {
                     self.pop_dyn_loop();
+                }
+                // A map over a list only known at run time whose callback
+                // gives an app, a router or a socket (`ids.map(id =>
+                // io.sockets.sockets.get(id))`) is a list of such values: one
+                // item stands for them, as a socket set's `values()` does.
+                if matches!(name, "map" | "flatMap")
+                    && let Some(v) = results
+                        .into_iter()
+                        .find(|v| matches!(v, Value::Router(_) | Value::Chain(..) | Value::Sio(_)))
+                {
+                    return Value::array(vec![v]);
                 }
                 // `_.memoize(load)` / `once(init)` give back what they wrap.
                 if matches!(kind, Unknown::External(_))
@@ -431,8 +442,16 @@ impl Interp {
         }
     }
 
-    /// Invoke inline function arguments of a call the analyzer cannot follow.
-    pub(crate) fn run_callbacks(&mut self, ctx: &Ctx, argv: &[Value], args: &[Expr], line: u32) {
+    /// Invoke inline function arguments of a call the analyzer cannot follow;
+    /// what they returned, in order.
+    pub(crate) fn run_callbacks(
+        &mut self,
+        ctx: &Ctx,
+        argv: &[Value],
+        args: &[Expr],
+        line: u32,
+    ) -> Vec<Value> {
+        let mut returned = Vec::new();
         self.census_handed(ctx.file, line, argv);
         // Code the analysis does not run may add keys to what it gets.
         for v in argv {
@@ -443,7 +462,7 @@ impl Interp {
         for (i, v) in argv.iter().enumerate() {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
-                self.call_value(ctx, v, unknown_args, &[], line, None);
+                returned.push(self.call_value(ctx, v, unknown_args, &[], line, None));
             } else if let Value::Func(c) = v
                 && matches!(args.get(i), Some(Expr::Ident(_)))
                 && c.func.params.is_empty()
@@ -456,6 +475,7 @@ impl Interp {
                 self.handed.push((v.clone(), ctx.file, line));
             }
         }
+        returned
     }
 
     /// After an entry's top level ran: the functions it handed by name to
