@@ -453,7 +453,16 @@ pub(super) fn cut_decorator_chains(src: &[u8]) -> Option<Vec<u8>> {
             continue;
         }
         let group = src.get(i) == Some(&b'(');
-        let mut j = if group { i + 1 } else { i };
+        // (A group's expression may start on the next line: `@(\n  Returns(202)`.)
+        let mut j = if group {
+            i + 1
+                + src[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count()
+        } else {
+            i
+        };
         // A name or member path, then its call.
         let name = member_path(src, j);
         if name == 0 {
@@ -491,7 +500,12 @@ pub(super) fn cut_decorator_chains(src: &[u8]) -> Option<Vec<u8>> {
                 _ => next,
             };
         }
-        if end - after_call < 4 || (group && src.get(end) != Some(&b')')) {
+        let group_end = end
+            + src[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+        if end - after_call < 4 || (group && src.get(group_end) != Some(&b')')) {
             continue;
         }
         let c = copy.get_or_insert_with(|| src.to_vec());
@@ -772,13 +786,15 @@ mod tests {
 
     #[test]
     fn decorator_call_chains_are_read() {
-        let src = "class C {\n  @Get(\"/\")\n  @Returns(200, Array).Of(Order)\n  list() {}\n\n  @Get(\"/x\")\n  @(Returns(200, String).ContentType(\"text/html\"))\n  page() {}\n}\n";
+        let src = "class C {\n  @Get(\"/\")\n  @Returns(200, Array).Of(Order)\n  list() {}\n\n  @Get(\"/x\")\n  @(Returns(200, String).ContentType(\"text/html\"))\n  page() {}\n\n  @Post(\"/y\")\n  @(\n    Returns(202)\n      .ContentType(\"application/json\")\n  )\n  save() {}\n}\n";
         let facts = SyntaxContext::new().lower(Grammar::TypeScript, src.as_bytes());
         assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
         let copy = super::cut_decorator_chains(src.as_bytes()).unwrap();
         let copy = String::from_utf8(copy).unwrap();
         assert!(copy.contains("@Returns(200, Array)/*      */\n"), "{copy}");
         assert!(copy.contains("@(Returns(200, String)/*"), "{copy}");
+        // A group whose expression starts on the next line, its chain on another.
+        assert!(copy.contains("    Returns(202)/*"), "{copy}");
         assert_eq!(copy.len(), src.len());
     }
 
