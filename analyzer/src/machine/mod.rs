@@ -562,7 +562,16 @@ impl Interp {
         assume_sockets: bool,
         done: impl Fn(&Self, &(FileId, u32)) -> bool,
     ) {
-        todo.sort_by_key(|(k, _)| *k);
+        // Methods on an ES5 constructor's prototype (`Client.prototype.getUser
+        // = function () { this.socket.emit(…) }`) share one `this` per
+        // prototype, as calls on one instance would, and those that set a
+        // property of `this` at their top level (`this.socket = io()`) run
+        // before the others of their file.
+        let protos = self.prototype_methods();
+        let writes_this =
+            |c: &Closure| protos.contains_key(&(c.file, c.func.id)) && sets_this(&c.func.body);
+        todo.sort_by_key(|(k, c)| (k.0, !writes_this(c), k.1));
+        let mut shared: HashMap<usize, Rc<ObjData>> = HashMap::new();
         for (k, c) in todo {
             // Charged to the program the function's module belongs to.
             let was = self.charge_program(self.program_of(k.0));
@@ -572,8 +581,17 @@ impl Interp {
                 } else {
                     vec![Value::Unknown(Unknown::Param); c.func.params.len()]
                 };
-                let this = (!c.is_arrow && c.this.is_none())
-                    .then(|| Value::Obj(ObjData::over_unknown(Unknown::Param)));
+                let this = (!c.is_arrow && c.this.is_none()).then(|| match protos.get(&k) {
+                    Some(proto) => {
+                        let inst = shared.entry(Rc::as_ptr(proto) as usize).or_insert_with(|| {
+                            let o = ObjData::over_unknown(Unknown::Param);
+                            o.proto.replace(Some(proto.clone()));
+                            o
+                        });
+                        Value::Obj(inst.clone())
+                    }
+                    None => Value::Obj(ObjData::over_unknown(Unknown::Param)),
+                });
                 self.invoke(&c, argv, this);
             }
             self.charge_program(was);
@@ -1267,6 +1285,15 @@ pub(crate) fn url_join(parts: &[String]) -> String {
         out.push_str(p);
     }
     out
+}
+
+/// Whether a function body sets a property of `this` in one of its own
+/// top-level statements (`this.socket = io.connect(…)`).
+fn sets_this(body: &[Stmt]) -> bool {
+    body.iter().any(|st| {
+        matches!(st, Stmt::Expr(Expr::Assign(target, _))
+            if matches!(target.as_ref(), Pattern::Target(t) if matches!(t.as_ref(), Expr::Member(o, _) if matches!(o.as_ref(), Expr::This))))
+    })
 }
 
 #[cfg(test)]

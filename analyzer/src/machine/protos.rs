@@ -48,6 +48,24 @@ impl Interp {
         o
     }
 
+    /// The functions that are properties of an ES5 constructor's
+    /// `prototype` object, by (file, function id), with that object.
+    pub(crate) fn prototype_methods(&self) -> HashMap<(crate::project::FileId, u32), Rc<ObjData>> {
+        let mut out = HashMap::new();
+        for (_, fobj) in self.js.fn_objects.0.values() {
+            let Some(Value::Obj(proto)) = fobj.get("prototype") else {
+                continue;
+            };
+            for (_, v) in proto.entries() {
+                if let Value::Func(m) = v {
+                    out.entry((m.file, m.func.id))
+                        .or_insert_with(|| proto.clone());
+                }
+            }
+        }
+        out
+    }
+
     /// `C.prototype` of a class, made when first needed: an object whose
     /// methods are the class's.
     pub(crate) fn class_prototype(&mut self, c: &Rc<ClassVal>) -> Rc<ObjData> {
