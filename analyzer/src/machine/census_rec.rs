@@ -189,8 +189,14 @@ impl Interp {
                 .entry((c.file, c.func.id))
                 .or_insert_with(|| Handed {
                     at: (file, line),
+                    // (Parameters `bind` fixed are not what the package passes.)
                     params: crate::syntax::bound_names(&Stmt::Var(
-                        c.func.params.iter().map(|p| (p.clone(), None)).collect(),
+                        c.func
+                            .params
+                            .iter()
+                            .skip(c.bound.as_ref().map_or(0, |b| b.len()))
+                            .map(|p| (p.clone(), None))
+                            .collect(),
                     )),
                     own_this: !c.is_arrow,
                 });
