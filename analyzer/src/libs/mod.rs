@@ -493,9 +493,6 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("tsyringe", Module::Di),
     modelled("@n8n/di", Module::Di),
     installed("@angular/core", Module::Di),
-    // machine/modules.rs (React hooks)
-    installed("react", Module::Family),
-    installed("react-redux", Module::Family),
     // documents.rs
     modelled("js-yaml", Module::Family),
     modelled("yaml", Module::Family),
@@ -1386,6 +1383,10 @@ mod tests {
             installed_module("lodash-es"),
             Some(Value::Builtin(Builtin::Lodash(_)))
         ));
-        assert!(installed_module("react").is_none() && installed_module("express").is_none());
+        assert!(matches!(
+            installed_module("react"),
+            Some(Value::Builtin(Builtin::Framework(n))) if &*n == "react"
+        ));
+        assert!(installed_module("express").is_none() && installed_module("left-pad").is_none());
     }
 }
