@@ -814,6 +814,13 @@ impl Interp {
                     ..(**s).clone()
                 }))
             }
+            // `io.connect(url)` is the client library's: a parameter named
+            // `io` assumed to be a server is the client's `io` when the code
+            // connects with it (`(function (window, io) { io.connect() })`).
+            (SioKind::Server, "connect") if s.assumed.is_some() => {
+                self.eval_args(ctx, &call.args);
+                s.derive(SioKind::Client)
+            }
             (_, "compress" | "volatile" | "local" | "listen" | "attach" | "connect" | "open") => {
                 self.eval_args(ctx, &call.args);
                 Value::Sio(s.clone())
