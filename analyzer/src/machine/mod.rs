@@ -567,10 +567,15 @@ impl Interp {
         // prototype, as calls on one instance would, and those that set a
         // property of `this` at their top level (`this.socket = io()`) run
         // before the others of their file.
+        if todo.is_empty() {
+            return;
+        }
         let protos = self.prototype_methods();
-        let writes_this =
-            |c: &Closure| protos.contains_key(&(c.file, c.func.id)) && sets_this(&c.func.body);
-        todo.sort_by_key(|(k, c)| (k.0, !writes_this(c), k.1));
+        // (Each body is looked at once, not at every comparison.)
+        todo.sort_by_cached_key(|(k, c)| {
+            let writes_this = protos.contains_key(k) && sets_this(&c.func.body);
+            (k.0, !writes_this, k.1)
+        });
         let mut shared: HashMap<usize, Rc<ObjData>> = HashMap::new();
         for (k, c) in todo {
             // Charged to the program the function's module belongs to.
