@@ -744,9 +744,7 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// Whether a package.json lists `express`, `socket.io`, `@nestjs/core` or
-/// `@loopback/rest` (whose apps serve through Express, Nest's unless told
-/// otherwise) among its dependencies.
+/// Whether a package.json lists one of `names` among its dependencies.
 fn depends_on(json: &serde_json::Value, names: &BTreeSet<&str>) -> bool {
     ["dependencies", "devDependencies"].iter().any(|k| {
         json.get(k)
@@ -756,12 +754,12 @@ fn depends_on(json: &serde_json::Value, names: &BTreeSet<&str>) -> bool {
 }
 
 /// The folders of the packages whose manifests can start a server: those
-/// that depend on Express, Socket.IO, Nest or LoopBack 4's REST server, and those that depend on such
+/// that depend on a package that serves ([`crate::libs::SERVER_PACKAGES`]),
+/// and those that depend on such
 /// a package of the repository by its name (a bot program on the framework
 /// package beside it, `testbot` → `botkit` → `express`), transitively.
-fn server_packages(project: &Project) -> BTreeSet<&str> {
-    let mut names: BTreeSet<&str> =
-        ["express", "socket.io", "@nestjs/core", "@loopback/rest"].into();
+pub(crate) fn server_packages(project: &Project) -> BTreeSet<&str> {
+    let mut names: BTreeSet<&str> = crate::libs::SERVER_PACKAGES.iter().copied().collect();
     let mut dirs: BTreeSet<&str> = BTreeSet::new();
     loop {
         let before = dirs.len();

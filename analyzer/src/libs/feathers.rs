@@ -1,9 +1,14 @@
-//! Feathers on Express (`@feathersjs/express` 4 and 5): an app made by
-//! `express(feathers())`, whose services answer REST routes once
+//! Feathers on Express (`@feathersjs/express` 4 and 5) and on Koa
+//! (`@feathersjs/koa` 5): an app made by `express(feathers())` or
+//! `koa(feathers())`, whose services answer REST routes once
 //! `app.configure(express.rest())` (4) or `app.configure(rest())` (5) ran.
 //!
 //! Captures: `express(feathers())` as an Express app (the module's other
 //! members are Express's: `json`, `urlencoded`, `static`, `Router`, …);
+//! `koa(feathers())` as one too, for what Feathers routes: its services'
+//! REST operations (the Koa transport routes them as the Express one does)
+//! and its Socket.IO transport; the package's other members (`bodyParser`,
+//! `errorHandler`, `cors`, `serveStatic`, …) are middleware factories;
 //! `app.configure(fn)`, which calls `fn` with the app as `this` and as its
 //! argument; `app.use(path, service)` after `rest()` was configured, with
 //! Express middleware around the service in 4 (`app.use(path, before…,
@@ -45,7 +50,9 @@
 //! `/path` without an id, refused by the adapters unless `multi` is set),
 //! custom methods of 5 (a `POST` told apart by the `X-Service-Method`
 //! header: a finding names them), service hooks (`authenticate('jwt')`),
-//! Feathers 2 (`feathers()` itself an Express app) and the Koa transport.
+//! Feathers 2 (`feathers()` itself an Express app), and Koa's own routing
+//! (a Koa app serves what its middleware answers; a Feathers app on Koa is
+//! charted for its services alone).
 
 use crate::inventory::Direction;
 use crate::libs::socketio::RawSite;
@@ -53,6 +60,7 @@ use crate::machine::*;
 use rustc_hash::FxHashMap;
 
 const EXPRESS: &str = "@feathersjs/express";
+const KOA: &str = "@feathersjs/koa";
 const FEATHERS: &str = "@feathersjs/feathers";
 const SOCKETIO: &str = "@feathersjs/socketio";
 /// What `socketio()` gives `app.configure`, followed by its server's index.
@@ -141,6 +149,7 @@ use crate::libs::{framework, index_in, indexed};
 pub(crate) fn default_export(pkg: &str) -> Option<Value> {
     match pkg {
         EXPRESS => Some(framework("feathers-express")),
+        KOA => Some(framework("feathers-koa")),
         FEATHERS => Some(framework("feathers")),
         SOCKETIO => Some(framework("feathers.socketio")),
         _ => None,
@@ -163,6 +172,11 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         )),
         (EXPRESS, p) => Some(Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
             format!("{EXPRESS}.{p}").as_str(),
+        )))),
+        (KOA, "default" | "koa") => Some(framework("feathers-koa")),
+        (KOA, "rest") => Some(framework("feathers.rest")),
+        (KOA, p) => Some(Value::Builtin(Builtin::MiddlewareFactory(Rc::from(
+            format!("{KOA}.{p}").as_str(),
         )))),
         (FEATHERS, "default" | "feathers") => Some(framework("feathers")),
         (SOCKETIO, "default" | "socketio") => Some(framework("feathers.socketio")),
@@ -232,19 +246,23 @@ fn outside_base(service: &Value) -> Option<(Rc<ClassVal>, Value)> {
     None
 }
 
-/// Whether a framework value is `@feathersjs/express`'s default export (its
-/// members are the package's).
-fn is_express_export(name: &str) -> bool {
-    name == "feathers-express"
+/// The package whose default export a framework value is (its members are
+/// the package's): `@feathersjs/express`'s or `@feathersjs/koa`'s.
+fn transport_export(name: &str) -> Option<&'static str> {
+    match name {
+        "feathers-express" => Some(EXPRESS),
+        "feathers-koa" => Some(KOA),
+        _ => None,
+    }
 }
 
 /// A member of a value these packages made: of an adapter's module, or of
-/// `@feathersjs/express`'s default export.
+/// `@feathersjs/express`'s or `@feathersjs/koa`'s default export.
 pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
     if let Some(v) = adapter_value(name, false) {
         return Some(v);
     }
-    is_express_export(name).then(|| member(EXPRESS, prop).unwrap_or_else(Value::external))
+    transport_export(name).map(|pkg| member(pkg, prop).unwrap_or_else(Value::external))
 }
 
 /// The id parameter of the major version `spec` (a semver range) names.
@@ -272,11 +290,12 @@ impl Interp {
         line: u32,
     ) -> Option<Value> {
         match name {
-            "feathers-express" => {
+            "feathers-express" | "feathers-koa" => {
                 let app = self.new_router(ctx.file, line, true);
                 if let Value::Router(id) = app {
                     let rel = self.loader.project.rel(ctx.file).to_string();
-                    let spec = self.loader.project.package_dep_version(&rel, EXPRESS);
+                    let pkg = transport_export(name).unwrap_or(EXPRESS);
+                    let spec = self.loader.project.package_dep_version(&rel, pkg);
                     self.libs.feathers.apps.insert(
                         id,
                         FeathersApp {

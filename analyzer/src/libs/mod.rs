@@ -412,6 +412,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@modelcontextprotocol/server-express", Module::Family),
     // feathers.rs
     modelled("@feathersjs/express", Module::Family),
+    modelled("@feathersjs/koa", Module::Family),
     modelled("@feathersjs/feathers", Module::Family),
     modelled("@feathersjs/socketio", Module::Family),
     // machine/node.rs (Node's own modules and helpers)
@@ -501,6 +502,28 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("json-schema-ref-parser", Module::Family),
     modelled("@apidevtools/swagger-parser", Module::Family),
     modelled("swagger-parser", Module::Family),
+];
+
+/// Packages that serve HTTP or Socket.IO the way the modules above model
+/// (Express itself, or a framework whose apps serve through it): a
+/// package.json that depends on one can start a server, so its `main` and
+/// start scripts are entries (`pipeline::server_packages`). Nest's and
+/// LoopBack 4's apps serve through Express unless told otherwise.
+pub(crate) const SERVER_PACKAGES: &[&str] = &[
+    "express",
+    "socket.io",
+    "@nestjs/core",
+    "@loopback/rest",
+    "@feathersjs/express",
+    "@feathersjs/koa",
+    "@feathersjs/socketio",
+    "loopback",
+    "polka",
+    "@tinyhttp/app",
+    "routing-controllers",
+    "@tsed/platform-express",
+    "@foal/core",
+    "kraken-js",
 ];
 
 fn row(name: &str) -> Option<&'static Package> {
