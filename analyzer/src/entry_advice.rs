@@ -210,6 +210,35 @@ const UNMODELLED: &[(&str, &str)] = &[
     ("meteor-node-stubs", "Meteor"),
 ];
 
+/// The server framework Portolan does not model that the package holding
+/// `rel` (its nearest package.json) is built on: the package's name, the
+/// name shown, and the manifest. `None` when that package can serve through
+/// what Portolan models (`servers`: see `pipeline::server_packages`) or
+/// depends on none of [`UNMODELLED`].
+pub(crate) fn unmodelled_package_framework(
+    project: &crate::project::Project,
+    servers: &BTreeSet<&str>,
+    rel: &str,
+) -> Option<(&'static str, &'static str, String)> {
+    let dir = project.package_dir_of(rel.rsplit_once('/').map_or("", |(d, _)| d));
+    if servers.contains(dir) {
+        return None;
+    }
+    let pkg = project.package_at(dir)?;
+    let (name, shown) = UNMODELLED.iter().find(|(n, _)| {
+        ["dependencies", "peerDependencies"]
+            .iter()
+            .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
+            .any(|d| d.contains_key(*n))
+    })?;
+    let manifest = if dir.is_empty() {
+        "package.json".to_string()
+    } else {
+        format!("{dir}/package.json")
+    };
+    Some((name, shown, manifest))
+}
+
 /// The `unmodelled-framework` finding (see the module doc), if any.
 pub(crate) fn unmodelled_framework(
     project: &crate::project::Project,

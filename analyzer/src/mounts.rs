@@ -973,6 +973,7 @@ pub(crate) fn build_inventory(
         imported: census::imported_by(project, loader, reached),
         events: !opts.skip_events,
         lb4_components: Default::default(),
+        server_packages: crate::pipeline::server_packages(project),
     };
     let t = std::time::Instant::now();
     census::account(&run, census_files, &mut inv);

@@ -63,6 +63,9 @@ pub(crate) struct RunView<'a> {
     pub(crate) events: bool,
     /// The LoopBack 4 components of the packages asked about.
     pub(crate) lb4_components: crate::libs::loopback4_components::Components,
+    /// The folders of the packages that can serve through what Portolan
+    /// models (see `pipeline::server_packages`).
+    pub(crate) server_packages: BTreeSet<&'a str>,
 }
 
 /// The files that the files in `reached` import (statically, at the top level or in a function).
@@ -513,17 +516,40 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
     for (i, key) in grouped {
         entries[i].finding = placed.get(&key).cloned();
     }
-    // A project whose routes are all file-routed handlers has no entry to
-    // pass: say what its routes are rather than ask for one.
+    // A project whose routes are all file-routed handlers, or calls in
+    // packages built on another framework, has no entry to pass: say what
+    // its routes are rather than ask for one.
     let file_routes = entries.iter().filter(|e| e.kind == "file-route").count();
-    if file_routes > 0 && coverage.http_charted == 0 {
+    let http_uncharted = || entries.iter().filter(|e| !e.charted && e.kind != "event");
+    let unmodelled = http_uncharted()
+        .filter(|e| e.cause.as_deref() == Some("unmodelled-framework"))
+        .count();
+    let message = if file_routes > 0 {
+        Some(format!(
+            "the project's {file_routes} route handlers are exported for a file-based router (the `unmodelled-framework` findings), which Portolan does not model, so no --entry would chart them"
+        ))
+    } else if unmodelled > 0
+        && !http_uncharted().any(|e| {
+            matches!(
+                e.cause.as_deref(),
+                Some("unreached-file" | "uncalled-function" | "dynamic-import")
+            )
+        })
+    {
+        Some(format!(
+            "the project's {unmodelled} registration-shaped calls are in packages built on a server framework Portolan does not model (the `unmodelled-framework` findings), so no --entry would chart them"
+        ))
+    } else {
+        None
+    };
+    if let Some(message) = message.filter(|_| coverage.http_charted == 0) {
         for f in inv
             .findings
             .iter_mut()
             .filter(|f| f.code == FindingCode::NoEntry && f.at.line == 0)
         {
             f.message = format!(
-                "no entry found: no package.json main/start script and no file calls express(); the project's {file_routes} route handlers are exported for a file-based router (the `unmodelled-framework` findings), which Portolan does not model, so no --entry would chart them"
+                "no entry found: no package.json main/start script and no file calls express(); {message}"
             );
         }
     }
@@ -1006,6 +1032,19 @@ fn explain(
             return why;
         }
         let rel = project.rel(file);
+        // A package built on another server framework (Hono, Koa, Fastify):
+        // its `app.get(…)` calls are that framework's, and no entry would
+        // chart them.
+        if let Some((name, shown, manifest)) =
+            crate::entry_advice::unmodelled_package_framework(project, &run.server_packages, rel)
+        {
+            return Why {
+                cause: "unmodelled-framework",
+                reason: format!(
+                    "no entry reaches this file, and its package ({manifest}) is built on `{name}` ({shown}), which Portolan does not model, not on Express"
+                ),
+            };
+        }
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         // (A browser script's computed import, `public/javascripts/x.js`,
         // loads no server module: it explains only unreached client files.)
