@@ -6,7 +6,9 @@
 //! `@Method('verb', path?)`; `routePrefix`; `controllers` as classes or as
 //! glob strings over the repository's files (`src/api/controllers/**/*.ts`,
 //! or absolute from `__dirname`: `path.join(__dirname, 'controllers/*.js')`,
-//! whose `.js` also names the TypeScript sources that compile to it);
+//! whose `.js` also names the TypeScript sources that compile to it; a
+//! glob a choice only known at run time made, such as the build output's in
+//! production and the source's otherwise, matches every way's files);
 //! `@Body()`, `@BodyParam('x')`, `@Param('id')`, `@Params()`,
 //! `@QueryParam('x')`, `@QueryParams()`, `@HeaderParam('x')` with their
 //! TypeScript types (DTO classes through their class-validator decorators) as
@@ -108,8 +110,25 @@ impl Interp {
                 for it in items.borrow().clone() {
                     match self.force_deep(it) {
                         Value::Class(c) => classes.push(c),
-                        Value::Str(g) => {
-                            classes.extend(self.classes_of_glob(g.trim_start_matches("./")))
+                        // A glob a choice made (`NODE_ENV === 'production'
+                        // ? 'dist/…/*.js' : 'src/…/*.ts'`): every way's
+                        // files; those not in the repository match none.
+                        v @ Value::Str(_) => {
+                            let globs: Vec<Rc<str>> = match self.chosen_ways(&v) {
+                                Some(ways) => ways.iter().map(|(g, _)| g.clone()).collect(),
+                                None => v
+                                    .as_text()
+                                    .map(|t| Rc::from(t.as_str()))
+                                    .into_iter()
+                                    .collect(),
+                            };
+                            for g in globs {
+                                for c in self.classes_of_glob(g.trim_start_matches("./")) {
+                                    if !classes.iter().any(|k| Rc::ptr_eq(k, &c)) {
+                                        classes.push(c);
+                                    }
+                                }
+                            }
                         }
                         _ => {
                             everything =
