@@ -12,13 +12,15 @@
 //! Also: module-alias's `_moduleAliases` (`{ "~": "." }` in the package.json
 //! nearest the importing file: `require('~/server/routes')`), and
 //! babel-plugin-module-resolver's `root` and `alias` in the Babel
-//! configuration that compiles the importing file (`babel.rs`).
+//! configuration that compiles the importing file (`babel.rs`), and the
+//! aliases of a bundler's configuration (Vite, webpack: `bundler.rs`).
 //!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
 //! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
 
 mod aliases;
 mod babel;
+mod bundler;
 mod outputs;
 mod test_paths;
 
@@ -95,6 +97,8 @@ pub(crate) struct Project {
     /// Where TypeScript writes its output and the source it compiles from,
     /// from every tsconfig file (see [`Project::source_of_output`]).
     outputs: Vec<OutputDir>,
+    /// Aliases of the bundlers' configurations (see `project/bundler.rs`).
+    bundler_aliases: Vec<bundler::BundlerAlias>,
     /// Why the cached walk was discarded, if it was (shown under `--timings`).
     pub(crate) cache_note: Option<String>,
     /// Scripts left out because their bytes are generated (see [`crate::generated`]).
@@ -331,6 +335,7 @@ impl Project {
             babel,
             add_module_exports,
             outputs: Vec::new(),
+            bundler_aliases: Vec::new(),
             cache_note,
             generated,
         };
@@ -370,6 +375,7 @@ impl Project {
         project.outputs.sort();
         project.outputs.dedup();
         project.set_aside_built_copies();
+        project.read_bundler_aliases();
         Ok(project)
     }
 
@@ -666,6 +672,10 @@ impl Project {
         // NODE_PATH, which Node searches for a bare specifier no
         // `node_modules` holds (a declared dependency is taken to be there).
         if let Some(r) = self.node_path(from_dir, spec, bare) {
+            return r;
+        }
+        // A bundler's alias (Vite's, webpack's), for the files it compiles.
+        if let Some(r) = self.bundler_alias(from_dir, spec) {
             return r;
         }
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
