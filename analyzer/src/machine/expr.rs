@@ -417,6 +417,16 @@ impl Interp {
                         let both = [x.clone(), y.clone()];
                         let flag =
                             |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
+                        let scalar = |v: &Value| {
+                            matches!(
+                                v,
+                                Value::Num(_)
+                                    | Value::Str(_)
+                                    | Value::Bool(_)
+                                    | Value::Undef
+                                    | Value::Null
+                            )
+                        };
                         let kept = match (x.is_unknown(), y.is_unknown()) {
                             // `x ? x : '/default'`: the default, said to be one;
                             // `v != null ? v : false` is a flag either path may
@@ -433,6 +443,24 @@ impl Interp {
                                     && !super::flow::same(&x, &y)
                                     && (matches!(x, Value::Bool(_))
                                         || matches!(y, Value::Bool(_))) =>
+                            {
+                                Value::dynamic()
+                            }
+                            // `mode === 'production' ? MODES.PROD : MODES.DEV`
+                            // while the program starts: two different numbers
+                            // (or a number and another scalar) are two answers
+                            // too, so a later test on the value (`if (mode ===
+                            // MODES.DEV)`) decides no registration. (Two
+                            // strings are a choice, above. A handler run for
+                            // its contract keeps the first, as a status it may
+                            // answer: `res.status(made ? 201 : 200)`.)
+                            (false, false)
+                                if !self.modes.event_mode
+                                    && scalar(&x)
+                                    && scalar(&y)
+                                    && !super::flow::same(&x, &y)
+                                    && (matches!(x, Value::Num(_))
+                                        || matches!(y, Value::Num(_))) =>
                             {
                                 Value::dynamic()
                             }
