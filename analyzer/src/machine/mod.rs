@@ -571,12 +571,29 @@ impl Interp {
             return;
         }
         let protos = self.prototype_methods();
+        // Methods of one object literal (`{ start() { this.socket = io() },
+        // send() { this.socket.emit(…) } }`) share one `this` too, as calls
+        // on that object would: the group is the first method's id.
+        let files: std::collections::BTreeSet<FileId> = todo.iter().map(|(k, _)| k.0).collect();
+        let mut literal: HashMap<(FileId, u32), u32> = HashMap::new();
+        for f in files {
+            let facts = self.loader.get(f).facts.clone();
+            for group in literal_method_groups(&facts.body) {
+                if let Some(&first) = group.first() {
+                    for id in group {
+                        literal.entry((f, id)).or_insert(first);
+                    }
+                }
+            }
+        }
         // (Each body is looked at once, not at every comparison.)
         todo.sort_by_cached_key(|(k, c)| {
-            let writes_this = protos.contains_key(k) && sets_this(&c.func.body);
+            let grouped = protos.contains_key(k) || literal.contains_key(k);
+            let writes_this = grouped && sets_this(&c.func.body);
             (k.0, !writes_this, k.1)
         });
         let mut shared: HashMap<usize, Rc<ObjData>> = HashMap::new();
+        let mut shared_literal: HashMap<(FileId, u32), Rc<ObjData>> = HashMap::new();
         for (k, c) in todo {
             // Charged to the program the function's module belongs to.
             let was = self.charge_program(self.program_of(k.0));
@@ -595,7 +612,15 @@ impl Interp {
                         });
                         Value::Obj(inst.clone())
                     }
-                    None => Value::Obj(ObjData::over_unknown(Unknown::Param)),
+                    None => match literal.get(&k) {
+                        Some(&group) => Value::Obj(
+                            shared_literal
+                                .entry((k.0, group))
+                                .or_insert_with(|| ObjData::over_unknown(Unknown::Param))
+                                .clone(),
+                        ),
+                        None => Value::Obj(ObjData::over_unknown(Unknown::Param)),
+                    },
                 });
                 self.invoke(&c, argv, this);
             }
@@ -1294,6 +1319,30 @@ pub(crate) fn url_join(parts: &[String]) -> String {
 
 /// Whether a function body sets a property of `this` in one of its own
 /// top-level statements (`this.socket = io.connect(…)`).
+/// The ids of the methods of each object literal in `body` that has two or
+/// more (`m() {…}` and `m: function () {…}`; arrows have no `this` of
+/// their own), in source order.
+fn literal_method_groups(body: &[Stmt]) -> Vec<Vec<u32>> {
+    let groups = std::cell::RefCell::new(Vec::new());
+    crate::libs::any_expr(body, &|e| {
+        if let Expr::Object(props) = e {
+            let ids: Vec<u32> = props
+                .iter()
+                .filter_map(|p| match p {
+                    ObjProp::Method(_, f) => Some(f.id),
+                    ObjProp::KeyValue(_, Expr::Func(f)) if !f.arrow => Some(f.id),
+                    _ => None,
+                })
+                .collect();
+            if ids.len() > 1 {
+                groups.borrow_mut().push(ids);
+            }
+        }
+        false
+    });
+    groups.into_inner()
+}
+
 fn sets_this(body: &[Stmt]) -> bool {
     body.iter().any(|st| {
         matches!(st, Stmt::Expr(Expr::Assign(target, _))
