@@ -625,6 +625,11 @@ fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries
                 .then(|| std::fs::read_to_string(path).ok())
                 .flatten()
         };
+        // A `main` naming no file, in a manifest whose scripts or bins name
+        // an entry that is here: what `npm start` runs is known, and `main`
+        // (only read by `require` of the package or `node .`) loses nothing.
+        let mut stale_main = None;
+        let mut started = false;
         for hint in entries::package_hints(&p.json, &read) {
             let rel = in_package(&hint.path);
             let checked_in = project.resolve_checked_in(&rel);
@@ -666,13 +671,21 @@ fn manifest_entries(opts: &AnalyzeOptions, project: &Project) -> ManifestEntries
             // not checked in and whose source is not found either: say so
             // rather than start elsewhere silently. (Found, the entry's
             // reason says it is the source of that build output.)
+            started |= found.is_some();
             if found.is_none()
                 && checked_in.is_none()
                 && hint.firm
                 && !opts.root.join(&rel).exists()
             {
-                out.missing.push((manifest.clone(), rel, found));
+                if hint.reason == "main" {
+                    stale_main = Some((manifest.clone(), rel, found));
+                } else {
+                    out.missing.push((manifest.clone(), rel, found));
+                }
             }
+        }
+        if let Some(missing) = stale_main.filter(|_| !started) {
+            out.missing.push(missing);
         }
     }
     out
