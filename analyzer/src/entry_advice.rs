@@ -269,14 +269,21 @@ pub(crate) fn unmodelled_framework(
         let Some(pkg) = project.package_at(dir) else {
             continue;
         };
-        let deps = ["dependencies", "peerDependencies"]
-            .iter()
-            .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
-            .flat_map(|d| d.keys())
-            .collect::<Vec<_>>();
-        let Some((name, shown)) = UNMODELLED
-            .iter()
-            .find(|(n, _)| deps.iter().any(|d| d.as_str() == *n))
+        // The runtime dependencies first; then the development ones, where
+        // an app bundled for production lists its server framework (flood's
+        // `fastify`, compiled into `dist/`).
+        let find = |keys: &[&str]| {
+            let deps = keys
+                .iter()
+                .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
+                .flat_map(|d| d.keys())
+                .collect::<Vec<_>>();
+            UNMODELLED
+                .iter()
+                .find(|(n, _)| deps.iter().any(|d| d.as_str() == *n))
+        };
+        let Some((name, shown)) =
+            find(&["dependencies", "peerDependencies"]).or_else(|| find(&["devDependencies"]))
         else {
             continue;
         };
