@@ -225,18 +225,30 @@ pub(crate) fn unmodelled_package_framework(
         return None;
     }
     let pkg = project.package_at(dir)?;
-    let (name, shown) = UNMODELLED.iter().find(|(n, _)| {
-        ["dependencies", "peerDependencies"]
-            .iter()
-            .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
+    let (name, shown) = framework_in(&pkg.json, &["dependencies", "peerDependencies"])?;
+    Some((name, shown, manifest_of(dir)))
+}
+
+/// The first of [`UNMODELLED`] (in its order) that a package.json lists
+/// under one of `keys`.
+fn framework_in(
+    json: &serde_json::Value,
+    keys: &[&str],
+) -> Option<&'static (&'static str, &'static str)> {
+    UNMODELLED.iter().find(|(n, _)| {
+        keys.iter()
+            .filter_map(|k| json.get(*k).and_then(|d| d.as_object()))
             .any(|d| d.contains_key(*n))
-    })?;
-    let manifest = if dir.is_empty() {
+    })
+}
+
+/// The root-relative path of the package.json in folder `dir`.
+fn manifest_of(dir: &str) -> String {
+    if dir.is_empty() {
         "package.json".to_string()
     } else {
         format!("{dir}/package.json")
-    };
-    Some((name, shown, manifest))
+    }
 }
 
 /// The `unmodelled-framework` finding (see the module doc), if any.
@@ -272,26 +284,12 @@ pub(crate) fn unmodelled_framework(
         // The runtime dependencies first; then the development ones, where
         // an app bundled for production lists its server framework (flood's
         // `fastify`, compiled into `dist/`).
-        let find = |keys: &[&str]| {
-            let deps = keys
-                .iter()
-                .filter_map(|k| pkg.json.get(*k).and_then(|d| d.as_object()))
-                .flat_map(|d| d.keys())
-                .collect::<Vec<_>>();
-            UNMODELLED
-                .iter()
-                .find(|(n, _)| deps.iter().any(|d| d.as_str() == *n))
-        };
-        let Some((name, shown)) =
-            find(&["dependencies", "peerDependencies"]).or_else(|| find(&["devDependencies"]))
+        let Some((name, shown)) = framework_in(&pkg.json, &["dependencies", "peerDependencies"])
+            .or_else(|| framework_in(&pkg.json, &["devDependencies"]))
         else {
             continue;
         };
-        let manifest = if dir.is_empty() {
-            "package.json".to_string()
-        } else {
-            format!("{dir}/package.json")
-        };
+        let manifest = manifest_of(dir);
         let line = manifest_line(&project.root, &manifest, &format!("\"{name}\""));
         return Some(Finding {
             code: FindingCode::UnmodelledFramework,

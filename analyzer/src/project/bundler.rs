@@ -106,9 +106,11 @@ impl Project {
         self.bundler_aliases
             .iter()
             .filter(|a| {
+                // (No string made per alias: this runs for every bare import.)
                 a.dir.is_empty()
-                    || from_dir == a.dir
-                    || from_dir.starts_with(&format!("{}/", a.dir))
+                    || from_dir
+                        .strip_prefix(a.dir.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             })
             .find_map(|a| {
                 let rest = if a.exact {
