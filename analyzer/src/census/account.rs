@@ -4,6 +4,7 @@
 
 use super::imported::{imported_client, imported_own_function, imported_own_object};
 use super::packages::{HTTP_CLIENTS, OTHER_FRAMEWORKS, routing_package};
+use super::sockets::{imports_socket_io, socket_site};
 use super::{
     CallTarget, CensusItem, CensusKind, SocketShape, imports_client_framework, is_client_path,
 };
@@ -580,138 +581,6 @@ fn unlisted_routes(run: &RunView, at: (FileId, u32)) -> String {
     let routes: Vec<String> = routes.into_iter().collect();
     format!("the route `{}`", routes.join("`, `"))
 }
-
-/// Whether a Socket.IO-shaped `on`/`once`/`emit` item counts (see the
-/// module doc). `sio_package` caches, per file, whether its package depends
-/// on Socket.IO.
-fn socket_site(
-    run: &RunView,
-    file: FileId,
-    item: &CensusItem,
-    socket_file: bool,
-    client: bool,
-    sio_package: &mut Option<bool>,
-) -> bool {
-    let seen = run.interp.rec.census.sites.get(&(file, item.line));
-    let recv = seen.and_then(|s| s.main.or(s.later));
-    // (Not "an event site was charted at this line": that may be a helper's
-    // call beside an emitter's `on`, `bus.on('x', d => relay('y', d))`.)
-    if seen.is_some_and(|s| s.main == Some(Recv::Socket) || s.later == Some(Recv::Socket)) {
-        return true;
-    }
-    let literal = item.first.starts_with('\'');
-    let name = item.first.trim_matches('\'');
-    match item.socket_shape {
-        SocketShape::Io | SocketShape::SocketName if socket_file => return true,
-        // A file of a package that depends on Socket.IO, with no Socket.IO
-        // import of its own (`this.io.of(name).emit(...)` in a helper handed
-        // the server): only Socket.IO's own vocabulary counts, as `socket`
-        // names there are as often `net`/`tls` sockets.
-        SocketShape::Io => {
-            return (!literal || !NODE_EVENTS.contains(&name))
-                && *sio_package.get_or_insert_with(|| {
-                    run.project
-                        .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
-                });
-        }
-        // Browser code of a package that depends on Socket.IO: a `socket`
-        // there is not a `net`/`tls` one, and the file need not import
-        // Socket.IO to use one (`this.props.socket.emit(…)` in a component
-        // handed the socket by its parent).
-        SocketShape::SocketName if client => {
-            if (!literal || !NODE_EVENTS.contains(&name))
-                && *sio_package.get_or_insert_with(|| {
-                    run.project
-                        .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
-                })
-            {
-                return true;
-            }
-        }
-        SocketShape::SocketName | SocketShape::Plain => {}
-    }
-    // Any other receiver: in a file that imports Socket.IO, a literal name
-    // that is not Node's, on a receiver that the evaluation did not see as
-    // something else.
-    let root = item
-        .receiver
-        .split(['.', '(', '[', '?'])
-        .next()
-        .unwrap_or("");
-    let emitter = item.receiver.split(['.', '(', '[', '?']).any(|seg| {
-        let l = seg.to_ascii_lowercase();
-        [
-            "emitter", "event", "bus", "queue", "redis", "stream", "pubsub",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
-    });
-    literal
-        && !emitter
-        && matches!(recv, None | Some(Recv::Dynamic | Recv::Param))
-        && item.receiver_package.is_none()
-        && !matches!(root, "process" | "window" | "document" | "console")
-        && !NODE_EVENTS.contains(&name)
-        && imports_socket_io_itself(&run.loader.get(file).facts)
-}
-
-/// Whether a file imports the Socket.IO server or client itself (not a
-/// parser, adapter or other package of the family), statically.
-fn imports_socket_io_itself(facts: &FileFacts) -> bool {
-    // (`import type { Server } from 'socket.io'` is erased: the file does not
-    // use Socket.IO at run time.)
-    let runtime = facts.body.iter().filter_map(|st| match st {
-        Stmt::Import(imp) if !imp.type_only => Some(imp.source.as_str()),
-        Stmt::ExportNames(_, Some(s), _) | Stmt::ExportAll(s, _, _) => Some(s.as_str()),
-        _ => None,
-    });
-    runtime
-        .chain(facts.eager.iter().map(String::as_str))
-        .any(|s| matches!(s, "socket.io" | "socket.io-client") || s.starts_with("socket.io/"))
-}
-
-/// Events Node's own objects emit (processes, streams, servers, child
-/// processes, emitters): an `on`/`emit` of one of these on a receiver that
-/// does not look like Socket.IO is taken for Node's.
-const NODE_EVENTS: &[&str] = &[
-    "close",
-    "data",
-    "end",
-    "error",
-    "finish",
-    "drain",
-    "readable",
-    "pipe",
-    "unpipe",
-    "listening",
-    "request",
-    "upgrade",
-    "checkContinue",
-    "clientError",
-    "exit",
-    "spawn",
-    "message",
-    "online",
-    "open",
-    "response",
-    "timeout",
-    "abort",
-    "aborted",
-    "socket",
-    "secureConnection",
-    "newListener",
-    "removeListener",
-    "uncaughtException",
-    "unhandledRejection",
-    "warning",
-    "beforeExit",
-    "SIGINT",
-    "SIGTERM",
-    "SIGHUP",
-    "SIGUSR1",
-    "SIGUSR2",
-    "SIGQUIT",
-];
 
 /// Why an HTTP item is not a registration when its receiver's root name is
 /// an installed package's value (or what one makes) that is not a routing
@@ -1391,18 +1260,6 @@ fn recursion_limit(
             ),
         })
     })
-}
-
-/// Whether a file imports Socket.IO (server or client), statically, at its
-/// top level or in a function.
-fn imports_socket_io(facts: &FileFacts) -> bool {
-    let sio = |s: &str| s.starts_with("socket.io") || s.starts_with("@nestjs/websockets");
-    facts.static_sources().any(sio)
-        || facts.eager.iter().any(|s| sio(s))
-        || facts
-            .fn_imports
-            .iter()
-            .any(|(_, v)| v.iter().any(|s| sio(s)))
 }
 
 /// The export a top-level name binds by name from a relative module:

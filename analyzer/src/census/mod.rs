@@ -96,6 +96,7 @@ mod imported;
 mod loads;
 mod packages;
 mod shape;
+mod sockets;
 
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;

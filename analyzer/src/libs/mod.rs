@@ -56,6 +56,7 @@ pub(crate) mod medusa;
 pub(crate) mod microframework;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
+pub(crate) mod nest_ws;
 pub(crate) mod oas3;
 pub(crate) mod oclif;
 pub(crate) mod openapi_backend;
@@ -161,9 +162,9 @@ pub(crate) struct LibState {
     /// `Interp::nest_ws_composed`): the `@nestjs/websockets` decorators it
     /// applied (`RawSubscribeMessage(event)` inside `applyDecorators(…)`),
     /// with their arguments.
-    pub(crate) nest_ws_capture: Option<Vec<socketio::NestWsApplied>>,
+    pub(crate) nest_ws_capture: Option<Vec<nest_ws::NestWsApplied>>,
     /// What each decorator of the program composes, by (file, line, callee).
-    pub(crate) nest_ws_composed: HashMap<(FileId, u32, String), Option<socketio::NestWsApplied>>,
+    pub(crate) nest_ws_composed: HashMap<(FileId, u32, String), Option<nest_ws::NestWsApplied>>,
     /// Named functions that only return a value (`getSocket() { return socket }`), by name.
     pub(crate) component_methods: HashMap<String, Rc<Closure>>,
     /// Named functions by file (the hooks a component getter may need run first).
