@@ -165,6 +165,7 @@ impl Interp {
                             match &src {
                                 Value::Obj(s) => {
                                     for (k, v) in s.entries() {
+                                        let v = self.copied_key(o, s, &k, v);
                                         if o.unknown_rest.is_some() {
                                             self.set_member(&target, &k, v);
                                         } else {

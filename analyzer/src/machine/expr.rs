@@ -197,8 +197,21 @@ impl Interp {
                                 _ => false,
                             };
                             if let Value::Obj(src) = &src {
-                                for (k, v) in src.props.borrow().iter() {
-                                    obj.set(k, v.clone());
+                                if self.may_lack_keys(src) {
+                                    let props: Vec<(String, Value)> = src
+                                        .props
+                                        .borrow()
+                                        .iter()
+                                        .map(|(k, v)| (k.clone(), v.clone()))
+                                        .collect();
+                                    for (k, v) in props {
+                                        let v = self.copied_key(&obj, src, &k, v);
+                                        obj.set(&k, v);
+                                    }
+                                } else {
+                                    for (k, v) in src.props.borrow().iter() {
+                                        obj.set(k, v.clone());
+                                    }
                                 }
                                 // Spreading reads each getter once.
                                 let getters = src.getters.borrow().clone();

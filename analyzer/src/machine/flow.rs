@@ -987,6 +987,14 @@ impl Interp {
             let (x, y) = (after(then), after(els));
             w.put(w.before.clone());
             let pre = w.before.clone().unwrap_or(Value::Undef);
+            // A key the object lacked that one way writes and the other
+            // leaves absent: copying the object over another keeps that
+            // one's value on the way it is absent (`maywrite.rs`).
+            let absent = match (&w.before, &x, &y) {
+                (None, Some(v), None) => Some((v.clone(), text.to_string(), format!("!({text})"))),
+                (None, None, Some(v)) => Some((v.clone(), format!("!({text})"), text.to_string())),
+                _ => None,
+            };
             let kept = match (x, y) {
                 (None, None) => continue,
                 (x, y) => self.join_paths(
@@ -996,14 +1004,24 @@ impl Interp {
                 ),
             };
             self.note_path_write(&w.object, &w.key);
-            w.object.set(&w.key, kept);
+            w.object.set(&w.key, kept.clone());
+            if let Some((value, present, absent)) = absent
+                && same(&kept, &value)
+            {
+                self.note_maybe_absent(&w.object, &w.key, kept, present, absent);
+            }
         }
     }
 
     /// What a variable holds where two paths meet, from its value `pre`
     /// before them and what each leaves in it, with the condition under
     /// which that path is taken: see [`Interp::branch_default`] and [`join`].
-    fn join_paths(&mut self, pre: &Value, x: (Value, String), y: (Value, String)) -> Value {
+    pub(super) fn join_paths(
+        &mut self,
+        pre: &Value,
+        x: (Value, String),
+        y: (Value, String),
+    ) -> Value {
         let ((x, when_x), (y, when_y)) = (x, y);
         // Two known strings on the two ways of one test: each, under its
         // condition (see `choices.rs`).
@@ -1213,6 +1231,7 @@ pub(crate) fn same(a: &Value, b: &Value) -> bool {
 ///   taken for the run-time value: `Interp::branch_default`);
 /// - two different booleans: unknown (`let need = true; if (env) need = false;`
 ///   makes a later `if (need)` conditional, not false);
+/// - a string and a boolean: the string (it can be a path or a name);
 /// - an app, router, socket, function or class against `null`/`undefined`:
 ///   the one that can register (`else adminApp = null`);
 /// - otherwise the last write in program order (a string path stays charted,
@@ -1238,6 +1257,15 @@ pub(crate) fn join(pre: &Value, x: Value, y: Value) -> Value {
     }
     if flag(&x) && flag(&y) && (matches!(x, Value::Bool(_)) || matches!(y, Value::Bool(_))) {
         return Value::dynamic();
+    }
+    // A string against a boolean one path wrote over it (`if (v === 'true')
+    // v = true`, settings parsed from text): the string is the one that can
+    // be a path or a name (a boolean is neither), and a default taken for a
+    // run-time value stays one (on its way the test compared the default).
+    match (&x, &y) {
+        (Value::Str(_), Value::Bool(_)) => return x,
+        (Value::Bool(_), Value::Str(_)) => return y,
+        _ => {}
     }
     // An app, router, socket or function against `null`/`undefined`
     // (`if (enabled) app = express(); else app = null;`): what may register

@@ -141,6 +141,78 @@ impl Interp {
     /// any key when it is only known at run time (or a value the analysis
     /// does not see with keys written on it), or had keys written at run
     /// time. `text` is the source's expression.
+    /// Notes that `obj` may lack `key` (see `JsState::maybe_absent`).
+    pub(crate) fn note_maybe_absent(
+        &mut self,
+        obj: &Rc<ObjData>,
+        key: &str,
+        value: Value,
+        present: String,
+        absent: String,
+    ) {
+        let entry = self
+            .js
+            .maybe_absent
+            .entry(Rc::as_ptr(obj) as usize)
+            .or_insert_with(|| (obj.clone(), Vec::new()));
+        if !Rc::ptr_eq(&entry.0, obj) {
+            *entry = (obj.clone(), Vec::new());
+        }
+        entry.1.retain(|m| m.key != key);
+        entry.1.push(state::MaybeAbsent {
+            key: key.to_string(),
+            value,
+            present,
+            absent,
+        });
+    }
+
+    /// Whether `obj` may lack a key it has (see `JsState::maybe_absent`).
+    pub(crate) fn may_lack_keys(&self, obj: &Rc<ObjData>) -> bool {
+        self.js
+            .maybe_absent
+            .get(&(Rc::as_ptr(obj) as usize))
+            .is_some_and(|(o, _)| Rc::ptr_eq(o, obj))
+    }
+
+    /// `v`, the value of `key` of `src`, copied onto `target` (`{ ...target,
+    /// ...src }`, `Object.assign(target, src)`): what `target` holds there
+    /// afterwards. When `src` may lack the key (written under a test only
+    /// known at run time), `target` keeps its own value on that way: `{
+    /// base: '', ...env }` with `if (process.env.X) env.base =
+    /// process.env.X` is the default `''` taken for the run-time value, when
+    /// `!(process.env.X)`, as `process.env.X || ''` is. A key `target` lacks
+    /// is copied and may stay absent on `target` too.
+    pub(crate) fn copied_key(
+        &mut self,
+        target: &Rc<ObjData>,
+        src: &Rc<ObjData>,
+        key: &str,
+        v: Value,
+    ) -> Value {
+        let Some(m) = self
+            .js
+            .maybe_absent
+            .get(&(Rc::as_ptr(src) as usize))
+            .filter(|(o, _)| Rc::ptr_eq(o, src))
+            .and_then(|(_, keys)| keys.iter().find(|m| m.key == key))
+            .filter(|m| flow::same(&m.value, &v))
+            .cloned()
+        else {
+            return v;
+        };
+        let old = target.props.borrow().get(key).cloned();
+        match old {
+            Some(old) if !matches!(old, Value::Undef) => {
+                self.join_paths(&old, (v, m.present), (old.clone(), m.absent))
+            }
+            _ => {
+                self.note_maybe_absent(target, key, v.clone(), m.present, m.absent);
+                v
+            }
+        }
+    }
+
     pub(crate) fn copied_over(&mut self, target: &Rc<ObjData>, src: &Value, text: &str) {
         match src {
             Value::Unknown(_) | Value::Deferred(_) | Value::Http(_) => {

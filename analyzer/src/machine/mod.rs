@@ -404,6 +404,7 @@ impl Interp {
                 emitters: Vec::new(),
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
+                maybe_absent: HashMap::new(),
                 chosen: HashMap::new(),
                 env: Default::default(),
                 main: None,

@@ -169,6 +169,14 @@ pub(crate) struct JsState {
     /// `userConfig.root === undefined`. A route whose path is one of them is
     /// charted under the default, conditional, with a `dynamic-path` finding.
     pub(crate) assumed: HashMap<usize, (Rc<str>, String)>,
+    /// Keys an object may lack: written on one way of a test only known at
+    /// run time and absent on the other (`if (process.env.X) env.base =
+    /// process.env.X`), by the object's address (the `Rc` is kept so the
+    /// address stays its own), each with the value written then and the
+    /// conditions under which the key is present and absent. Copying the
+    /// object over another (`{ base: '', ...env }`, `Object.assign`) keeps
+    /// the other's value on the way the key is absent (`maywrite.rs`).
+    pub(crate) maybe_absent: HashMap<usize, (Rc<crate::value::ObjData>, Vec<MaybeAbsent>)>,
     /// Strings a choice only known at run time made, with every way the
     /// choice may go, by the address of their text (see `choices.rs`).
     pub(crate) chosen: HashMap<usize, (Rc<str>, Rc<Vec<super::choices::Way>>)>,
@@ -357,4 +365,17 @@ pub(crate) struct UseFunc {
     /// The function (why it stayed middleware is worked out from it only
     /// for the apps the finding is about: `crate::libs::answers::why_middleware`).
     pub(crate) func: std::sync::Arc<crate::ir::Func>,
+}
+
+/// A key an object may lack (see [`JsState::maybe_absent`]).
+#[derive(Clone)]
+pub(crate) struct MaybeAbsent {
+    /// The key.
+    pub(crate) key: String,
+    /// What the way that writes it left in it.
+    pub(crate) value: Value,
+    /// The condition under which it is written (`process.env.X`).
+    pub(crate) present: String,
+    /// The condition under which it is absent (`!(process.env.X)`).
+    pub(crate) absent: String,
 }
