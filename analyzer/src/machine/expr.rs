@@ -343,6 +343,15 @@ impl Interp {
                                 self.assume(&s.clone(), format!("{} == null", expr_text(l)))
                             }
                             _ => {
+                                // `...(env.X && { base: env.X })`: the
+                                // literal's keys are there only when `a` is
+                                // truthy (see the ternary's).
+                                if let (LogicalOp::And, Value::Obj(o), Expr::Object(_)) =
+                                    (op, &b, r.as_ref())
+                                {
+                                    let when = expr_text(l);
+                                    self.keys_maybe_absent(o, &when, &format!("!({when})"));
+                                }
                                 super::flow::kept_of_several(&b, std::slice::from_ref(&a));
                                 // `config.oidc || { enabled: false }`: a fresh
                                 // fallback's flags say what it holds when `a` is
@@ -401,6 +410,21 @@ impl Interp {
                                 }
                             }
                             return Value::array(items);
+                        }
+                        // `...(env.X ? { base: env.X } : {})`: the literal's
+                        // keys are there on its way only; spread over defaults,
+                        // they keep the defaults on the other (`maywrite.rs`).
+                        let not_text = format!("!({text})");
+                        for (lit, e, other, present, absent) in
+                            [(&x, a, &y, text, &not_text), (&y, b, &x, &not_text, text)]
+                        {
+                            if let (Value::Obj(o), Expr::Object(_)) = (lit, e.as_ref())
+                                && super::says_nothing(other)
+                                && !super::says_nothing(lit)
+                            {
+                                self.keys_maybe_absent(o, present, absent);
+                                return lit.clone();
+                            }
                         }
                         let class_like = |v: &Value| matches!(v, Value::Class(_) | Value::Lazy(..));
                         let same = |a: &Value, b: &Value| match (a, b) {

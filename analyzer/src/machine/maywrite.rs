@@ -167,6 +167,20 @@ impl Interp {
         });
     }
 
+    /// Notes that every key of `obj` (an object literal a test only known
+    /// at run time may leave out whole) is there only when `present` holds.
+    pub(crate) fn keys_maybe_absent(&mut self, obj: &Rc<ObjData>, present: &str, absent: &str) {
+        let keys: Vec<(String, Value)> = obj
+            .props
+            .borrow()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, v) in keys {
+            self.note_maybe_absent(obj, &k, v, present.to_string(), absent.to_string());
+        }
+    }
+
     /// Whether `obj` may lack a key it has (see `JsState::maybe_absent`).
     pub(crate) fn may_lack_keys(&self, obj: &Rc<ObjData>) -> bool {
         self.js
