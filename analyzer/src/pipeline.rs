@@ -348,6 +348,17 @@ pub(crate) fn analyze_here(
     interp.keystone_apps();
     // The app `sails.lift()` makes from config/routes.js.
     interp.sails_apps();
+    // Node-RED node packages: the modules their manifests list, called with
+    // the runtime's API (its two apps).
+    if opts.entries.is_empty() {
+        for (file, why) in interp.node_red_nodes() {
+            if !entries.contains(&file) {
+                entries.push(file);
+                productive.insert(file);
+                reasons.entry(file).or_insert(why);
+            }
+        }
+    }
     // awilix-express controllers nothing served.
     interp.awilix_unserved();
     // Routers that middleware hands the request to, read once start-up is done.
