@@ -573,7 +573,26 @@ impl Interp {
                 let b = self.eval(ctx, r);
                 // An ordering decides a loop's test (see `flow`), not a branch:
                 // what is known of a count here is often a starting state.
+                // Two known strings are compared as JavaScript does (a
+                // character's class, `c >= '0' && c <= '9'`, is no count).
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
+                    if let (Value::Str(x), Value::Str(y)) = (&a, &b)
+                        && self.assumptions(&a).is_empty()
+                        && self.assumptions(&b).is_empty()
+                        && self.chosen_ways(&a).is_none()
+                        && self.chosen_ways(&b).is_none()
+                    {
+                        let (x, y): (Vec<u16>, Vec<u16>) =
+                            (x.encode_utf16().collect(), y.encode_utf16().collect());
+                        use std::cmp::Ordering::*;
+                        let ord = x.cmp(&y);
+                        return Value::Bool(match op.as_str() {
+                            "<" => ord == Less,
+                            "<=" => ord != Greater,
+                            ">" => ord == Greater,
+                            _ => ord != Less,
+                        });
+                    }
                     return Value::dynamic();
                 }
                 // `x instanceof C`: undefined, null, a string, a number or a
