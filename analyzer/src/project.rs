@@ -15,8 +15,13 @@
 //! configuration that compiles the importing file (`babel.rs`), and the
 //! aliases of a bundler's configuration (Vite, webpack: `bundler.rs`).
 //!
+//! A package's conditional `exports` are read for how the module is loaded
+//! (`require()` takes the entry's first `require`/`node`/`default`, as Node
+//! does; an import prefers `import`), after a bundler's `source`.
+//!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
-//! `exports` beyond `import`/`require`/`node`/`default`, Yarn PnP.
+//! `exports` beyond `import`/`require`/`node`/`default`, subpath patterns
+//! (`./*`), Yarn PnP.
 
 mod aliases;
 mod babel;
@@ -533,13 +538,23 @@ impl Project {
     }
 
     pub(crate) fn resolve(&self, from: FileId, spec: &str) -> Resolved {
+        self.resolve_as(from, spec, Loading::Import)
+    }
+
+    /// [`Project::resolve`] for a module loaded the way `how` says (a
+    /// package's `exports` conditions differ for `require`).
+    pub(crate) fn resolve_as(&self, from: FileId, spec: &str, how: Loading) -> Resolved {
         let from_rel = self.rel(from);
         let from_dir = from_rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        self.resolve_in(from_dir, spec)
+        self.resolve_in_as(from_dir, spec, how)
     }
 
     /// Where `spec` leads from a module in the root-relative folder `from_dir`.
     pub(crate) fn resolve_in(&self, from_dir: &str, spec: &str) -> Resolved {
+        self.resolve_in_as(from_dir, spec, Loading::Import)
+    }
+
+    fn resolve_in_as(&self, from_dir: &str, spec: &str, how: Loading) -> Resolved {
         if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
             let depth = from_dir.split('/').filter(|s| !s.is_empty()).count() as i64;
             let ups = spec.split('/').filter(|s| *s == "..").count() as i64;
@@ -591,13 +606,17 @@ impl Project {
         if let Some(r) = self.babel_resolve(from_dir, spec) {
             return r;
         }
-        self.resolve_bare(from_dir, spec)
+        self.resolve_bare_as(from_dir, spec, how)
     }
 
     /// Where a bare specifier leads once Babel has had its say: modelled
     /// packages, Node's modules, the aliases of tsconfig and module-alias,
     /// `NODE_PATH`, workspaces and `node_modules`.
     pub(super) fn resolve_bare(&self, from_dir: &str, spec: &str) -> Resolved {
+        self.resolve_bare_as(from_dir, spec, Loading::Import)
+    }
+
+    fn resolve_bare_as(&self, from_dir: &str, spec: &str, how: Loading) -> Resolved {
         let bare = spec.strip_prefix("node:").unwrap_or(spec);
         if is_known_package(spec) || is_known_package(bare) {
             return Resolved::Known(bare.to_string());
@@ -651,7 +670,7 @@ impl Project {
                 if pattern != "*" {
                     let (pkg_name, sub) = split_package(bare);
                     if let Some(dir) = self.workspace_packages.get(pkg_name)
-                        && let Some(id) = self.resolve_package(dir, sub)
+                        && let Some(id) = self.resolve_package(dir, sub, how)
                     {
                         return Resolved::File(id);
                     }
@@ -693,7 +712,7 @@ impl Project {
         // Workspace packages (npm/yarn/pnpm) that live in the repository.
         let (pkg_name, sub) = split_package(bare);
         if let Some(dir) = self.workspace_packages.get(pkg_name)
-            && let Some(id) = self.resolve_package(dir, sub)
+            && let Some(id) = self.resolve_package(dir, sub, how)
         {
             return Resolved::File(id);
         }
@@ -707,7 +726,7 @@ impl Project {
                 {
                     let rel = to_slash(rel);
                     if !rel.split('/').any(|c| c == "node_modules")
-                        && let Some(id) = self.resolve_package(&rel, sub)
+                        && let Some(id) = self.resolve_package(&rel, sub, how)
                     {
                         return Resolved::File(id);
                     }
@@ -820,12 +839,14 @@ impl Project {
         self.packages.iter().find(|p| p.dir == dir)
     }
 
-    fn resolve_package(&self, dir: &str, sub: &str) -> Option<FileId> {
+    fn resolve_package(&self, dir: &str, sub: &str, how: Loading) -> Option<FileId> {
         let pkg = self.package_at(dir);
         if !sub.is_empty() {
             if let Some(exports) = pkg.and_then(|p| p.json.get("exports"))
                 && let Some(obj) = exports.as_object()
-                && let Some(t) = obj.get(&format!("./{sub}")).and_then(export_target)
+                && let Some(t) = obj
+                    .get(&format!("./{sub}"))
+                    .and_then(|v| export_target(v, how))
                 && let Some(id) = self.resolve_built(dir, &t)
             {
                 return Some(id);
@@ -839,7 +860,7 @@ impl Project {
                     Some(obj) if obj.keys().any(|k| k.starts_with('.')) => obj.get("."),
                     _ => Some(exports),
                 };
-                if let Some(t) = main.and_then(export_target) {
+                if let Some(t) = main.and_then(|v| export_target(v, how)) {
                     targets.push(t);
                 }
             }
@@ -1030,18 +1051,47 @@ impl Project {
     }
 }
 
-fn export_target(v: &serde_json::Value) -> Option<String> {
+/// How a module is loaded, which decides the conditions of a package's
+/// `exports` that apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loading {
+    /// `import` (static or `import()`), and every use that does not say.
+    Import,
+    /// `require()`.
+    Require,
+}
+
+/// The target of an `exports` entry: a bundler's `source` first (the
+/// source of what is built); then, for `require`, the first of `require`,
+/// `node` and `default` in the entry's own order, as Node picks it (a
+/// dual package's `{ "types", "require": "./cjs/x.cjs", "import":
+/// "./dist/x.js" }` is its CommonJS file), `import` last; for an import,
+/// `import`, `node`, `require`, `default`.
+fn export_target(v: &serde_json::Value, how: Loading) -> Option<String> {
     match v {
         serde_json::Value::String(s) => Some(s.clone()),
         serde_json::Value::Object(o) => {
-            for key in ["source", "import", "node", "require", "default"] {
-                if let Some(t) = o.get(key).and_then(export_target) {
+            if let Some(t) = o.get("source").and_then(|v| export_target(v, how)) {
+                return Some(t);
+            }
+            if how == Loading::Require {
+                for (key, v) in o {
+                    if matches!(key.as_str(), "require" | "node" | "default")
+                        && let Some(t) = export_target(v, how)
+                    {
+                        return Some(t);
+                    }
+                }
+                return o.get("import").and_then(|v| export_target(v, how));
+            }
+            for key in ["import", "node", "require", "default"] {
+                if let Some(t) = o.get(key).and_then(|v| export_target(v, how)) {
                     return Some(t);
                 }
             }
             None
         }
-        serde_json::Value::Array(a) => a.iter().find_map(export_target),
+        serde_json::Value::Array(a) => a.iter().find_map(|v| export_target(v, how)),
         _ => None,
     }
 }

@@ -164,7 +164,16 @@ impl Interp {
             s => s.as_text(),
         };
         match spec.as_ref().and_then(text) {
-            Some(spec) => match self.resolve_spec(ctx.file, node::specifier(&spec), line) {
+            Some(spec) => match self.resolve_spec_as(
+                ctx.file,
+                node::specifier(&spec),
+                line,
+                if is_import {
+                    crate::project::Loading::Import
+                } else {
+                    crate::project::Loading::Require
+                },
+            ) {
                 Some(Resolved::File(t)) => {
                     let v = self.module_value(t);
                     if is_import && !matches!(v, Value::Module(_)) {

@@ -190,7 +190,18 @@ impl Interp {
     }
 
     pub(crate) fn resolve_spec(&mut self, from: FileId, spec: &str, line: u32) -> Option<Resolved> {
-        let r = self.loader.project.resolve(from, spec);
+        self.resolve_spec_as(from, spec, line, crate::project::Loading::Import)
+    }
+
+    /// [`Interp::resolve_spec`] for a module loaded the way `how` says.
+    pub(crate) fn resolve_spec_as(
+        &mut self,
+        from: FileId,
+        spec: &str,
+        line: u32,
+        how: crate::project::Loading,
+    ) -> Option<Resolved> {
+        let r = self.loader.project.resolve_as(from, spec, how);
         // Assets handled by a bundler (`./App.css`, `./logo.svg`, `./x.md?raw`) are not modules.
         let path = spec.split(['?', '#']).next().unwrap_or(spec);
         let asset = spec.contains('?')

@@ -420,7 +420,12 @@ impl Interp {
             },
             NodeFn::CreateRequire => Value::Builtin(Builtin::Require),
             NodeFn::RequireResolve => match text(0) {
-                Some(spec) => match self.resolve_spec(ctx.file, specifier(&spec), line) {
+                Some(spec) => match self.resolve_spec_as(
+                    ctx.file,
+                    specifier(&spec),
+                    line,
+                    crate::project::Loading::Require,
+                ) {
                     Some(Resolved::File(t)) => Value::str(&vpath(self.loader.project.rel(t))),
                     Some(Resolved::Data(rel)) => Value::str(&vpath(&rel)),
                     Some(Resolved::Known(_) | Resolved::External(_)) => Value::str(&spec),
