@@ -198,13 +198,7 @@ impl Interp {
                             };
                             if let Value::Obj(src) = &src {
                                 if self.may_lack_keys(src) {
-                                    let props: Vec<(String, Value)> = src
-                                        .props
-                                        .borrow()
-                                        .iter()
-                                        .map(|(k, v)| (k.clone(), v.clone()))
-                                        .collect();
-                                    for (k, v) in props {
+                                    for (k, v) in src.entries() {
                                         let v = self.copied_key(&obj, src, &k, v);
                                         obj.set(&k, v);
                                     }

@@ -170,13 +170,7 @@ impl Interp {
     /// Notes that every key of `obj` (an object literal a test only known
     /// at run time may leave out whole) is there only when `present` holds.
     pub(crate) fn keys_maybe_absent(&mut self, obj: &Rc<ObjData>, present: &str, absent: &str) {
-        let keys: Vec<(String, Value)> = obj
-            .props
-            .borrow()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        for (k, v) in keys {
+        for (k, v) in obj.entries() {
             self.note_maybe_absent(obj, &k, v, present.to_string(), absent.to_string());
         }
     }
