@@ -21,6 +21,11 @@
 //! a configuration class's defaults; the copy keeps its class); anything else (a number, a function, an app, a list) is kept,
 //! as `flow::join` keeps it.
 //!
+//! Also here: keys a source may lack, written on one way of a test only
+//! known at run time (`if (env[v]) map[k] = env[v]`, `...(env.X ? { k } :
+//! {})`): copied over a target that has the key, the target's value is the
+//! default on the way the key is absent (`JsState::maybe_absent`).
+//!
 //! Deliberately not here: writes under a branch that may not run (`if
 //! (env.X) config.debug = true`, `flow.rs`'s `join_writes`), and keys the
 //! object lacks (they read unknown once its shape is open, see
@@ -136,11 +141,6 @@ impl Interp {
         }
     }
 
-    /// What copying `src` over `target` (`Object.assign`, a spread, a merge)
-    /// leaves in the keys of `target` that `src` does not hold: `src` may hold
-    /// any key when it is only known at run time (or a value the analysis
-    /// does not see with keys written on it), or had keys written at run
-    /// time. `text` is the source's expression.
     /// Notes that `obj` may lack `key` (see `JsState::maybe_absent`).
     pub(crate) fn note_maybe_absent(
         &mut self,
@@ -221,6 +221,11 @@ impl Interp {
         }
     }
 
+    /// What copying `src` over `target` (`Object.assign`, a spread, a merge)
+    /// leaves in the keys of `target` that `src` does not hold: `src` may hold
+    /// any key when it is only known at run time (or a value the analysis
+    /// does not see with keys written on it), or had keys written at run
+    /// time. `text` is the source's expression.
     pub(crate) fn copied_over(&mut self, target: &Rc<ObjData>, src: &Value, text: &str) {
         match src {
             Value::Unknown(_) | Value::Deferred(_) | Value::Http(_) => {
