@@ -226,7 +226,7 @@ pub(crate) fn unmodelled_package_framework(
     }
     let pkg = project.package_at(dir)?;
     let (name, shown) = framework_in(&pkg.json, &["dependencies", "peerDependencies"])?;
-    Some((name, shown, manifest_of(dir)))
+    Some((name, shown, crate::project::manifest_of(dir)))
 }
 
 /// The first of [`UNMODELLED`] (in its order) that a package.json lists
@@ -240,15 +240,6 @@ fn framework_in(
             .filter_map(|k| json.get(*k).and_then(|d| d.as_object()))
             .any(|d| d.contains_key(*n))
     })
-}
-
-/// The root-relative path of the package.json in folder `dir`.
-fn manifest_of(dir: &str) -> String {
-    if dir.is_empty() {
-        "package.json".to_string()
-    } else {
-        format!("{dir}/package.json")
-    }
 }
 
 /// The `unmodelled-framework` finding (see the module doc), if any.
@@ -289,7 +280,7 @@ pub(crate) fn unmodelled_framework(
         else {
             continue;
         };
-        let manifest = manifest_of(dir);
+        let manifest = crate::project::manifest_of(dir);
         let line = manifest_line(&project.root, &manifest, &format!("\"{name}\""));
         return Some(Finding {
             code: FindingCode::UnmodelledFramework,

@@ -1051,6 +1051,15 @@ impl Project {
     }
 }
 
+/// The root-relative path of the package.json in folder `dir`.
+pub(crate) fn manifest_of(dir: &str) -> String {
+    if dir.is_empty() {
+        "package.json".to_string()
+    } else {
+        format!("{dir}/package.json")
+    }
+}
+
 /// How a module is loaded, which decides the conditions of a package's
 /// `exports` that apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -83,14 +83,12 @@ fn api_folders(project: &Project) -> Vec<(String, String)> {
         .iter()
         .filter(|p| is_medusa_package(&p.json))
         .map(|p| {
-            if p.dir.is_empty() {
-                ("package.json".to_string(), "src/api/".to_string())
+            let api = if p.dir.is_empty() {
+                "src/api/".to_string()
             } else {
-                (
-                    format!("{}/package.json", p.dir),
-                    format!("{}/src/api/", p.dir),
-                )
-            }
+                format!("{}/src/api/", p.dir)
+            };
+            (crate::project::manifest_of(&p.dir), api)
         })
         .collect()
 }

@@ -57,11 +57,7 @@ fn manifests(project: &Project) -> Vec<Manifest> {
         if is_test_path(&format!("{}/", p.dir)) {
             continue;
         }
-        let path = if p.dir.is_empty() {
-            "package.json".to_string()
-        } else {
-            format!("{}/package.json", p.dir)
-        };
+        let path = crate::project::manifest_of(&p.dir);
         let mut modules = Vec::new();
         for list in LISTS {
             let Some(entries) = red.get(list).and_then(|v| v.as_object()) else {
@@ -80,11 +76,7 @@ fn manifests(project: &Project) -> Vec<Manifest> {
         if modules.is_empty() {
             continue;
         }
-        let text = std::fs::read_to_string(project.root.join(&path)).unwrap_or_default();
-        let line = text
-            .lines()
-            .position(|l| l.contains("\"node-red\""))
-            .map_or(1, |i| i as u32 + 1);
+        let line = crate::entry_advice::manifest_line(&project.root, &path, "\"node-red\"");
         out.push(Manifest {
             path,
             line,

@@ -570,22 +570,13 @@ impl Interp {
                 // Two known strings are compared as JavaScript does (a
                 // character's class, `c >= '0' && c <= '9'`, is no count).
                 if matches!(op.as_str(), "<" | "<=" | ">" | ">=") {
-                    if let (Value::Str(x), Value::Str(y)) = (&a, &b)
+                    if let (Value::Str(_), Value::Str(_)) = (&a, &b)
                         && self.assumptions(&a).is_empty()
                         && self.assumptions(&b).is_empty()
                         && self.chosen_ways(&a).is_none()
                         && self.chosen_ways(&b).is_none()
                     {
-                        let (x, y): (Vec<u16>, Vec<u16>) =
-                            (x.encode_utf16().collect(), y.encode_utf16().collect());
-                        use std::cmp::Ordering::*;
-                        let ord = x.cmp(&y);
-                        return Value::Bool(match op.as_str() {
-                            "<" => ord == Less,
-                            "<=" => ord != Greater,
-                            ">" => ord == Greater,
-                            _ => ord != Less,
-                        });
+                        return super::flow::relation(op, &a, &b);
                     }
                     return Value::dynamic();
                 }

@@ -769,7 +769,8 @@ impl Interp {
 pub(crate) fn relation(op: &str, a: &Value, b: &Value) -> Value {
     let ord = match (a, b) {
         (Value::Num(x), Value::Num(y)) => x.partial_cmp(y),
-        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        // As JavaScript orders strings: by UTF-16 code units.
+        (Value::Str(x), Value::Str(y)) => Some(x.encode_utf16().cmp(y.encode_utf16())),
         _ => None,
     };
     let Some(ord) = ord else {

@@ -175,12 +175,18 @@ impl Interp {
         }
     }
 
-    /// Whether `obj` may lack a key it has (see `JsState::maybe_absent`).
-    pub(crate) fn may_lack_keys(&self, obj: &Rc<ObjData>) -> bool {
+    /// The keys `obj` may lack (see `JsState::maybe_absent`).
+    fn maybe_absent_of(&self, obj: &Rc<ObjData>) -> Option<&[state::MaybeAbsent]> {
         self.js
             .maybe_absent
             .get(&(Rc::as_ptr(obj) as usize))
-            .is_some_and(|(o, _)| Rc::ptr_eq(o, obj))
+            .filter(|(o, _)| Rc::ptr_eq(o, obj))
+            .map(|(_, keys)| keys.as_slice())
+    }
+
+    /// Whether `obj` may lack a key it has (see `JsState::maybe_absent`).
+    pub(crate) fn may_lack_keys(&self, obj: &Rc<ObjData>) -> bool {
+        self.maybe_absent_of(obj).is_some()
     }
 
     /// `v`, the value of `key` of `src`, copied onto `target` (`{ ...target,
@@ -199,11 +205,8 @@ impl Interp {
         v: Value,
     ) -> Value {
         let Some(m) = self
-            .js
-            .maybe_absent
-            .get(&(Rc::as_ptr(src) as usize))
-            .filter(|(o, _)| Rc::ptr_eq(o, src))
-            .and_then(|(_, keys)| keys.iter().find(|m| m.key == key))
+            .maybe_absent_of(src)
+            .and_then(|keys| keys.iter().find(|m| m.key == key))
             .filter(|m| flow::same(&m.value, &v))
             .cloned()
         else {

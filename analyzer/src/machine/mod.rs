@@ -405,6 +405,7 @@ impl Interp {
                 initializing: Vec::new(),
                 assumed: HashMap::new(),
                 maybe_absent: HashMap::new(),
+                literal_groups: HashMap::new(),
                 chosen: HashMap::new(),
                 env: Default::default(),
                 main: None,
@@ -578,10 +579,19 @@ impl Interp {
         let files: std::collections::BTreeSet<FileId> = todo.iter().map(|(k, _)| k.0).collect();
         let mut literal: HashMap<(FileId, u32), u32> = HashMap::new();
         for f in files {
-            let facts = self.loader.get(f).facts.clone();
-            for group in literal_method_groups(&facts.body) {
+            // (Each file is walked once per run: this runs at every round
+            // of the uncalled pass.)
+            let groups = match self.js.literal_groups.get(&f) {
+                Some(g) => g.clone(),
+                None => {
+                    let g = Rc::new(literal_method_groups(&self.loader.get(f).facts.body));
+                    self.js.literal_groups.insert(f, g.clone());
+                    g
+                }
+            };
+            for group in groups.iter() {
                 if let Some(&first) = group.first() {
-                    for id in group {
+                    for &id in group {
                         literal.entry((f, id)).or_insert(first);
                     }
                 }
@@ -1318,8 +1328,6 @@ pub(crate) fn url_join(parts: &[String]) -> String {
     out
 }
 
-/// Whether a function body sets a property of `this` in one of its own
-/// top-level statements (`this.socket = io.connect(…)`).
 /// The ids of the methods of each object literal in `body` that has two or
 /// more (`m() {…}` and `m: function () {…}`; arrows have no `this` of
 /// their own), in source order.
@@ -1344,6 +1352,8 @@ fn literal_method_groups(body: &[Stmt]) -> Vec<Vec<u32>> {
     groups.into_inner()
 }
 
+/// Whether a function body sets a property of `this` in one of its own
+/// top-level statements (`this.socket = io.connect(…)`).
 fn sets_this(body: &[Stmt]) -> bool {
     body.iter().any(|st| {
         matches!(st, Stmt::Expr(Expr::Assign(target, _))

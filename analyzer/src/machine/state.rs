@@ -177,6 +177,9 @@ pub(crate) struct JsState {
     /// object over another (`{ base: '', ...env }`, `Object.assign`) keeps
     /// the other's value on the way the key is absent (`maywrite.rs`).
     pub(crate) maybe_absent: HashMap<usize, (Rc<crate::value::ObjData>, Vec<MaybeAbsent>)>,
+    /// The methods of each object literal of a file, grouped (see
+    /// `Interp::run_with_placeholders`), by file, found once per run.
+    pub(crate) literal_groups: HashMap<FileId, Rc<Vec<Vec<u32>>>>,
     /// Strings a choice only known at run time made, with every way the
     /// choice may go, by the address of their text (see `choices.rs`).
     pub(crate) chosen: HashMap<usize, (Rc<str>, Rc<Vec<super::choices::Way>>)>,
