@@ -369,6 +369,11 @@ pub(crate) struct Class {
     /// Instance fields declared with a type (`name?: string`): (name,
     /// optional, type). DTO classes state request schemas this way.
     pub(crate) field_types: Vec<(String, bool, TypeExpr)>,
+    /// The constructor's TypeScript parameter properties (`constructor(private
+    /// socket: Socket)`): name and parameter index. The constructor's body
+    /// starts with their assignments (`this.socket = socket`); TypeScript
+    /// makes them before the field initializers, which may read them.
+    pub(crate) param_props: Vec<(String, usize)>,
 }
 
 impl Class {

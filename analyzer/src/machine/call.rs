@@ -112,6 +112,7 @@ impl Interp {
                     && let Some(sup) = home.superclass.clone()
                 {
                     self.init_instance(&sup, &ctx.this, argv);
+                    self.fields_after_super(ctx, &home);
                 }
                 Value::Undef
             }
@@ -961,6 +962,62 @@ impl Interp {
         }
     }
 
+    /// Make an instance's fields, as JavaScript does before a base class's
+    /// constructor body runs and right after a derived one's `super(…)`
+    /// returns: first the TypeScript parameter properties (`props`, the
+    /// values of `class.param_props`, which TypeScript assigns before the
+    /// initializers so that `io = new IO(this.socket)` reads the socket), then
+    /// each field initializer, in order, with `this` the instance.
+    fn init_fields(&mut self, cctx: &Ctx, cv: &Rc<ClassVal>, this: &Value, props: Vec<Value>) {
+        for ((name, _), v) in cv.class.param_props.iter().zip(props) {
+            self.set_member(this, name, v);
+        }
+        let key = Rc::as_ptr(cv) as usize;
+        let again = self.js.initializing.contains(&key);
+        self.js.initializing.push(key);
+        for (name, init) in &cv.class.fields {
+            let v = match init {
+                Some(_) if again => Value::dynamic(),
+                Some(e) => self.eval_raw(cctx, e),
+                // A field declared without a value (`socket: Socket;`) does
+                // not undo what the base constructor stored: TypeScript
+                // emits nothing for it unless the project asks for
+                // JavaScript's define semantics.
+                None if matches!(this, Value::Obj(o) if o.props.borrow().contains_key(name)) => {
+                    continue;
+                }
+                None => Value::Undef,
+            };
+            self.set_member(this, name, v);
+        }
+        self.js.initializing.pop();
+    }
+
+    /// After a derived class constructor's `super(…)` returned (`ctx` is the
+    /// constructor's): the class's fields, once (see [`Interp::init_fields`]),
+    /// with the parameter properties' values as the constructor's
+    /// parameters hold them.
+    fn fields_after_super(&mut self, ctx: &Ctx, home: &Rc<ClassVal>) {
+        let key = Rc::as_ptr(home) as usize;
+        match self.js.fields_pending.last_mut() {
+            Some((k, done)) if *k == key && !*done => *done = true,
+            _ => return,
+        }
+        let props: Vec<Value> = home
+            .class
+            .param_props
+            .iter()
+            .map(|(n, _)| ctx.scope.lookup(n).unwrap_or(Value::Undef))
+            .collect();
+        let cctx = Ctx {
+            file: home.file,
+            scope: Scope::new(Some(home.env.clone())),
+            this: ctx.this.clone(),
+            home: Some(home.clone()),
+        };
+        self.init_fields(&cctx, home, &ctx.this, props);
+    }
+
     pub(crate) fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
         match c {
             Value::Class(cv) => {
@@ -975,21 +1032,30 @@ impl Interp {
                 {
                     self.init_instance(&sup, this, argv.clone());
                 }
-                let key = Rc::as_ptr(cv) as usize;
-                let again = self.js.initializing.contains(&key);
-                self.js.initializing.push(key);
-                for (name, init) in &cv.class.fields {
-                    let v = match init {
-                        Some(_) if again => Value::dynamic(),
-                        Some(e) => self.eval_raw(&cctx, e),
-                        None => Value::Undef,
-                    };
-                    self.set_member(this, name, v);
+                // A derived class's own constructor makes the fields when
+                // its `super(…)` returns (see `fields_after_super`).
+                let derived = cv.class.constructor.is_some() && cv.superclass.is_some();
+                if !derived {
+                    let props: Vec<Value> = cv
+                        .class
+                        .param_props
+                        .iter()
+                        .map(|(_, i)| argv.get(*i).cloned().unwrap_or(Value::Undef))
+                        .collect();
+                    self.init_fields(&cctx, cv, this, props);
                 }
-                self.js.initializing.pop();
                 if let Some(ctor) = &cv.class.constructor {
+                    let key = Rc::as_ptr(cv) as usize;
+                    if derived {
+                        self.js.fields_pending.push((key, false));
+                    }
                     let clo = Closure::method(cv, ctor, this);
                     self.invoke(&clo, argv, Some(this.clone()));
+                    // (A constructor whose `super(…)` the analysis did not
+                    // reach still gets its fields.)
+                    if derived && self.js.fields_pending.pop().is_some_and(|(_, done)| !done) {
+                        self.init_fields(&cctx, cv, this, Vec::new());
+                    }
                 }
             }
             Value::Func(f) => {

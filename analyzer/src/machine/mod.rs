@@ -403,6 +403,7 @@ impl Interp {
                 objects_made: 0,
                 emitters: Vec::new(),
                 initializing: Vec::new(),
+                fields_pending: Vec::new(),
                 assumed: HashMap::new(),
                 maybe_absent: HashMap::new(),
                 literal_groups: HashMap::new(),

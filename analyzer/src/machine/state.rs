@@ -161,6 +161,11 @@ pub(crate) struct JsState {
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
     pub(crate) initializing: Vec<usize>,
+    /// Instances of derived classes whose constructor is running, by the
+    /// class's address, and whether its `super(…)` has returned and made
+    /// the class's fields (JavaScript makes them then, not before the
+    /// constructor's body).
+    pub(crate) fields_pending: Vec<(usize, bool)>,
     /// Strings that are a default taken for a value only known at run time,
     /// with when the default applies, by the address of their text (the
     /// `Rc` is kept so the address stays theirs): `process.env.PREFIX ||

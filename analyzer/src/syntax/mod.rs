@@ -466,6 +466,7 @@ impl SyntaxContext {
             fn_parent: HashMap::new(),
             ident_fns: HashMap::new(),
             nested_vars: vec![Vec::new()],
+            param_props: Vec::new(),
         };
         let mut body = low.stmts_of(root);
         let nested = low.nested_vars.pop().unwrap_or_default();

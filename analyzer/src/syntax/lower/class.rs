@@ -44,7 +44,7 @@ impl<'s> Lowerer<'s> {
         let mut rest = false;
         // TypeScript parameter properties (`constructor(private readonly svc: Svc)`)
         // assign themselves to `this`.
-        let mut param_props: Vec<String> = Vec::new();
+        let mut param_props: Vec<(String, usize)> = Vec::new();
         if let Some(p) = node.field(F::Parameter) {
             params.push(self.pattern(p));
             param_types.push(None);
@@ -88,7 +88,7 @@ impl<'s> Lowerer<'s> {
                         && name.as_deref() == Some("constructor")
                         && let Some(n) = ident
                     {
-                        param_props.push(n);
+                        param_props.push((n, params.len()));
                     }
                     params.push(pat);
                 } else {
@@ -106,8 +106,11 @@ impl<'s> Lowerer<'s> {
         };
         let nested = self.nested_vars.pop().unwrap_or_default();
         Self::hoist_vars(nested, &params, &mut body);
+        if name.as_deref() == Some("constructor") {
+            self.param_props = param_props.clone();
+        }
         if !param_props.is_empty() {
-            let assigns = param_props.into_iter().map(|n| {
+            let assigns = param_props.into_iter().map(|(n, _)| {
                 Stmt::Expr(Expr::Assign(
                     Box::new(Pattern::Target(Box::new(Expr::Member(
                         Box::new(Expr::This),
@@ -166,6 +169,7 @@ impl<'s> Lowerer<'s> {
             member_decorators: Vec::new(),
             param_decorators: Vec::new(),
             field_types: Vec::new(),
+            param_props: Vec::new(),
         };
         // `@Gateway() export class X` puts the decorator on the export.
         if let Some(parent) = node.parent()
@@ -233,6 +237,7 @@ impl<'s> Lowerer<'s> {
                         m.children(&mut cur).any(|c| c.kind() == "get")
                     };
                     if key == "constructor" {
+                        class.param_props = std::mem::take(&mut self.param_props);
                         class.constructor = Some(Arc::new(f));
                     } else if is_getter && !is_static {
                         class.getters.push((key, Arc::new(f)));

@@ -34,6 +34,9 @@ pub(crate) struct Lowerer<'s> {
     /// declaration is hoisted to the function's body (see
     /// [`Lowerer::hoist_vars`]).
     pub(crate) nested_vars: Vec<Vec<String>>,
+    /// The TypeScript parameter properties of the constructor lowered last
+    /// (name, parameter index), for its class (see [`Class::param_props`]).
+    pub(crate) param_props: Vec<(String, usize)>,
 }
 
 impl<'s> Lowerer<'s> {
