@@ -44,9 +44,12 @@ pub(super) fn socket_site(
         // Browser code of a package that depends on Socket.IO: a `socket`
         // there is not a `net`/`tls` one, and the file need not import
         // Socket.IO to use one (`this.props.socket.emit(…)` in a component
-        // handed the socket by its parent).
+        // handed the socket by its parent). A name Node's objects also use
+        // counts there when server code in the project uses it too (a
+        // client's `socket.on('message', …)` where the server emits
+        // `message`: browsers have no Node streams or processes).
         SocketShape::SocketName if client => {
-            if (!literal || !NODE_EVENTS.contains(&name))
+            if (!literal || !NODE_EVENTS.contains(&name) || server_uses(run, name))
                 && *sio_package.get_or_insert_with(|| {
                     run.project
                         .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
@@ -80,6 +83,15 @@ pub(super) fn socket_site(
         && !matches!(root, "process" | "window" | "document" | "console")
         && !NODE_EVENTS.contains(&name)
         && imports_socket_io_itself(&run.loader.get(file).facts)
+}
+
+/// Whether a charted server site emits or listens for the event `name`.
+fn server_uses(run: &RunView, name: &str) -> bool {
+    run.interp
+        .rec
+        .sites
+        .iter()
+        .any(|s| s.side == crate::inventory::Side::Server && s.name == name)
 }
 
 /// Whether a file imports the Socket.IO server or client itself (not a
