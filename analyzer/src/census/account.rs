@@ -32,7 +32,9 @@ pub(crate) fn files(
             if crate::is_test_path(rel) {
                 return false;
             }
-            touched.contains(&i) || counts_unread(rel, loader.needles_of(i), events)
+            touched.contains(&i)
+                || counts_unread(rel, loader.needles_of(i), events)
+                || crate::libs::next_pages::route_of(rel).is_some()
         })
         .collect()
 }
@@ -250,6 +252,14 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     }));
             for item in &facts.census {
                 if (item.kind == CensusKind::Call) != pass {
+                    continue;
+                }
+                // A request handler exported as the default counts where a
+                // file-based router serves it by its path.
+                if item.kind == CensusKind::FileRoute
+                    && item.method == "default"
+                    && crate::libs::next_pages::served(project, file).is_none()
+                {
                     continue;
                 }
                 // A registering call counts as what its callee registers: HTTP
@@ -684,6 +694,17 @@ fn explain(
         return Why {
             cause: "skipped",
             reason: why.clone(),
+        };
+    }
+    if item.kind == CensusKind::FileRoute
+        && item.method == "default"
+        && let Some(route) = crate::libs::next_pages::served(project, file)
+    {
+        return Why {
+            cause: "unmodelled-framework",
+            reason: format!(
+                "Next.js serves this module's default export at `{route}` for every method (an API route of the Pages Router); Portolan does not model Next.js, so it is not charted"
+            ),
         };
     }
     if item.kind == CensusKind::FileRoute {

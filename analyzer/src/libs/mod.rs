@@ -57,6 +57,7 @@ pub(crate) mod microframework;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
 pub(crate) mod nest_ws;
+pub(crate) mod next_pages;
 pub(crate) mod node_red;
 pub(crate) mod oas3;
 pub(crate) mod oclif;
