@@ -519,6 +519,41 @@ impl Interp {
         r
     }
 
+    /// The `analysis-budget` finding for the current program's spent step
+    /// budget, once per program: `what` the analysis was doing at
+    /// `file:line` when it ran out ("entering `f`", "in a loop").
+    pub(crate) fn report_spent(&mut self, file: FileId, line: u32, what: &str) {
+        if self.js.budget_reported {
+            return;
+        }
+        self.js.budget_reported = true;
+        self.note_spent((file, line));
+        let message = format!(
+            "the analysis budget ran out {what}: {} ran {} steps, its own budget; calls past this point were not followed",
+            self.program_label(),
+            self.program_budget().0
+        );
+        self.finding(FindingCode::AnalysisBudget, file, line, message);
+    }
+
+    /// Whether the current program's step budget is spent at the start of a
+    /// loop's next iteration (the loop at `file:line`): then the loop stops
+    /// there, with the finding. A function's own loops are where a budget is
+    /// spent without a call to check it at (nested loops over a module
+    /// variable that the analysis cannot follow, in a committed bundle of
+    /// a front-end framework, ran for hours).
+    pub(crate) fn loop_budget_spent(&mut self, file: FileId, line: u32) -> bool {
+        if self.js.steps <= STEP_BUDGET {
+            return false;
+        }
+        // (A spent memory budget stops the run the same way, with its own
+        // finding.)
+        if self.js.reentry.charged <= MEMORY_BUDGET {
+            self.report_spent(file, line, "in a loop, whose later iterations were not run");
+        }
+        true
+    }
+
     /// Whether a function called now is called by a call that runs its
     /// callbacks later (see [`runs_later`]), not by code that call runs.
     pub(crate) fn calling_later(&self) -> bool {

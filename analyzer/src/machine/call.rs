@@ -725,21 +725,11 @@ impl Interp {
             return Value::dynamic();
         }
         if self.js.steps > STEP_BUDGET {
-            if !self.js.budget_reported {
-                self.js.budget_reported = true;
-                self.note_spent((c.file, c.func.line));
-                self.finding(
-                    FindingCode::AnalysisBudget,
-                    c.file,
-                    c.func.line,
-                    format!(
-                        "the analysis budget ran out entering `{}`: {} ran {} steps, its own budget; calls past this point were not followed",
-                        c.func.name.as_deref().unwrap_or("<anonymous>"),
-                        self.program_label(),
-                        self.program_budget().0
-                    ),
-                );
-            }
+            let what = format!(
+                "entering `{}`",
+                c.func.name.as_deref().unwrap_or("<anonymous>")
+            );
+            self.report_spent(c.file, c.func.line, &what);
             return Value::dynamic();
         }
         // A bound function's fixed arguments come first.

@@ -238,7 +238,7 @@ impl Interp {
                         for n in iteration_names(Some(pat), body) {
                             self.running.iteration_names.push((n, depth));
                         }
-                        let flow = self.known_iterations(ctx, pat, items, body, label);
+                        let flow = self.known_iterations(ctx, pat, items, body, *line, label);
                         self.running.iteration_names.truncate(mark);
                         if let Some(f) = flow {
                             return f;
@@ -301,6 +301,9 @@ impl Interp {
             match known {
                 Some(false) => break,
                 Some(true) if n < MAX_ITERATIONS => {
+                    if self.loop_budget_spent(lctx.file, f.line) {
+                        break;
+                    }
                     n += 1;
                     match step(self.exec_block(lctx, &f.body), label) {
                         Step::Next => {}
@@ -366,6 +369,9 @@ impl Interp {
                 match self.while_test(ctx, &w.test) {
                     Some(true) if n < WHILE_ITERATIONS => {}
                     _ => break None,
+                }
+                if self.loop_budget_spent(ctx.file, w.line) {
+                    break None;
                 }
             }
             n += 1;
@@ -475,9 +481,13 @@ impl Interp {
         pat: &Pattern,
         items: Vec<Value>,
         body: &[Stmt],
+        line: u32,
         label: Option<&str>,
     ) -> Option<Flow> {
         for item in items.into_iter().take(MAX_ITERATIONS) {
+            if self.loop_budget_spent(ctx.file, line) {
+                break;
+            }
             let inner = Ctx {
                 scope: Scope::new(Some(ctx.scope.clone())),
                 ..ctx.clone()
