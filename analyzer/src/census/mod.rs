@@ -351,7 +351,7 @@ pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
                 .is_some_and(crate::libs::bare_controllers)
     });
     w.out.extend(calls);
-    if let Some(line) = default_handler(facts) {
+    if let Some(line) = shape::default_handler(facts) {
         w.out.push(CensusItem::new(
             CensusKind::FileRoute,
             line,
@@ -364,60 +364,6 @@ pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
     w.out
         .dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.method == b.method);
     (w.out, w.loads)
-}
-
-/// The line of a default export that is a request handler (a function whose
-/// first two parameters are named `req`/`request` and `res`/`response`, or
-/// typed `NextApiRequest`; itself, a top-level function named by the
-/// export, or one handed to a wrapper: `export default withAuth(handler)`).
-/// A file-based router serves such a module by its path (Next.js's
-/// `pages/api/`); which files that is, the accounting decides.
-fn default_handler(facts: &FileFacts) -> Option<u32> {
-    fn handler(f: &Func) -> bool {
-        let name = |i: usize| match f.params.get(i) {
-            Some(Pattern::Ident(n)) => n.as_str(),
-            Some(Pattern::Default(p, _)) => match p.as_ref() {
-                Pattern::Ident(n) => n.as_str(),
-                _ => "",
-            },
-            _ => "",
-        };
-        let typed = matches!(f.param_types.first(), Some(Some(crate::ir::TypeExpr::Ref(t, _))) if t == "NextApiRequest");
-        typed || (matches!(name(0), "req" | "request") && matches!(name(1), "res" | "response"))
-    }
-    let named = |n: &str| {
-        facts.body.iter().find_map(|st| {
-            let st = match st {
-                Stmt::ExportDecl(inner, _) => inner.as_ref(),
-                st => st,
-            };
-            match st {
-                Stmt::Function(m, f) if m == n => Some(f.clone()),
-                Stmt::Var(decls) => decls.iter().find_map(|(p, e)| match (p, e) {
-                    (Pattern::Ident(m), Some(Expr::Func(f))) if m == n => Some(f.clone()),
-                    _ => None,
-                }),
-                _ => None,
-            }
-        })
-    };
-    fn find(
-        e: &Expr,
-        named: &dyn Fn(&str) -> Option<std::sync::Arc<Func>>,
-        depth: u8,
-    ) -> Option<u32> {
-        match e {
-            Expr::Func(f) if handler(f) => Some(f.line),
-            Expr::Ident(n) => named(n).filter(|f| handler(f)).map(|f| f.line),
-            Expr::Typed(e, _) => find(e, named, depth),
-            Expr::Call(c) if depth < 3 => c.args.iter().find_map(|a| find(a, named, depth + 1)),
-            _ => None,
-        }
-    }
-    facts.body.iter().find_map(|st| match st {
-        Stmt::ExportDefault(e) => find(e, &named, 0),
-        _ => None,
-    })
 }
 
 /// The installed package a `require` in an expression gives whole, or the
