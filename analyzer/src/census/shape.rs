@@ -201,7 +201,18 @@ pub(super) fn path_literal(e: &Expr) -> bool {
             .first()
             .is_some_and(|s| s.starts_with('/') || (s.is_empty() && !exprs.is_empty())),
         Expr::Regex(_) => true,
-        Expr::Array(items) => !items.is_empty() && items.iter().all(path_literal),
+        // A list with a literal path among names and templates (`['/',
+        // PREFIX, `${PREFIX}/${KEY}`]`): Express matches each.
+        Expr::Array(items) => {
+            items.iter().any(path_literal)
+                && items.iter().all(|i| {
+                    path_literal(i)
+                        || matches!(
+                            i,
+                            Expr::Ident(_) | Expr::Member(..) | Expr::Template(..) | Expr::Add(..)
+                        )
+                })
+        }
         Expr::Add(a, _) => path_literal(a),
         _ => false,
     }

@@ -204,41 +204,22 @@ impl Interp {
                 let v = self.eval(ctx, a);
                 self.force_deep(v)
             });
-            let assumed = first
-                .as_ref()
-                .map(|v| self.assumptions(v))
-                .unwrap_or_default();
-            let chosen = first.as_ref().and_then(|v| self.chosen_ways(v));
-            let paths = match first {
-                Some(v) => path_list(&v),
-                None => Err(()),
-            };
-            let conds = if !assumed.is_empty() && !self.modes.event_mode && !self.salvage_blocks(id)
-            {
-                self.assumed_path(ctx, call, name, &assumed)
-            } else {
-                Vec::new()
-            };
-            if let Ok(p) = &paths {
-                self.note_unknown_head(ctx, id, call, name, p);
-            }
-            let depth = self.running.cond.len();
-            self.running.cond.extend(conds);
-            // A path a choice only known at run time made: a route at each
-            // path it may give, under its condition (`machine/choices.rs`).
-            match chosen {
-                Some(ways) => {
-                    for (path, cond) in ways.iter() {
-                        self.running.cond.push(cond.clone());
-                        let one = path_list(&Value::Str(path.clone()));
-                        self.register_route(ctx, id, name, one, &call.args, 1, call);
-                        self.running.cond.pop();
-                    }
+            // A list of paths whose items differ in what is known of them
+            // (`['/', PREFIX, `${PREFIX}/${KEY}`]` with a default for
+            // `PREFIX` and nothing for `KEY`): Express matches each, so each
+            // is charted with its own condition, and one only known at run
+            // time is a finding of its own, not the loss of the others.
+            if let Some(Value::Arr(a)) = &first {
+                let items = a.borrow().clone();
+                let mixed = items.len() > 1
+                    && items
+                        .iter()
+                        .any(|x| path_list(x).is_err() || !self.assumptions(x).is_empty());
+                if mixed {
+                    return self.register_each_path(ctx, id, name, call, items);
                 }
-                None => self.register_route(ctx, id, name, paths, &call.args, 1, call),
             }
-            self.running.cond.truncate(depth);
-            return Value::Router(id);
+            return self.register_verb(ctx, id, name, call, first);
         }
         match name {
             "route" => {
@@ -366,6 +347,104 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::external()
             }
+        }
+    }
+
+    /// The items of a path list charted one by one (see `router_method`):
+    /// each known one (with the condition of a default it was built from)
+    /// as a route of its own at the call, and a `dynamic-path` finding
+    /// naming the ones only known at run time.
+    fn register_each_path(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        name: &str,
+        call: &Call,
+        items: Vec<Value>,
+    ) -> Value {
+        let total = items.len();
+        let mut unknown = Vec::new();
+        for item in items {
+            if path_list(&item).is_err() {
+                unknown.push(item.as_text().unwrap_or_else(|| match &item {
+                    Value::Pattern(p) => p.to_string(),
+                    _ => "<expression>".into(),
+                }));
+                continue;
+            }
+            self.register_verb(ctx, id, name, call, Some(item));
+        }
+        if !unknown.is_empty() && !self.modes.event_mode && !self.salvage_blocks(id) {
+            let n = unknown.len();
+            let list = unknown.join("`, `");
+            let message = format!(
+                "{n} of the {total} paths of this `{name}` {} only known at run time (`{list}`); the others are charted",
+                if n == 1 { "is" } else { "are" }
+            );
+            // (One finding per place: said beside the default a known item
+            // was built from, when there is one.)
+            let key = (FindingCode::DynamicPath, ctx.file, call.line);
+            match self
+                .rec
+                .findings
+                .iter_mut()
+                .find(|f| (f.code, f.file, f.line) == key)
+            {
+                Some(f) => {
+                    f.message.push_str("; ");
+                    f.message.push_str(&message);
+                }
+                None => self.finding(key.0, key.1, key.2, message),
+            }
+        }
+        Value::Router(id)
+    }
+
+    /// A verb's route at the path value `first` (see `router_method`).
+    fn register_verb(
+        &mut self,
+        ctx: &Ctx,
+        id: u32,
+        name: &str,
+        call: &Call,
+        first: Option<Value>,
+    ) -> Value {
+        {
+            let assumed = first
+                .as_ref()
+                .map(|v| self.assumptions(v))
+                .unwrap_or_default();
+            let chosen = first.as_ref().and_then(|v| self.chosen_ways(v));
+            let paths = match first {
+                Some(v) => path_list(&v),
+                None => Err(()),
+            };
+            let conds = if !assumed.is_empty() && !self.modes.event_mode && !self.salvage_blocks(id)
+            {
+                self.assumed_path(ctx, call, name, &assumed)
+            } else {
+                Vec::new()
+            };
+            if let Ok(p) = &paths {
+                self.note_unknown_head(ctx, id, call, name, p);
+            }
+            let depth = self.running.cond.len();
+            self.running.cond.extend(conds);
+            // A path a choice only known at run time made: a route at each
+            // path it may give, under its condition (`machine/choices.rs`).
+            match chosen {
+                Some(ways) => {
+                    for (path, cond) in ways.iter() {
+                        self.running.cond.push(cond.clone());
+                        let one = path_list(&Value::Str(path.clone()));
+                        self.register_route(ctx, id, name, one, &call.args, 1, call);
+                        self.running.cond.pop();
+                    }
+                }
+                None => self.register_route(ctx, id, name, paths, &call.args, 1, call),
+            }
+            self.running.cond.truncate(depth);
+            Value::Router(id)
         }
     }
 
