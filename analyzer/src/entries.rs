@@ -16,7 +16,8 @@
 //! a monorepo's `projects.<name>`); `nx serve api`, `nx run api:serve` and
 //! `ng serve api` in an Nx or Angular workspace, whose Node executor runs
 //! the `main` of the build target it names (a browser app's dev server
-//! gives nothing); shell launchers a script names
+//! gives nothing); `server.js` in the package's folder when there is no
+//! `scripts.start` (what `npm start` runs then); shell launchers a script names
 //! (`sandbox/run.sh`, `sh ./bin/start`), whose lines are read as commands
 //! (`exec env NODE_PATH=_build node _build/server.js`), or which are Node
 //! scripts themselves (`#!/usr/bin/env node`); a script named without an
@@ -229,6 +230,18 @@ pub(crate) fn package_hints(
                 read_script(key, &mut out);
             }
         }
+    }
+    // `npm start` with no `start` script runs `node server.js` when the
+    // package has one (npm's documented default).
+    if scripts.is_none_or(|s| !s.contains_key("start"))
+        && !out.iter().any(|h| h.path == "server.js")
+        && read("server.js").is_some()
+    {
+        out.push(Hint {
+            path: "server.js".into(),
+            reason: "npm start: `node server.js` (npm's default with no scripts.start)".into(),
+            firm: false,
+        });
     }
     let bins: Vec<String> = match json.get("bin") {
         Some(serde_json::Value::String(b)) => vec![b.clone()],
