@@ -581,11 +581,20 @@ impl Interp {
             // (`relay.call(name, ...args)`): see `libs/socketio_multiplex.rs`.
             let dispatcher = self.running.listener_site.is_some()
                 && matches!(f, Value::Func(c) if crate::libs::looks_up_by_param(&c.func));
+            // A method of an object or class the program made, in a file
+            // that mentions sockets (`Store.init()` whose `this.socket =
+            // io()` later code reads as `Store.socket`), in a program other
+            // than an entry (a client's, a module run on its own): an
+            // entry's own start-up already ran when the routes were read.
+            let method = matches!(this, Some(Value::Obj(_) | Value::Class(_)))
+                && self.program_budget().0 < STEP_BUDGET;
             tracked
                 || request
                 || dispatcher
                 || match file {
-                    Some(file) => names && self.loader.needles_of(file) & needle::SOCKET != 0,
+                    Some(file) => {
+                        (names || method) && self.loader.needles_of(file) & needle::SOCKET != 0
+                    }
                     None => !matches!(f, Value::Deferred(_)),
                 }
         } else {
