@@ -361,14 +361,23 @@ impl Interp {
 
     /// The step and memory budgets of the program charged now.
     pub(crate) fn program_budget(&self) -> (u64, u64) {
-        let programs = &self.js.reentry.programs;
-        match programs.current {
-            Some(root) if programs.secondary.contains(&root) => (
+        if self.secondary_program() {
+            (
                 STEP_BUDGET / SECONDARY_SHARE,
                 MEMORY_BUDGET / SECONDARY_SHARE,
-            ),
-            _ => (STEP_BUDGET, MEMORY_BUDGET),
+            )
+        } else {
+            (STEP_BUDGET, MEMORY_BUDGET)
         }
+    }
+
+    /// Whether the program being charged is one other than an entry (a
+    /// client's or page's program, a module run on its own: see [`Share`]).
+    pub(crate) fn secondary_program(&self) -> bool {
+        let programs = &self.js.reentry.programs;
+        programs
+            .current
+            .is_some_and(|root| programs.secondary.contains(&root))
     }
 
     /// Enter a call frame (beside `Interp::stack`).

@@ -586,8 +586,8 @@ impl Interp {
             // io()` later code reads as `Store.socket`), in a program other
             // than an entry (a client's, a module run on its own): an
             // entry's own start-up already ran when the routes were read.
-            let method = matches!(this, Some(Value::Obj(_) | Value::Class(_)))
-                && self.program_budget().0 < STEP_BUDGET;
+            let method =
+                matches!(this, Some(Value::Obj(_) | Value::Class(_))) && self.secondary_program();
             tracked
                 || request
                 || dispatcher
@@ -967,7 +967,13 @@ impl Interp {
     /// values of `class.param_props`, which TypeScript assigns before the
     /// initializers so that `io = new IO(this.socket)` reads the socket), then
     /// each field initializer, in order, with `this` the instance.
-    fn init_fields(&mut self, cctx: &Ctx, cv: &Rc<ClassVal>, this: &Value, props: Vec<Value>) {
+    fn init_fields(&mut self, cv: &Rc<ClassVal>, this: &Value, props: Vec<Value>) {
+        let cctx = Ctx {
+            file: cv.file,
+            scope: Scope::new(Some(cv.env.clone())),
+            this: this.clone(),
+            home: Some(cv.clone()),
+        };
         for ((name, _), v) in cv.class.param_props.iter().zip(props) {
             self.set_member(this, name, v);
         }
@@ -977,7 +983,7 @@ impl Interp {
         for (name, init) in &cv.class.fields {
             let v = match init {
                 Some(_) if again => Value::dynamic(),
-                Some(e) => self.eval_raw(cctx, e),
+                Some(e) => self.eval_raw(&cctx, e),
                 // A field declared without a value (`socket: Socket;`) does
                 // not undo what the base constructor stored: TypeScript
                 // emits nothing for it unless the project asks for
@@ -1008,24 +1014,12 @@ impl Interp {
             .iter()
             .map(|(n, _)| ctx.scope.lookup(n).unwrap_or(Value::Undef))
             .collect();
-        let cctx = Ctx {
-            file: home.file,
-            scope: Scope::new(Some(home.env.clone())),
-            this: ctx.this.clone(),
-            home: Some(home.clone()),
-        };
-        self.init_fields(&cctx, home, &ctx.this, props);
+        self.init_fields(home, &ctx.this, props);
     }
 
     pub(crate) fn init_instance(&mut self, c: &Value, this: &Value, argv: Vec<Value>) {
         match c {
             Value::Class(cv) => {
-                let cctx = Ctx {
-                    file: cv.file,
-                    scope: Scope::new(Some(cv.env.clone())),
-                    this: this.clone(),
-                    home: Some(cv.clone()),
-                };
                 if cv.class.constructor.is_none()
                     && let Some(sup) = cv.superclass.clone()
                 {
@@ -1041,7 +1035,7 @@ impl Interp {
                         .iter()
                         .map(|(_, i)| argv.get(*i).cloned().unwrap_or(Value::Undef))
                         .collect();
-                    self.init_fields(&cctx, cv, this, props);
+                    self.init_fields(cv, this, props);
                 }
                 if let Some(ctor) = &cv.class.constructor {
                     let key = Rc::as_ptr(cv) as usize;
@@ -1053,7 +1047,7 @@ impl Interp {
                     // (A constructor whose `super(…)` the analysis did not
                     // reach still gets its fields.)
                     if derived && self.js.fields_pending.pop().is_some_and(|(_, done)| !done) {
-                        self.init_fields(&cctx, cv, this, Vec::new());
+                        self.init_fields(cv, this, Vec::new());
                     }
                 }
             }
