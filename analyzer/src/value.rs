@@ -152,6 +152,19 @@ impl ObjData {
         self.props.borrow().get(k).cloned()
     }
 
+    /// Whether an object on the prototype chain holds `k` (a bounded walk).
+    pub(crate) fn inherits(&self, k: &str) -> bool {
+        let mut cur = self.proto.borrow().clone();
+        for _ in 0..16 {
+            let Some(p) = cur else { return false };
+            if p.props.borrow().contains_key(k) || p.getter(k).is_some() {
+                return true;
+            }
+            cur = p.proto.borrow().clone();
+        }
+        false
+    }
+
     pub(crate) fn set(&self, k: &str, v: Value) {
         self.props.borrow_mut().insert(k.to_string(), v);
     }

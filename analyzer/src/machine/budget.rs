@@ -569,6 +569,12 @@ impl Interp {
         self.js.reentry.later.last() == Some(&self.js.stack.len())
     }
 
+    /// Whether a callback that runs later (timers, promises) is running,
+    /// at any depth.
+    pub(crate) fn in_later(&self) -> bool {
+        !self.js.reentry.later.is_empty()
+    }
+
     /// Run `f` as a callback that the program runs later (timers, promises).
     pub(crate) fn later<T>(&mut self, f: impl FnOnce(&mut Interp) -> T) -> T {
         self.js.reentry.later.push(self.js.stack.len());

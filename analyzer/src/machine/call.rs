@@ -219,11 +219,14 @@ impl Interp {
     }
 
     pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
-        // A method the program did not write on an unknown value is the unknown's.
+        // A method the program did not write on an unknown value (nor on its
+        // prototype: the methods an uncalled method's siblings share) is the
+        // unknown's.
         if let Value::Obj(d) = o
             && let Some(rest) = ObjData::rest_of(o)
             && d.get(name).is_none()
             && d.getter(name).is_none()
+            && !d.inherits(name)
         {
             return self.method_call(ctx, &rest, name, call);
         }

@@ -238,6 +238,14 @@ impl Interp {
                     }
                 }
                 obj.shape_known.set(known);
+                // (Grouped as `run_with_placeholders` groups them.)
+                let mut ids = super::literal_method_ids(props);
+                if let (Some(first), Some(_)) = (ids.next(), ids.next()) {
+                    self.js
+                        .literal_objects
+                        .entry((ctx.file, first))
+                        .or_insert_with(|| obj.clone());
+                }
                 self.note_decorated_literal(&obj);
                 crate::libs::object_literal(self, &obj);
                 copied_app.unwrap_or(Value::Obj(obj))

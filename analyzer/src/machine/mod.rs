@@ -407,6 +407,7 @@ impl Interp {
                 assumed: HashMap::new(),
                 maybe_absent: HashMap::new(),
                 literal_groups: HashMap::new(),
+                literal_objects: HashMap::new(),
                 chosen: HashMap::new(),
                 env: Default::default(),
                 main: None,
@@ -628,7 +629,12 @@ impl Interp {
                         Some(&group) => Value::Obj(
                             shared_literal
                                 .entry((k.0, group))
-                                .or_insert_with(|| ObjData::over_unknown(Unknown::Param))
+                                .or_insert_with(|| {
+                                    let o = ObjData::over_unknown(Unknown::Param);
+                                    let made = self.js.literal_objects.get(&(k.0, group));
+                                    o.proto.replace(made.cloned());
+                                    o
+                                })
                                 .clone(),
                         ),
                         None => Value::Obj(ObjData::over_unknown(Unknown::Param)),
@@ -1336,14 +1342,7 @@ fn literal_method_groups(body: &[Stmt]) -> Vec<Vec<u32>> {
     let groups = std::cell::RefCell::new(Vec::new());
     crate::libs::any_expr(body, &|e| {
         if let Expr::Object(props) = e {
-            let ids: Vec<u32> = props
-                .iter()
-                .filter_map(|p| match p {
-                    ObjProp::Method(_, f) => Some(f.id),
-                    ObjProp::KeyValue(_, Expr::Func(f)) if !f.arrow => Some(f.id),
-                    _ => None,
-                })
-                .collect();
+            let ids: Vec<u32> = literal_method_ids(props).collect();
             if ids.len() > 1 {
                 groups.borrow_mut().push(ids);
             }
@@ -1351,6 +1350,15 @@ fn literal_method_groups(body: &[Stmt]) -> Vec<Vec<u32>> {
         false
     });
     groups.into_inner()
+}
+
+/// The ids of an object literal's methods (`m() {}`, `m: function () {}`).
+pub(crate) fn literal_method_ids(props: &[ObjProp]) -> impl Iterator<Item = u32> + '_ {
+    props.iter().filter_map(|p| match p {
+        ObjProp::Method(_, f) => Some(f.id),
+        ObjProp::KeyValue(_, Expr::Func(f)) if !f.arrow => Some(f.id),
+        _ => None,
+    })
 }
 
 /// Whether a function body sets a property of `this` in one of its own

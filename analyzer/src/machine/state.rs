@@ -185,6 +185,11 @@ pub(crate) struct JsState {
     /// The methods of each object literal of a file, grouped (see
     /// `Interp::run_with_placeholders`), by file, found once per run.
     pub(crate) literal_groups: HashMap<FileId, Rc<Vec<Vec<u32>>>>,
+    /// The first object each such literal made, by its file and first
+    /// method's id: methods nobody called run with an object whose prototype
+    /// it is, so `this.other()` and `this.other.bind(this)` find its
+    /// siblings (`Class.create({ start() { … this.onConnect.bind(this) … } })`).
+    pub(crate) literal_objects: HashMap<(FileId, u32), Rc<crate::value::ObjData>>,
     /// Strings a choice only known at run time made, with every way the
     /// choice may go, by the address of their text (see `choices.rs`).
     pub(crate) chosen: HashMap<usize, (Rc<str>, Rc<Vec<super::choices::Way>>)>,

@@ -481,6 +481,19 @@ impl Interp {
 
     pub(crate) fn set_member(&mut self, o: &Value, prop: &str, v: Value) {
         self.note_write(Some(&v));
+        // A callback the analysis runs ahead of its time (a socket's
+        // listener, a timer's, a promise's: JavaScript runs it after the
+        // code that registered it) does not tear down the socket or app
+        // that code goes on to use: `this.socket = null` in a
+        // `connect_error` listener (through `this.logout()`) leaves
+        // `this.socket` for the listeners registered after it.
+        if matches!(v, Value::Null | Value::Undef)
+            && (self.running.socket_handlers > 0 || self.in_later())
+            && let Value::Obj(data) = o
+            && data.get(prop).is_some_and(|old| old.is_tracked(0))
+        {
+            return;
+        }
         match o {
             Value::Obj(data) if data.unknown_rest.is_some() => {
                 self.write_over_unknown(data, prop, v);
