@@ -1026,6 +1026,16 @@ pub(crate) fn value_member(ip: &mut Interp, o: &Value, prop: &str) -> Option<Val
     })
 }
 
+/// What iterating a value a library made gives (`for (const [id, s] of
+/// io.sockets.sockets)`, `Array.from(…)`, `[...…]`): `None` when `v` is no
+/// such value.
+pub(crate) fn iterated(v: &Value) -> Option<Vec<Value>> {
+    match v {
+        Value::Sio(s) => socketio::iterated(s),
+        _ => None,
+    }
+}
+
 /// A compiled validator (`ajv.compile(schema)`, a schema value `f`) called
 /// with the request.
 pub(crate) fn apply_validator(

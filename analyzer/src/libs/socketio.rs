@@ -1196,6 +1196,17 @@ impl Interp {
     }
 }
 
+/// Iterating the connected sockets (a `Map` since v3) gives `[id, socket]`
+/// pairs; other Socket.IO values are not iterable.
+pub(crate) fn iterated(s: &Rc<Sio>) -> Option<Vec<Value>> {
+    (s.kind == SioKind::SocketSet).then(|| {
+        vec![Value::array(vec![
+            Value::dynamic(),
+            s.derive(SioKind::Socket),
+        ])]
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::namespace_of_url;

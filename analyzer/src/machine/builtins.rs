@@ -221,6 +221,7 @@ impl Interp {
             Builtin::ArrayFrom => match argv.first().cloned().map(|v| self.force_deep(v)) {
                 Some(Value::Arr(a)) => Value::array(a.borrow().clone()),
                 Some(Value::Coll(c)) => c.iterated().map_or_else(Value::dynamic, Value::array),
+                Some(v) if let Some(items) = crate::libs::iterated(&v) => Value::array(items),
                 _ => Value::dynamic(),
             },
             Builtin::ArrayMethod(_) => Value::dynamic(),

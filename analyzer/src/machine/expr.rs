@@ -149,7 +149,10 @@ impl Interp {
                             },
                             Value::Arr(a) => out.extend(a.borrow().iter().cloned()),
                             Value::Coll(c) => spread_coll(&mut out, &c),
-                            _ => out.push(Value::dynamic()),
+                            v => match crate::libs::iterated(&v) {
+                                Some(items) => out.extend(items),
+                                None => out.push(Value::dynamic()),
+                            },
                         },
                         e => out.push(self.eval_raw(ctx, e)),
                     }

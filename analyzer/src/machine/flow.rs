@@ -54,7 +54,7 @@
 use super::DynLoop;
 use super::{Ctx, Flow, Interp, MAX_ITERATIONS};
 use crate::ir::{Catch, Expr, ForStmt, LogicalOp, Pattern, Stmt, SwitchCase, WhileStmt};
-use crate::value::{ObjData, Scope, SioKind, Value};
+use crate::value::{ObjData, Scope, Value};
 use std::rc::Rc;
 
 /// Most iterations a `while` loop runs (a `for` runs up to
@@ -203,11 +203,8 @@ impl Interp {
                     (Value::Obj(_) | Value::Sio(_), true) => self
                         .run_time_keys(&v)
                         .map(|keys| keys.into_iter().map(|(k, _)| k).collect()),
-                    // Iterating the connected sockets (a `Map` since v3):
-                    // `[id, socket]` pairs.
-                    (Value::Sio(s), false) if s.kind == SioKind::SocketSet => Some(vec![
-                        Value::array(vec![Value::dynamic(), s.derive(SioKind::Socket)]),
-                    ]),
+                    // A library's iterable (the connected sockets).
+                    (v, false) if let Some(items) = crate::libs::iterated(v) => Some(items),
                     (Value::Str(s), false) => {
                         Some(s.chars().map(|c| Value::str(&c.to_string())).collect())
                     }
