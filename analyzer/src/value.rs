@@ -321,6 +321,10 @@ pub(crate) enum Builtin {
     AjvMethod(&'static str),
     /// Node's `EventEmitter` class (`events`, `node:events`).
     EventEmitterCtor,
+    /// A method of a program's `EventEmitter` read off it
+    /// (`emitter.emit.bind(emitter)`, `const on = emitter.on`): calling it
+    /// calls the method on that emitter.
+    EmitterMethod(Rc<Emitter>, Rc<str>),
     /// The status-code tables of `http-status` and `http-status-codes`
     /// (`httpStatus.CREATED`, `StatusCodes.NOT_FOUND`).
     HttpStatus,
@@ -628,6 +632,19 @@ pub(crate) struct Emitter {
     pub(crate) fired: RefCell<Vec<(String, Vec<Value>)>>,
 }
 
+/// Emitters are told apart by identity.
+impl PartialEq for Emitter {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for Emitter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Emitter({} listeners)", self.listeners.borrow().len())
+    }
+}
+
 impl Emitter {
     /// Emits kept for listeners added later.
     pub(crate) const LIMIT: usize = 16;
@@ -758,6 +775,7 @@ impl Value {
                 Builtin::Express
                 | Builtin::RouterCtor
                 | Builtin::RouterMethod(..)
+                | Builtin::EmitterMethod(..)
                 | Builtin::Require
                 | Builtin::PathModule
                 | Builtin::PathJoin

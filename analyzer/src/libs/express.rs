@@ -581,6 +581,20 @@ impl Interp {
         call: &Call,
     ) -> Value {
         let argv = self.eval_args(ctx, &call.args);
+        self.emitter_call(ctx, em, name, argv, &call.args, call.line)
+    }
+
+    /// The method `name` of a program's `EventEmitter` called with `argv`
+    /// (`args`, the expressions that wrote them when known).
+    pub(crate) fn emitter_call(
+        &mut self,
+        ctx: &Ctx,
+        em: &Rc<Emitter>,
+        name: &str,
+        argv: Vec<Value>,
+        args: &[Expr],
+        line: u32,
+    ) -> Value {
         let event = argv
             .first()
             .and_then(|a| self.force_deep(a.clone()).as_text());
@@ -594,14 +608,12 @@ impl Interp {
                 };
                 em.listeners.borrow_mut().push((ev.clone(), f.clone()));
                 for args in em.fired_with(&ev) {
-                    self.call_value_now(ctx, &f, args, &[], call.line, None);
+                    self.call_value_now(ctx, &f, args, &[], line, None);
                 }
-                if let (Some(Expr::Func(_)), true) =
-                    (call.args.get(1), em.fired.borrow().is_empty())
-                {
+                if let (Some(Expr::Func(_)), true) = (args.get(1), em.fired.borrow().is_empty()) {
                     // Nothing emitted yet: the listener runs later; run it once
                     // now, with what it cannot know, as a callback.
-                    self.run_callbacks(ctx, &argv, &call.args, call.line);
+                    self.run_callbacks(ctx, &argv, args, line);
                 }
                 Value::Emitter(em.clone())
             }
@@ -611,18 +623,39 @@ impl Interp {
                 // (`feed.emit('status', id)`) leaves the listeners as they ran,
                 // with what they cannot know (rooms stay patterns).
                 if !args.iter().any(|a| a.is_tracked(0)) {
+                    // But while the program starts (not in a route's handler,
+                    // nor looking for events, where state the handlers see is
+                    // only known at run time), a listener that has not run at
+                    // all runs now, as Node's `emit` runs its listeners, in
+                    // order, before it returns (`events.on('startup',
+                    // onStartup)` then `events.emit('startup', done)`).
+                    for f in em.listeners_of(&ev) {
+                        if let Value::Func(c) = &f
+                            && !self.modes.event_mode
+                            && self.running.route_contract.is_none()
+                            && !self.deferred.called.contains(&(c.file, c.func.id))
+                        {
+                            self.call_value_now(ctx, &f, args.clone(), &[], line, None);
+                            // Later emits call it again, with the state of
+                            // then (`if (this.io)` once the server is made):
+                            // the events pass runs it once more.
+                            let key = (c.file, c.func.id);
+                            self.deferred.called.remove(&key);
+                            self.deferred.uncalled.insert(key, c.clone());
+                        }
+                    }
                     return Value::Bool(true);
                 }
                 if em.fired.borrow().len() < Emitter::LIMIT {
                     em.fired.borrow_mut().push((ev.clone(), args.clone()));
                 }
                 for f in em.listeners_of(&ev) {
-                    self.call_value_now(ctx, &f, args.clone(), &[], call.line, None);
+                    self.call_value_now(ctx, &f, args.clone(), &[], line, None);
                 }
                 Value::Bool(true)
             }
             _ => {
-                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                self.run_callbacks(ctx, &argv, args, line);
                 Value::Emitter(em.clone())
             }
         }

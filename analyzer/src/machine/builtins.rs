@@ -39,6 +39,10 @@ impl Interp {
                 self.dynamic_call(ctx, &call, &argv);
                 Value::dynamic()
             }
+            Builtin::EmitterMethod(em, name) => {
+                let em = em.clone();
+                self.emitter_call(ctx, &em, name, argv, args, line)
+            }
             Builtin::PathJoin => {
                 let argv: Vec<Value> = argv.into_iter().map(|v| self.force(v, 0)).collect();
                 if let Some(v) = self.joined(&argv, posix_join) {

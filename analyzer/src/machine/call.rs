@@ -342,6 +342,22 @@ impl Interp {
                     _ => Value::dynamic(),
                 }
             }
+            // A method already bound to its emitter: binding keeps it, and
+            // `call`/`apply` call it with the rest of their arguments.
+            Value::Builtin(b @ Builtin::EmitterMethod(..))
+                if matches!(name, "call" | "apply" | "bind") =>
+            {
+                let argv = self.eval_args(ctx, &call.args);
+                let rest: Vec<Value> = match name {
+                    "bind" => return o.clone(),
+                    "call" => argv.iter().skip(1).cloned().collect(),
+                    _ => match argv.get(1) {
+                        Some(Value::Arr(a)) => a.borrow().clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                self.call_builtin(ctx, b, rest, &[], call.line)
+            }
             Value::Func(f) if matches!(name, "call" | "apply" | "bind") => {
                 let argv = self.eval_args(ctx, &call.args);
                 let this = argv.first().cloned();

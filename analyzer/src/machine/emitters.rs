@@ -16,6 +16,11 @@
 use super::*;
 use crate::value::Emitter;
 
+/// Whether `name` is a method of an `EventEmitter` the machine models.
+pub(crate) fn is_emitter_method(name: &str) -> bool {
+    EMITTER_METHODS.contains(&name)
+}
+
 /// The methods of `EventEmitter.prototype` a program calls on an instance.
 const EMITTER_METHODS: &[&str] = &[
     "on",
@@ -49,7 +54,7 @@ impl Interp {
         Value::Obj(o)
     }
 
-    fn emitter_of(&self, o: &Rc<ObjData>) -> Option<Rc<Emitter>> {
+    pub(crate) fn emitter_of(&self, o: &Rc<ObjData>) -> Option<Rc<Emitter>> {
         self.js
             .emitters
             .iter()

@@ -825,6 +825,12 @@ impl Interp {
                 }
                 match self.proto_lookup(data, prop) {
                     Some(v) => v,
+                    // `emitter.emit` read as a value (to bind it, to hand it on).
+                    None if super::emitters::is_emitter_method(prop)
+                        && let Some(em) = self.emitter_of(data) =>
+                    {
+                        Value::Builtin(Builtin::EmitterMethod(em, Rc::from(prop)))
+                    }
                     // A component's `this.$socket`: a global property of Vue's.
                     None if let Some(v) = self.vue_global(prop) => v,
                     // A key the program did not write on an unknown value.
@@ -897,6 +903,10 @@ impl Interp {
                 None => Value::external(),
             },
             Value::Builtin(b) => member_of_builtin(&Value::Builtin(b.clone()), prop),
+            // `emitter.emit` read as a value (to bind it, to hand it on).
+            Value::Emitter(em) if super::emitters::is_emitter_method(prop) => {
+                Value::Builtin(Builtin::EmitterMethod(em.clone(), Rc::from(prop)))
+            }
             // Members of the values a library made: `libs/mod.rs` asks the library.
             _ if let Some(v) = crate::libs::value_member(self, o, prop) => v,
             Value::Coll(c) => match prop {
