@@ -492,6 +492,24 @@ impl Interp {
             if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
                 returned.push(self.call_value(ctx, v, unknown_args, &[], line, None));
+            } else if let (Value::Arr(items), Some(Expr::Array(exprs))) = (v, args.get(i)) {
+                // A list of functions written in the call (`async.waterfall([
+                // function (cb) { … }, … ])`, `async.series`, `step(…)`):
+                // the callee calls them, in order, as it would one.
+                let items = items.borrow().clone();
+                for (item, e) in items.iter().zip(exprs) {
+                    match (item, e) {
+                        (Value::Func(_), Expr::Func(f)) => {
+                            let unknown_args = vec![Value::dynamic(); f.params.len()];
+                            self.call_value(ctx, item, unknown_args, &[], line, None);
+                        }
+                        // (By name, as a function argument by name: see below.)
+                        (Value::Func(c), Expr::Ident(_)) if c.func.params.is_empty() => {
+                            self.handed.push((item.clone(), ctx.file, line));
+                        }
+                        _ => {}
+                    }
+                }
             } else if let Value::Func(c) = v
                 && matches!(args.get(i), Some(Expr::Ident(_)))
                 && c.func.params.is_empty()
