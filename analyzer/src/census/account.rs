@@ -275,14 +275,30 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 };
                 let call = match &item.target {
                     Some(CallTarget::Local) => Some(registers(file, Some(&item.method))),
+                    // A function the module declares registers what is
+                    // counted inside it (not a helper beside the module's
+                    // registering function, nor one whose only
+                    // registration-shaped calls are a request's `res.on('data')`);
+                    // a wrapper, `(app) => addRoutes(app)`, what the
+                    // functions it calls do); another export, what the module
+                    // counts at all.
                     Some(CallTarget::Import(spec)) => Some(match run.project.resolve(file, spec) {
-                        crate::project::Resolved::File(t)
-                            if imported_export(facts, &item.method)
-                                .is_some_and(|x| helper_function(&run.loader.get(t).facts, &x)) =>
-                        {
-                            (false, false)
+                        crate::project::Resolved::File(t) => {
+                            match imported_export(facts, &item.method) {
+                                Some(x) => {
+                                    let facts = &run.loader.get(t).facts;
+                                    let local = local_of_export(facts, &x);
+                                    if declared_function(facts, &local) {
+                                        let reg =
+                                            |ev| function_registers(run, &real, t, &local, ev, 0);
+                                        (reg(false), reg(true))
+                                    } else {
+                                        registers(t, None)
+                                    }
+                                }
+                                None => registers(t, None),
+                            }
                         }
-                        crate::project::Resolved::File(t) => registers(t, None),
                         _ => (false, false),
                     }),
                     // It registered when the evaluation saw a registration
@@ -1314,12 +1330,64 @@ fn imported_export(facts: &FileFacts, local: &str) -> Option<String> {
     })
 }
 
+/// Whether the function `name` of module `t` holds a counted item of the
+/// kind (`event`), or calls one of the module's own functions that does (a
+/// few calls deep: `exports.mount = (app) => addRoutes(app)`); one that calls
+/// another module's function counts when its module counts any.
+fn function_registers(
+    run: &RunView,
+    real: &HashMap<(FileId, bool), HashSet<String>>,
+    t: FileId,
+    name: &str,
+    event: bool,
+    depth: u32,
+) -> bool {
+    if real
+        .get(&(t, event))
+        .is_some_and(|names| names.contains(name))
+    {
+        return true;
+    }
+    let loaded = run.loader.get(t);
+    let calls: Vec<&CensusItem> = loaded
+        .facts
+        .census
+        .iter()
+        .filter(|i| {
+            i.kind == CensusKind::Call
+                && i.method != name
+                && i.enclosing.iter().any(|(_, n, _)| n == name)
+        })
+        .collect();
+    if depth >= 4 || calls.iter().any(|i| i.target != Some(CallTarget::Local)) {
+        // (What another module's function does is not followed here: the
+        // module counts if it registers at all.)
+        return !calls.is_empty() && real.get(&(t, event)).is_some_and(|n| !n.is_empty());
+    }
+    calls
+        .iter()
+        .any(|i| function_registers(run, real, t, &i.method, event, depth + 1))
+}
+
+/// The local name a module's export `name` has: the name itself, or the one
+/// an export list renames (`export { _parseMultipart as parseTorrentMultipart }`).
+fn local_of_export(facts: &FileFacts, name: &str) -> String {
+    let renamed = facts.body.iter().find_map(|st| match st {
+        Stmt::ExportNames(names, None, _) => names
+            .iter()
+            .find(|(_, exported)| exported == name)
+            .map(|(local, _)| local.clone()),
+        _ => None,
+    });
+    renamed.unwrap_or_else(|| name.to_string())
+}
+
 /// Whether a module's top level declares a function named `name` (`function
 /// name`, `const name = () => …`, `exports.name = function …`, exported or
-/// not) that holds no registration-shaped call at all: a helper such as
+/// not): a call of it registers what is counted inside it (a helper such as
 /// `setVerify({ username, res })` beside the module's registering
-/// `verifyRoutes(app)`, whose call registers nothing.
-fn helper_function(facts: &FileFacts, name: &str) -> bool {
+/// `verifyRoutes(app)` registers nothing).
+fn declared_function(facts: &FileFacts, name: &str) -> bool {
     use crate::ir::{Expr, Pattern};
     let func = |e: &Expr| matches!(e, Expr::Func(_));
     let declares = |st: &Stmt| match st {
@@ -1334,15 +1402,10 @@ fn helper_function(facts: &FileFacts, name: &str) -> bool {
         }
         _ => false,
     };
-    let declared = facts.body.iter().any(|st| match st {
+    facts.body.iter().any(|st| match st {
         Stmt::ExportDecl(inner, _) => declares(inner),
         st => declares(st),
-    });
-    declared
-        && !facts
-            .census
-            .iter()
-            .any(|i| i.enclosing.iter().any(|(_, n, _)| n == name))
+    })
 }
 
 /// The computed imports of the run that share the most folders with `dir`

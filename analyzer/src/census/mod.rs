@@ -1176,6 +1176,11 @@ impl Walker {
         if self.own_method(recv, m) || self.foreign.contains(&(std::ptr::from_ref(c) as usize)) {
             return;
         }
+        // A prepared SQL statement's `get`/`all` (`db.prepare(sql).get(id,
+        // user)`: better-sqlite3, `node:sqlite`), not a route.
+        if VERBS.contains(&m) && shape::prepared_statement(recv) {
+            return;
+        }
         let item = |kind, first: Option<&Expr>| {
             CensusItem::new(
                 kind,

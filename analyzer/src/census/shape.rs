@@ -193,6 +193,13 @@ pub(super) fn foreign_links(top: &Call, foreign: &mut HashSet<usize>) {
     }
 }
 
+/// Whether `recv` is what a `prepare(…)` call returned: a prepared SQL
+/// statement (better-sqlite3's and `node:sqlite`'s `db.prepare(sql)`), whose
+/// `get`/`all` run the query. No Express app or router is made that way.
+pub(super) fn prepared_statement(recv: &Expr) -> bool {
+    matches!(recv, Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "prepare"))
+}
+
 /// A literal Express path: `'/x'`, `'*'`, `` `/x/${y}` ``, `/re/`, `['/a', '/b']`.
 pub(super) fn path_literal(e: &Expr) -> bool {
     match e {
