@@ -34,7 +34,7 @@ pub(crate) fn files(
             }
             touched.contains(&i)
                 || counts_unread(rel, loader.needles_of(i), events)
-                || crate::libs::next_pages::route_of(rel).is_some()
+                || crate::libs::file_router_path(project, i)
         })
         .collect()
 }
@@ -258,7 +258,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 // file-based router serves it by its path.
                 if item.kind == CensusKind::FileRoute
                     && item.method == "default"
-                    && crate::libs::next_pages::served(project, file).is_none()
+                    && crate::libs::file_router(project, file).is_none()
                 {
                     continue;
                 }
@@ -320,7 +320,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 let event = item.kind == CensusKind::Event || call.is_some_and(|(h, _)| !h);
                 let key = (file, item.line);
                 let counted = if !event {
-                    !client
+                    // (A module a file-based router serves is server code
+                    // wherever it sits: `server/api/client/index.get.ts`.)
+                    !client || item.kind == CensusKind::FileRoute
                 } else if !run.events {
                     false
                 } else if item.kind == CensusKind::Event {
@@ -714,13 +716,11 @@ fn explain(
     }
     if item.kind == CensusKind::FileRoute
         && item.method == "default"
-        && let Some(route) = crate::libs::next_pages::served(project, file)
+        && let Some(reason) = crate::libs::file_router(project, file)
     {
         return Why {
             cause: "unmodelled-framework",
-            reason: format!(
-                "Next.js serves this module's default export at `{route}` for every method (an API route of the Pages Router); Portolan does not model Next.js, so it is not charted"
-            ),
+            reason,
         };
     }
     if item.kind == CensusKind::FileRoute {

@@ -321,9 +321,11 @@ pub(super) fn route_chain_path(e: &Expr) -> Option<&Expr> {
 /// The line of a default export that is a request handler (a function whose
 /// first two parameters are named `req`/`request` and `res`/`response`, or
 /// typed `NextApiRequest`; itself, a top-level function named by the
-/// export, or one handed to a wrapper: `export default withAuth(handler)`).
-/// A file-based router serves such a module by its path (Next.js's
-/// `pages/api/`); which files that is, the accounting decides.
+/// export, or one handed to a wrapper: `export default withAuth(handler)`),
+/// or an h3 event handler (`export default defineEventHandler(…)`). A
+/// file-based router serves such a module by its path (Next.js's
+/// `pages/api/`, Nitro's `server/api/`); which files that is, the
+/// accounting decides.
 pub(super) fn default_handler(facts: &FileFacts) -> Option<u32> {
     fn handler(f: &Func) -> bool {
         let name = |i: usize| match f.params.get(i) {
@@ -362,6 +364,16 @@ pub(super) fn default_handler(facts: &FileFacts) -> Option<u32> {
             Expr::Func(f) if handler(f) => Some(f.line),
             Expr::Ident(n) => named(n).filter(|f| handler(f)).map(|f| f.line),
             Expr::Typed(e, _) => find(e, named, depth),
+            // An h3 event handler (`export default defineEventHandler(async
+            // (event) => …)`, or a program's own `definePermissionHandler(…)`
+            // around one): Nitro's server routes.
+            Expr::Call(c)
+                if depth == 0
+                    && matches!(&c.callee, Expr::Ident(n) if n == "eventHandler"
+                        || (n.starts_with("define") && n.ends_with("Handler"))) =>
+            {
+                Some(c.line)
+            }
             Expr::Call(c) if depth < 3 => c.args.iter().find_map(|a| find(a, named, depth + 1)),
             _ => None,
         }

@@ -58,6 +58,7 @@ pub(crate) mod nest;
 pub(crate) mod nest_modules;
 pub(crate) mod nest_ws;
 pub(crate) mod next_pages;
+pub(crate) mod nitro;
 pub(crate) mod node_red;
 pub(crate) mod oas3;
 pub(crate) mod oclif;
@@ -1024,6 +1025,39 @@ pub(crate) fn value_member(ip: &mut Interp, o: &Value, prop: &str) -> Option<Val
         },
         _ => return None,
     })
+}
+
+/// Whether a file is one a file-based router may serve (below Next.js's
+/// `pages/api/`, whatever its package depends on; Nitro's `server/api/` and
+/// `server/routes/` in a package that depends on it): its census counts
+/// although nothing loads it.
+pub(crate) fn file_router_path(
+    project: &crate::project::Project,
+    file: crate::project::FileId,
+) -> bool {
+    next_pages::route_of(project.rel(file)).is_some() || nitro::served(project, file).is_some()
+}
+
+/// How a file-based router the analysis does not model serves a module's
+/// default-exported handler (Next.js's API routes, Nitro's server routes):
+/// the reason of its `unmodelled-framework` loss, `None` when none does.
+pub(crate) fn file_router(
+    project: &crate::project::Project,
+    file: crate::project::FileId,
+) -> Option<String> {
+    if let Some(route) = next_pages::served(project, file) {
+        return Some(format!(
+            "Next.js serves this module's default export at `{route}` for every method (an API route of the Pages Router); Portolan does not model Next.js, so it is not charted"
+        ));
+    }
+    let (method, route) = nitro::served(project, file)?;
+    let at = match method {
+        Some(m) => format!("`{} {route}`", m.to_ascii_uppercase()),
+        None => format!("`{route}` for every method"),
+    };
+    Some(format!(
+        "Nitro (Nuxt's server) serves this module's default export at {at} (a server route); Portolan does not model Nitro, so it is not charted"
+    ))
 }
 
 /// What iterating a value a library made gives (`for (const [id, s] of
