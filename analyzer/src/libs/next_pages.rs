@@ -35,11 +35,19 @@ pub(crate) fn route_of(rel: &str) -> Option<String> {
         return None;
     }
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let mut route = String::from("/api");
+    Some(file_route("/api", dir, stem, &["[...", "[[..."]))
+}
+
+/// The path a file-based router serves a file at: `prefix`, then the
+/// folders below the router's folder (`dir`) and the file's name without
+/// its extensions (`stem`, left out when `index`), a `[name]` segment as
+/// `:name` and one starting with any of `rest` (`[...slug]`) as `*`.
+pub(crate) fn file_route(prefix: &str, dir: &str, stem: &str, rest: &[&str]) -> String {
+    let mut route = String::from(prefix);
     let segments = dir.split('/').filter(|s| !s.is_empty());
     for s in segments.chain((stem != "index").then_some(stem)) {
         route.push('/');
-        if s.starts_with("[...") || s.starts_with("[[...") {
+        if rest.iter().any(|r| s.starts_with(r)) {
             route.push('*');
         } else if let Some(p) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
             route.push(':');
@@ -48,7 +56,7 @@ pub(crate) fn route_of(rel: &str) -> Option<String> {
             route.push_str(s);
         }
     }
-    Some(route)
+    route
 }
 
 /// The path Next.js serves `file` at, when it is an API route of a package

@@ -56,19 +56,7 @@ pub(crate) fn route_of(rel: &str) -> Option<(Option<&'static str>, String)> {
         Some((s, m)) if METHODS.contains(&m) => (s, METHODS.iter().copied().find(|x| *x == m)),
         _ => (stem, None),
     };
-    let mut route = String::from(prefix);
-    let segments = dir.split('/').filter(|s| !s.is_empty());
-    for s in segments.chain((stem != "index").then_some(stem)) {
-        route.push('/');
-        if s.starts_with("[...") {
-            route.push('*');
-        } else if let Some(p) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-            route.push(':');
-            route.push_str(p);
-        } else {
-            route.push_str(s);
-        }
-    }
+    let mut route = super::next_pages::file_route(prefix, dir, stem, &["[..."]);
     if route.is_empty() {
         route.push('/');
     }

@@ -489,40 +489,42 @@ impl Interp {
         // The callee calls them, not the statement: never a discarded call.
         self.js.reentry.discard_armed = false;
         for (i, v) in argv.iter().enumerate() {
-            if let (Value::Func(_), Some(Expr::Func(f))) = (v, args.get(i)) {
-                let unknown_args = vec![Value::dynamic(); f.params.len()];
-                returned.push(self.call_value(ctx, v, unknown_args, &[], line, None));
-            } else if let (Value::Arr(items), Some(Expr::Array(exprs))) = (v, args.get(i)) {
+            match (v, args.get(i)) {
                 // A list of functions written in the call (`async.waterfall([
                 // function (cb) { … }, … ])`, `async.series`, `step(…)`):
                 // the callee calls them, in order, as it would one.
-                let items = items.borrow().clone();
-                for (item, e) in items.iter().zip(exprs) {
-                    match (item, e) {
-                        (Value::Func(_), Expr::Func(f)) => {
-                            let unknown_args = vec![Value::dynamic(); f.params.len()];
-                            self.call_value(ctx, item, unknown_args, &[], line, None);
-                        }
-                        // (By name, as a function argument by name: see below.)
-                        (Value::Func(c), Expr::Ident(_)) if c.func.params.is_empty() => {
-                            self.handed.push((item.clone(), ctx.file, line));
-                        }
-                        _ => {}
+                (Value::Arr(items), Some(Expr::Array(exprs))) => {
+                    let items = items.borrow().clone();
+                    for (item, e) in items.iter().zip(exprs) {
+                        self.run_callback(ctx, item, Some(e), line);
                     }
                 }
-            } else if let Value::Func(c) = v
-                && matches!(args.get(i), Some(Expr::Ident(_)))
-                && c.func.params.is_empty()
-            {
-                // A function handed by name (`server.on('listening',
-                // onListening)`, `server.listen(port, onUp)`) is called by
-                // the callee, later: see `run_handed`. (One with parameters
-                // works on what the callee gives it, which the analysis
-                // cannot know; salvage charts what it registers on them.)
-                self.handed.push((v.clone(), ctx.file, line));
+                (v, e) => returned.extend(self.run_callback(ctx, v, e, line)),
             }
         }
         returned
+    }
+
+    /// One function handed to a call the analysis cannot follow, written as
+    /// `e`: one written there runs now with unknown arguments (what it
+    /// returned); one handed by name without parameters runs later.
+    fn run_callback(&mut self, ctx: &Ctx, v: &Value, e: Option<&Expr>, line: u32) -> Option<Value> {
+        match (v, e) {
+            (Value::Func(_), Some(Expr::Func(f))) => {
+                let unknown_args = vec![Value::dynamic(); f.params.len()];
+                Some(self.call_value(ctx, v, unknown_args, &[], line, None))
+            }
+            // A function handed by name (`server.on('listening',
+            // onListening)`, `server.listen(port, onUp)`) is called by the
+            // callee, later: see `run_handed`. (One with parameters works on
+            // what the callee gives it, which the analysis cannot know;
+            // salvage charts what it registers on them.)
+            (Value::Func(c), Some(Expr::Ident(_))) if c.func.params.is_empty() => {
+                self.handed.push((v.clone(), ctx.file, line));
+                None
+            }
+            _ => None,
+        }
     }
 
     /// After an entry's top level ran: the functions it handed by name to
