@@ -74,9 +74,13 @@ impl Interp {
         // (What its top level uses at once was queued when its facts were made.)
         self.loader.prefetch(prefetch);
 
+        // CommonJS's wrapper gives each module its own `module`, `exports`
+        // and `require`: `global.require = {…}` or `require = wrap(require)`
+        // in one module changes no other module's `require`.
         let scope = Scope::new(Some(self.js.globals.clone()));
         scope.define("module", Value::Obj(module_obj.clone()));
         scope.define("exports", Value::Obj(rec.exports.clone()));
+        scope.define("require", Value::Builtin(Builtin::Require));
         node::module_globals(&scope, self.loader.project.rel(id));
         let ctx = Ctx {
             file: id,
