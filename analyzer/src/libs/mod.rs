@@ -498,6 +498,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("tsyringe", Module::Di),
     modelled("@n8n/di", Module::Di),
     installed("@angular/core", Module::Di),
+    installed("inversify", Module::Di),
     // documents.rs
     modelled("js-yaml", Module::Family),
     modelled("yaml", Module::Family),
@@ -1217,7 +1218,8 @@ pub(crate) fn construct_builtin(
         | Builtin::SocketIoManager
         | Builtin::SocketIoClient
         | Builtin::Ajv
-        | Builtin::JsonValidator => call(ip, ctx, b, argv, args, line),
+        | Builtin::JsonValidator
+        | Builtin::Di(_) => call(ip, ctx, b, argv, args, line),
         _ => None,
     }
 }

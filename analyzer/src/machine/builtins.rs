@@ -370,6 +370,10 @@ impl Interp {
             }
             Builtin::ReflectFn(m) => self.reflect_metadata(m, argv),
             Builtin::FunctionCtor("RegExp") => Self::regexp_of(&argv),
+            Builtin::FunctionCtor(f @ ("Symbol" | "Symbol.for")) => {
+                let key = argv.first().and_then(Value::as_text);
+                self.symbol(key, *f == "Symbol.for")
+            }
             // `Boolean(v)` (a `filter(Boolean)` callback): `v`'s truthiness.
             Builtin::FunctionCtor("Boolean") => argv
                 .first()
@@ -389,6 +393,29 @@ impl Interp {
             | Builtin::PromiseNs
             | Builtin::FunctionCtor(_) => Value::dynamic(),
         }
+    }
+
+    /// `Symbol(description)`: a new symbol, unlike every other value; with
+    /// `registered` (`Symbol.for(key)`), the one symbol of the registry for
+    /// that key, the same in every module. A symbol is an object with no
+    /// properties but its `description`: what matters is its identity (a DI
+    /// container's key, `TYPES.Server = Symbol.for('Server')`); it is no
+    /// text, so it never becomes a path or an event name.
+    pub(super) fn symbol(&mut self, key: Option<String>, registered: bool) -> Value {
+        if registered
+            && let Some(k) = &key
+            && let Some(s) = self.js.symbols.get(k)
+        {
+            return Value::Obj(s.clone());
+        }
+        let s = ObjData::new();
+        if let Some(k) = &key {
+            s.set("description", Value::str(k));
+        }
+        if registered && let Some(k) = key {
+            self.js.symbols.insert(k, s.clone());
+        }
+        Value::Obj(s)
     }
 
     /// `new RegExp(source, flags)` (or without `new`) over known strings:

@@ -893,6 +893,12 @@ impl Interp {
                 let c = c.clone();
                 self.class_member(&c, prop, o)
             }
+            // What the program wrote on `process` (`process.ROOT_PATH = …`).
+            Value::Builtin(Builtin::Node(NodeFn::Process))
+                if let Some(v) = self.js.process_props.get(prop) =>
+            {
+                self.force(v, 0)
+            }
             Value::Builtin(Builtin::Framework(n))
                 if let Some(v) = crate::libs::state_member(self, n, prop) =>
             {

@@ -57,6 +57,9 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::ObjectNs, "name") => Value::str("Object"),
         (Builtin::ArrayNs, "name") => Value::str("Array"),
         (Builtin::FunctionCtor(n), "name") => Value::str(n),
+        (Builtin::FunctionCtor("Symbol"), "for") => {
+            Value::Builtin(Builtin::FunctionCtor("Symbol.for"))
+        }
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
         (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
         (Builtin::PromiseNs, "all" | "resolve") => Value::Builtin(Builtin::Identity),

@@ -374,7 +374,6 @@ impl Interp {
             "setInterval",
             "Number",
             "Error",
-            "Symbol",
         ] {
             globals.define(g, Value::external());
         }
@@ -382,6 +381,7 @@ impl Interp {
         globals.define("RegExp", Value::Builtin(Builtin::FunctionCtor("RegExp")));
         globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
         globals.define("String", Value::Builtin(Builtin::FunctionCtor("String")));
+        globals.define("Symbol", Value::Builtin(Builtin::FunctionCtor("Symbol")));
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         globals.define("URL", Value::Builtin(Builtin::Node(NodeFn::UrlCtor)));
@@ -407,6 +407,8 @@ impl Interp {
                 assumed: HashMap::new(),
                 maybe_absent: HashMap::new(),
                 literal_groups: HashMap::new(),
+                symbols: HashMap::new(),
+                process_props: ObjData::new(),
                 literal_objects: HashMap::new(),
                 chosen: HashMap::new(),
                 env: Default::default(),

@@ -329,6 +329,50 @@ pub(crate) fn fs_member(prop: &str) -> Value {
     Value::Builtin(Builtin::Node(NodeFn::Fs(f)))
 }
 
+/// Properties Node defines on `process`: what a program writes over them is
+/// not kept (see `Interp::set_member`).
+pub(crate) const PROCESS_OWN: &[&str] = &[
+    "env",
+    "argv",
+    "argv0",
+    "execArgv",
+    "execPath",
+    "exitCode",
+    "pid",
+    "ppid",
+    "platform",
+    "arch",
+    "version",
+    "versions",
+    "title",
+    "release",
+    "config",
+    "features",
+    "stdout",
+    "stderr",
+    "stdin",
+    "cwd",
+    "chdir",
+    "nextTick",
+    "on",
+    "once",
+    "off",
+    "emit",
+    "addListener",
+    "removeListener",
+    "removeAllListeners",
+    "listeners",
+    "exit",
+    "kill",
+    "hrtime",
+    "uptime",
+    "memoryUsage",
+    "umask",
+    "browser",
+    "mainModule",
+    "binding",
+];
+
 /// A member of a modelled Node value.
 pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
     let node = |f| Value::Builtin(Builtin::Node(f));

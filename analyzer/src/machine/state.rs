@@ -150,6 +150,11 @@ pub(crate) struct Deferred {
 /// module table, what objects, functions and classes keep beside their
 /// values, the call stack and the budgets that bound it.
 pub(crate) struct JsState {
+    /// The properties the program wrote on `process` (see `set_member`).
+    pub(crate) process_props: Rc<crate::value::ObjData>,
+    /// The symbols `Symbol.for(key)` gave, by key: the same symbol for the
+    /// same key, in every module (see `Interp::symbol`).
+    pub(crate) symbols: HashMap<String, Rc<crate::value::ObjData>>,
     /// Objects the run made so far (see `Interp::stamp`): an object made
     /// on a path that may not run is the path's own (`flow.rs`).
     pub(crate) objects_made: u64,

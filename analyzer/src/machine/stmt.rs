@@ -532,6 +532,17 @@ impl Interp {
                 crate::libs::set_member(self, &n, prop, &v);
             }
             Value::Http(HttpVal::Req) => self.set_req_prop(prop, v),
+            // `process` is one object every module shares: what one writes
+            // on it (`process.ROOT_PATH = pathname`), the others read. Node's
+            // own properties keep their model (a bundled browser shim's
+            // `process.env = {}` is no program's environment).
+            Value::Builtin(Builtin::Node(NodeFn::Process))
+                if !node::PROCESS_OWN.contains(&prop) =>
+            {
+                let props = self.js.process_props.clone();
+                self.note_path_write(&props, prop);
+                props.set(prop, v);
+            }
             _ => {}
         }
     }
