@@ -606,6 +606,25 @@ impl Interp {
                         | Value::Str(_)
                         | Value::Num(_)
                         | Value::Bool(_) => Value::Bool(false),
+                        // Arrays, objects and functions are instances of
+                        // `Object`; an array of `Array`, a plain object (no
+                        // class, no prototype of the program's) not.
+                        Value::Arr(_) | Value::Obj(_) | Value::Func(_) | Value::Class(_)
+                            if matches!(b, Value::Builtin(Builtin::ObjectNs)) =>
+                        {
+                            Value::Bool(true)
+                        }
+                        Value::Arr(_) if matches!(b, Value::Builtin(Builtin::ArrayNs)) => {
+                            Value::Bool(true)
+                        }
+                        Value::Obj(o)
+                            if matches!(b, Value::Builtin(Builtin::ArrayNs))
+                                && o.class.borrow().is_none()
+                                && o.proto.borrow().is_none()
+                                && o.unknown_rest.is_none() =>
+                        {
+                            Value::Bool(false)
+                        }
                         Value::Obj(o) if matches!(b, Value::Func(_)) => {
                             let Value::Obj(p) = self.member(&b, "prototype") else {
                                 return Value::dynamic();
@@ -657,6 +676,14 @@ impl Interp {
                     && (Rc::ptr_eq(x, y) || !std::sync::Arc::ptr_eq(&x.class, &y.class))
                 {
                     return Value::Bool(Rc::ptr_eq(x, y) != op.starts_with('!'));
+                }
+                // The global constructors are one value each (`o.constructor
+                // === Object`, `input.constructor === Date`).
+                if let (Value::Builtin(x), Value::Builtin(y)) = (&a, &b)
+                    && is_global_constructor(x)
+                    && is_global_constructor(y)
+                {
+                    return Value::Bool((x == y) != op.starts_with('!'));
                 }
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
@@ -845,7 +872,8 @@ impl Interp {
                         && self.running.socket_handlers == 0
                         && class.is_none()
                         && data.proto.borrow().is_none()
-                        && !OBJECT_PROTOTYPE.contains(&prop) =>
+                        && !OBJECT_PROTOTYPE.contains(&prop)
+                        && prop != "constructor" =>
                     {
                         Value::Undef
                     }
@@ -1149,4 +1177,18 @@ impl Interp {
 /// Whether `v` is `process.env` (its reads are `Interp::env_read`'s).
 pub(crate) fn is_env(v: &Value) -> bool {
     matches!(v, Value::Builtin(Builtin::Node(super::node::NodeFn::Env)))
+}
+
+/// `Object`, `Array`, `Promise`, `Proxy`, `String`, `Date`, …: a global
+/// constructor, one value for the whole run. (`Set` and `WeakSet`, `Map` and
+/// `WeakMap` share a model, so they are left out.)
+fn is_global_constructor(b: &Builtin) -> bool {
+    matches!(
+        b,
+        Builtin::ObjectNs
+            | Builtin::ArrayNs
+            | Builtin::PromiseNs
+            | Builtin::ProxyCtor
+            | Builtin::FunctionCtor(_)
+    )
 }

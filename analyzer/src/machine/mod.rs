@@ -372,7 +372,6 @@ impl Interp {
             "Buffer",
             "setTimeout",
             "setInterval",
-            "Number",
             "Error",
         ] {
             globals.define(g, Value::external());
@@ -382,6 +381,12 @@ impl Interp {
         globals.define("Boolean", Value::Builtin(Builtin::FunctionCtor("Boolean")));
         globals.define("String", Value::Builtin(Builtin::FunctionCtor("String")));
         globals.define("Symbol", Value::Builtin(Builtin::FunctionCtor("Symbol")));
+        globals.define("Number", Value::Builtin(Builtin::FunctionCtor("Number")));
+        globals.define("Date", Value::Builtin(Builtin::FunctionCtor("Date")));
+        globals.define(
+            "Function",
+            Value::Builtin(Builtin::FunctionCtor("Function")),
+        );
         globals.define("process", Value::Builtin(Builtin::Node(NodeFn::Process)));
         globals.define("JSON", Value::Builtin(Builtin::Node(NodeFn::Json)));
         globals.define("URL", Value::Builtin(Builtin::Node(NodeFn::UrlCtor)));
