@@ -28,6 +28,7 @@
 pub(crate) mod angular;
 pub(crate) mod answers;
 pub(crate) mod awilix;
+pub(crate) mod bluebird;
 pub(crate) mod callsite;
 pub(crate) mod decorators_express;
 pub(crate) mod di;
@@ -215,6 +216,9 @@ pub(crate) enum Module {
     /// `callsite`'s `stack()` (see `callsite.rs`).
     CallSite,
     Lodash,
+    /// A Promise implementation whose module is a Promise constructor (see
+    /// `bluebird.rs`).
+    Promise,
     Inherits,
     Glob,
     /// A directory loader package (`require-all`, …), by name.
@@ -475,6 +479,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("passport", Module::Passport),
     // lodash.rs
     installed("lodash", Module::Lodash),
+    // bluebird.rs
+    installed("bluebird", Module::Promise),
     installed("lodash-es", Module::Lodash),
     installed("underscore", Module::Lodash),
     // stores.rs
@@ -587,6 +593,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::EventEmitter => Builtin::EventEmitterCtor,
         Module::CallSite => Builtin::Node(NodeFn::CallSites),
         Module::Lodash => Builtin::Lodash(Rc::from("")),
+        Module::Promise => Builtin::PromiseNs,
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
         Module::FeathersAdapter => return feathers::adapter(pkg),
         Module::React => return react::module(),
@@ -665,6 +672,7 @@ const BUILTIN_MEMBERS: &[BuiltinMemberHook] = &[
     schemas::zod_member,
     socketio_modules::module_member,
     url_join_member,
+    bluebird::builtin_member,
 ];
 
 /// A hook answering a member of a package's value the machine holds.

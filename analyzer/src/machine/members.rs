@@ -63,6 +63,8 @@ pub(crate) fn member_of_builtin(base: &Value, prop: &str) -> Value {
         (Builtin::ArrayNs, "from") => Value::Builtin(Builtin::ArrayFrom),
         (Builtin::ArrayNs, "isArray") => Value::Builtin(Builtin::ArrayIsArray),
         (Builtin::PromiseNs, "all" | "resolve") => Value::Builtin(Builtin::Identity),
+        // `Promise.try(f, ...args)` (ES2025) calls `f` now.
+        (Builtin::PromiseNs, "try") => Value::Builtin(Builtin::Node(NodeFn::CallsArg(0))),
         (Builtin::PromiseNs, "allSettled") => Value::Builtin(Builtin::PromiseAllSettled),
         (Builtin::FsModule, p) => node::fs_member(p),
         (Builtin::Require, "resolve") => Value::Builtin(Builtin::Node(NodeFn::RequireResolve)),
