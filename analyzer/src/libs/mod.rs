@@ -1002,6 +1002,10 @@ pub(crate) fn method(
     call: &crate::ir::Call,
 ) -> Option<Value> {
     Some(match o {
+        // An app or router is no thenable: `then` on one is the method of a
+        // promise that settled to it (`Promise.resolve(app).then((app) =>
+        // …)`), which the machine runs.
+        Value::Router(_) if matches!(name, "then" | "finally") => return None,
         Value::Router(id) => ip.router_method(ctx, *id, name, call),
         Value::Chain(id, paths) => ip.chain_method(ctx, *id, paths, o, name, call),
         Value::Http(h) => ip.http_method(ctx, *h, name, call),

@@ -101,6 +101,26 @@ impl Interp {
         self.js.budget_reported = reported;
     }
 
+    /// The functions modules export: `module.exports` itself, and the
+    /// functions on the exports object (CommonJS properties, ES exports).
+    fn exported_functions(&self) -> HashSet<(FileId, u32)> {
+        let mut out = HashSet::new();
+        for rec in self.js.modules.values() {
+            let mut take = |v: &Value| {
+                if let Value::Func(c) = v {
+                    out.insert((c.file, c.func.id));
+                }
+            };
+            if let Some(v) = rec.module_obj.get("exports") {
+                take(&v);
+            }
+            for v in rec.exports.props.borrow().values() {
+                take(v);
+            }
+        }
+        out
+    }
+
     fn salvage_candidates(&mut self) {
         self.mark_route_handlers_called();
         let eligible = |me: &Self, file: FileId| {
@@ -119,7 +139,11 @@ impl Interp {
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
-        todo.sort_by_key(|(k, _)| *k);
+        // A module's exported functions first: a host calls them (a service
+        // runner calls `module.exports = (options) => initApp(options).then(…)`),
+        // and they call the module's helpers with what those need.
+        let exported = self.exported_functions();
+        todo.sort_by_key(|(k, _)| (k.0, !exported.contains(k), k.1));
         for (k, c) in todo {
             if self.deferred.called.contains(&k)
                 || self.salvage.ran.contains(&k)
