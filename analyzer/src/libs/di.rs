@@ -302,7 +302,9 @@ impl Interp {
                 Value::Undef
             }
             DiFn::BindTo(p, i, target) => {
-                let key = self.libs.di.keys[i as usize].clone();
+                let Some(key) = self.libs.di.keys.get(i as usize).cloned() else {
+                    return Value::dynamic();
+                };
                 let provider = match target {
                     Target::Class => Some(Provider::Class(arg(0))),
                     Target::SelfClass => Some(Provider::Class(key.clone())),
