@@ -203,6 +203,7 @@ const UNMODELLED: &[(&str, &str)] = &[
     ("polka", "Polka"),
     ("@tinyhttp/app", "tinyhttp"),
     ("micro", "micro"),
+    ("pixl-server-web", "pixl-server-web"),
     ("next", "Next.js"),
     ("nuxt", "Nuxt"),
     ("@sveltejs/kit", "SvelteKit"),
