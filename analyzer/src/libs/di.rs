@@ -504,25 +504,18 @@ impl Interp {
     /// decorator, by parameter index (the class's own constructor, else the
     /// nearest superclass's, as [`constructor_types`] reads).
     fn injected_keys(&mut self, cv: &Rc<ClassVal>) -> HashMap<usize, Value> {
-        let mut cur = cv.clone();
-        for _ in 0..16 {
-            if cur.class.constructor.is_some() {
-                let mut out = HashMap::new();
-                for (i, d) in cur.class.param_decorators_of("constructor") {
-                    if let Some(e) = injection_decorator(&d)
-                        && let Some(k) = self.injection_key(&cur, e)
-                    {
-                        out.insert(i, k);
-                    }
-                }
-                return out;
-            }
-            match &cur.superclass {
-                Some(Value::Class(s)) => cur = s.clone(),
-                _ => break,
+        let mut out = HashMap::new();
+        let Some(cur) = constructor_class(cv) else {
+            return out;
+        };
+        for (i, d) in cur.class.param_decorators_of("constructor") {
+            if let Some(e) = injection_decorator(&d)
+                && let Some(k) = self.injection_key(&cur, e)
+            {
+                out.insert(i, k);
             }
         }
-        HashMap::new()
+        out
     }
 
     /// The properties declared with an injection decorator, with their keys.
@@ -561,21 +554,32 @@ impl Interp {
 /// its names are read in: the class's own constructor, else the nearest
 /// superclass's (which the container then calls).
 fn constructor_types(cv: &Rc<ClassVal>) -> Vec<Option<(TypeExpr, Rc<Scope>)>> {
+    let Some(cur) = constructor_class(cv) else {
+        return Vec::new();
+    };
+    let Some(ctor) = &cur.class.constructor else {
+        return Vec::new();
+    };
+    ctor.param_types
+        .iter()
+        .map(|t| t.clone().map(|t| (t, cur.env.clone())))
+        .collect()
+}
+
+/// The class whose constructor makes `cv`'s instances: `cv` itself when it
+/// declares one, else the nearest superclass that does.
+fn constructor_class(cv: &Rc<ClassVal>) -> Option<Rc<ClassVal>> {
     let mut cur = cv.clone();
     for _ in 0..16 {
-        if let Some(ctor) = &cur.class.constructor {
-            return ctor
-                .param_types
-                .iter()
-                .map(|t| t.clone().map(|t| (t, cur.env.clone())))
-                .collect();
+        if cur.class.constructor.is_some() {
+            return Some(cur);
         }
         match &cur.superclass {
             Some(Value::Class(s)) => cur = s.clone(),
             _ => break,
         }
     }
-    Vec::new()
+    None
 }
 
 /// The value a type names when it is a plain name (`License`, not `string`

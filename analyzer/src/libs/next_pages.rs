@@ -62,11 +62,21 @@ pub(crate) fn file_route(prefix: &str, dir: &str, stem: &str, rest: &[&str]) -> 
 /// The path Next.js serves `file` at, when it is an API route of a package
 /// that depends on `next` (see the module doc).
 pub(crate) fn served(project: &Project, file: FileId) -> Option<String> {
+    served_by(project, file, route_of, |n| n == "next")
+}
+
+/// What a file-based router serves `file` as (`route_of` its path), when
+/// the package holding it depends on the framework (`framework` picks the
+/// dependency's name): Next.js's API routes, Nitro's server routes.
+pub(crate) fn served_by<R>(
+    project: &Project,
+    file: FileId,
+    route_of: impl Fn(&str) -> Option<R>,
+    framework: impl Fn(&str) -> bool,
+) -> Option<R> {
     let rel = project.rel(file);
     let route = route_of(rel)?;
-    project
-        .package_depends_on(rel, |n| n == "next")
-        .then_some(route)
+    project.package_depends_on(rel, framework).then_some(route)
 }
 
 #[cfg(test)]

@@ -67,11 +67,9 @@ pub(crate) fn route_of(rel: &str) -> Option<(Option<&'static str>, String)> {
 /// depends on `nuxt` or `nitropack`: its method (`None`: every method) and
 /// path (see the module doc).
 pub(crate) fn served(project: &Project, file: FileId) -> Option<(Option<&'static str>, String)> {
-    let rel = project.rel(file);
-    let route = route_of(rel)?;
-    project
-        .package_depends_on(rel, |n| matches!(n, "nuxt" | "nitropack" | "nitro"))
-        .then_some(route)
+    super::next_pages::served_by(project, file, route_of, |n| {
+        matches!(n, "nuxt" | "nitropack" | "nitro")
+    })
 }
 
 #[cfg(test)]
