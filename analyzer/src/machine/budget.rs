@@ -552,6 +552,9 @@ impl Interp {
     /// variable that the analysis cannot follow, in a committed bundle of
     /// a front-end framework, ran for hours).
     pub(crate) fn loop_budget_spent(&mut self, file: FileId, line: u32) -> bool {
+        // An iteration is a step of its own: a body that runs no statement
+        // (empty, or left empty by a syntax error) still spends the budget.
+        self.js.steps += 1;
         if self.js.steps <= STEP_BUDGET {
             return false;
         }
