@@ -20,11 +20,13 @@
 //! remedy, not a change of entries.
 //!
 //! The `unmodelled-framework` finding: a program that charts no operation
-//! and no event while its entries' packages (or the root's) depend on a
-//! server framework the analyzer does not model ([`UNMODELLED`]) is built
-//! on that framework; the finding names it at the manifest line that
-//! depends on it, so "0 operations" never stands unexplained (unless census
-//! items of the framework's own shape already say so).
+//! while its entries' packages (or the root's) depend on a server framework
+//! the analyzer does not model ([`UNMODELLED`]) is built on that framework;
+//! the finding names it at the manifest line that depends on it, so "0
+//! operations" never stands unexplained (unless census items of the
+//! framework's own shape already say so). Charted Socket.IO events do not
+//! explain it: a Koa or Fastify server with a Socket.IO server beside it
+//! still serves HTTP routes that are not charted.
 //!
 //! Deliberately not here: choosing the entries (`pipeline.rs`, `entries.rs`).
 
@@ -252,7 +254,6 @@ pub(crate) fn unmodelled_framework(
     // (Census items of a framework's own shape, such as Next.js's
     // `route.ts` handlers, already have their `unmodelled-framework` cause.)
     if !inv.operations.is_empty()
-        || !inv.events.is_empty()
         || inv
             .census
             .iter()
@@ -289,9 +290,15 @@ pub(crate) fn unmodelled_framework(
                 file: manifest,
                 line,
             },
-            message: format!(
-                "nothing is charted, and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
-            ),
+            message: if inv.events.is_empty() {
+                format!(
+                    "nothing is charted, and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
+                )
+            } else {
+                format!(
+                    "no HTTP operation is charted (only Socket.IO events), and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
+                )
+            },
             cause: None,
         });
     }
