@@ -55,6 +55,7 @@ pub(crate) mod loopback4;
 pub(crate) mod loopback4_components;
 pub(crate) mod medusa;
 pub(crate) mod microframework;
+pub(crate) mod nconf;
 pub(crate) mod nest;
 pub(crate) mod nest_modules;
 pub(crate) mod nest_ws;
@@ -162,6 +163,8 @@ pub(crate) struct LibState {
     /// What microframework's loaders stored with `settings.setData(key, v)`
     /// (see `libs/microframework.rs`).
     pub(crate) microframework_data: HashMap<String, Value>,
+    /// What the program put in nconf's store (see `libs/nconf.rs`).
+    pub(crate) nconf: nconf::Nconf,
     /// While a decorator factory of the program runs (see
     /// `Interp::nest_ws_composed`): the `@nestjs/websockets` decorators it
     /// applied (`RawSubscribeMessage(event)` inside `applyDecorators(…)`),
@@ -334,6 +337,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@nestjs/core", Module::Family),
     modelled("@nestjs/graphql", Module::Family),
     modelled("@nestjs/config", Module::Family),
+    // nconf.rs
+    modelled("nconf", Module::Family),
     // microframework.rs
     modelled("microframework-w3tec", Module::Family),
     modelled("microframework", Module::Family),
@@ -646,6 +651,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     documents::member,
     oclif::member,
     microframework::member,
+    nconf::member,
     loopback4::member,
 ];
 
@@ -737,6 +743,7 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     },
     |ip, _, name, argv, _, _| ip.nest_module_decorate(name, argv),
     |ip, _, name, argv, _, _| ip.microframework_data(name, argv),
+    |ip, _, name, argv, _, _| ip.nconf_call(name, argv),
     // Nest's `forwardRef(() => X)` is `X`.
     |ip, ctx, name, argv, _, line| {
         (name == "forwardRef").then(|| match argv.first() {
