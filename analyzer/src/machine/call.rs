@@ -145,7 +145,15 @@ impl Interp {
                 {
                     return g.clone();
                 }
-                self.call_value(ctx, &f, argv, &call.args, call.line, None)
+                // A plain call of a sloppy-mode function: `this` is the
+                // global object (Resig's `(function () { this.Class = … }())`).
+                let this = match &f {
+                    Value::Func(c) if c.this.is_none() && self.sloppy(c) => {
+                        Some(Value::Obj(self.js.global_obj.clone()))
+                    }
+                    _ => None,
+                };
+                self.call_value(ctx, &f, argv, &call.args, call.line, this)
             }
         }
     }
@@ -462,8 +470,10 @@ impl Interp {
                 if let Some(v) = self.fire_plugin_hooks(ctx, name, &argv, call.line) {
                     return v;
                 }
+                // `this` is the receiver, a function included (`Sub.extend(…)`
+                // with `Class.extend = arguments.callee`).
                 let this = match o {
-                    Value::Obj(_) | Value::Class(_) => Some(o.clone()),
+                    Value::Obj(_) | Value::Class(_) | Value::Func(_) => Some(o.clone()),
                     _ => None,
                 };
                 self.call_value(ctx, &f, argv, &call.args, call.line, this)
@@ -599,8 +609,12 @@ impl Interp {
             Value::Func(c) if self.calling_later() => c.this.as_ref(),
             _ => None,
         };
+        // (The global object a sloppy-mode plain call gets is no receiver.)
+        let receiver = this
+            .as_ref()
+            .filter(|t| !matches!(t, Value::Obj(o) if Rc::ptr_eq(o, &self.js.global_obj)));
         let tracked = argv.iter().any(|a| a.is_tracked(0))
-            || own_this.or(this.as_ref()).is_some_and(|t| t.is_tracked(0));
+            || own_this.or(receiver).is_some_and(|t| t.is_tracked(0));
         // An emitting callback passed down (`runTurn({ emit })`) is as good as a socket.
         let tracked = tracked || argv.iter().any(|a| self.carries_emitter(a, 0));
         let follow = if self.modes.event_mode {
@@ -625,8 +639,8 @@ impl Interp {
             // io()` later code reads as `Store.socket`), in a program other
             // than an entry (a client's, a module run on its own): an
             // entry's own start-up already ran when the routes were read.
-            let method =
-                matches!(this, Some(Value::Obj(_) | Value::Class(_))) && self.secondary_program();
+            let method = matches!(receiver, Some(Value::Obj(_) | Value::Class(_)))
+                && self.secondary_program();
             tracked
                 || request
                 || dispatcher
@@ -663,7 +677,7 @@ impl Interp {
                 self.rec.census.in_handlers.insert((c.file, c.func.id));
             }
             // Not run now, perhaps never: it may add keys to what it gets.
-            for v in argv.iter().chain(&this) {
+            for v in argv.iter().chain(receiver) {
                 Self::open_shape(v, 0);
             }
             Thunk::value(ThunkKind::Call(f.clone(), argv, this, line), ctx.file)
@@ -801,6 +815,27 @@ impl Interp {
             home: c.home.clone(),
         };
         ctx.scope.define("arguments", Value::array(argv.clone()));
+        if !c.is_arrow {
+            // `arguments.callee` (see `Interp::callee`); an arrow's is its
+            // enclosing function's, found up the scope chain.
+            // The function itself, not the `this` a member call bound it
+            // to: `K.extend = arguments.callee` then `Sub.extend(…)` runs
+            // with `Sub` as `this`.
+            let callee = if c.this.is_some() || c.bound.is_some() {
+                Rc::new(Closure {
+                    file: c.file,
+                    func: c.func.clone(),
+                    env: c.env.clone(),
+                    this: None,
+                    is_arrow: false,
+                    home: c.home.clone(),
+                    bound: None,
+                })
+            } else {
+                c.clone()
+            };
+            ctx.scope.define(CALLEE, Value::Func(callee));
+        }
         let last = c.func.params.len().saturating_sub(1);
         for (i, p) in c.func.params.iter().enumerate() {
             if c.func.rest && i == last {
@@ -1240,5 +1275,44 @@ fn returned(k: &Unknown) -> Value {
     match k {
         Unknown::External(_) | Unknown::Instance(_) => Value::external(),
         k => Value::Unknown(k.clone()),
+    }
+}
+
+/// The scope name `arguments.callee` is kept under (no identifier can
+/// spell it).
+pub(crate) const CALLEE: &str = "%callee";
+
+/// Whether statements start with a `"use strict"` directive (the directive
+/// prologue: the leading string-literal statements).
+fn use_strict(body: &[Stmt]) -> bool {
+    body.iter()
+        .map_while(|s| match s {
+            Stmt::Expr(Expr::Str(d)) => Some(d),
+            _ => None,
+        })
+        .any(|d| d == "use strict")
+}
+
+impl Interp {
+    /// Whether `c` runs in sloppy mode, where a plain call's `this` is the
+    /// global object: not an arrow or a class's method, no `"use strict"`
+    /// of its own, in a file that is no ES module, no TypeScript (compiled
+    /// strict) and has no `"use strict"` at its top. (A directive of an
+    /// enclosing function is not looked at.)
+    pub(crate) fn sloppy(&mut self, c: &Closure) -> bool {
+        if c.is_arrow || c.home.is_some() || use_strict(&c.func.body) {
+            return false;
+        }
+        if let Some(&strict) = self.js.strict_files.get(&c.file) {
+            return !strict;
+        }
+        let rel = self.loader.project.rel(c.file);
+        let strict = [".mjs", ".ts", ".tsx", ".mts", ".cts"]
+            .iter()
+            .any(|e| rel.ends_with(e))
+            || self.js.modules.get(&c.file).is_some_and(|m| m.esm.get())
+            || use_strict(&self.loader.get(c.file).facts.body);
+        self.js.strict_files.insert(c.file, strict);
+        !strict
     }
 }

@@ -84,6 +84,12 @@ impl Interp {
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
+                if prop == "callee"
+                    && matches!(obj.as_ref(), Expr::Ident(n) if n == "arguments")
+                    && let Some(f) = ctx.scope.lookup(super::call::CALLEE)
+                {
+                    return f;
+                }
                 if let Some(v) = self.global_object_read(ctx, obj, prop) {
                     return v;
                 }

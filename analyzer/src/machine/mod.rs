@@ -435,6 +435,7 @@ impl Interp {
                 fn_objects: protos::FnObjects::default(),
                 class_protos: protos::ClassProtos::default(),
                 global_obj,
+                strict_files: HashMap::new(),
                 pages: Default::default(),
             },
             modes: Default::default(),

@@ -244,6 +244,8 @@ pub(crate) struct JsState {
     /// The global object (`global`, `globalThis`): what a program stores
     /// there is read back by name anywhere.
     pub(crate) global_obj: Rc<ObjData>,
+    /// Whether each file's functions run in strict mode (see `Interp::sloppy`).
+    pub(crate) strict_files: HashMap<FileId, bool>,
     /// What plain objects keep under keys only known at run time, by the
     /// object's address (the object is held, so the address stays its own):
     /// see `keep_under_dynamic_key`.
