@@ -284,21 +284,20 @@ pub(crate) fn unmodelled_framework(
         };
         let manifest = crate::project::manifest_of(dir);
         let line = manifest_line(&project.root, &manifest, &format!("\"{name}\""));
+        let what = if inv.events.is_empty() {
+            "nothing is charted"
+        } else {
+            "no HTTP operation is charted (only Socket.IO events)"
+        };
         return Some(Finding {
             code: FindingCode::UnmodelledFramework,
             at: Location {
                 file: manifest,
                 line,
             },
-            message: if inv.events.is_empty() {
-                format!(
-                    "nothing is charted, and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
-                )
-            } else {
-                format!(
-                    "no HTTP operation is charted (only Socket.IO events), and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
-                )
-            },
+            message: format!(
+                "{what}, and the program depends on `{name}`: {shown} declares and serves its routes in its own way, which Portolan does not model"
+            ),
             cause: None,
         });
     }

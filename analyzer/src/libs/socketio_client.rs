@@ -53,8 +53,10 @@ impl crate::machine::Interp {
     /// plainly (`this` not bound), in sloppy-mode code (a CommonJS module
     /// without a `"use strict"` directive at its top; not a class's method),
     /// as in `(function () { this.Class = function () {}; })()`, the
-    /// classic way a browser-and-Node script sets a global. (A function's own
-    /// `"use strict"` is not looked at.)
+    /// classic way a browser-and-Node script sets a global, where `this` was
+    /// left undefined (a function run with no caller, a script's top
+    /// level; a plain call already gets the global object, see
+    /// `Interp::sloppy`). (A function's own `"use strict"` is not looked at.)
     fn is_sloppy_global_this(&self, ctx: &crate::machine::Ctx) -> bool {
         if !matches!(ctx.this, crate::machine::Value::Undef) || ctx.home.is_some() {
             return false;
@@ -62,11 +64,7 @@ impl crate::machine::Interp {
         if self.js.modules.get(&ctx.file).is_none_or(|m| m.esm.get()) {
             return false;
         }
-        let facts = self.loader.get(ctx.file).facts.clone();
-        !matches!(
-            facts.body.first(),
-            Some(crate::ir::Stmt::Expr(crate::ir::Expr::Str(d))) if d == "use strict"
-        )
+        !crate::machine::use_strict(&self.loader.get(ctx.file).facts.body)
     }
 
     /// `window.socket = io()` (or `globalThis.x`, `global.x`, `self.x`, or

@@ -818,23 +818,7 @@ impl Interp {
         if !c.is_arrow {
             // `arguments.callee` (see `Interp::callee`); an arrow's is its
             // enclosing function's, found up the scope chain.
-            // The function itself, not the `this` a member call bound it
-            // to: `K.extend = arguments.callee` then `Sub.extend(…)` runs
-            // with `Sub` as `this`.
-            let callee = if c.this.is_some() || c.bound.is_some() {
-                Rc::new(Closure {
-                    file: c.file,
-                    func: c.func.clone(),
-                    env: c.env.clone(),
-                    this: None,
-                    is_arrow: false,
-                    home: c.home.clone(),
-                    bound: None,
-                })
-            } else {
-                c.clone()
-            };
-            ctx.scope.define(CALLEE, Value::Func(callee));
+            ctx.scope.define(CALLEE, Value::Func(c.clone()));
         }
         let last = c.func.params.len().saturating_sub(1);
         for (i, p) in c.func.params.iter().enumerate() {
@@ -1284,7 +1268,7 @@ pub(crate) const CALLEE: &str = "%callee";
 
 /// Whether statements start with a `"use strict"` directive (the directive
 /// prologue: the leading string-literal statements).
-fn use_strict(body: &[Stmt]) -> bool {
+pub(crate) fn use_strict(body: &[Stmt]) -> bool {
     body.iter()
         .map_while(|s| match s {
             Stmt::Expr(Expr::Str(d)) => Some(d),
@@ -1294,6 +1278,26 @@ fn use_strict(body: &[Stmt]) -> bool {
 }
 
 impl Interp {
+    /// `arguments.callee` where `scope` is a function's: the function
+    /// itself, not the `this` a member call bound it to (`K.extend =
+    /// arguments.callee`, then `Sub.extend(…)` runs with `Sub` as `this`).
+    pub(crate) fn callee(scope: &Scope) -> Option<Value> {
+        match scope.lookup(CALLEE)? {
+            Value::Func(c) if c.this.is_some() || c.bound.is_some() => {
+                Some(Value::Func(Rc::new(Closure {
+                    file: c.file,
+                    func: c.func.clone(),
+                    env: c.env.clone(),
+                    this: None,
+                    is_arrow: false,
+                    home: c.home.clone(),
+                    bound: None,
+                })))
+            }
+            f => Some(f),
+        }
+    }
+
     /// Whether `c` runs in sloppy mode, where a plain call's `this` is the
     /// global object: not an arrow or a class's method, no `"use strict"`
     /// of its own, in a file that is no ES module, no TypeScript (compiled

@@ -86,7 +86,7 @@ impl Interp {
             Expr::Member(obj, prop) => {
                 if prop == "callee"
                     && matches!(obj.as_ref(), Expr::Ident(n) if n == "arguments")
-                    && let Some(f) = ctx.scope.lookup(super::call::CALLEE)
+                    && let Some(f) = Self::callee(&ctx.scope)
                 {
                     return f;
                 }
