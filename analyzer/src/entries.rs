@@ -780,7 +780,8 @@ fn first_script(words: &[&str], subcommands: bool, watch_takes_value: bool) -> O
 /// `src/server`; `server/dist/index.js` → `server/src/index`, a package
 /// folder named from the root): candidates, to be resolved by the caller.
 /// An output folder of another name (`production/app.js` → `src/app`) is
-/// tried after the usual ones, since its name says less.
+/// tried after the usual ones, since its name says less, and the source
+/// outside `src/` (`dist/bin/cli.js` → `bin/cli`) last.
 pub(crate) fn source_of_built(path: &str) -> Vec<String> {
     let stem = path
         .strip_suffix(".js")
@@ -812,6 +813,17 @@ pub(crate) fn source_of_built(path: &str) -> Vec<String> {
             && !folder.starts_with('.')
         {
             out.push(format!("{package}src/{inner}"));
+        }
+    }
+    // Last, the source beside `src/` (TypeScript's rootDir is the package's
+    // folder: `dist/bin/cli.js` from `bin/cli.ts`).
+    for &(package, rest) in &splits {
+        for built in ["dist/", "build/", "lib/", "out/"] {
+            if let Some(inner) = rest.strip_prefix(built)
+                && !inner.starts_with("src/")
+            {
+                out.push(format!("{package}{inner}"));
+            }
         }
     }
     out.dedup();
@@ -1019,10 +1031,15 @@ pub(crate) fn build_outputs(json: &serde_json::Value) -> Vec<BuildOutput> {
 const CLIMB_LIMIT: usize = 4000;
 
 /// The program roots above `target` (see the module doc), each with the
-/// chain of files from it down to `target`; empty when nothing but tests
+/// chain of files from it down to `target`: those nearest their package's
+/// folder, or with `every_depth` all of them, nearest first; empty when nothing but tests
 /// imports `target` (it is its own root) or when every importer is imported
 /// in turn (a cycle with no way in).
-pub(crate) fn import_roots(loader: &Arc<Loader>, target: FileId) -> Vec<(FileId, Vec<FileId>)> {
+pub(crate) fn import_roots(
+    loader: &Arc<Loader>,
+    target: FileId,
+    every_depth: bool,
+) -> Vec<(FileId, Vec<FileId>)> {
     let project = &loader.project;
     // Who imports whom, found level by level: `below[f]` is a file `f` imports.
     let mut below: BTreeMap<FileId, FileId> = BTreeMap::new();
@@ -1064,9 +1081,13 @@ pub(crate) fn import_roots(loader: &Arc<Loader>, target: FileId) -> Vec<(FileId,
     let Some(best) = roots.iter().map(|&f| depth(f)).min() else {
         return Vec::new();
     };
+    let mut roots: Vec<FileId> = roots
+        .into_iter()
+        .filter(|&f| every_depth || depth(f) == best)
+        .collect();
+    roots.sort_by_key(|&f| depth(f));
     roots
         .into_iter()
-        .filter(|&f| depth(f) == best)
         .map(|f| {
             let mut chain = vec![f];
             let mut at = f;

@@ -261,9 +261,13 @@ pub(crate) fn analyze_here(
     // `src/webserver.js`, whose exported `listen()` adds the routes): those
     // programs are the entries instead. (It runs first: a file that only
     // defines an app factory, or that the byte prefilter picked wrongly,
-    // makes nothing, and its importers are not looked for.)
+    // makes nothing; its programs replace it only when running them makes
+    // an app, a router or a Socket.IO server.)
+    // App files that only a program tried above another app file loaded (one
+    // that made nothing) are still looked at on their own.
+    let mut loaded_by_tries: BTreeSet<FileId> = BTreeSet::new();
     for &app in &app_files {
-        if interp.is_loaded(app) {
+        if interp.is_loaded(app) && !loaded_by_tries.contains(&app) {
             continue;
         }
         let since = made_so_far(&interp);
@@ -272,14 +276,24 @@ pub(crate) fn analyze_here(
         if reasons.get(&app).is_some_and(|why| why == APP_REASON) {
             reasons.insert(app, made_reason(&interp, &project, app, since));
         }
-        if !productive.contains(&app) {
-            continue;
-        }
+        // A file that made nothing as it loaded may still be a program's
+        // module whose app-making function the program calls (`server.js`
+        // → `app.start()` → `express.init()`): its programs are the entries
+        // when running them makes something.
+        // Those programs are tried nearest the package's folder first, and
+        // the first that makes something ends the search.
+        let made_on_load = productive.contains(&app);
         let mut above = false;
-        for (root, chain) in entries::import_roots(&loader, app) {
-            if entries.contains(&root) || interp.is_loaded(root) {
+        for (root, chain) in entries::import_roots(&loader, app, !made_on_load) {
+            if entries.contains(&root) || interp.is_loaded(root) || (above && !made_on_load) {
                 continue;
             }
+            let since = made_so_far(&interp);
+            let unloaded: Vec<FileId> = app_files
+                .iter()
+                .copied()
+                .filter(|&f| !interp.is_loaded(f))
+                .collect();
             interp.as_program(root, Share::Entry, |interp| {
                 interp.js.main = Some(root);
                 interp.js.cwd = Some(cwd.clone());
@@ -287,17 +301,31 @@ pub(crate) fn analyze_here(
                 interp.js.main = None;
                 interp.js.cwd = None;
             });
+            if !made_on_load && made_so_far(&interp) == since {
+                loaded_by_tries.extend(unloaded.into_iter().filter(|&f| interp.is_loaded(f)));
+                continue;
+            }
             entries.push(root);
             productive.insert(root);
             above = true;
             let through: Vec<&str> = chain.iter().map(|&f| project.rel(f)).collect();
+            let which = if made_on_load {
+                reasons
+                    .get(&app)
+                    .map_or(APP_REASON, String::as_str)
+                    .to_string()
+            } else {
+                format!(
+                    "makes nothing as it loads; running this program {}",
+                    made_text(&interp, &project, since)
+                )
+            };
             reasons.insert(
                 root,
                 format!(
-                    "no file imports it, and it imports {} ({}), which {}",
+                    "no file imports it, and it imports {} ({}), which {which}",
                     project.rel(app),
                     through.join(" → "),
-                    reasons.get(&app).map_or(APP_REASON, String::as_str)
                 ),
             );
         }
@@ -437,7 +465,7 @@ pub(crate) fn analyze_here(
             continue;
         }
         climbed += 1;
-        for (root, _) in entries::import_roots(&loader, i) {
+        for (root, _) in entries::import_roots(&loader, i, false) {
             if !interp.is_loaded(root) && !is_test_path(project.rel(root)) {
                 interp.as_program(root, Share::Secondary, |interp| interp.run_module(root));
             }
@@ -722,6 +750,22 @@ fn made_so_far(interp: &Interp) -> (usize, usize) {
     (interp.rec.routers.len(), interp.rec.sio_servers.len())
 }
 
+/// What was made `since` ([`made_so_far`]): the first app, else the first
+/// router, else the first Socket.IO server, with where.
+fn made_text(interp: &Interp, project: &Project, since: (usize, usize)) -> String {
+    let routers = &interp.rec.routers[since.0..];
+    let at = |f: FileId, line: u32| format!("{}:{line}", project.rel(f));
+    if let Some(r) = routers.iter().find(|r| r.is_app) {
+        format!("makes an app (at {})", at(r.file, r.line))
+    } else if let Some(r) = routers.first() {
+        format!("makes an Express router (at {})", at(r.file, r.line))
+    } else if let Some(s) = interp.rec.sio_servers[since.1..].first() {
+        format!("makes a Socket.IO server (at {})", at(s.file, s.line))
+    } else {
+        "makes no app, router or Socket.IO server".to_string()
+    }
+}
+
 /// Why a file picked for its app-making call is an entry, by what running it
 /// made `since` ([`made_so_far`]): an app of its own ([`APP_REASON`]), an app
 /// code of another file makes for it, or only a router or a Socket.IO server
@@ -739,13 +783,7 @@ fn made_reason(interp: &Interp, project: &Project, file: FileId, since: (usize, 
             at(r.file, r.line)
         );
     }
-    let what = if let Some(r) = routers.first() {
-        format!("makes an Express router (at {})", at(r.file, r.line))
-    } else if let Some(s) = interp.rec.sio_servers[since.1..].first() {
-        format!("makes a Socket.IO server (at {})", at(s.file, s.line))
-    } else {
-        "makes no app, router or Socket.IO server".to_string()
-    };
+    let what = made_text(interp, project, since);
     format!(
         "{what} as it loads, and no other file loads it (its app-making call, express() or the like, is in code that did not run)"
     )

@@ -1237,6 +1237,8 @@ mod tests {
             "test-int/bot.js",
             "packages/api/integration_tests/app.js",
             "e2e-tests/server.ts",
+            "packages/task/src/node/task-server.slow-spec.ts",
+            "src/app.e2e-test.js",
         ] {
             assert!(super::is_test_path(t), "{t} is a test path");
         }

@@ -337,7 +337,11 @@ fn bins_and_main() {
 
 #[test]
 fn built_output_maps_to_its_source() {
-    assert_eq!(source_of_built("dist/server.js"), ["src/server"]);
+    assert_eq!(source_of_built("dist/server.js"), ["src/server", "server"]);
+    assert_eq!(
+        source_of_built("dist/bin/peerjs.js"),
+        ["src/bin/peerjs", "dist/src/peerjs", "bin/peerjs"]
+    );
     assert_eq!(
         source_of_built("dist/src/main.js"),
         ["src/src/main", "src/main"]
@@ -350,7 +354,7 @@ fn built_output_maps_to_its_source() {
     );
     assert_eq!(
         source_of_built("server/dist/index.js"),
-        ["server/src/index", "src/dist/index"]
+        ["server/src/index", "src/dist/index", "server/index"]
     );
     assert!(source_of_built("src/app.js").is_empty());
 }

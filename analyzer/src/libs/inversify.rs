@@ -227,7 +227,7 @@ impl Interp {
     /// they run.
     fn inversify_program_files(&mut self, file: FileId) -> BTreeSet<FileId> {
         let project = &self.loader.project;
-        let mut frontier: Vec<FileId> = crate::entries::import_roots(&self.loader, file)
+        let mut frontier: Vec<FileId> = crate::entries::import_roots(&self.loader, file, false)
             .into_iter()
             .map(|(root, _)| root)
             .collect();
