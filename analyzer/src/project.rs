@@ -26,6 +26,7 @@
 mod aliases;
 mod babel;
 mod bundler;
+pub(crate) mod glob;
 mod outputs;
 mod test_paths;
 mod walk;
@@ -1250,6 +1251,8 @@ mod tests {
             "src/routes/test-results.js",
             "src/latest-news/app.js",
             "api-spec/handlers/pets.js",
+            "src/ab-test.js",
+            "src/routes/test.js",
         ] {
             assert!(!super::is_test_path(t), "{t} is not a test path");
         }

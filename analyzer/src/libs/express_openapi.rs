@@ -326,11 +326,7 @@ impl Interp {
     /// The files of folder `dir` that `glob` matches, with their routes,
     /// in the order of their routes.
     fn express_openapi_folder(&self, dir: &str, glob: &str) -> Vec<(String, FileId)> {
-        let Ok(matcher) = globset::GlobBuilder::new(glob)
-            .literal_separator(true)
-            .build()
-            .map(|g| g.compile_matcher())
-        else {
+        let Some(matcher) = crate::project::glob::Glob::new(glob) else {
             return Vec::new();
         };
         let project = &self.loader.project;

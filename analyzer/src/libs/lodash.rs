@@ -6,6 +6,8 @@
 //! `assign`/`extend`, their `…With` forms (the customizer is not a source),
 //! `defaults`, `get` and `set` with dotted or array paths,
 //! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
+//! the other type tests (`isString`, `isObject`, `isNil`, … as `typeof` decides them), `union`, `uniq`,
+//! `concat`, `flatten`, `compact` and `includes` over known arrays,
 //! `identity`, `memoize`/`once` (what they wrap), each also from its
 //! per-method module (`lodash/merge`, `lodash-es/merge`, `lodash.merge`). Example:
 //! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
@@ -17,7 +19,7 @@
 //! time or empty when analyzed (the callback runs once with unknown values,
 //! inside a loop that is a `dynamic-loop` finding when it registers routes).
 
-use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS};
+use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS, typeof_name};
 use crate::value::{Builtin, ObjData, Value};
 use std::rc::Rc;
 
@@ -67,6 +69,21 @@ const METHODS: &[&str] = &[
     "debounce",
     "isArray",
     "isFunction",
+    "isString",
+    "isNumber",
+    "isBoolean",
+    "isUndefined",
+    "isNull",
+    "isNil",
+    "isObject",
+    "isPlainObject",
+    "isRegExp",
+    "union",
+    "uniq",
+    "concat",
+    "flatten",
+    "compact",
+    "includes",
 ];
 
 /// The helper a per-method module gives: `require('lodash/merge')`,
@@ -269,6 +286,83 @@ impl Interp {
                 v if v.is_unknown() => Value::dynamic(),
                 _ => Value::Bool(false),
             },
+            // The type tests, as `typeof` decides them (unknown when it does not).
+            "isString" | "isNumber" | "isBoolean" | "isUndefined" | "isNull" | "isNil"
+            | "isObject" | "isPlainObject" | "isRegExp" => {
+                let v = arg(0);
+                let Some(kind) = typeof_name(&v) else {
+                    return Value::dynamic();
+                };
+                Value::Bool(match name {
+                    "isString" => kind == "string",
+                    "isNumber" => kind == "number",
+                    "isBoolean" => kind == "boolean",
+                    "isUndefined" => kind == "undefined",
+                    "isNull" => matches!(v, Value::Null),
+                    "isNil" => matches!(v, Value::Null | Value::Undef),
+                    "isObject" => {
+                        kind == "function" || (kind == "object" && !matches!(v, Value::Null))
+                    }
+                    "isPlainObject" => matches!(v, Value::Obj(_)),
+                    _ => matches!(v, Value::Regex(_)),
+                })
+            }
+            // Arrays built from arrays: known when every part is.
+            "union" | "uniq" | "concat" | "flatten" | "compact" => {
+                let mut items = Vec::new();
+                let parts = if name == "uniq" || name == "flatten" || name == "compact" {
+                    &argv[..argv.len().min(1)]
+                } else {
+                    &argv[..]
+                };
+                for (i, part) in parts.iter().enumerate() {
+                    match part {
+                        Value::Arr(a) => {
+                            for item in a.borrow().iter() {
+                                match (name, item) {
+                                    ("flatten", Value::Arr(inner)) => {
+                                        items.extend(inner.borrow().iter().cloned())
+                                    }
+                                    _ => items.push(item.clone()),
+                                }
+                            }
+                        }
+                        // `_.concat(array, 1, 2)` adds values as they are.
+                        v if name == "concat" && i > 0 && !v.is_unknown() => items.push(v.clone()),
+                        _ => return Value::dynamic(),
+                    }
+                }
+                if name == "compact" {
+                    if items.iter().any(|v| v.truthy().is_none()) {
+                        return Value::dynamic();
+                    }
+                    items.retain(|v| v.truthy() == Some(true));
+                }
+                if matches!(name, "union" | "uniq") {
+                    let mut kept: Vec<Value> = Vec::new();
+                    for v in items {
+                        if !kept.iter().any(|k| same_value_zero(k, &v)) {
+                            kept.push(v);
+                        }
+                    }
+                    items = kept;
+                }
+                Value::array(items)
+            }
+            "includes" => match (arg(0), arg(1)) {
+                (Value::Arr(a), needle) if !needle.is_unknown() => {
+                    let items = a.borrow();
+                    if items.iter().any(|v| same_value_zero(v, &needle)) {
+                        Value::Bool(true)
+                    } else if items.iter().all(is_primitive) && is_primitive(&needle) {
+                        Value::Bool(false)
+                    } else {
+                        Value::dynamic()
+                    }
+                }
+                (Value::Str(s), Value::Str(n)) => Value::Bool(s.contains(&*n)),
+                _ => Value::dynamic(),
+            },
             _ => {
                 self.run_callbacks(ctx, &argv, &[], line);
                 Value::external()
@@ -360,6 +454,29 @@ impl Interp {
             "forEach" | "each" | "forOwn" => coll,
             _ => Value::dynamic(),
         }
+    }
+}
+
+/// A string, number, boolean, `undefined` or `null`.
+fn is_primitive(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_) | Value::Num(_) | Value::Bool(_) | Value::Undef | Value::Null
+    )
+}
+
+/// lodash's SameValueZero for values known enough to tell: equal primitives,
+/// or the same object.
+fn same_value_zero(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Undef, Value::Undef) | (Value::Null, Value::Null) => true,
+        (Value::Arr(x), Value::Arr(y)) => Rc::ptr_eq(x, y),
+        (Value::Obj(x), Value::Obj(y)) => Rc::ptr_eq(x, y),
+        (Value::Func(x), Value::Func(y)) => Rc::ptr_eq(x, y),
+        _ => false,
     }
 }
 

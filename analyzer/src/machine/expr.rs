@@ -534,36 +534,7 @@ impl Interp {
                         .map(|b| Value::Bool(!b))
                         .unwrap_or(Value::dynamic()),
                     "void" => Value::Undef,
-                    "typeof" => match v {
-                        Value::Undef => Value::str("undefined"),
-                        Value::Null | Value::Arr(_) | Value::Obj(_) | Value::Regex(_) => {
-                            Value::str("object")
-                        }
-                        Value::Bool(_) => Value::str("boolean"),
-                        Value::Num(_) => Value::str("number"),
-                        Value::Str(_) => Value::str("string"),
-                        Value::Func(_)
-                        | Value::Class(_)
-                        | Value::Router(_)
-                        | Value::Dispatch(_)
-                        | Value::Builtin(Builtin::CatchAllAck(_)) => Value::str("function"),
-                        // The globals that are functions (`typeof io !==
-                        // 'undefined'` tests that the page loaded the
-                        // Socket.IO client script).
-                        Value::Builtin(
-                            Builtin::SocketIoClient
-                            | Builtin::Require
-                            | Builtin::ObjectNs
-                            | Builtin::ArrayNs
-                            | Builtin::PromiseNs
-                            | Builtin::SetCtor
-                            | Builtin::MapCtor
-                            | Builtin::ProxyCtor
-                            | Builtin::FunctionCtor(_),
-                        ) => Value::str("function"),
-                        Value::EventKey(k) if k.split.is_none() => Value::str("string"),
-                        _ => Value::dynamic(),
-                    },
+                    "typeof" => typeof_name(&v).map_or_else(Value::dynamic, Value::str),
                     "-" => match v {
                         Value::Num(n) => Value::Num(-n),
                         _ => Value::dynamic(),
@@ -1197,4 +1168,35 @@ fn is_global_constructor(b: &Builtin) -> bool {
             | Builtin::ProxyCtor
             | Builtin::FunctionCtor(_)
     )
+}
+
+/// What `typeof` gives for a value, when it is known.
+pub(crate) fn typeof_name(v: &Value) -> Option<&'static str> {
+    Some(match v {
+        Value::Undef => "undefined",
+        Value::Null | Value::Arr(_) | Value::Obj(_) | Value::Regex(_) => "object",
+        Value::Bool(_) => "boolean",
+        Value::Num(_) => "number",
+        Value::Str(_) => "string",
+        Value::Func(_)
+        | Value::Class(_)
+        | Value::Router(_)
+        | Value::Dispatch(_)
+        | Value::Builtin(Builtin::CatchAllAck(_)) => "function",
+        // The globals that are functions (`typeof io !== 'undefined'` tests
+        // that the page loaded the Socket.IO client script).
+        Value::Builtin(
+            Builtin::SocketIoClient
+            | Builtin::Require
+            | Builtin::ObjectNs
+            | Builtin::ArrayNs
+            | Builtin::PromiseNs
+            | Builtin::SetCtor
+            | Builtin::MapCtor
+            | Builtin::ProxyCtor
+            | Builtin::FunctionCtor(_),
+        ) => "function",
+        Value::EventKey(k) if k.split.is_none() => "string",
+        _ => return None,
+    })
 }

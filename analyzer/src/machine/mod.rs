@@ -49,6 +49,7 @@ pub(crate) mod strings;
 pub(crate) use crate::libs::{GuardInfo, RawContract};
 pub(crate) use arrays::{new_coll, spread_coll};
 pub(crate) use call::use_strict;
+pub(crate) use expr::typeof_name;
 pub(crate) use members::member_of_builtin;
 pub(crate) use node::NodeFn;
 pub(crate) use salvage::{Salvage, SalvageKind};

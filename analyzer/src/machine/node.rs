@@ -11,8 +11,9 @@
 //! `fs.readdirSync`/`readdir`/`promises.readdir` (also `withFileTypes` and
 //! `recursive`), `existsSync`, `statSync`/`lstatSync` (`isDirectory()`,
 //! `isFile()`); the `glob`, `fast-glob`, `globby` and `tiny-glob` packages
-//! (sync, promise and callback forms, `cwd`, `absolute`, `ignore`, `!`
-//! patterns); `require.resolve`; `module.createRequire(import.meta.url)`;
+//! (sync, promise and callback forms, `cwd` (by default the program's
+//! working folder), `absolute`, `ignore`, `!` patterns, minimatch's extended
+//! forms: `project/glob.rs`); `require.resolve`; `module.createRequire(import.meta.url)`;
 //! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
 //! (see `protos`), `util.promisify`/`callbackify` (the function itself);
 //! `AsyncLocalStorage` from `async_hooks` (`run(store, fn, ...args)` calls
@@ -438,6 +439,14 @@ impl Interp {
             NodeFn::Path(name) => {
                 let parts: Option<Vec<String>> = argv.iter().map(Value::as_text).collect();
                 match parts {
+                    // `path.resolve` starts from the working folder.
+                    Some(mut parts)
+                        if *name == "resolve" && !parts.iter().any(|p| p.starts_with('/')) =>
+                    {
+                        let cwd = self.js.cwd.as_deref().unwrap_or_default();
+                        parts.insert(0, format!("/{cwd}"));
+                        path_fn(name, &parts)
+                    }
                     Some(parts) => path_fn(name, &parts),
                     None => Value::dynamic(),
                 }
@@ -687,7 +696,13 @@ impl Interp {
                 Some(c) => c,
                 None => return Value::dynamic(),
             },
-            None => String::new(),
+            // node-glob's default is the process's working folder.
+            None => self
+                .js
+                .cwd
+                .as_deref()
+                .map(str::to_string)
+                .unwrap_or_default(),
         };
         let absolute = get("absolute").and_then(|v| v.truthy()).unwrap_or(false);
         let mut ignore: Vec<String> = Vec::new();
@@ -696,19 +711,14 @@ impl Interp {
             Some(v) => ignore.extend(v.as_text()),
             None => {}
         }
-        let build = |p: &str| {
-            globset::GlobBuilder::new(p)
-                .literal_separator(true)
-                .build()
-                .ok()
-                .map(|g| g.compile_matcher())
-        };
+        let build = crate::project::glob::Glob::new;
         let mut include = Vec::new();
         let mut exclude = Vec::new();
         for p in patterns.iter().map(String::as_str) {
+            // `!x` negates; `!(x)` is an extended form.
             let (neg, p) = match p.strip_prefix('!') {
-                Some(rest) => (true, rest),
-                None => (false, p),
+                Some(rest) if !rest.starts_with('(') => (true, rest),
+                _ => (false, p),
             };
             // An absolute pattern is matched against absolute paths.
             let abs = p.starts_with('/');
@@ -739,7 +749,7 @@ impl Interp {
                 continue;
             };
             let full = vpath(&f.rel);
-            let hit = |list: &[(bool, globset::GlobMatcher)]| {
+            let hit = |list: &[(bool, crate::project::glob::Glob)]| {
                 list.iter()
                     .any(|(abs, m)| m.is_match(if *abs { full.as_str() } else { local }))
             };
