@@ -512,6 +512,14 @@ impl Interp {
                             {
                                 Value::dynamic()
                             }
+                            // `isServer ? null : io(url)`: no socket or router on
+                            // one way, the one the code guards for (`if (socket)
+                            // socket.on(…)`) on the other.
+                            (false, false)
+                                if matches!(x, Value::Null | Value::Undef) && y.is_tracked(0) =>
+                            {
+                                y
+                            }
                             _ => x,
                         };
                         super::flow::kept_of_several(&kept, &both);
