@@ -284,9 +284,25 @@ pub(crate) fn analyze_here(
         // the first that makes something ends the search.
         let made_on_load = productive.contains(&app);
         let mut above = false;
+        let package_of = |f: FileId| {
+            let rel = project.rel(f);
+            project
+                .package_dir_of(rel.rsplit_once('/').map_or("", |(d, _)| d))
+                .to_string()
+        };
+        let mut tries = 0;
         for (root, chain) in entries::import_roots(&loader, app, !made_on_load) {
             if entries.contains(&root) || interp.is_loaded(root) || (above && !made_on_load) {
                 continue;
+            }
+            // A module that made nothing is tried only from the programs of
+            // its own package (a library's file that other packages of a
+            // workspace import is none of theirs), at most a few of them.
+            if !made_on_load {
+                if package_of(root) != package_of(app) || tries == MAX_ROOT_TRIES {
+                    continue;
+                }
+                tries += 1;
             }
             let since = made_so_far(&interp);
             let unloaded: Vec<FileId> = app_files
@@ -746,6 +762,10 @@ fn cache_notes(project: &Project, cache: &Cache) -> Vec<String> {
 const APP_REASON: &str = "creates an app (express(), NestFactory.create, createExpressServer)";
 
 /// How many apps, routers and Socket.IO servers the run has made so far.
+/// The most programs tried above one app-making file that made nothing as
+/// it loaded (see the entries' loop in [`analyze_here`]).
+const MAX_ROOT_TRIES: usize = 4;
+
 fn made_so_far(interp: &Interp) -> (usize, usize) {
     (interp.rec.routers.len(), interp.rec.sio_servers.len())
 }
