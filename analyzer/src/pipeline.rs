@@ -184,11 +184,14 @@ pub(crate) fn analyze_here(
         missing_entries = manifest.missing;
         for (i, f) in project.files.iter().enumerate() {
             // An app handed to a test client (a `utils/setup.js` making the
-            // app for `request(app)`) is the tests', not a program.
+            // app for `request(app)`) is the tests', not a program; one a
+            // build tool's configuration makes (a gulpfile's live-reload
+            // server) is the tool's.
             let needles = loader.needles_of(i as FileId);
             if needles & needle::APP != 0
                 && needles & needle::TEST_CLIENT == 0
                 && !is_test_path(&f.rel)
+                && !crate::project::is_tool_config(&f.rel)
             {
                 let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
                 if project.outside_workspaces(dir) {
@@ -420,6 +423,7 @@ pub(crate) fn analyze_here(
             declares_router(loader.needles_of(i))
                 && !interp.is_loaded(i)
                 && !is_test_path(project.rel(i))
+                && !crate::project::is_tool_config(project.rel(i))
         })
         .collect();
     loader.prefetch(extra.iter().copied());

@@ -31,7 +31,7 @@ mod outputs;
 mod test_paths;
 mod walk;
 
-pub(crate) use test_paths::is_test_path;
+pub(crate) use test_paths::{is_test_path, is_tool_config};
 pub(crate) use walk::verify_walk_cache;
 use walk::{WalkCache, Walked, walk};
 
@@ -1255,6 +1255,29 @@ mod tests {
             "src/routes/test.js",
         ] {
             assert!(!super::is_test_path(t), "{t} is not a test path");
+        }
+    }
+
+    #[test]
+    fn build_tool_configurations_are_told_by_name() {
+        for t in [
+            "vite.config.mjs",
+            "web/webpack.config.js",
+            "gulpfile.js",
+            "karma.conf.js",
+        ] {
+            assert!(super::is_tool_config(t), "{t} is a tool's configuration");
+        }
+        for t in [
+            "config.js",
+            "src/config/server.config.js",
+            "server.js",
+            "app.config.ts",
+        ] {
+            assert!(
+                !super::is_tool_config(t),
+                "{t} is not a tool's configuration"
+            );
         }
     }
 

@@ -40,11 +40,12 @@ pub(crate) fn files(
 }
 
 /// Whether a non-test file's census counts although the analysis did not
-/// read it (see [`files`]): its bytes hold a registration-shaped call, and
-/// it is server code, or client code that mentions sockets when events are
+/// read it (see [`files`]): its bytes hold a registration-shaped call, it is
+/// no build tool's configuration (`project::is_tool_config`), and it is server code, or client code that mentions sockets when events are
 /// analyzed.
 pub(crate) fn counts_unread(rel: &str, needles: u8, events: bool) -> bool {
     needles & needle::CENSUS != 0
+        && !crate::project::is_tool_config(rel)
         && (!is_client_path(rel) || (events && needles & needle::SOCKET != 0))
 }
 

@@ -1,4 +1,5 @@
-//! Which paths of a project are tests.
+//! Which paths of a project are tests, and which are build tools'
+//! configurations: neither is the program.
 
 /// Whether a path (relative, with `/`) is a test file (a suffix before the
 /// extension says so: `.test.`, `.spec.`, `.slow-spec.`, `.e2e-test.`) or lies in a test
@@ -34,4 +35,39 @@ pub(crate) fn is_test_path(rel: &str) -> bool {
                 | "cypress"
         )
     })
+}
+
+/// A build or test tool's configuration (`vite.config.mjs`, `webpack.config.js`,
+/// `gulpfile.js`, …): the middleware it adds (`server.middlewares.use(…)`,
+/// `devServer.setupMiddlewares`) serves the tool's development server, not
+/// the program.
+pub(crate) fn is_tool_config(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = name.split('.').next().unwrap_or(name);
+    let config = name.contains(".config.") || name.contains(".conf.");
+    (config
+        && matches!(
+            stem,
+            "vite"
+                | "vitest"
+                | "webpack"
+                | "rollup"
+                | "rspack"
+                | "vue"
+                | "nuxt"
+                | "next"
+                | "svelte"
+                | "astro"
+                | "karma"
+                | "jest"
+                | "playwright"
+                | "cypress"
+                | "protractor"
+                | "tsup"
+                | "esbuild"
+                | "snowpack"
+                | "quasar"
+                | "angular"
+        ))
+        || matches!(stem, "gulpfile" | "Gruntfile" | "gruntfile")
 }
