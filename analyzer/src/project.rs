@@ -392,6 +392,11 @@ impl Project {
         self.by_rel.get(rel).copied()
     }
 
+    /// The project's folders (relative, without a trailing `/`), in no order.
+    pub(crate) fn dirs(&self) -> impl Iterator<Item = &str> {
+        self.dirs.iter().map(String::as_str)
+    }
+
     /// Whether a root-relative folder is part of the project ("" is the root).
     pub(crate) fn is_dir(&self, rel: &str) -> bool {
         rel.is_empty() || self.dirs.contains(rel)
@@ -599,8 +604,9 @@ impl Project {
             let rel = abs
                 .strip_prefix(root.trim_start_matches('/'))
                 .unwrap_or(abs);
+            // (Normalized: `/srv/plugins/billing/` is the folder.)
             return self
-                .resolve_module(rel.trim_start_matches('/'))
+                .resolve_module(&normalize(rel))
                 .unwrap_or(Resolved::Missing);
         }
         // Babel's module-resolver rewrites the specifier before Node sees it.

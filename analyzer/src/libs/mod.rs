@@ -223,7 +223,11 @@ pub(crate) enum Module {
     /// `bluebird.rs`).
     Promise,
     Inherits,
-    Glob,
+    /// A glob package; `dirs`: it lists folders as well as files by default
+    /// (node-glob, tiny-glob; fast-glob and globby list files only).
+    Glob {
+        dirs: bool,
+    },
     /// A directory loader package (`require-all`, …), by name.
     Loader,
     /// zustand and its middleware, Pinia and SWR, by name (see `stores.rs`).
@@ -447,11 +451,11 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("node:events", Module::EventEmitter),
     modelled("callsite", Module::CallSite),
     installed("inherits", Module::Inherits),
-    installed("glob", Module::Glob),
-    installed("fast-glob", Module::Glob),
-    installed("globby", Module::Glob),
-    installed("tiny-glob", Module::Glob),
-    installed("tiny-glob/sync", Module::Glob),
+    installed("glob", Module::Glob { dirs: true }),
+    installed("fast-glob", Module::Glob { dirs: false }),
+    installed("globby", Module::Glob { dirs: false }),
+    installed("tiny-glob", Module::Glob { dirs: true }),
+    installed("tiny-glob/sync", Module::Glob { dirs: true }),
     // enrouten.rs
     modelled("express-enrouten", Module::Family),
     modelled("kraken-js", Module::Family),
@@ -606,7 +610,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Vue => return vue::module(),
         Module::VueSocket => return vue::socket_plugin_module(pkg),
         Module::Inherits => Builtin::Node(NodeFn::Inherits),
-        Module::Glob => Builtin::Node(NodeFn::Glob),
+        Module::Glob { dirs } => Builtin::Node(NodeFn::Glob(dirs)),
         Module::Loader => Builtin::Node(NodeFn::Loader(loader_name(pkg))),
         Module::Family | Module::Zustand | Module::Di => Builtin::OpaqueModule(Rc::from(pkg)),
     })

@@ -411,7 +411,7 @@ impl Interp {
             patterns.push(pattern.replace(".js", ".ts"));
         }
         for (i, p) in patterns.iter().enumerate() {
-            if let Value::Arr(a) = self.glob(&[Value::str(p), Value::Obj(opts.clone())]) {
+            if let Value::Arr(a) = self.glob(&[Value::str(p), Value::Obj(opts.clone())], false) {
                 for t in a.borrow().iter().filter_map(|v| v.as_text()) {
                     let stem = t.trim_end_matches(".ts");
                     let compiled = i > 0

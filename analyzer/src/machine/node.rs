@@ -13,7 +13,8 @@
 //! `isFile()`); the `glob`, `fast-glob`, `globby` and `tiny-glob` packages
 //! (sync, promise and callback forms, `cwd` (by default the program's
 //! working folder), `absolute`, `ignore`, `!` patterns, minimatch's extended
-//! forms: `project/glob.rs`); `require.resolve`; `module.createRequire(import.meta.url)`;
+//! forms: `project/glob.rs`; folders as each package lists them: node-glob
+//! and tiny-glob by default, fast-glob and globby on request); `require.resolve`; `module.createRequire(import.meta.url)`;
 //! `require`/`import()` of such a path or of a `file://` URL; `util.inherits`
 //! (see `protos`), `util.promisify`/`callbackify` (the function itself);
 //! `AsyncLocalStorage` from `async_hooks` (`run(store, fn, ...args)` calls
@@ -80,8 +81,9 @@ pub(crate) enum NodeFn {
     AnswerText(std::rc::Rc<str>),
     /// The `callsite` package's `stack()` (`libs/callsite.rs`).
     CallSites,
-    /// A glob package or one of its functions: every call lists matches.
-    Glob,
+    /// A glob package or one of its functions: every call lists matches
+    /// (folders too when the package lists them by default).
+    Glob(bool),
     /// The `util` module.
     Util,
     /// `util.inherits` (also the `inherits` package).
@@ -386,7 +388,7 @@ pub(crate) fn member(f: &NodeFn, prop: &str) -> Value {
         (NodeFn::UrlModule, "default") => node(NodeFn::UrlModule),
         (NodeFn::ModuleModule, "createRequire") => node(NodeFn::CreateRequire),
         (NodeFn::ModuleModule, "default" | "Module") => node(NodeFn::ModuleModule),
-        (NodeFn::Glob, _) => node(NodeFn::Glob),
+        (NodeFn::Glob(dirs), _) => node(NodeFn::Glob(*dirs)),
         (NodeFn::Loader(l), "default") => node(NodeFn::Loader(l)),
         (NodeFn::Util, "inherits") => node(NodeFn::Inherits),
         (NodeFn::Util, "default") => node(NodeFn::Util),
@@ -536,8 +538,8 @@ impl Interp {
             // `URL(…)` without `new` throws a TypeError.
             | NodeFn::UrlCtor => Value::dynamic(),
             NodeFn::Fs(name) => self.fs_call(ctx, name, &argv, args, line),
-            NodeFn::Glob => {
-                let list = self.glob(&argv);
+            NodeFn::Glob(dirs) => {
+                let list = self.glob(&argv, *dirs);
                 self.with_callback(ctx, &argv, list, line)
             }
         }
@@ -669,7 +671,7 @@ impl Interp {
     }
 
     /// The project files a glob call matches, in byte order.
-    pub(crate) fn glob(&mut self, argv: &[Value]) -> Value {
+    pub(crate) fn glob(&mut self, argv: &[Value], dirs_by_default: bool) -> Value {
         let mut patterns = Vec::new();
         match argv.first() {
             Some(Value::Arr(a)) => {
@@ -705,6 +707,24 @@ impl Interp {
                 .unwrap_or_default(),
         };
         let absolute = get("absolute").and_then(|v| v.truthy()).unwrap_or(false);
+        let flag = |k: &str| get(k).and_then(|v| v.truthy());
+        // Folders are listed by node-glob and tiny-glob (not with `nodir`,
+        // `filesOnly`), by fast-glob and globby with `onlyFiles: false` or
+        // `onlyDirectories`; a pattern ending in `/` lists folders only.
+        let only_dirs = flag("onlyDirectories") == Some(true)
+            || (!patterns.is_empty()
+                && patterns
+                    .iter()
+                    .filter(|p| !p.starts_with('!') || p.starts_with("!("))
+                    .all(|p| p.ends_with('/')));
+        let list_dirs = only_dirs
+            || match (flag("nodir"), flag("filesOnly"), flag("onlyFiles")) {
+                (Some(true), _, _) | (_, Some(true), _) => false,
+                (_, _, Some(false)) => true,
+                (_, _, Some(true)) => false,
+                _ => dirs_by_default,
+            };
+        let mark = only_dirs || flag("mark") == Some(true) || flag("markDirectories") == Some(true);
         let mut ignore: Vec<String> = Vec::new();
         match get("ignore") {
             Some(Value::Arr(a)) => ignore.extend(a.borrow().iter().filter_map(Value::as_text)),
@@ -743,23 +763,37 @@ impl Interp {
             format!("{cwd}/")
         };
         let project = self.loader.project.clone();
+        let mut dirs: Vec<&str> = if list_dirs {
+            project.dirs().filter(|d| !d.is_empty()).collect()
+        } else {
+            Vec::new()
+        };
+        dirs.sort_unstable();
+        let files = project.files.iter().map(|f| (f.rel.as_str(), false));
+        let paths = files
+            .filter(|_| !only_dirs)
+            .chain(dirs.into_iter().map(|d| (d, true)));
         let mut out = Vec::new();
-        for f in &project.files {
-            let Some(local) = f.rel.strip_prefix(prefix.as_str()) else {
+        for (rel, is_dir) in paths {
+            let Some(local) = rel.strip_prefix(prefix.as_str()) else {
                 continue;
             };
-            let full = vpath(&f.rel);
+            let full = vpath(rel);
             let hit = |list: &[(bool, crate::project::glob::Glob)]| {
                 list.iter()
                     .any(|(abs, m)| m.is_match(if *abs { full.as_str() } else { local }))
             };
             if hit(&include) && !hit(&exclude) {
                 let pattern_abs = include.iter().any(|(abs, _)| *abs);
-                out.push(if absolute || pattern_abs {
+                let mut shown = if absolute || pattern_abs {
                     full
                 } else {
                     local.to_string()
-                });
+                };
+                if is_dir && mark {
+                    shown.push('/');
+                }
+                out.push(shown);
             }
         }
         out.sort();
