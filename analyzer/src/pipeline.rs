@@ -308,11 +308,16 @@ pub(crate) fn analyze_here(
                 tries += 1;
             }
             let since = made_so_far(&interp);
-            let unloaded: Vec<FileId> = app_files
-                .iter()
-                .copied()
-                .filter(|&f| !interp.is_loaded(f))
-                .collect();
+            // (Only a try that may make nothing needs to know what it loaded.)
+            let unloaded: Vec<FileId> = if made_on_load {
+                Vec::new()
+            } else {
+                app_files
+                    .iter()
+                    .copied()
+                    .filter(|&f| !interp.is_loaded(f))
+                    .collect()
+            };
             interp.as_program(root, Share::Entry, |interp| {
                 interp.js.main = Some(root);
                 interp.js.cwd = Some(cwd.clone());

@@ -19,7 +19,7 @@
 //! time or empty when analyzed (the callback runs once with unknown values,
 //! inside a loop that is a `dynamic-loop` finding when it registers routes).
 
-use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS, typeof_name};
+use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS, primitive, typeof_name};
 use crate::value::{Builtin, ObjData, Value};
 use std::rc::Rc;
 
@@ -354,7 +354,7 @@ impl Interp {
                     let items = a.borrow();
                     if items.iter().any(|v| same_value_zero(v, &needle)) {
                         Value::Bool(true)
-                    } else if items.iter().all(is_primitive) && is_primitive(&needle) {
+                    } else if items.iter().all(primitive) && primitive(&needle) {
                         Value::Bool(false)
                     } else {
                         Value::dynamic()
@@ -455,14 +455,6 @@ impl Interp {
             _ => Value::dynamic(),
         }
     }
-}
-
-/// A string, number, boolean, `undefined` or `null`.
-fn is_primitive(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Str(_) | Value::Num(_) | Value::Bool(_) | Value::Undef | Value::Null
-    )
 }
 
 /// lodash's SameValueZero for values known enough to tell: equal primitives,

@@ -469,7 +469,7 @@ fn search(name: &str, items: &[Value], argv: &[Value]) -> Value {
 }
 
 /// A value `===` compares by its content.
-fn primitive(v: &Value) -> bool {
+pub(crate) fn primitive(v: &Value) -> bool {
     matches!(
         v,
         Value::Undef | Value::Null | Value::Bool(_) | Value::Num(_) | Value::Str(_)

@@ -47,7 +47,7 @@ pub(crate) mod stmt;
 pub(crate) mod strings;
 
 pub(crate) use crate::libs::{GuardInfo, RawContract};
-pub(crate) use arrays::{new_coll, spread_coll};
+pub(crate) use arrays::{new_coll, primitive, spread_coll};
 pub(crate) use call::use_strict;
 pub(crate) use expr::typeof_name;
 pub(crate) use members::member_of_builtin;

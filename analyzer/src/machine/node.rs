@@ -763,16 +763,10 @@ impl Interp {
             format!("{cwd}/")
         };
         let project = self.loader.project.clone();
-        let mut dirs: Vec<&str> = if list_dirs {
-            project.dirs().filter(|d| !d.is_empty()).collect()
-        } else {
-            Vec::new()
-        };
-        dirs.sort_unstable();
+        // (Listed in byte order below, whatever order the folders come in.)
         let files = project.files.iter().map(|f| (f.rel.as_str(), false));
-        let paths = files
-            .filter(|_| !only_dirs)
-            .chain(dirs.into_iter().map(|d| (d, true)));
+        let dirs = project.dirs().filter(|d| list_dirs && !d.is_empty());
+        let paths = files.filter(|_| !only_dirs).chain(dirs.map(|d| (d, true)));
         let mut out = Vec::new();
         for (rel, is_dir) in paths {
             let Some(local) = rel.strip_prefix(prefix.as_str()) else {
