@@ -74,6 +74,13 @@ pub(crate) const MEMORY_BUDGET: u64 = 4 << 30;
 pub(crate) const CHARGE_FROM: usize = 64 << 10;
 /// What one array element or object property is charged.
 pub(crate) const SLOT_BYTES: usize = 32;
+/// Bytes of a name one step covers. Reading or writing a variable or a
+/// property hashes its name (once per scope the lookup passes), so a name of
+/// a quarter megabyte, from a damaged or generated file, made each step
+/// cost as much as 100,000 ordinary ones: 28 s for a loop the step budget
+/// was meant to bound. Such a name costs a step per 256 bytes; names up to
+/// 255 bytes (every real identifier) cost nothing extra.
+pub(crate) const NAME_BYTES_PER_STEP: usize = 256;
 
 /// What identifies an argument for "the very same arguments".
 #[derive(PartialEq)]
@@ -392,6 +399,12 @@ impl Interp {
         self.js.stack.pop();
         self.js.reentry.args.pop();
         self.js.reentry.funcs.pop();
+    }
+
+    /// Charge the steps a name of unusual length costs to look up (see
+    /// [`NAME_BYTES_PER_STEP`]).
+    pub(crate) fn charge_name(&mut self, name: &str) {
+        self.js.steps += (name.len() / NAME_BYTES_PER_STEP) as u64;
     }
 
     /// Charge `bytes` of a value being built in `file`; false when the value

@@ -71,16 +71,19 @@ impl Interp {
                     Value::dynamic()
                 }
             }
-            Expr::Ident(name) => match ctx.scope.lookup(name) {
-                Some(v) if !self.running.narrowed.is_empty() && v.as_text().is_none() => {
-                    self.narrowed_value(name).unwrap_or(v)
+            Expr::Ident(name) => {
+                self.charge_name(name);
+                match ctx.scope.lookup(name) {
+                    Some(v) if !self.running.narrowed.is_empty() && v.as_text().is_none() => {
+                        self.narrowed_value(name).unwrap_or(v)
+                    }
+                    Some(v) => v,
+                    None => self
+                        .page_global(ctx.file, name)
+                        .or_else(|| self.js.global_obj.get(name))
+                        .unwrap_or(Value::external()),
                 }
-                Some(v) => v,
-                None => self
-                    .page_global(ctx.file, name)
-                    .or_else(|| self.js.global_obj.get(name))
-                    .unwrap_or(Value::external()),
-            },
+            }
             Expr::This => ctx.this.clone(),
             Expr::Super => Value::dynamic(),
             Expr::Member(obj, prop) => {
@@ -811,6 +814,7 @@ impl Interp {
 
     /// Property read.
     pub(crate) fn member(&mut self, o: &Value, prop: &str) -> Value {
+        self.charge_name(prop);
         match o {
             Value::Lazy(..) => {
                 let v = self.force(o.clone(), 0);

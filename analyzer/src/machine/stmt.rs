@@ -331,6 +331,7 @@ impl Interp {
     pub(crate) fn bind(&mut self, ctx: &Ctx, pat: &Pattern, v: Value, define: bool) {
         match pat {
             Pattern::Ident(name) => {
+                self.charge_name(name);
                 if define {
                     ctx.scope.define(name, v);
                 } else if self.note_write(Some(&v)) && !ctx.scope.assign(name, v.clone()) {
