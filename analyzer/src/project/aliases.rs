@@ -32,43 +32,54 @@ impl Project {
         })
     }
 
-    /// A bare specifier found in a folder the nearest package.json's scripts
-    /// put on `NODE_PATH` (`"start": "NODE_PATH=. node index.js"`), unless
-    /// the package declares it as a dependency.
+    /// A bare specifier found in a folder that the scripts of a package.json
+    /// enclosing the file put on `NODE_PATH` (`"start": "NODE_PATH=. node
+    /// index.js"`), nearest package first, unless a package on the way
+    /// declares it as a dependency. Not only the nearest package's: a root
+    /// script can run a workspace folder's program with its own `NODE_PATH`
+    /// (`"dev:api": "cross-env NODE_PATH=./ … DIR=api backpack"`, where
+    /// `api/` has a package.json of its own).
     pub(super) fn node_path(&self, from_dir: &str, spec: &str, bare: &str) -> Option<Resolved> {
-        let (dir, pkg) = ancestors(from_dir).find_map(|d| Some((d, self.package_at(d)?)))?;
         let (name, _) = split_package(bare);
-        let declared = [
-            "dependencies",
-            "devDependencies",
-            "peerDependencies",
-            "optionalDependencies",
-        ]
-        .iter()
-        .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
-        if declared {
-            return None;
-        }
-        let scripts = pkg.json.get("scripts")?.as_object()?;
-        let mut folders: Vec<&str> = Vec::new();
-        for cmd in scripts.values().filter_map(|v| v.as_str()) {
-            for word in cmd.split_whitespace() {
-                if let Some(list) = word.strip_prefix("NODE_PATH=") {
-                    folders.extend(
-                        list.split(':')
-                            .filter(|f| !f.is_empty() && !f.starts_with('$')),
-                    );
-                }
-            }
-        }
-        folders.sort_unstable();
-        folders.dedup();
-        folders.into_iter().find_map(|f| {
-            let base = normalize(&join_rel(dir, f));
-            if escapes_root(&base) {
+        for (dir, pkg) in ancestors(from_dir).filter_map(|d| Some((d, self.package_at(d)?))) {
+            let declared = [
+                "dependencies",
+                "devDependencies",
+                "peerDependencies",
+                "optionalDependencies",
+            ]
+            .iter()
+            .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
+            if declared {
                 return None;
             }
-            self.resolve_module(&normalize(&join_rel(&base, spec)))
-        })
+            let Some(scripts) = pkg.json.get("scripts").and_then(|s| s.as_object()) else {
+                continue;
+            };
+            let mut folders: Vec<&str> = Vec::new();
+            for cmd in scripts.values().filter_map(|v| v.as_str()) {
+                for word in cmd.split_whitespace() {
+                    if let Some(list) = word.strip_prefix("NODE_PATH=") {
+                        folders.extend(
+                            list.split(':')
+                                .filter(|f| !f.is_empty() && !f.starts_with('$')),
+                        );
+                    }
+                }
+            }
+            folders.sort_unstable();
+            folders.dedup();
+            let found = folders.into_iter().find_map(|f| {
+                let base = normalize(&join_rel(dir, f));
+                if escapes_root(&base) {
+                    return None;
+                }
+                self.resolve_module(&normalize(&join_rel(&base, spec)))
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 }
