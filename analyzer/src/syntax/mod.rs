@@ -621,7 +621,121 @@ fn error_weight(node: Node) -> usize {
 fn flow_to_ts(src: &[u8]) -> Vec<u8> {
     let mut out = flow_marks_to_ts(src);
     name_flow_function_params(&mut out);
+    name_flow_type_spreads(&mut out);
     out
+}
+
+/// Flow's object types may spread other types (`type Props = { ...$Exact<
+/// Handlers>, user: User }`, `(props: { ...Embed, src?: string })`), which
+/// TypeScript's grammar rejects. Inside an object type, each `...` becomes a
+/// property `_: ` of the same length (types are erased, so nothing is lost).
+/// Object types are recognised where nothing else can be: the braces of a
+/// `type`, `opaque type` or `interface` declaration, and the annotation of a
+/// parameter that opens a parameter list (`(name: {`, `(name?: {`); an
+/// object literal's spread (`{ ...defaults, a }`) is never touched.
+fn name_flow_type_spreads(out: &mut [u8]) {
+    let mut starts = Vec::new();
+    let mut line_start = 0;
+    for line in out.split_inclusive(|b| *b == b'\n') {
+        let lead = line
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let mut t = &line[lead..];
+        for prefix in [&b"export "[..], b"declare ", b"opaque "] {
+            if let Some(rest) = t.strip_prefix(prefix) {
+                t = rest;
+            }
+        }
+        let t = t.strip_prefix(b"opaque ").unwrap_or(t);
+        if t.starts_with(b"type ") || t.starts_with(b"interface ") {
+            let at = line_start + line.len() - t.len();
+            // The declaration's first `{`, before it ends (`type A = B;`).
+            if let Some(k) = out[at..]
+                .iter()
+                .take(400)
+                .position(|b| matches!(b, b'{' | b';'))
+                && out[at + k] == b'{'
+            {
+                starts.push(at + k);
+            }
+        }
+        line_start += line.len();
+    }
+    // `(name: {` and `(name?: {`: a parameter's annotation.
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'(', &out[i..]) {
+        let open = i + k;
+        i = open + 1;
+        let name = out[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+            .count();
+        if name == 0 {
+            continue;
+        }
+        let mut j = i + name;
+        if out.get(j) == Some(&b'?') {
+            j += 1;
+        }
+        if out.get(j) != Some(&b':') {
+            continue;
+        }
+        j += 1;
+        while out.get(j).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+            j += 1;
+        }
+        if out.get(j) == Some(&b'{') {
+            starts.push(j);
+        }
+    }
+    for open in starts {
+        let mut depth = 0usize;
+        let mut j = open;
+        while j < out.len() {
+            match out[j] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b'.' if out[j..].starts_with(b"...") => {
+                    out[j..j + 3].copy_from_slice(b"_: ");
+                    j += 2;
+                }
+                // A string ends the region (literal types are written in
+                // one-line unions, never holding braces); a `(` opens a
+                // function type, whose rest parameters (`...args`) stay.
+                b'\'' | b'"' | b'`' => {
+                    let q = out[j];
+                    j += 1;
+                    while j < out.len() && out[j] != q && out[j] != b'\n' {
+                        j += 1;
+                    }
+                }
+                b'(' => {
+                    let mut d = 0usize;
+                    while j < out.len() {
+                        match out[j] {
+                            b'(' => d += 1,
+                            b')' => {
+                                d -= 1;
+                                if d == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+    }
 }
 
 /// Flow's function types may leave parameters unnamed (`(any, boolean) =>
@@ -854,6 +968,21 @@ mod tests {
             text.contains("return (string, number) => string + number"),
             "{text}"
         );
+        let facts = SyntaxContext::new().lower(Grammar::JavaScript, src.as_bytes());
+        assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
+    }
+
+    #[test]
+    fn flow_object_type_spreads_parse() {
+        let src = "// @flow\nimport type { A } from './a';\nexport type Props = {\n  ...$Exact<A>,\n  user: ?string,\n  nested: { ...A, on: (...args: Array<string>) => void },\n};\nconst Embed = (props: { ...A, src?: string }) => {\n  const merged = { ...props, b: 1 };\n  return merged;\n};\nmodule.exports = Embed;\n";
+        let copy = flow_to_ts(src.as_bytes());
+        let text = String::from_utf8(copy.clone()).unwrap();
+        assert_eq!(copy.len(), src.len());
+        assert!(text.contains("  _: $Exact<A>,"), "{text}");
+        assert!(text.contains("nested: { _: A, on: (...args"), "{text}");
+        assert!(text.contains("(props: { _: A, src?"), "{text}");
+        // An object literal's spread is a value: it stays.
+        assert!(text.contains("const merged = { ...props, b: 1 }"), "{text}");
         let facts = SyntaxContext::new().lower(Grammar::JavaScript, src.as_bytes());
         assert!(facts.parse_errors.is_empty(), "{:?}", facts.parse_errors);
     }
