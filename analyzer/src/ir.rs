@@ -485,6 +485,15 @@ pub(crate) enum Expr {
     Cond(Box<Expr>, String, Box<Expr>, Box<Expr>),
     /// `target = value` (also `||=`, `??=`, `&&=`).
     Assign(Box<Pattern>, Box<Expr>),
+    /// `i++`, `--i`: `target` set to the number `value` holds plus `step`
+    /// (1 or -1); the expression's value is the number before the step
+    /// (postfix) or after it (`prefix`).
+    Update {
+        target: Box<Pattern>,
+        value: Box<Expr>,
+        step: f64,
+        prefix: bool,
+    },
     /// `await x` (also `yield x`).
     Await(Box<Expr>),
     /// `typeof x`, `!x`, `void x`, etc. — the operand is still evaluated.

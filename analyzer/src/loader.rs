@@ -35,7 +35,7 @@ pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
 /// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 85;
+pub(crate) const FACTS_VERSION: u32 = 86;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {

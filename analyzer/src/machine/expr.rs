@@ -303,6 +303,14 @@ impl Interp {
                             Value::dynamic()
                         }
                     }
+                    // Without a string on either side `+` adds numbers:
+                    // `undefined + 1` is NaN, `true + 1` is 2 (not text).
+                    (x, y) if is_number_like(x) && is_number_like(y) => {
+                        match (to_number(x), to_number(y)) {
+                            (Some(x), Some(y)) => Value::Num(x + y),
+                            _ => Value::dynamic(),
+                        }
+                    }
                     _ => match (a.as_text(), b.as_text()) {
                         (Some(x), Some(y)) if self.charge(ctx.file, x.len() + y.len()) => {
                             if let Some(v) = self.combined(&[a.clone(), b.clone()]) {
@@ -535,6 +543,23 @@ impl Interp {
                 let val = self.lazy_default(ctx, pat, v, val);
                 self.bind(ctx, pat, val.clone(), false);
                 val
+            }
+            Expr::Update {
+                target,
+                value,
+                step,
+                prefix,
+            } => {
+                // `i++` makes a number of what `i` holds (`'5'` is 5,
+                // `undefined` NaN) before stepping it.
+                let v = self.eval(ctx, value);
+                let before = to_number(&self.force_deep(v));
+                let after = before.map_or_else(Value::dynamic, |n| Value::Num(n + step));
+                self.bind(ctx, target, after.clone(), false);
+                match before {
+                    Some(n) if !prefix => Value::Num(n),
+                    _ => after,
+                }
             }
             Expr::Await(e) => self.eval_raw(ctx, e),
             Expr::Unary(op, e) => {
@@ -1211,4 +1236,46 @@ pub(crate) fn typeof_name(v: &Value) -> Option<&'static str> {
         Value::EventKey(k) if k.split.is_none() => "string",
         _ => return None,
     })
+}
+
+/// A value `+` treats as a number when the other side is one too: a number,
+/// a boolean, `null` or `undefined` (no string, no object).
+fn is_number_like(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Num(_) | Value::Bool(_) | Value::Null | Value::Undef
+    )
+}
+
+/// What JavaScript's `ToNumber` makes of a primitive (`'5'` is 5, `''` 0,
+/// `'x'` and `undefined` NaN, `null` 0, `true` 1); `None` for a value only
+/// known at run time or an object.
+pub(crate) fn to_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Num(n) => Some(*n),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::Null => Some(0.0),
+        Value::Undef => Some(f64::NAN),
+        Value::Str(s) => {
+            let t = s.trim();
+            Some(if t.is_empty() {
+                0.0
+            } else if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                u64::from_str_radix(hex, 16).map_or(f64::NAN, |n| n as f64)
+            } else {
+                match t {
+                    "Infinity" | "+Infinity" => f64::INFINITY,
+                    "-Infinity" => f64::NEG_INFINITY,
+                    _ if t.chars().all(|c| {
+                        c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')
+                    }) =>
+                    {
+                        t.parse::<f64>().unwrap_or(f64::NAN)
+                    }
+                    _ => f64::NAN,
+                }
+            })
+        }
+        _ => None,
+    }
 }

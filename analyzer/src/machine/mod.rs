@@ -1070,6 +1070,11 @@ pub(crate) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
                 }
                 expr(v, out);
             }
+            Expr::Update { target, .. } => {
+                if let Pattern::Ident(n) = target.as_ref() {
+                    out.push(n.clone());
+                }
+            }
             Expr::Seq(items) => items.iter().for_each(|i| expr(i, out)),
             _ => {}
         }

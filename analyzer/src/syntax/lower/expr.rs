@@ -309,15 +309,18 @@ impl<'s> Lowerer<'s> {
                 Expr::Unary(op, Box::new(arg))
             }
             "update_expression" => {
-                // `i++`, `--i`: an assignment of `i ± 1` (the loop counters of `for`).
+                // `i++`, `--i` (the loop counters of `for`).
                 let text = self.text(node);
                 let step = if text.contains("++") { 1.0 } else { -1.0 };
                 let arg = node.field(F::Argument);
+                let prefix = arg.is_some_and(|a| a.start_byte() > node.start_byte());
                 match arg.map(|a| (self.pattern(a), self.expr(a))) {
-                    Some((target, cur)) => Expr::Assign(
-                        Box::new(target),
-                        Box::new(Expr::Add(Box::new(cur), Box::new(Expr::Num(step)))),
-                    ),
+                    Some((target, cur)) => Expr::Update {
+                        target: Box::new(target),
+                        value: Box::new(cur),
+                        step,
+                        prefix,
+                    },
                     None => Expr::Opaque(line),
                 }
             }
