@@ -19,6 +19,9 @@
 //! (`require()` takes the entry's first `require`/`node`/`default`, as Node
 //! does; an import prefers `import`), after a bundler's `source`.
 //!
+//! Also: a file a package script copies into place before the program
+//! runs (`cp config.template.js config.js`: `script_copies.rs`).
+//!
 //! Deliberately not captured: package.json `imports` (`#alias`), conditional
 //! `exports` beyond `import`/`require`/`node`/`default`, subpath patterns
 //! (`./*`), Yarn PnP.
@@ -28,6 +31,7 @@ mod babel;
 mod bundler;
 pub(crate) mod glob;
 mod outputs;
+mod script_copies;
 mod test_paths;
 mod walk;
 
@@ -936,7 +940,16 @@ impl Project {
         {
             return Some(Resolved::Data(data));
         }
-        self.source_of_output(target, 0).map(Resolved::File)
+        if let Some(id) = self.source_of_output(target, 0) {
+            return Some(Resolved::File(id));
+        }
+        // A file a package script copies into place (`cp config.template.js
+        // config.js`), not checked in: the file it is copied from.
+        let copied = self.copied_by_script(target)?;
+        match self.resolve_file(&copied) {
+            Some(id) => Some(Resolved::File(id)),
+            None => self.data_file(&copied).map(Resolved::Data),
+        }
     }
 
     /// A root-relative path as a file or folder that is in the project
