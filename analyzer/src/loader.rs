@@ -34,8 +34,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub const INTERNAL_ERROR: &str =
     "internal error while reading this file (a bug in portolan; please report it)";
 
-/// Bumped whenever the IR or the lowering changes, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 86;
+/// Bumped whenever the IR, the lowering or the prefilter's needles (kept in
+/// the index) change, so stale caches are ignored.
+pub(crate) const FACTS_VERSION: u32 = 87;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {

@@ -363,7 +363,7 @@ pub(crate) enum Builtin {
 }
 
 /// What a Socket.IO value is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SioKind {
     /// A server (`new Server()`).
     Server,

@@ -148,6 +148,9 @@ pub(crate) struct LibState {
     pub(crate) loopback: loopback::LoopBack,
     /// LoopBack 4 applications (see `libs/loopback4.rs`).
     pub(crate) loopback4: loopback4::Lb4State,
+    /// What the program wrote on Socket.IO values (see `libs/socketio.rs`
+    /// `set_sio_prop`).
+    pub(crate) sio_props: socketio::SioProps,
     /// `new OpenAPIBackend(...)` instances (see `libs/openapi_backend.rs`).
     pub(crate) openapi_backends: openapi_backend::Backends,
     /// express-openapi-validator v3's `new OpenApiValidator(options)`s (see `libs/openapi_validator.rs`).
@@ -303,8 +306,10 @@ pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@R
 
 /// Words that mean a file may use Socket.IO (the prefilter flag `SOCKET`):
 /// socketio.rs and socketio_client.rs; vue.rs's `this.$root.getSocket()`
-/// (Vue components reach the socket through the root or a parent).
-pub(crate) const SOCKET_WORDS: &[&str] = &["socket", "io.", "io?.", "$root.", "$parent."];
+/// (Vue components reach the socket through the root or a parent). `Socket`
+/// as well as `socket`: a page script that only uses the page's
+/// `signalingSocket` (the census reads receivers' names in any case).
+pub(crate) const SOCKET_WORDS: &[&str] = &["socket", "Socket", "io.", "io?.", "$root.", "$parent."];
 
 /// Every package Portolan models, one row each, grouped by the module that
 /// gives it meaning.
@@ -1033,6 +1038,14 @@ pub(crate) fn method(
         Value::Builtin(Builtin::InversifyServer(id)) => ip.inversify_method(ctx, *id, name, call),
         _ => return None,
     })
+}
+
+/// `o.prop = v` on a value a library made: a Socket.IO value keeps what the
+/// program writes on it (`Interp::set_sio_prop`); other writes are dropped.
+pub(crate) fn set_value_member(ip: &mut Interp, o: &Value, prop: &str, v: Value) {
+    if let Value::Sio(s) = o {
+        ip.set_sio_prop(s, prop, v);
+    }
 }
 
 /// A member of a value a library made (a Socket.IO value, a request or

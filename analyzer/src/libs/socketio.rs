@@ -21,6 +21,15 @@ use crate::inventory::{Direction, Side};
 use crate::libs::socketio_syntax::*;
 use crate::machine::*;
 
+/// What the program writes on Socket.IO values, by kind, server and
+/// namespace: `socket.request = function (type, data) { return new
+/// Promise((r) => socket.emit(type, data, r)) }` (the mediasoup clients'
+/// request helper), `socket.userId = id`. A later `socket.request('join')`
+/// calls the function with the socket as `this`, so the helper's emit is
+/// charted under each name its callers give; reads of a name Socket.IO
+/// itself defines keep its meaning.
+pub(crate) type SioProps = HashMap<(SioKind, u32, Rc<str>), Rc<ObjData>>;
+
 /// Events Socket.IO itself uses; flagged as lifecycle, not API.
 pub(crate) const RESERVED_EVENTS: &[&str] = &[
     "connect",
@@ -233,6 +242,24 @@ impl Interp {
         sio(kind, u32::MAX, if manager { "/" } else { &ns })
     }
 
+    /// `socket.prop = v`: kept for the socket's kind, server and namespace
+    /// (see [`SioProps`]).
+    pub(crate) fn set_sio_prop(&mut self, s: &Sio, prop: &str, v: Value) {
+        self.libs
+            .sio_props
+            .entry((s.kind, s.server, s.ns.clone()))
+            .or_insert_with(ObjData::new)
+            .set(prop, v);
+    }
+
+    /// What the program wrote under `prop` on a Socket.IO value like `s`.
+    fn sio_prop(&self, s: &Sio, prop: &str) -> Option<Value> {
+        self.libs
+            .sio_props
+            .get(&(s.kind, s.server, s.ns.clone()))?
+            .get(prop)
+    }
+
     pub(crate) fn sio_member(&mut self, s: &Rc<Sio>, prop: &str) -> Value {
         match (s.kind, prop) {
             (SioKind::Server, "sockets") => s.derive(SioKind::Namespace),
@@ -258,7 +285,7 @@ impl Interp {
             // the transport's own requests, and its `on` hears engine
             // events, neither a route nor a Socket.IO event.
             (SioKind::Server, "engine") => Value::of_package("engine.io"),
-            _ => Value::dynamic(),
+            _ => self.sio_prop(s, prop).unwrap_or_else(Value::dynamic),
         }
     }
 
@@ -604,6 +631,18 @@ impl Interp {
             }
             _ => {
                 let argv = self.eval_args(ctx, &call.args);
+                // A method the program wrote on the socket (`socket.request
+                // = function (type, data) {…}`): its body runs.
+                if let Some(f @ Value::Func(_)) = self.sio_prop(s, name) {
+                    return self.call_value_now(
+                        ctx,
+                        &f,
+                        argv,
+                        &call.args,
+                        call.line,
+                        Some(Value::Sio(s.clone())),
+                    );
+                }
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::dynamic()
             }

@@ -641,12 +641,16 @@ impl Interp {
             // entry's own start-up already ran when the routes were read.
             let method = matches!(receiver, Some(Value::Obj(_) | Value::Class(_)))
                 && self.secondary_program();
+            // A discarded call of the program's start-up code (see
+            // `Running::startup`).
+            let startup = discarded && (self.js.stack.is_empty() || self.running.startup > 0);
             tracked
                 || request
                 || dispatcher
                 || match file {
                     Some(file) => {
-                        (names || method) && self.loader.needles_of(file) & needle::SOCKET != 0
+                        (names || method || startup)
+                            && self.loader.needles_of(file) & needle::SOCKET != 0
                     }
                     None => !matches!(f, Value::Deferred(_)),
                 }
@@ -660,13 +664,18 @@ impl Interp {
             }) || tracked
         };
         if follow {
-            if discarded
+            let top = self.js.stack.is_empty();
+            self.running.startup += u32::from(top);
+            let r = if discarded
                 && let Value::Func(c) = f
                 && self.memo_eligible()
             {
-                return self.call_discarded(ctx, c, argv, args, line, this);
-            }
-            self.call_value_now(ctx, f, argv, args, line, this)
+                self.call_discarded(ctx, c, argv, args, line, this)
+            } else {
+                self.call_value_now(ctx, f, argv, args, line, this)
+            };
+            self.running.startup -= u32::from(top);
+            r
         } else {
             // A function a route's code calls runs for each request, even
             // when the run does not follow it (see `census_rec::in_handlers`).

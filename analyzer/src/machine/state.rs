@@ -316,6 +316,12 @@ impl DynLoop {
 /// that construct begins and restored where it ends.
 #[derive(Default)]
 pub(crate) struct Running {
+    /// Depth of calls a program's start-up code made (a module's top level,
+    /// and what runs beneath it): while looking for events, a discarded call
+    /// there (`initClientPeer();`) runs where the program runs it, so the
+    /// module state it sets (`signalingSocket = io()`) is what the code after
+    /// it reads, not left to the pass over uncalled functions.
+    pub(crate) startup: u32,
     /// The call an expression statement makes (file, line of the call):
     /// its value is discarded, so it only matters for what it does, and it
     /// is followed even into a module that cannot route. E.g. `await

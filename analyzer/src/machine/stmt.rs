@@ -544,7 +544,9 @@ impl Interp {
                 self.note_path_write(&props, prop);
                 props.set(prop, v);
             }
-            _ => {}
+            _ => {
+                crate::libs::set_value_member(self, o, prop, v);
+            }
         }
     }
 }
