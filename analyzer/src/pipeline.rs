@@ -455,6 +455,7 @@ pub(crate) fn analyze_here(
                 && mentions_sockets(loader.needles_of(i))
                 && !interp.is_loaded(i)
                 && !is_test_path(project.rel(i))
+                && !crate::project::is_tool_config(project.rel(i))
         })
         .collect();
     loader.prefetch(sock.iter().copied());

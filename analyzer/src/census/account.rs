@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 /// The files whose census counts: every non-test file the analysis read, and
 /// the others whose bytes hold a registration-shaped call (client-side
-/// files only when they mention sockets, for their event sites).
+/// files only when they mention sockets, for their event sites). A build
+/// tool's configuration counts in neither case (its `devServer.app.get`
+/// serves the tool's development server).
 pub(crate) fn files(
     project: &Project,
     loader: &Arc<Loader>,
@@ -29,7 +31,7 @@ pub(crate) fn files(
     (0..project.files.len() as FileId)
         .filter(|&i| {
             let rel = project.rel(i);
-            if crate::is_test_path(rel) {
+            if crate::is_test_path(rel) || crate::project::is_tool_config(rel) {
                 return false;
             }
             touched.contains(&i)
