@@ -246,6 +246,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 || rec_pages.program_files.contains(&file))
                 && !serving.contains(&file);
             let mut sio_package = None;
+            // (Only HTTP items ask: a browser app's socket sites are its
+            // client's, counted by the socket rules.)
+            let mut client_package = None;
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
                 && (imports_socket_io(facts)
                     || rec.event_sources.iter().any(|(f, _)| *f == file)
@@ -325,7 +328,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 let counted = if !event {
                     // (A module a file-based router serves is server code
                     // wherever it sits: `server/api/client/index.get.ts`.)
-                    !client || item.kind == CensusKind::FileRoute
+                    !(client
+                        || *client_package
+                            .get_or_insert_with(|| super::in_client_package(project, &rel)))
+                        || item.kind == CensusKind::FileRoute
                 } else if !run.events {
                     false
                 } else if item.kind == CensusKind::Event {

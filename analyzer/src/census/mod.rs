@@ -90,6 +90,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::rc::Rc;
 
+mod client_package;
+pub(crate) use client_package::in_client_package;
 mod account;
 mod declared;
 mod imported;
