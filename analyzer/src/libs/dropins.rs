@@ -2,6 +2,8 @@
 //! servers mounted on Express.
 //!
 //! Captures: drop-in routers (`express-promise-router`'s `Router()`,
+//! `co-router`'s `new Router()` (generator handlers run by co), the
+//! standalone `router` package Express's own router is (`Router()`),
 //! `express-async-router`'s `AsyncRouter()`, `@awaitjs/express`'s `Router()`
 //! and `addAsync(app)` with `getAsync`/`postAsync`/…/`useAsync`);
 //! Express-compatible servers whose apps register routes as Express's do
@@ -28,7 +30,7 @@ use crate::machine::*;
 /// The value of a modelled package's default export, if this module models it.
 pub(crate) fn default_export(pkg: &str) -> Option<Value> {
     Some(match pkg {
-        "express-promise-router" => Value::Builtin(Builtin::RouterCtor),
+        "express-promise-router" | "co-router" | "router" => Value::Builtin(Builtin::RouterCtor),
         "polka" => Value::Builtin(Builtin::Express),
         "express-ws" => Value::Builtin(Builtin::Framework(Rc::from("express-ws"))),
         _ => return None,
@@ -60,7 +62,9 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         )
         | ("express-graphql", "graphqlHTTP")
         | ("graphql-http/lib/use/express", "createHandler") => framework("graphql-middleware"),
-        ("express-promise-router" | "express-ws" | "polka", "default") => default_export(pkg),
+        ("express-promise-router" | "co-router" | "router" | "express-ws" | "polka", "default") => {
+            default_export(pkg)
+        }
         _ => None,
     }
 }

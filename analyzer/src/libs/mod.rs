@@ -414,6 +414,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("swagger-routes-express", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
+    modelled("co-router", Module::Family),
+    modelled("router", Module::Family),
     modelled("express-async-router", Module::Family),
     modelled("@awaitjs/express", Module::Family),
     modelled("express-ws", Module::Family),
