@@ -247,8 +247,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 && !serving.contains(&file);
             let mut sio_package = None;
             // (Only HTTP items ask: a browser app's socket sites are its
-            // client's, counted by the socket rules.)
-            let mut client_package = None;
+            // client's, counted by the socket rules. A file an entry
+            // reached is the program's, whatever its package depends on: a
+            // studio package's server module run by its host.)
+            let mut client_package = run.reached.contains(&file).then_some(false);
             let socket_file = run.loader.needles_of(file) & needle::SOCKET != 0
                 && (imports_socket_io(facts)
                     || rec.event_sources.iter().any(|(f, _)| *f == file)

@@ -7,7 +7,8 @@
 /// Its `restApi.post('/x', body)` is an HTTP client's call and its
 /// `app.use(plugin)` a Vue plugin, not registrations (a Vue admin's axios
 /// helpers were unreached-file errors). A package with both, a Next.js or
-/// Vite app with a custom Express server, is not one.
+/// Vite app with a custom Express server, is not one; nor is a file an entry
+/// reaches (the accounting asks only for unreached files).
 pub(crate) fn in_client_package(project: &crate::project::Project, rel: &str) -> bool {
     let browser = |n: &str| {
         matches!(
