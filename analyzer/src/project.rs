@@ -19,6 +19,8 @@
 //! (`require()` takes the entry's first `require`/`node`/`default`, as Node
 //! does; an import prefers `import`), after a bundler's `source`.
 //!
+//! Also: npm aliases (`"web": "npm:express@^4"`: `require('web')` is Express).
+//!
 //! Also: a file a package script copies into place before the program
 //! runs (`cp config.template.js config.js`: `script_copies.rs`).
 //!
@@ -628,6 +630,15 @@ impl Project {
     }
 
     fn resolve_bare_as(&self, from_dir: &str, spec: &str, how: Loading) -> Resolved {
+        // An npm alias (`"socket.io-client-v4": "npm:socket.io-client@4.8.1"`):
+        // node_modules holds the aliased package under the alias's name.
+        match self.npm_alias(from_dir, spec) {
+            Some(real) => self.resolve_bare_unaliased(from_dir, &real, how),
+            None => self.resolve_bare_unaliased(from_dir, spec, how),
+        }
+    }
+
+    fn resolve_bare_unaliased(&self, from_dir: &str, spec: &str, how: Loading) -> Resolved {
         let bare = spec.strip_prefix("node:").unwrap_or(spec);
         if is_known_package(spec) || is_known_package(bare) {
             return Resolved::Known(bare.to_string());

@@ -1,7 +1,8 @@
 //! Aliases of packages other than TypeScript's: module-alias's
 //! `_moduleAliases` in a package.json (`{ "~": "." }`: `require('~/server/routes')`)
 //! and the folders a package's scripts put on `NODE_PATH`
-//! (`"start": "NODE_PATH=. node index.js"`). Not captured: `NODE_PATH` set
+//! (`"start": "NODE_PATH=. node index.js"`), and npm aliases in a package's
+//! dependencies (`"v4": "npm:socket.io-client@4.8.1"`). Not captured: `NODE_PATH` set
 //! outside the package's scripts (a shell profile, a Dockerfile).
 
 use super::{Project, Resolved, ancestors, escapes_root, join_rel, normalize, split_package};
@@ -29,6 +30,35 @@ impl Project {
             Some(r) => r,
             None if self.declarations_at(&target) => Resolved::External(spec.to_string()),
             None => Resolved::Missing,
+        })
+    }
+
+    /// `spec` with its package name replaced by the package an npm alias of
+    /// the package that installs the importing file names (`"v4":
+    /// "npm:socket.io-client@4.8.1"` makes `v4/dist/x` `socket.io-client/dist/x`);
+    /// `None` when the package is no alias.
+    pub(super) fn npm_alias(&self, from_dir: &str, spec: &str) -> Option<String> {
+        let (name, sub) = split_package(spec);
+        let pkg = ancestors(from_dir).find_map(|d| {
+            let p = self.package_at(d)?;
+            super::DEPENDENCY_KEYS
+                .iter()
+                .any(|k| p.json.get(k).is_some())
+                .then_some(p)
+        })?;
+        let range = super::DEPENDENCY_KEYS
+            .iter()
+            .find_map(|k| pkg.json.get(k)?.get(name)?.as_str())?;
+        let target = range.strip_prefix("npm:")?;
+        // `@scope/name@range` or `name@range`: the name ends at the `@` after
+        // its first character.
+        let real = match target.char_indices().skip(1).find(|(_, c)| *c == '@') {
+            Some((at, _)) => &target[..at],
+            None => target,
+        };
+        (!real.is_empty() && real != name).then(|| match sub {
+            "" => real.to_string(),
+            sub => format!("{real}/{sub}"),
         })
     }
 
