@@ -114,6 +114,11 @@ pub(crate) struct Project {
     outputs: Vec<OutputDir>,
     /// Aliases of the bundlers' configurations (see `project/bundler.rs`).
     bundler_aliases: Vec<bundler::BundlerAlias>,
+    /// The files the packages' scripts copy into place (`script_copies.rs`).
+    script_copies: Vec<script_copies::ScriptCopy>,
+    /// Whether a package.json declares an npm alias (`"v4": "npm:x@4"`):
+    /// bare specifiers are only looked up as aliases then.
+    npm_aliases: bool,
     /// Why the cached walk was discarded, if it was (shown under `--timings`).
     pub(crate) cache_note: Option<String>,
     /// Scripts left out because their bytes are generated (see [`crate::generated`]).
@@ -351,6 +356,8 @@ impl Project {
             add_module_exports,
             outputs: Vec::new(),
             bundler_aliases: Vec::new(),
+            script_copies: Vec::new(),
+            npm_aliases: false,
             cache_note,
             generated,
         };
@@ -391,6 +398,15 @@ impl Project {
         project.outputs.dedup();
         project.set_aside_built_copies();
         project.read_bundler_aliases();
+        project.script_copies = project.read_script_copies();
+        project.npm_aliases = project.packages.iter().any(|p| {
+            DEPENDENCY_KEYS.iter().any(|k| {
+                p.json.get(k).and_then(|d| d.as_object()).is_some_and(|d| {
+                    d.values()
+                        .any(|v| v.as_str().is_some_and(|v| v.starts_with("npm:")))
+                })
+            })
+        });
         Ok(project)
     }
 

@@ -170,15 +170,7 @@ impl Interp {
         }
         if let Some(f) = self.rec.routers[id as usize].props.get(name).cloned() {
             // A method the program added to the instance (`app.map = function ...`).
-            let argv = self.eval_args(ctx, &call.args);
-            return self.call_value_now(
-                ctx,
-                &f,
-                argv,
-                &call.args,
-                call.line,
-                Some(Value::Router(id)),
-            );
+            return self.call_written_method(ctx, &f, call, Value::Router(id));
         }
         if matches!(name, "get" | "set") && call.args.len() == 1 {
             // `app.get('setting')` reads a setting; it is not a route.

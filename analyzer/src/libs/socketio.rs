@@ -630,19 +630,12 @@ impl Interp {
                 Value::Sio(s.clone())
             }
             _ => {
-                let argv = self.eval_args(ctx, &call.args);
                 // A method the program wrote on the socket (`socket.request
                 // = function (type, data) {…}`): its body runs.
                 if let Some(f @ Value::Func(_)) = self.sio_prop(s, name) {
-                    return self.call_value_now(
-                        ctx,
-                        &f,
-                        argv,
-                        &call.args,
-                        call.line,
-                        Some(Value::Sio(s.clone())),
-                    );
+                    return self.call_written_method(ctx, &f, call, Value::Sio(s.clone()));
                 }
+                let argv = self.eval_args(ctx, &call.args);
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
                 Value::dynamic()
             }

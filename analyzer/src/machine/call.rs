@@ -693,6 +693,20 @@ impl Interp {
         }
     }
 
+    /// `o.name(...)` where `f` is a function the program wrote on `o`, a
+    /// library's value (`app.map = function …`, `socket.request = function
+    /// …`): its body runs with `o` as `this`.
+    pub(crate) fn call_written_method(
+        &mut self,
+        ctx: &Ctx,
+        f: &Value,
+        call: &crate::ir::Call,
+        this: Value,
+    ) -> Value {
+        let argv = self.eval_args(ctx, &call.args);
+        self.call_value_now(ctx, f, argv, &call.args, call.line, Some(this))
+    }
+
     pub(crate) fn call_value_now(
         &mut self,
         ctx: &Ctx,

@@ -38,6 +38,9 @@ impl Project {
     /// "npm:socket.io-client@4.8.1"` makes `v4/dist/x` `socket.io-client/dist/x`);
     /// `None` when the package is no alias.
     pub(super) fn npm_alias(&self, from_dir: &str, spec: &str) -> Option<String> {
+        if !self.npm_aliases {
+            return None;
+        }
         let (name, sub) = split_package(spec);
         let pkg = ancestors(from_dir).find_map(|d| {
             let p = self.package_at(d)?;
@@ -72,14 +75,9 @@ impl Project {
     pub(super) fn node_path(&self, from_dir: &str, spec: &str, bare: &str) -> Option<Resolved> {
         let (name, _) = split_package(bare);
         for (dir, pkg) in ancestors(from_dir).filter_map(|d| Some((d, self.package_at(d)?))) {
-            let declared = [
-                "dependencies",
-                "devDependencies",
-                "peerDependencies",
-                "optionalDependencies",
-            ]
-            .iter()
-            .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
+            let declared = super::DEPENDENCY_KEYS
+                .iter()
+                .any(|k| pkg.json.get(k).and_then(|d| d.get(name)).is_some());
             if declared {
                 return None;
             }

@@ -11,34 +11,63 @@
 
 use super::{Project, ancestors, escapes_root, join_rel, normalize};
 
+/// One copy a package script makes: root-relative paths, the source a file
+/// of the project.
+pub(super) struct ScriptCopy {
+    /// The folder of the package.json whose script copies.
+    pkg_dir: String,
+    from: String,
+    to: String,
+}
+
 impl Project {
-    /// The file a package script copies to `target` (a root-relative path,
-    /// maybe without its extension), when `target` is not in the project;
-    /// `None` when no script copies there or the source is missing too.
-    pub(super) fn copied_by_script(&self, target: &str) -> Option<String> {
-        let dir = target.rsplit_once('/').map_or("", |(d, _)| d);
-        for (pkg_dir, pkg) in ancestors(dir).filter_map(|d| Some((d, self.package_at(d)?))) {
+    /// Every one-file copy the project's package scripts make whose source
+    /// is a file (read once, when the project is read).
+    pub(super) fn read_script_copies(&self) -> Vec<ScriptCopy> {
+        let mut out = Vec::new();
+        for pkg in &self.packages {
             let Some(scripts) = pkg.json.get("scripts").and_then(|s| s.as_object()) else {
                 continue;
             };
             for cmd in scripts.values().filter_map(|v| v.as_str()) {
                 for (src, dst) in copies(cmd) {
-                    let dst = normalize(&join_rel(pkg_dir, dst));
-                    let src = normalize(&join_rel(pkg_dir, src));
-                    if escapes_root(&dst) || escapes_root(&src) {
+                    let to = normalize(&join_rel(&pkg.dir, dst));
+                    let from = normalize(&join_rel(&pkg.dir, src));
+                    if escapes_root(&to) || escapes_root(&from) || !self.root.join(&from).is_file()
+                    {
                         continue;
                     }
-                    let names_target = dst == target
-                        || dst.strip_prefix(target).is_some_and(|ext| {
-                            ext.starts_with('.') && !ext[1..].contains(['.', '/'])
-                        });
-                    if names_target && self.root.join(&src).is_file() {
-                        return Some(src);
-                    }
+                    out.push(ScriptCopy {
+                        pkg_dir: pkg.dir.clone(),
+                        from,
+                        to,
+                    });
                 }
             }
         }
-        None
+        out
+    }
+
+    /// The file a package script copies to `target` (a root-relative path,
+    /// maybe without its extension), when `target` is not in the project;
+    /// `None` when no script of a package.json enclosing it copies there.
+    pub(super) fn copied_by_script(&self, target: &str) -> Option<String> {
+        if self.script_copies.is_empty() {
+            return None;
+        }
+        let dir = target.rsplit_once('/').map_or("", |(d, _)| d);
+        ancestors(dir).find_map(|d| {
+            self.script_copies
+                .iter()
+                .filter(|c| c.pkg_dir == d)
+                .find(|c| {
+                    c.to == target
+                        || c.to.strip_prefix(target).is_some_and(|ext| {
+                            ext.starts_with('.') && !ext[1..].contains(['.', '/'])
+                        })
+                })
+                .map(|c| c.from.clone())
+        })
     }
 }
 
