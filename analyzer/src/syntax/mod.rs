@@ -705,9 +705,9 @@ fn name_flow_type_spreads(out: &mut [u8]) {
                     out[j..j + 3].copy_from_slice(b"_: ");
                     j += 2;
                 }
-                // A string ends the region (literal types are written in
-                // one-line unions, never holding braces); a `(` opens a
-                // function type, whose rest parameters (`...args`) stay.
+                // A string literal type is skipped to its end (on its
+                // line), braces in it not counted; a `(` opens a function
+                // type, skipped whole, whose rest parameters (`...args`) stay.
                 b'\'' | b'"' | b'`' => {
                     let q = out[j];
                     j += 1;
