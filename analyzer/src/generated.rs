@@ -10,10 +10,22 @@
 //! as code (a `;` or `(` per 100 bytes). Example: `define("vs/abap",["exports"],
 //! (function(e){"use strict";const t={…` on one 14 KB line.
 //!
+//! A script is generated, too, when a bundler's module runtime opens it: in
+//! its first [`PRELUDE`] bytes stands one of [`BUNDLER_RUNTIMES`], such as
+//! browserify's `var c="function"==typeof require&&require` or webpack's
+//! `/******/ (function(modules) { // webpackBootstrap`. Such a bundle has
+//! short lines when it was built without minifying (Strider's 2.7 MB
+//! `dist/scripts/app.js`), and its modules are the browser's copies of
+//! packages and of the repository's own client code, whose sources are read
+//! where they stand.
+//!
 //! Deliberately not generated: TypeScript and markup (never minified in a
-//! repository), scripts under 1,000 bytes (cheap to read), and long lines of
-//! text or data (prompt templates, base64, JSON fixtures: few `;` or `(`).
-//! Unminified bundles (a webpack build with short lines) are read as source.
+//! repository), scripts under 1,000 bytes (cheap to read), long lines of text
+//! or data (prompt templates, base64, JSON fixtures: few `;` or `(`), a
+//! runtime's name further in (a test quoting a stack trace through
+//! `__webpack_modules__`), and compiled output that only ends in a
+//! `sourceMappingURL` comment (a vendored library compiled from TypeScript is
+//! what the server runs).
 
 use crate::inventory::{Finding, FindingCode, Location};
 use crate::project::SourceFile;
@@ -27,6 +39,17 @@ const SAMPLE: usize = 64 << 10;
 const LONG_LINE: usize = 500;
 /// Smaller scripts are always read.
 const MIN_SIZE: u64 = 1000;
+/// How far into a script a bundler's runtime is looked for: bundlers write
+/// it first, after at most a licence banner.
+const PRELUDE: usize = 2048;
+/// Words only a bundler's module runtime writes.
+const BUNDLER_RUNTIMES: [&[u8]; 5] = [
+    b"\"function\"==typeof require&&require",
+    b"webpackBootstrap",
+    b"function __webpack_require__(",
+    b"var __webpack_modules__",
+    b"parcelRequire",
+];
 
 /// Whether a script whose path and size these are is judged by its bytes.
 pub(crate) fn may_be_generated(rel: &str, size: u64) -> bool {
@@ -46,8 +69,21 @@ pub(crate) fn is_generated_file(abs: &Path) -> bool {
     is_generated(&sample)
 }
 
-/// The rule (see the module doc) over the first bytes of a script.
+/// The rules (see the module doc) over the first bytes of a script.
 fn is_generated(sample: &[u8]) -> bool {
+    is_minified(sample) || is_bundle(sample)
+}
+
+/// Whether a bundler's module runtime opens the script.
+fn is_bundle(sample: &[u8]) -> bool {
+    let head = &sample[..sample.len().min(PRELUDE)];
+    BUNDLER_RUNTIMES
+        .iter()
+        .any(|word| head.windows(word.len()).any(|w| w == *word))
+}
+
+/// Whether long lines of code hold half the sample or more.
+fn is_minified(sample: &[u8]) -> bool {
     let (mut long, mut code) = (0usize, 0usize);
     for line in sample.split(|&b| b == b'\n') {
         if line.len() >= LONG_LINE {
@@ -100,7 +136,7 @@ pub(crate) fn findings(skipped: &[SourceFile]) -> Vec<Finding> {
                     line: 1,
                 },
                 message: format!(
-                    "{n} generated script{} under {folder} ({}) not analyzed: minified code, as bundlers write it, left out like `*.min.js`{}",
+                    "{n} generated script{} under {folder} ({}) not analyzed: minified or bundled code, as bundlers write it, left out like `*.min.js`{}",
                     if n == 1 { "" } else { "s" },
                     size_text(bytes),
                     if n == 1 {
@@ -150,5 +186,21 @@ mod tests {
         // One long line among much ordinary code.
         let mixed = format!("{source}{}\n", "f(a);".repeat(120));
         assert!(!is_generated(mixed.as_bytes()));
+    }
+
+    #[test]
+    fn a_bundler_runtime_at_the_top_is_generated() {
+        let body = "var $ = require('jquery');\nsocket.on('x', f);\n".repeat(100);
+        let browserify = format!(
+            "(function(){{function r(e,n,t){{function o(i,f){{if(!n[i]){{if(!e[i]){{var c=\"function\"==typeof require&&require;}}}}}}}}}})()({{1:[function(require,module,exports){{\n{body}"
+        );
+        assert!(is_generated(browserify.as_bytes()));
+        let webpack = format!(
+            "/******/ (function(modules) {{ // webpackBootstrap\n/******/ \tvar installedModules = {{}};\n{body}"
+        );
+        assert!(is_generated(webpack.as_bytes()));
+        // The same words quoted further into ordinary code.
+        let quoted = format!("{body}// at __webpack_modules__ webpackBootstrap\n");
+        assert!(!is_generated(quoted.as_bytes()));
     }
 }

@@ -147,7 +147,7 @@ fn mtime_of(p: &Path) -> u128 {
         .unwrap_or(0)
 }
 
-const WALK_CACHE_VERSION: u32 = 4;
+const WALK_CACHE_VERSION: u32 = 5;
 const WALK_KIND: &[u8; 4] = b"WALK";
 
 impl WalkCache {
