@@ -18,10 +18,13 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
+/// An operation of one app: (app, method, full path, regex).
+pub(crate) type OpKey = (u32, String, String, bool);
+
 pub(crate) struct WalkOut {
     /// (app, method, full path, regex) → declarations
-    pub(crate) ops: BTreeMap<(u32, String, String, bool), Vec<Declaration>>,
-    pub(crate) mount_paths: BTreeMap<(u32, String, String, bool), String>,
+    pub(crate) ops: BTreeMap<OpKey, Vec<Declaration>>,
+    pub(crate) mount_paths: BTreeMap<OpKey, String>,
     pub(crate) reached_routers: HashSet<u32>,
     pub(crate) decl_keys: BTreeSet<(FileId, u32, String, String)>,
     pub(crate) app_mounts: BTreeSet<String>,
@@ -37,6 +40,9 @@ pub(crate) struct WalkOut {
     /// no later route or `use` took the requests from is accounted for by a
     /// finding ([`settle_passed_on`]).
     pub(crate) passed_on: Vec<PassedOn>,
+    /// The program that made each declaration in `ops` (by its index in
+    /// the list), for [`either`].
+    pub(crate) programs: BTreeMap<(OpKey, usize), Option<FileId>>,
 }
 
 /// A route registered only to pass requests on, kept in case nothing after
@@ -569,18 +575,25 @@ pub(crate) fn walk(
                         });
                         continue;
                     }
-                    let list = out.ops.entry(key).or_default();
+                    let list = out.ops.entry(key.clone()).or_default();
                     // The same declaration reached again (a function called
                     // in both branches of an `if`): it runs when either
                     // path's conditions hold.
                     match list
                         .iter_mut()
-                        .find(|d| d.at == decl.at && d.via == decl.via)
+                        .enumerate()
+                        .find(|(_, d)| d.at == decl.at && d.via == decl.via)
                     {
-                        Some(d) => {
-                            d.conditional = either(d.conditional.take(), decl.conditional);
+                        Some((i, d)) => {
+                            let same_program =
+                                out.programs.get(&(key, i)).copied().flatten() == reg.program;
+                            d.conditional =
+                                either(d.conditional.take(), decl.conditional, same_program);
                         }
-                        None => list.push(decl),
+                        None => {
+                            out.programs.insert((key, list.len()), reg.program);
+                            list.push(decl);
+                        }
                     }
                     let expanded: Vec<&str> = match Method::parse(method) {
                         Some(Method::All) => {
@@ -671,6 +684,7 @@ pub(crate) fn build_inventory(
         dispatches: Vec::new(),
         unanswered: BTreeMap::new(),
         passed_on: Vec::new(),
+        programs: BTreeMap::new(),
     };
     let roots: Vec<u32> = interp
         .rec
@@ -1072,11 +1086,16 @@ fn public_contract(project: &Project, c: &machine::RawContract) -> Contract {
 /// The condition of a declaration reached under conditions `a` and under
 /// `b`: none when they are each other's negation (`x` and `!(x)`, the two
 /// branches of one `if`), else `a || b`. When one of the two is
-/// unconditional the first stays as it is (a factory two entries call, one
-/// of them with the test decided, is still conditional in the other).
-fn either(a: Option<String>, b: Option<String>) -> Option<String> {
-    let (Some(a), Some(b)) = (a.clone(), b) else {
-        return a;
+/// unconditional, a program that reached it both ways always runs it (`if
+/// (A) start(); start();`): so does the declaration. Two programs (entries)
+/// are two runs: a factory one entry calls under a test and another with
+/// the test decided is conditional in the first, whichever entry was run
+/// first.
+fn either(a: Option<String>, b: Option<String>, same_program: bool) -> Option<String> {
+    let (a, b) = match (a, b) {
+        (Some(a), Some(b)) => (a, b),
+        _ if same_program => return None,
+        (a, b) => return a.or(b),
     };
     if a == b {
         return Some(a);

@@ -73,6 +73,7 @@ impl Interp {
             doc,
             via,
             declared: None,
+            program: self.current_program(),
         };
         self.rec.routers[id as usize].regs.push(reg);
         self.js.reentry.registered += 1;
