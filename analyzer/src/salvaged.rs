@@ -54,7 +54,6 @@ fn new_out() -> WalkOut {
         dispatches: Vec::new(),
         unanswered: BTreeMap::new(),
         passed_on: Vec::new(),
-        programs: BTreeMap::new(),
     }
 }
 

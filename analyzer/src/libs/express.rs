@@ -73,7 +73,6 @@ impl Interp {
             doc,
             via,
             declared: None,
-            program: self.current_program(),
         };
         self.rec.routers[id as usize].regs.push(reg);
         self.js.reentry.registered += 1;

@@ -316,7 +316,6 @@ impl Interp {
             doc: f.doc.clone(),
             via: None,
             declared: None,
-            program: self.current_program(),
         };
         self.rec.routers[router as usize].regs.push(reg);
         self.js.reentry.registered += 1;

@@ -356,12 +356,6 @@ impl Interp {
     }
 
     /// How the finding for a spent budget names the program charged now.
-    /// The program being charged now: its root file, or `None` for work no
-    /// one program owns.
-    pub(crate) fn current_program(&self) -> Option<FileId> {
-        self.js.reentry.programs.current
-    }
-
     pub(crate) fn program_label(&self) -> String {
         match self.js.reentry.programs.current {
             Some(root) => format!(

@@ -172,11 +172,6 @@ pub(crate) struct Reg {
     /// The decorator whose property the path is (`@Get('/x')` recorded in
     /// metadata a registry loop reads; see `machine/decorators.rs`).
     pub(crate) declared: Option<(FileId, u32)>,
-    /// The program (its entry) that made the registration; `None` for work
-    /// no one program owns. A declaration reached again under another
-    /// condition by the same program runs when either holds; see
-    /// `mounts::either`.
-    pub(crate) program: Option<FileId>,
 }
 
 /// An app or router instance.
