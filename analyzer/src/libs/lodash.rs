@@ -8,7 +8,12 @@
 //! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
 //! the other type tests (`isString`, `isObject`, `isNil`, … as `typeof` decides them), `union`, `uniq`,
 //! `concat`, `flatten`, `compact` and `includes` over known arrays,
-//! `identity`, `memoize`/`once` (what they wrap), each also from its
+//! `identity`, `memoize`/`once` (what they wrap), `defaultTo` (the default
+//! for `null`, `undefined` and `NaN`; over a run-time value the value, or a
+//! string default as an assumed one, like `??`), `castArray`, `head`/`first`,
+//! `last`, `isEmpty`, and the case helpers that build names (`kebabCase`,
+//! `snakeCase`, `camelCase`, `lowerCase`, `upperFirst`, `lowerFirst`,
+//! `capitalize`, splitting words as lodash does), each also from its
 //! per-method module (`lodash/merge`, `lodash-es/merge`, `lodash.merge`). Example:
 //! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
 //! entry of the table.
@@ -84,6 +89,19 @@ const METHODS: &[&str] = &[
     "flatten",
     "compact",
     "includes",
+    "defaultTo",
+    "castArray",
+    "head",
+    "first",
+    "last",
+    "isEmpty",
+    "kebabCase",
+    "snakeCase",
+    "camelCase",
+    "lowerCase",
+    "upperFirst",
+    "lowerFirst",
+    "capitalize",
 ];
 
 /// The helper a per-method module gives: `require('lodash/merge')`,
@@ -363,6 +381,46 @@ impl Interp {
                 (Value::Str(s), Value::Str(n)) => Value::Bool(s.contains(&*n)),
                 _ => Value::dynamic(),
             },
+            "defaultTo" => match arg(0) {
+                Value::Undef | Value::Null => arg(1),
+                Value::Num(n) if n.is_nan() => arg(1),
+                v if v.is_unknown() => match arg(1) {
+                    Value::Str(d) => {
+                        let when = format!("{} == null", texts.first().map_or("", String::as_str));
+                        self.assume(&d, when)
+                    }
+                    _ => v,
+                },
+                v => v,
+            },
+            "castArray" => match arg(0) {
+                Value::Arr(a) => Value::Arr(a),
+                _ if argv.is_empty() => Value::array(Vec::new()),
+                v => Value::array(vec![v]),
+            },
+            "head" | "first" | "last" => match arg(0) {
+                Value::Arr(a) => {
+                    let items = a.borrow();
+                    let item = if name == "last" {
+                        items.last()
+                    } else {
+                        items.first()
+                    };
+                    item.cloned().unwrap_or(Value::Undef)
+                }
+                _ => Value::dynamic(),
+            },
+            "isEmpty" => match arg(0) {
+                Value::Arr(a) => Value::Bool(a.borrow().is_empty()),
+                Value::Str(s) => Value::Bool(s.is_empty()),
+                Value::Undef | Value::Null | Value::Bool(_) | Value::Num(_) => Value::Bool(true),
+                _ => Value::dynamic(),
+            },
+            "kebabCase" | "snakeCase" | "camelCase" | "lowerCase" | "upperFirst" | "lowerFirst"
+            | "capitalize" => match arg(0).as_text() {
+                Some(t) if !arg(0).is_unknown() => Value::str(&case_of(name, &t)),
+                _ => Value::dynamic(),
+            },
             _ => {
                 self.run_callbacks(ctx, &argv, &[], line);
                 Value::external()
@@ -481,5 +539,91 @@ fn merge_into(target: &Rc<ObjData>, src: &Rc<ObjData>, deep: bool, only_missing:
             (Some(cur), _) if only_missing && !matches!(cur, Value::Undef) => {}
             _ => target.set(&k, v),
         }
+    }
+}
+
+/// lodash's words of `s`: runs of letters split where lower case turns to
+/// upper (`fooBar`), before the last capital of a run followed by lower case
+/// (`HTMLParser`), and runs of digits; everything else separates.
+fn words(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if let Some(&p) = cur.chars().last().as_ref() {
+            let next = chars.get(i + 1).copied();
+            let split = (p.is_ascii_digit() != c.is_ascii_digit())
+                || (p.is_lowercase() && c.is_uppercase())
+                || (p.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase));
+            if split {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// `_.name(s)` for the case helpers.
+fn case_of(name: &str, s: &str) -> String {
+    let upper_first = |w: &str| {
+        let mut c = w.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    let lower = |w: &String| w.to_lowercase();
+    match name {
+        "kebabCase" => words(s).iter().map(lower).collect::<Vec<_>>().join("-"),
+        "snakeCase" => words(s).iter().map(lower).collect::<Vec<_>>().join("_"),
+        "lowerCase" => words(s).iter().map(lower).collect::<Vec<_>>().join(" "),
+        "camelCase" => words(s)
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                if i == 0 {
+                    w.to_lowercase()
+                } else {
+                    upper_first(&w.to_lowercase())
+                }
+            })
+            .collect(),
+        "upperFirst" => upper_first(s),
+        "lowerFirst" => {
+            let mut c = s.chars();
+            c.next()
+                .map(|f| f.to_lowercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        }
+        "capitalize" => upper_first(&s.to_lowercase()),
+        _ => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod case_tests {
+    use super::case_of;
+
+    #[test]
+    fn case_helpers_split_words_as_lodash_does() {
+        assert_eq!(case_of("kebabCase", "fooBar"), "foo-bar");
+        assert_eq!(case_of("kebabCase", "__FOO_BAR__"), "foo-bar");
+        assert_eq!(case_of("kebabCase", "HTMLParser"), "html-parser");
+        assert_eq!(case_of("kebabCase", "userV2Api"), "user-v-2-api");
+        assert_eq!(case_of("snakeCase", "Foo Bar"), "foo_bar");
+        assert_eq!(case_of("camelCase", "--foo-bar--"), "fooBar");
+        assert_eq!(case_of("capitalize", "FRED"), "Fred");
+        assert_eq!(case_of("upperFirst", "fred"), "Fred");
+        assert_eq!(case_of("lowerFirst", "Fred"), "fred");
+        assert_eq!(case_of("lowerCase", "fooBar"), "foo bar");
     }
 }
