@@ -126,6 +126,20 @@ pub(crate) fn answers_later(f: &Func) -> bool {
     )
 }
 
+/// Whether `f`'s body uses a name it does not bind as a parameter that
+/// `outer` accepts (a callback written in a route that closes over the
+/// route's `res` or `next`, or over another such callback: `function (err,
+/// room) { if (!room) return res.sendStatus(404); next(); }`, `() =>
+/// cb(null, room)`). Names a nested function rebinds are its own.
+pub(crate) fn uses_outer(f: &Func, outer: &dyn Fn(&str) -> bool) -> bool {
+    let binds = |g: &Func, x: &str| g.params.iter().any(|p| param_name(Some(p)) == Some(x));
+    any_expr_in(
+        &f.body,
+        &|e| matches!(e, Expr::Ident(x) if !binds(f, x) && outer(x)),
+        &|_| true,
+    )
+}
+
 /// `res`, or an object literal carrying it (`{ email, res }`).
 fn hands_on(a: &Expr, res: &str) -> bool {
     match a {

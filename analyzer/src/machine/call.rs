@@ -533,6 +533,16 @@ impl Interp {
                 self.handed.push((v.clone(), ctx.file, line));
                 None
             }
+            // A route's callback handed on by name (`Room.findById(id, cb)`
+            // in the helper the route called with it): the callee calls it
+            // with what it found, which the analysis cannot know.
+            (Value::Func(c), _)
+                if self.running.route_contract.is_some()
+                    && self.running.route_callbacks.contains(&(c.file, c.func.id)) =>
+            {
+                let unknown_args = vec![Value::dynamic(); c.func.params.len()];
+                Some(self.call_value(ctx, v, unknown_args, &[], line, None))
+            }
             _ => None,
         }
     }
@@ -626,10 +636,12 @@ impl Interp {
                 Value::Func(c) => Some(c.file),
                 _ => None,
             };
+            let route_callback = |v: &Value| matches!(v, Value::Func(c) if self.running.route_callbacks.contains(&(c.file, c.func.id)));
             let request = self.running.route_contract.is_some()
-                && argv
+                && (argv
                     .iter()
-                    .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)));
+                    .any(|a| matches!(a, Value::Http(_) | Value::Zod(_)) || route_callback(a))
+                    || route_callback(f));
             // A listener handing a name it received to a dispatcher
             // (`relay.call(name, ...args)`): see `libs/socketio_multiplex.rs`.
             let dispatcher = self.running.listener_site.is_some()

@@ -778,6 +778,19 @@ impl Interp {
             bound: None,
         });
         let key = (ctx.file, f.id);
+        if self.running.route_contract.is_some() && !self.running.route_callbacks.contains(&key) {
+            let callbacks = &self.running.route_callbacks;
+            let route_value = |x: &str| {
+                ctx.scope.lookup(x).is_some_and(|v| match v {
+                    Value::Http(_) | Value::Builtin(Builtin::NextFn) => true,
+                    Value::Func(c) => callbacks.contains(&(c.file, c.func.id)),
+                    _ => false,
+                })
+            };
+            if crate::libs::answers::uses_outer(f, &route_value) {
+                self.running.route_callbacks.insert(key);
+            }
+        }
         if !self.deferred.called.contains(&key) {
             self.deferred
                 .uncalled

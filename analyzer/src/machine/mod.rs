@@ -813,6 +813,7 @@ impl Interp {
                 }
             }
             self.running.route_contract = None;
+            self.running.route_callbacks.clear();
             self.charge_program(was);
         }
     }

@@ -367,6 +367,13 @@ pub(crate) struct Running {
     pub(crate) path_writes: Vec<super::flow::PathWrites>,
     /// The contract of the route whose handlers are running.
     pub(crate) route_contract: Option<Rc<RefCell<RawContract>>>,
+    /// The functions (file, function id) the route's code made while its
+    /// contract is read: its callbacks (`findRoom(id, function (err, room)
+    /// { … res.sendStatus(404) … next() })`). Calls of them and calls
+    /// handing them on are followed, so what they answer is the route's.
+    /// A function is one when it closes over the route's response or
+    /// `next`, or over another of them (`() => cb(null, room)`).
+    pub(crate) route_callbacks: HashSet<(FileId, u32)>,
     /// The site of the Socket.IO listener whose body is running.
     pub(crate) listener_site: Option<usize>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
