@@ -501,9 +501,21 @@ pub(super) fn bindings_from(
     out
 }
 
+/// Node's EventEmitter names for adding a listener: Socket.IO servers,
+/// namespaces and sockets are emitters.
+const LISTEN_METHODS: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+    "prependOnceListener",
+];
+
 /// The methods the evaluation records for the census (see `machine/census_rec.rs`).
 pub(crate) fn is_census_method(name: &str) -> bool {
-    VERBS.contains(&name) || matches!(name, "use" | "param" | "on" | "once" | "emit")
+    VERBS.contains(&name)
+        || matches!(name, "use" | "param" | "emit")
+        || LISTEN_METHODS.contains(&name)
 }
 
 struct Walker {
@@ -1264,7 +1276,7 @@ impl Walker {
             let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
                 && c.args.get(1).is_some_and(handler_like);
             ok.then(|| item(CensusKind::Param, c.args.first()))
-        } else if matches!(m, "on" | "once" | "emit") {
+        } else if m == "emit" || LISTEN_METHODS.contains(&m) {
             let named = c
                 .args
                 .first()

@@ -40,6 +40,8 @@ pub(crate) const RESERVED_EVENTS: &[&str] = &[
     "error",
     "newListener",
     "removeListener",
+    // The server's, for each namespace it creates.
+    "new_namespace",
     // The client manager's own events (`socket.io.on('reconnect')`).
     "reconnect",
     "reconnect_attempt",
@@ -297,10 +299,17 @@ impl Interp {
             Side::Server
         };
         match (s.kind, name) {
-            (SioKind::Server | SioKind::Namespace, "on" | "once")
-                if self
-                    .first_text(ctx, call)
-                    .is_some_and(|n| n == "connection" || n == "connect") =>
+            // Node's EventEmitter names for `on` and `once` too: a server
+            // and a namespace are emitters (`io.prependListener('connection',
+            // …)`, socket.io-admin-ui's instrumentation).
+            (
+                SioKind::Server | SioKind::Namespace,
+                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
+            ) if self.first_text(ctx, call).is_some_and(|n| {
+                n == "connection"
+                    || n == "connect"
+                    || (n == "new_namespace" && s.kind == SioKind::Server)
+            }) =>
             {
                 let argv = self.eval_args(ctx, &call.args);
                 let ev = self.first_text_of(&argv).unwrap_or_default();
@@ -317,7 +326,13 @@ impl Interp {
                     false,
                     None,
                 );
-                let sock = s.derive(SioKind::Socket);
+                // `io.on('new_namespace', (nsp) => …)`: the server hands each
+                // namespace it creates, whose name the analysis cannot know.
+                let sock = if ev == "new_namespace" {
+                    sio(SioKind::Namespace, s.server, "{dynamic}")
+                } else {
+                    s.derive(SioKind::Socket)
+                };
                 if let Some(h) = argv.get(1) {
                     let h = self.force_deep(h.clone());
                     self.running.socket_handlers += 1;
@@ -336,7 +351,7 @@ impl Interp {
             }
             (
                 SioKind::Socket | SioKind::Client,
-                "on" | "once" | "prependListener" | "prependOnceListener",
+                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
             ) => {
                 let argv = self.eval_args(ctx, &call.args);
                 let direction = if side == Side::Server {
@@ -352,7 +367,11 @@ impl Interp {
                 let mut recorded = false;
                 for (ev, pattern) in self.event_names(ctx, call, &argv) {
                     recorded = !self.modes.sio_quiet;
-                    let kind = if name == "once" { "once" } else { "on" };
+                    let kind = if matches!(name, "once" | "prependOnceListener") {
+                        "once"
+                    } else {
+                        "on"
+                    };
                     let mut payload = match &listener {
                         Some(Value::Func(c)) => self.payload_from_params(c),
                         _ => None,
