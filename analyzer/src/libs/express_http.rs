@@ -206,7 +206,15 @@ impl Interp {
                         c.answered = true;
                     }
                 }
+                // Express set the status on `res` itself: a callback that
+                // ends it (`res.status(404).sendFile(page, (err) => …
+                // res.end(body))`) ends it with that status.
+                let was = self.running.res_status;
+                if status != 200 && status != 0 {
+                    self.running.res_status = Some(status);
+                }
                 self.run_callbacks(ctx, &argv, &call.args, call.line);
+                self.running.res_status = was;
                 Value::dynamic()
             }
             _ => {
