@@ -377,7 +377,7 @@ pub(crate) fn walk(
                 // operation (`app.put(p, adminOnly)` before `app.put(p, save)`);
                 // one that also answers in a callback is both.
                 let mut passing: Vec<ScopedMw> = Vec::new();
-                let only_passes = passes_on(&contract.borrow()).is_some();
+                let only_passes = passes_on(&contract.borrow(), method).is_some();
                 if let Some(refuses) = refuses_or_passes(&contract.borrow()) {
                     let name = handler
                         .as_ref()
@@ -988,8 +988,11 @@ type Refusal = (u16, FileId, u32);
 
 /// A route's handlers only pass the request on: they refuse it or pass it on
 /// ([`refuses_or_passes`]) and answer nothing in a callback either.
-fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
-    if c.answered {
+fn passes_on(c: &crate::libs::schemas::RawContract, method: &str) -> Option<Option<Refusal>> {
+    // A redirect answers a route at its own method (`router.post(path,
+    // add)` that passes on when the topic is missing and redirects to it
+    // once the reply is saved); an `all` route that redirects is a guard.
+    if c.answered || (c.redirects && method != "all") {
         return None;
     }
     refuses_or_passes(c)
@@ -1000,7 +1003,11 @@ fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
 /// least one). `Some` with the 401/403 it refuses with, if any. The routes
 /// after it at its method and path get what it passes on, behind its refusals.
 fn refuses_or_passes(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
-    if !c.passes || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
+    // (A guard that sends a visitor to log in redirects: it refuses too.)
+    if !c.passes
+        || (c.responses.is_empty() && !c.redirects)
+        || c.responses.iter().any(|r| r.0 < 400)
+    {
         return None;
     }
     Some(

@@ -105,6 +105,11 @@ pub(crate) struct RawContract {
     /// handler may answer so in a callback the run did not follow
     /// ([`crate::libs::answers::answers_later`]).
     pub(crate) answered: bool,
+    /// The handlers redirect (`res.redirect(url)`): at a route's own method
+    /// that is its answer (a form's POST answered by a redirect, nodeclub's
+    /// reply), while an `all` route that redirects or passes on is a guard
+    /// (see `mounts::passes_on`).
+    pub(crate) redirects: bool,
 }
 
 impl RawContract {
