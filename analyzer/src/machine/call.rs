@@ -492,6 +492,16 @@ impl Interp {
     ) -> Vec<Value> {
         let mut returned = Vec::new();
         self.census_handed(ctx.file, line, argv);
+        // The route's response handed to code the analysis does not run
+        // (`pipeline(stream, res, cb)`, `transport.handleRequest(req, res)`)
+        // is answered there.
+        if let Some(c) = &self.running.route_contract
+            && argv
+                .iter()
+                .any(|a| matches!(a, Value::Http(HttpVal::Res(_))))
+        {
+            c.borrow_mut().answered = true;
+        }
         // Code the analysis does not run may add keys to what it gets.
         for v in argv {
             Self::open_shape(v, 0);
