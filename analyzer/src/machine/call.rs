@@ -494,11 +494,15 @@ impl Interp {
         self.census_handed(ctx.file, line, argv);
         // The route's response handed to code the analysis does not run
         // (`pipeline(stream, res, cb)`, `transport.handleRequest(req, res)`)
-        // is answered there.
+        // is answered there; handed with `next` (`passport.authenticate(…)(req,
+        // res, next)`) it is a middleware's, which may pass the request on.
         if let Some(c) = &self.running.route_contract
             && argv
                 .iter()
                 .any(|a| matches!(a, Value::Http(HttpVal::Res(_))))
+            && !argv
+                .iter()
+                .any(|a| matches!(a, Value::Builtin(Builtin::NextFn)))
         {
             c.borrow_mut().answered = true;
         }
