@@ -991,7 +991,7 @@ type Refusal = (u16, FileId, u32);
 fn passes_on(c: &crate::libs::schemas::RawContract, method: &str) -> Option<Option<Refusal>> {
     // A redirect answers a route at its own method (`router.post(path,
     // add)` that passes on when the topic is missing and redirects to it
-    // once the reply is saved); an `all` route that redirects is a guard.
+    // once the reply is saved); at `all` it may be a guard's.
     if c.answered || (c.redirects && method != "all") {
         return None;
     }
@@ -1003,11 +1003,7 @@ fn passes_on(c: &crate::libs::schemas::RawContract, method: &str) -> Option<Opti
 /// least one). `Some` with the 401/403 it refuses with, if any. The routes
 /// after it at its method and path get what it passes on, behind its refusals.
 fn refuses_or_passes(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
-    // (A guard that sends a visitor to log in redirects: it refuses too.)
-    if !c.passes
-        || (c.responses.is_empty() && !c.redirects)
-        || c.responses.iter().any(|r| r.0 < 400)
-    {
+    if !c.passes || c.responses.is_empty() || c.responses.iter().any(|r| r.0 < 400) {
         return None;
     }
     Some(

@@ -107,8 +107,8 @@ pub(crate) struct RawContract {
     pub(crate) answered: bool,
     /// The handlers redirect (`res.redirect(url)`): at a route's own method
     /// that is its answer (a form's POST answered by a redirect, nodeclub's
-    /// reply), while an `all` route that redirects or passes on is a guard
-    /// (see `mounts::passes_on`).
+    /// reply; see `mounts::passes_on`), not at `all`, where it may be a
+    /// guard sending a visitor to log in.
     pub(crate) redirects: bool,
 }
 
