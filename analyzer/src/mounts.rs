@@ -377,7 +377,7 @@ pub(crate) fn walk(
                 // operation (`app.put(p, adminOnly)` before `app.put(p, save)`);
                 // one that also answers in a callback is both.
                 let mut passing: Vec<ScopedMw> = Vec::new();
-                let only_passes = passes_on(&contract.borrow(), method).is_some();
+                let only_passes = passes_on(&contract.borrow()).is_some();
                 if let Some(refuses) = refuses_or_passes(&contract.borrow()) {
                     let name = handler
                         .as_ref()
@@ -988,11 +988,8 @@ type Refusal = (u16, FileId, u32);
 
 /// A route's handlers only pass the request on: they refuse it or pass it on
 /// ([`refuses_or_passes`]) and answer nothing in a callback either.
-fn passes_on(c: &crate::libs::schemas::RawContract, method: &str) -> Option<Option<Refusal>> {
-    // A redirect answers a route at its own method (`router.post(path,
-    // add)` that passes on when the topic is missing and redirects to it
-    // once the reply is saved); at `all` it may be a guard's.
-    if c.answered || (c.redirects && method != "all") {
+fn passes_on(c: &crate::libs::schemas::RawContract) -> Option<Option<Refusal>> {
+    if c.answered {
         return None;
     }
     refuses_or_passes(c)

@@ -187,15 +187,7 @@ impl Interp {
                 "set" | "header" | "type" | "cookie" | "clearCookie" | "location" | "vary"
                 | "append",
             ) => Value::Http(h),
-            // (A redirect is how a guard sends a visitor to log in: not an
-            // answer, but noted; see `RawContract::redirects`.)
-            (HttpVal::Res(_), "redirect") => {
-                if let Some(c) = &self.running.route_contract {
-                    c.borrow_mut().redirects = true;
-                }
-                self.run_callbacks(ctx, &argv, &call.args, call.line);
-                Value::dynamic()
-            }
+            // (A redirect is how a guard sends a visitor to log in: not an answer.)
             (HttpVal::Res(status), "render" | "sendFile" | "download" | "write" | "writeHead") => {
                 // A page that refuses (`res.status(404).render('404')`,
                 // `res.writeHead(403)`) is a refusal, as `send` with it is; an

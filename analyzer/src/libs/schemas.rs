@@ -105,11 +105,6 @@ pub(crate) struct RawContract {
     /// handler may answer so in a callback the run did not follow
     /// ([`crate::libs::answers::answers_later`]).
     pub(crate) answered: bool,
-    /// The handlers redirect (`res.redirect(url)`): at a route's own method
-    /// that is its answer (a form's POST answered by a redirect, nodeclub's
-    /// reply; see `mounts::passes_on`), not at `all`, where it may be a
-    /// guard sending a visitor to log in.
-    pub(crate) redirects: bool,
 }
 
 impl RawContract {
