@@ -501,21 +501,11 @@ pub(super) fn bindings_from(
     out
 }
 
-/// Node's EventEmitter names for adding a listener: Socket.IO servers,
-/// namespaces and sockets are emitters.
-const LISTEN_METHODS: &[&str] = &[
-    "on",
-    "once",
-    "addListener",
-    "prependListener",
-    "prependOnceListener",
-];
-
 /// The methods the evaluation records for the census (see `machine/census_rec.rs`).
 pub(crate) fn is_census_method(name: &str) -> bool {
     VERBS.contains(&name)
         || matches!(name, "use" | "param" | "emit")
-        || LISTEN_METHODS.contains(&name)
+        || crate::machine::emitters::is_listen_method(name)
 }
 
 struct Walker {
@@ -1276,7 +1266,7 @@ impl Walker {
             let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
                 && c.args.get(1).is_some_and(handler_like);
             ok.then(|| item(CensusKind::Param, c.args.first()))
-        } else if m == "emit" || LISTEN_METHODS.contains(&m) {
+        } else if m == "emit" || crate::machine::emitters::is_listen_method(m) {
             let named = c
                 .args
                 .first()

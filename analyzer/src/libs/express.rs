@@ -591,10 +591,7 @@ impl Interp {
             .first()
             .and_then(|a| self.force_deep(a.clone()).as_text());
         match (name, event) {
-            (
-                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
-                Some(ev),
-            ) => {
+            (m, Some(ev)) if crate::machine::emitters::is_listen_method(m) => {
                 let Some(f) = argv.get(1).cloned() else {
                     return Value::Emitter(em.clone());
                 };

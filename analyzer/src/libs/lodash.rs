@@ -546,18 +546,21 @@ fn merge_into(target: &Rc<ObjData>, src: &Rc<ObjData>, deep: bool, only_missing:
 /// upper (`fooBar`), before the last capital of a run followed by lower case
 /// (`HTMLParser`), and runs of digits; everything else separates.
 fn words(s: &str) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for (i, &c) in chars.iter().enumerate() {
+    // The last character of `cur`, when it holds one.
+    let mut prev: Option<char> = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
             if !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
             }
+            prev = None;
             continue;
         }
-        if let Some(&p) = cur.chars().last().as_ref() {
-            let next = chars.get(i + 1).copied();
+        if let Some(p) = prev {
+            let next = chars.peek().copied();
             let split = (p.is_ascii_digit() != c.is_ascii_digit())
                 || (p.is_lowercase() && c.is_uppercase())
                 || (p.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase));
@@ -566,6 +569,7 @@ fn words(s: &str) -> Vec<String> {
             }
         }
         cur.push(c);
+        prev = Some(c);
     }
     if !cur.is_empty() {
         out.push(cur);
@@ -579,6 +583,12 @@ fn case_of(name: &str, s: &str) -> String {
         let mut c = w.chars();
         c.next()
             .map(|f| f.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    let lower_first = |w: &str| {
+        let mut c = w.chars();
+        c.next()
+            .map(|f| f.to_lowercase().chain(c).collect::<String>())
             .unwrap_or_default()
     };
     let lower = |w: &String| w.to_lowercase();
@@ -598,12 +608,7 @@ fn case_of(name: &str, s: &str) -> String {
             })
             .collect(),
         "upperFirst" => upper_first(s),
-        "lowerFirst" => {
-            let mut c = s.chars();
-            c.next()
-                .map(|f| f.to_lowercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        }
+        "lowerFirst" => lower_first(s),
         "capitalize" => upper_first(&s.to_lowercase()),
         _ => s.to_string(),
     }

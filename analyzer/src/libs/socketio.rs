@@ -19,6 +19,7 @@
 
 use crate::inventory::{Direction, Side};
 use crate::libs::socketio_syntax::*;
+use crate::machine::emitters::is_listen_method;
 use crate::machine::*;
 
 /// What the program writes on Socket.IO values, by kind, server and
@@ -302,14 +303,13 @@ impl Interp {
             // Node's EventEmitter names for `on` and `once` too: a server
             // and a namespace are emitters (`io.prependListener('connection',
             // …)`, socket.io-admin-ui's instrumentation).
-            (
-                SioKind::Server | SioKind::Namespace,
-                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
-            ) if self.first_text(ctx, call).is_some_and(|n| {
-                n == "connection"
-                    || n == "connect"
-                    || (n == "new_namespace" && s.kind == SioKind::Server)
-            }) =>
+            (SioKind::Server | SioKind::Namespace, m)
+                if is_listen_method(m)
+                    && self.first_text(ctx, call).is_some_and(|n| {
+                        n == "connection"
+                            || n == "connect"
+                            || (n == "new_namespace" && s.kind == SioKind::Server)
+                    }) =>
             {
                 let argv = self.eval_args(ctx, &call.args);
                 let ev = self.first_text_of(&argv).unwrap_or_default();
@@ -349,10 +349,7 @@ impl Interp {
                 }
                 sio(SioKind::Namespace, s.server, &ns)
             }
-            (
-                SioKind::Socket | SioKind::Client,
-                "on" | "once" | "addListener" | "prependListener" | "prependOnceListener",
-            ) => {
+            (SioKind::Socket | SioKind::Client, m) if is_listen_method(m) => {
                 let argv = self.eval_args(ctx, &call.args);
                 let direction = if side == Side::Server {
                     Direction::ClientToServer

@@ -21,6 +21,22 @@ pub(crate) fn is_emitter_method(name: &str) -> bool {
     EMITTER_METHODS.contains(&name)
 }
 
+/// Whether `name` adds a listener to an `EventEmitter` (`on` and its
+/// other names): what Socket.IO servers, namespaces and sockets, and the
+/// census, read the same way.
+pub(crate) fn is_listen_method(name: &str) -> bool {
+    LISTEN_METHODS.contains(&name)
+}
+
+/// The names `EventEmitter.prototype` adds a listener under.
+const LISTEN_METHODS: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+    "prependOnceListener",
+];
+
 /// The methods of `EventEmitter.prototype` a program calls on an instance.
 const EMITTER_METHODS: &[&str] = &[
     "on",
