@@ -287,6 +287,10 @@ impl Interp {
             let argv = self.eval_args(ctx, &call.args);
             if let Some(cb) = argv.first() {
                 let arg = if o.is_unknown() {
+                    // A package's promise settles later, when it will.
+                    if let Value::Func(c) = cb {
+                        self.note_handed_emitter(c);
+                    }
                     Value::dynamic()
                 } else {
                     o.clone()
@@ -534,7 +538,8 @@ impl Interp {
     /// returned); one handed by name without parameters runs later.
     fn run_callback(&mut self, ctx: &Ctx, v: &Value, e: Option<&Expr>, line: u32) -> Option<Value> {
         match (v, e) {
-            (Value::Func(_), Some(Expr::Func(f))) => {
+            (Value::Func(c), Some(Expr::Func(f))) => {
+                self.note_handed_emitter(c);
                 let unknown_args = vec![Value::dynamic(); f.params.len()];
                 Some(self.call_value(ctx, v, unknown_args, &[], line, None))
             }
@@ -558,6 +563,38 @@ impl Interp {
                 Some(self.call_value(ctx, v, unknown_args, &[], line, None))
             }
             _ => None,
+        }
+    }
+
+    /// `c`, a callback handed to a package (which calls it later), kept to
+    /// run once more while looking for events when it emits; when it calls,
+    /// by a name its environment binds, a function that emits (`(out) =>
+    /// cb(out)` where `cb` is an emitting callback), that function is kept
+    /// (see [`Deferred::handed_emitters`]).
+    ///
+    /// [`Deferred::handed_emitters`]: super::state::Deferred::handed_emitters
+    fn note_handed_emitter(&mut self, c: &Rc<Closure>) {
+        let emits =
+            |me: &Self, f: &Closure| me.deferred.emits.get(&(f.file, f.func.id)) == Some(&true);
+        if emits(self, c) {
+            self.deferred
+                .handed_emitters
+                .insert((c.file, c.func.id), c.clone());
+            return;
+        }
+        let called = RefCell::new(Vec::new());
+        crate::libs::socketio_syntax::any_expr(&c.func.body, &|e| {
+            if let Expr::Call(call) = e
+                && let Expr::Ident(n) = &call.callee
+                && let Some(Value::Func(f)) = c.env.lookup(n)
+                && emits(self, &f)
+            {
+                called.borrow_mut().push(f);
+            }
+            false
+        });
+        for f in called.into_inner() {
+            self.deferred.handed_emitters.insert((f.file, f.func.id), f);
         }
     }
 

@@ -819,11 +819,14 @@ impl Interp {
     }
 
     /// Run once more, looking for events, the functions that emit but ran only
-    /// before the sockets existed (`getIO().emit` in code called at start-up).
+    /// before the sockets existed (`getIO().emit` in code called at start-up),
+    /// and the emitting callbacks handed to packages, which those call later
+    /// (see [`state::Deferred::handed_emitters`]).
     pub(crate) fn replay_emitters(&mut self) {
         // Only module-level functions: a nested closure would run again in the
-        // environment of one particular earlier call.
-        let todo: Vec<((FileId, u32), Rc<Closure>)> = self
+        // environment of one particular earlier call. A handed callback is
+        // the one the package keeps, so its environment is the right one.
+        let mut todo: Vec<((FileId, u32), Rc<Closure>)> = self
             .deferred
             .emit_funcs
             .iter()
@@ -833,6 +836,14 @@ impl Interp {
             })
             .map(|(k, c)| (*k, c.clone()))
             .collect();
+        let queued: HashSet<(FileId, u32)> = todo.iter().map(|(k, _)| *k).collect();
+        todo.extend(
+            self.deferred
+                .handed_emitters
+                .iter()
+                .filter(|(k, _)| !self.deferred.event_called.contains(k) && !queued.contains(k))
+                .map(|(k, c)| (*k, c.clone())),
+        );
         self.with_mode(Mode::Events, true, |me| {
             me.run_with_placeholders(todo, false, |me, k| me.deferred.event_called.contains(k))
         });

@@ -119,6 +119,12 @@ pub(crate) struct Deferred {
     pub(crate) emits: HashMap<(FileId, u32), bool>,
     /// Functions that emit, kept so they can run once more while looking for events.
     pub(crate) emit_funcs: HashMap<(FileId, u32), Rc<Closure>>,
+    /// Functions that emit, written inline as a callback handed to a call the
+    /// analysis does not follow (`watcher.on('change', () => io.emit(…))`
+    /// inside a function): the callee calls them later, once the program's
+    /// start-up has set what they read, so they run once more while looking
+    /// for events, in the environment they were made in (the last one).
+    pub(crate) handed_emitters: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions run while looking for events.
     pub(crate) event_called: HashSet<(FileId, u32)>,
     /// Functions a catch-all's event name selected that were charted and run,
