@@ -1262,6 +1262,13 @@ impl Walker {
                 _ => None,
             };
             endpoints.map(|e| item(CensusKind::Route, e))
+        } else if m == "route" && crate::libs::express_io::census_route(recv, &c.args) {
+            // express.io's socket route (`app.io.route('rooms', { list })`):
+            // its listeners, sited at the call.
+            Some(CensusItem {
+                socket_shape: SocketShape::Io,
+                ..item(CensusKind::Event, c.args.first())
+            })
         } else if m == "param" {
             let ok = matches!(c.args.first(), Some(Expr::Str(_) | Expr::Array(_)))
                 && c.args.get(1).is_some_and(handler_like);

@@ -329,8 +329,10 @@ impl Interp {
             }
             // express.io/express.oi's app (`express().http().io()`): `http()`
             // and `https(options)` make its server, `io()` attaches
-            // Socket.IO; each returns the app. Plain Express has none of them.
-            "engine" | "enable" | "disable" | "disabled" | "enabled" | "http" | "https" | "io" => {
+            // Socket.IO (`libs/express_io.rs`); each returns the app. Plain
+            // Express has none of them.
+            "io" => self.express_io_attach(ctx, id, call),
+            "engine" | "enable" | "disable" | "disabled" | "enabled" | "http" | "https" => {
                 self.eval_args(ctx, &call.args);
                 Value::Router(id)
             }

@@ -40,6 +40,7 @@ pub(crate) mod express_app_members;
 pub(crate) mod express_choice;
 pub(crate) mod express_forward;
 pub(crate) mod express_http;
+pub(crate) mod express_io;
 pub(crate) mod express_openapi;
 pub(crate) mod express_use;
 pub(crate) mod feathers;
@@ -316,9 +317,10 @@ pub(crate) const SOCKET_WORDS: &[&str] = &["socket", "Socket", "io.", "io?.", "$
 pub(crate) const PACKAGES: &[Package] = &[
     // express.rs
     modelled("express", Module::Express),
-    // Express with Socket.IO attached (express.io and its fork express.oi):
-    // the default export is Express's, whose `express()` app gains
-    // `http()`/`https()`, `io()` and the `app.io.route(…)` socket routes.
+    // express_io.rs: Express with Socket.IO attached (express.io and its
+    // fork express.oi): the default export is Express's, whose `express()`
+    // app gains `http()`/`https()`, `io()` and the `app.io.route(…)` socket
+    // routes.
     modelled("express.io", Module::Express),
     modelled("express.oi", Module::Express),
     modelled("http-status", Module::HttpStatus),

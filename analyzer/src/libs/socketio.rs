@@ -341,6 +341,11 @@ impl Interp {
                 }
                 Value::Sio(s.clone())
             }
+            // express.io's socket routes (`app.io.route('rooms', { list })`):
+            // a Socket.IO server has no `route` of its own.
+            (SioKind::Server, "route") if self.sio_prop(s, "route").is_none() => {
+                self.express_io_route(ctx, s, call)
+            }
             (SioKind::Server, "of") => {
                 let argv = self.eval_args(ctx, &call.args);
                 let ns = self.namespace_name(argv.first());
@@ -721,7 +726,7 @@ impl Interp {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_site(
+    pub(super) fn push_site(
         &mut self,
         ctx: &Ctx,
         call: &Call,
