@@ -1017,7 +1017,7 @@ fn refuses_or_passes(c: &crate::libs::schemas::RawContract) -> Option<Option<Ref
 /// hands requests to its router.
 pub(crate) fn dispatch_only(interp: &Interp, reg: &crate::machine::Reg) -> bool {
     matches!(&reg.kind, RegKind::Route { subpaths: true, handler: Some(h), .. }
-        if h.at.is_some_and(|at| interp.rec.dispatch_answers.contains(&at)))
+        if h.at.is_some_and(|at| interp.rec.dispatch_answers.contains(&(at, (reg.file, reg.line)))))
 }
 
 fn catch_all(p: &PathArg) -> bool {

@@ -8,6 +8,7 @@
 
 use crate::ir::{Expr, Func, ObjProp, Pattern};
 use crate::libs::socketio_syntax::{any_expr, any_expr_in};
+use std::cell::Cell;
 
 /// The methods of `res` that send an answer.
 const SENDS: &[&str] = &[
@@ -55,6 +56,53 @@ fn rooted_at(e: &Expr, res: &str) -> bool {
 /// handler (four parameters) or a function without `res` is not one.
 pub(crate) fn answers_alone(f: &Func) -> bool {
     answers(f, false)
+}
+
+/// Whether `f`, an async wrapper's function (`fn => (req, res, next) =>
+/// Promise.resolve(fn(req, res, next)).catch(next)`), ends every request it
+/// gets: it hands `next` only to `.catch(…)` (the error path, which skips to
+/// the error handlers, never to the next route) and to functions `wrapped`
+/// gives for a called name that answer alone ([`answers_alone`]: they never
+/// mention their `next`), one of which it hands `res`.
+pub(crate) fn wrapper_answers_alone(f: &Func, wrapped: &dyn Fn(&str) -> Option<bool>) -> bool {
+    if f.params.len() != 3 || f.rest {
+        return false;
+    }
+    let (Some(res), Some(next)) = (param_name(f.params.get(1)), param_name(f.params.get(2))) else {
+        return false;
+    };
+    let mentions = Cell::new(0usize);
+    let accounted = Cell::new(0usize);
+    let answers = Cell::new(false);
+    any_expr(&f.body, &|e| {
+        match e {
+            Expr::Ident(x) if x == next => mentions.set(mentions.get() + 1),
+            Expr::Ident(x) if x == "arguments" => mentions.set(usize::MAX / 2),
+            Expr::Call(c) => {
+                let handed = |n: &str| {
+                    c.args
+                        .iter()
+                        .filter(|a| matches!(a, Expr::Ident(x) if x == n))
+                        .count()
+                };
+                match &c.callee {
+                    Expr::Member(_, m) if m == "catch" => {
+                        accounted.set(accounted.get() + handed(next));
+                    }
+                    Expr::Ident(g) if wrapped(g) == Some(true) => {
+                        accounted.set(accounted.get() + handed(next));
+                        if handed(res) > 0 {
+                            answers.set(true);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        false
+    });
+    answers.get() && mentions.get() == accounted.get()
 }
 
 /// Whether a function mounted with `use` may answer a request it gets, as

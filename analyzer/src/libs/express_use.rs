@@ -305,14 +305,23 @@ impl Interp {
         // One that may also pass the request on stays middleware (its `use`
         // is recorded as well), and answers only below a route that hands
         // requests to its router.
-        let alone = crate::libs::answers::answers_alone(&last.func);
+        // An async wrapper's function answers alone when the function it
+        // wraps does (`asyncHandler(async (req, res) => res.send(…))`).
+        let alone = crate::libs::answers::answers_alone(&last.func)
+            || crate::libs::answers::wrapper_answers_alone(&last.func, &|name| match last
+                .env
+                .lookup(name)
+            {
+                Some(Value::Func(g)) => Some(crate::libs::answers::answers_alone(&g.func)),
+                _ => None,
+            });
         if !alone {
             if !crate::libs::answers::may_answer(&last.func) {
                 return false;
             }
             self.rec
                 .dispatch_answers
-                .insert((last.file, last.func.line));
+                .insert(((last.file, last.func.line), (ctx.file, call.line)));
         }
         let mut names: Vec<String> = handlers
             .iter()

@@ -30,10 +30,12 @@ pub(crate) struct Recorder {
     /// its registrations in program order.
     pub(crate) routers: Vec<RouterData>,
     /// The functions (file, line) `use`d with no router that may answer but
-    /// may also pass the request on: each is charted as a route only where a
-    /// route hands its requests to their router (`app.get('/search',
-    /// router)` over `router.use(reply)`), as that route's operation.
-    pub(crate) dispatch_answers: HashSet<(FileId, u32)>,
+    /// may also pass the request on, with the `use` call's (file, line): each
+    /// is charted as a route only where a route hands its requests to their
+    /// router (`app.get('/search', router)` over `router.use(reply)`), as
+    /// that route's operation. (By the call too: closures one wrapper makes
+    /// share a line, `wrap(answer)` an endpoint, `wrap(passOn)` middleware.)
+    pub(crate) dispatch_answers: HashSet<((FileId, u32), (FileId, u32))>,
     /// The functions of the program mounted with `use` and kept as
     /// middleware, by the `use` call's (file, line): each one's name as
     /// written, where it is defined and why it is middleware. An app that charts no operation while
