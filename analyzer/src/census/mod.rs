@@ -99,6 +99,7 @@ mod loads;
 mod packages;
 mod shape;
 mod sockets;
+use sockets::{socket_like, socket_shape};
 
 pub(crate) use account::{RunView, account, counts_unread, files, imported_by};
 pub(crate) use declared::Declared;
@@ -1327,63 +1328,6 @@ impl Walker {
             .map(|(t, l, _)| (t.clone(), *l));
         self.out.push(it);
     }
-}
-
-/// How much a receiver looks like Socket.IO; `None` for Engine.IO and
-/// adapter objects (`io.engine`, `nsp.adapter`, `socket.conn`,
-/// `socket.request`), which are not.
-fn socket_shape(e: &Expr) -> Option<SocketShape> {
-    let mut e = e;
-    let mut named = false;
-    for _ in 0..32 {
-        match e {
-            Expr::Member(_, n)
-                if matches!(n.as_str(), "engine" | "adapter" | "conn" | "request") =>
-            {
-                return None;
-            }
-            Expr::Ident(n) | Expr::Member(_, n)
-                if matches!(n.to_ascii_lowercase().as_str(), "io" | "nsp" | "namespace") =>
-            {
-                return Some(SocketShape::Io);
-            }
-            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => named = true,
-            Expr::Member(_, n) if matches!(n.as_str(), "broadcast" | "volatile" | "local") => {
-                return Some(SocketShape::Io);
-            }
-            _ => {}
-        }
-        e = match e {
-            Expr::Member(o, _) => o,
-            Expr::Call(c) => match &c.callee {
-                Expr::Member(o, m) => {
-                    if matches!(m.as_str(), "to" | "in" | "except" | "of" | "timeout") {
-                        return Some(SocketShape::Io);
-                    }
-                    o
-                }
-                _ => break,
-            },
-            _ => break,
-        };
-    }
-    Some(if named {
-        SocketShape::SocketName
-    } else {
-        SocketShape::Plain
-    })
-}
-
-/// Whether a receiver looks like Socket.IO (see the module doc).
-fn socket_like(e: &Expr) -> bool {
-    matches!(
-        socket_shape(e),
-        Some(SocketShape::Io | SocketShape::SocketName)
-    )
-}
-
-fn socket_name(n: &str) -> bool {
-    n.to_ascii_lowercase().contains("socket")
 }
 
 fn receiver_text(e: &Expr) -> String {

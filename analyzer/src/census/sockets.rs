@@ -1,10 +1,11 @@
 //! Which Socket.IO-shaped items of the census count as event sites: a
 //! receiver the evaluation saw as a socket, a file that imports Socket.IO, a
-//! package that depends on it, and Node's own event names left out.
+//! package that depends on it, and Node's own event names left out; and how
+//! much a receiver's text looks like Socket.IO ([`socket_shape`]).
 
 use super::account::RunView;
 use super::{CensusItem, SocketShape};
-use crate::ir::{FileFacts, Stmt};
+use crate::ir::{Expr, FileFacts, Stmt};
 use crate::machine::census_rec::Recv;
 use crate::project::FileId;
 
@@ -162,4 +163,61 @@ pub(super) fn imports_socket_io(facts: &FileFacts) -> bool {
             .fn_imports
             .iter()
             .any(|(_, v)| v.iter().any(|s| sio(s)))
+}
+
+/// How much a receiver looks like Socket.IO; `None` for Engine.IO and
+/// adapter objects (`io.engine`, `nsp.adapter`, `socket.conn`,
+/// `socket.request`), which are not.
+pub(super) fn socket_shape(e: &Expr) -> Option<SocketShape> {
+    let mut e = e;
+    let mut named = false;
+    for _ in 0..32 {
+        match e {
+            Expr::Member(_, n)
+                if matches!(n.as_str(), "engine" | "adapter" | "conn" | "request") =>
+            {
+                return None;
+            }
+            Expr::Ident(n) | Expr::Member(_, n)
+                if matches!(n.to_ascii_lowercase().as_str(), "io" | "nsp" | "namespace") =>
+            {
+                return Some(SocketShape::Io);
+            }
+            Expr::Ident(n) | Expr::Member(_, n) if socket_name(n) => named = true,
+            Expr::Member(_, n) if matches!(n.as_str(), "broadcast" | "volatile" | "local") => {
+                return Some(SocketShape::Io);
+            }
+            _ => {}
+        }
+        e = match e {
+            Expr::Member(o, _) => o,
+            Expr::Call(c) => match &c.callee {
+                Expr::Member(o, m) => {
+                    if matches!(m.as_str(), "to" | "in" | "except" | "of" | "timeout") {
+                        return Some(SocketShape::Io);
+                    }
+                    o
+                }
+                _ => break,
+            },
+            _ => break,
+        };
+    }
+    Some(if named {
+        SocketShape::SocketName
+    } else {
+        SocketShape::Plain
+    })
+}
+
+/// Whether a receiver looks like Socket.IO (see the module doc).
+pub(super) fn socket_like(e: &Expr) -> bool {
+    matches!(
+        socket_shape(e),
+        Some(SocketShape::Io | SocketShape::SocketName)
+    )
+}
+
+pub(super) fn socket_name(n: &str) -> bool {
+    n.to_ascii_lowercase().contains("socket")
 }
