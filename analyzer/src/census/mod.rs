@@ -1108,6 +1108,24 @@ impl Walker {
             _ => None,
         };
         if let Some((name, target)) = callee {
+            // `resource({ list, create, … })` of resource-router-middleware:
+            // a route per key that registers, at the call.
+            if self
+                .packages
+                .iter()
+                .any(|(n, p)| *n == name && p == crate::libs::resource_router::PACKAGE)
+            {
+                for method in crate::libs::resource_router::census_routes(&c.args) {
+                    let it = CensusItem::new(
+                        CensusKind::Route,
+                        c.line,
+                        method.to_string(),
+                        String::new(),
+                        name.clone(),
+                    );
+                    self.push_here(it);
+                }
+            }
             self.calls.push(CensusItem {
                 kind: CensusKind::Call,
                 line: c.line,

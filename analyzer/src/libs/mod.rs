@@ -72,6 +72,7 @@ pub(crate) mod passport;
 pub(crate) mod plugin_manifests;
 pub(crate) mod react;
 pub(crate) mod react_render;
+pub(crate) mod resource_router;
 pub(crate) mod routing_controllers;
 pub(crate) mod sails;
 pub(crate) mod schemas;
@@ -414,6 +415,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("swagger-express-mw", Module::Family),
     // swagger_routes.rs
     modelled("swagger-routes-express", Module::Family),
+    // resource_router.rs
+    modelled("resource-router-middleware", Module::Family),
     // dropins.rs
     modelled("express-promise-router", Module::Family),
     modelled("co-router", Module::Family),
@@ -571,6 +574,7 @@ pub(crate) fn modelled_module(pkg: &str) -> Value {
     match row(pkg).map(|p| p.module) {
         Some(m) if m != Module::Family => value_of(pkg, m),
         _ => dropins::default_export(pkg)
+            .or_else(|| resource_router::default_export(pkg))
             .or_else(|| feathers::default_export(pkg))
             .or_else(|| served::default_export(pkg))
             .or_else(|| enrouten::default_export(pkg))
@@ -641,6 +645,7 @@ type MemberHook = fn(&str, &str) -> Option<Value>;
 const MODULE_MEMBERS: &[MemberHook] = &[
     nest::member,
     dropins::member,
+    resource_router::member,
     feathers::member,
     finale::member,
     overnight::member,
@@ -793,6 +798,9 @@ const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, _, name, argv, _, _| ip.openapi_backend_call(name, argv),
     |ip, ctx, name, argv, _, line| ip.swagger_tools_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.finale_call(ctx, name, argv, line),
+    |ip, ctx, name, argv, _, line| {
+        (name == resource_router::PACKAGE).then(|| ip.resource_router(ctx, argv, line))
+    },
     |ip, ctx, name, argv, _, line| ip.loopback_call(ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| loopback4::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, _, line| ip.document_call(ctx, name, argv, line),
