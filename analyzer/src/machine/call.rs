@@ -111,6 +111,7 @@ impl Interp {
                 if let Some(home) = ctx.home.clone()
                     && let Some(sup) = home.superclass.clone()
                 {
+                    self.handed_to_base(&home, call.line, ctx.file, &argv);
                     self.init_instance(&sup, &ctx.this, argv);
                     self.fields_after_super(ctx, &home);
                 }
@@ -1211,6 +1212,45 @@ impl Interp {
 }
 
 impl Interp {
+    /// `new Sub(router, …)` of a program's class whose constructor is the
+    /// package class it extends (no constructor of its own, up to that
+    /// class), or `super(router, …)` in one: the router is handed to the
+    /// package's constructor (see [`Interp::package_router`]), the finding
+    /// at `line` of `file`.
+    pub(crate) fn handed_to_base(
+        &mut self,
+        cv: &Rc<ClassVal>,
+        line: u32,
+        file: FileId,
+        argv: &[Value],
+    ) {
+        let mut cv = cv.clone();
+        for _ in 0..16 {
+            match cv.superclass.clone() {
+                Some(Value::Class(up)) if up.class.constructor.is_none() => cv = up,
+                Some(Value::Unknown(Unknown::External(from))) => {
+                    let Some(base) = cv.class.superclass.clone() else {
+                        return;
+                    };
+                    // The base is named in the subclass's file.
+                    let at = Ctx {
+                        file: cv.file,
+                        scope: cv.env.clone(),
+                        this: Value::Undef,
+                        home: None,
+                    };
+                    let pkg = from
+                        .map(|f| f.to_string())
+                        .or_else(|| self.package_of(&at, &base));
+                    let here = Ctx { file, ..at };
+                    self.package_router(&here, &base, pkg.as_deref(), line, argv);
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
     /// An app or router handed (directly, or one level down in an object or
     /// array literal: `initialize({ app })`) to a function of an installed
     /// package the analysis does not model: the routes that package adds are

@@ -130,6 +130,11 @@ impl Interp {
             Expr::New(callee, args, line) => {
                 let c = self.eval(ctx, callee);
                 let argv = self.eval_args(ctx, args);
+                if let Value::Class(cv) = &c
+                    && cv.class.constructor.is_none()
+                {
+                    self.handed_to_base(cv, *line, ctx.file, &argv);
+                }
                 if let Value::Unknown(Unknown::External(from)) = &c {
                     let from = from.clone();
                     self.package_router(ctx, callee, from.as_deref(), *line, &argv);
