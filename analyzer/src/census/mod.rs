@@ -1095,6 +1095,21 @@ impl Walker {
             };
             return self.call(&unbound);
         }
+        // RxJS's `fromEvent(socket, 'name')`: a listener of the socket.
+        if crate::libs::rxjs::census_from_event(&c.callee, &c.args)
+            && let Some(shape) = socket_shape(&c.args[0]).filter(|s| *s != SocketShape::Plain)
+        {
+            let mut it = CensusItem::new(
+                CensusKind::Event,
+                c.line,
+                "on".into(),
+                short_text(&c.args[1]),
+                receiver_text(&c.args[0]),
+            );
+            it.socket_shape = shape;
+            it.receiver_slots = receiver_slots(&c.args[0]);
+            self.push_here(it);
+        }
         let callee = match &c.callee {
             Expr::Ident(n) if !c.args.is_empty() => Some((n.clone(), None)),
             Expr::Call(r) if !c.args.is_empty() => required(&Expr::Call(r.clone()))

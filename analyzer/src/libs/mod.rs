@@ -74,6 +74,7 @@ pub(crate) mod react;
 pub(crate) mod react_render;
 pub(crate) mod resource_router;
 pub(crate) mod routing_controllers;
+pub(crate) mod rxjs;
 pub(crate) mod sails;
 pub(crate) mod schemas;
 pub(crate) mod served;
@@ -719,6 +720,20 @@ pub(crate) fn member(b: &Builtin, prop: &str) -> Option<Value> {
         Builtin::Framework(n) => FRAMEWORK_MEMBERS.iter().find_map(|hook| hook(n, prop)),
         _ => BUILTIN_MEMBERS.iter().find_map(|hook| hook(b, prop)),
     }
+}
+
+/// A call of a function `name` of the package `pkg`, which the analysis
+/// does not model as a whole, that one library gives meaning to (RxJS's
+/// `fromEvent` over a socket): what it returns, `None` when none does.
+pub(crate) fn external_call(
+    ip: &mut Interp,
+    ctx: &Ctx,
+    pkg: &str,
+    name: &str,
+    call: &crate::ir::Call,
+    argv: &[Value],
+) -> Option<Value> {
+    rxjs::external_call(ip, ctx, pkg, name, call, argv)
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route

@@ -137,6 +137,12 @@ impl Interp {
                     self.dynamic_call(ctx, call, &argv);
                 }
                 if let Value::Unknown(Unknown::External(from)) = &f {
+                    if let (Some(pkg), Expr::Ident(name)) = (from.as_deref(), callee)
+                        && let Some(v) =
+                            crate::libs::external_call(self, ctx, pkg, name, call, &argv)
+                    {
+                        return v;
+                    }
                     self.package_router(ctx, callee, from.as_deref(), call.line, &argv);
                 }
                 // `memoize(load)` / `once(init)` from a package give back what they wrap.
@@ -420,6 +426,12 @@ impl Interp {
                 }
                 let argv = self.eval_args(ctx, &call.args);
                 if let Unknown::External(from) = kind {
+                    if let Some(pkg) = from.as_deref()
+                        && let Some(v) =
+                            crate::libs::external_call(self, ctx, pkg, name, call, &argv)
+                    {
+                        return v;
+                    }
                     self.package_router(ctx, &call.callee, from.as_deref(), call.line, &argv);
                 }
                 self.census_handed(ctx.file, call.line, &argv);
