@@ -437,7 +437,11 @@ fn cross_check(
 ) {
     let any = |side: Side, dir: Direction| -> bool {
         groups.iter().any(|((n2, e2), sites)| {
-            (n2 == ns || n2.starts_with('{') || n2.starts_with('/') && n2.contains(['^', '(']))
+            // (A namespace only known at run time, on either side, may be any.)
+            (n2 == ns
+                || n2.starts_with('{')
+                || ns.starts_with('{')
+                || n2.starts_with('/') && n2.contains(['^', '(']))
                 && names_match(e2, name)
                 && sites.iter().any(|s| s.side == side && s.direction == dir)
         })

@@ -889,10 +889,10 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
         Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
         _ => None,
     },
-    |ip, ctx, b, argv, _, line| match b {
+    |ip, ctx, b, argv, args, line| match b {
         Builtin::SocketIo | Builtin::SocketIoServer => Some(ip.new_sio_server(ctx, argv, line)),
-        Builtin::SocketIoClient => Some(ip.new_sio_client(argv, false)),
-        Builtin::SocketIoManager => Some(ip.new_sio_client(argv, true)),
+        Builtin::SocketIoClient => Some(ip.new_sio_client(argv, args, false)),
+        Builtin::SocketIoManager => Some(ip.new_sio_client(argv, args, true)),
         Builtin::CatchAllAck(i) => {
             ip.catch_all_acked(*i);
             Some(Value::Undef)

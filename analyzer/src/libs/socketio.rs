@@ -231,11 +231,31 @@ impl Interp {
         }
     }
 
-    /// `io(url, opts)` / `io.connect(url)` / `new Manager(url).socket(ns)`.
-    pub(crate) fn new_sio_client(&mut self, argv: &[Value], manager: bool) -> Value {
+    /// `io(url, opts)` / `io.connect(url)` / `new Manager(url).socket(ns)`,
+    /// written with `args`. The namespace is the URL's path: of a URL built
+    /// from a run-time origin and a known path (`` `${base}/admin` ``,
+    /// `base + '/admin'`), that path; of one ending in a run-time part
+    /// (`base + namespace`), not known (`{dynamic}`); of a URL only known
+    /// at run time, `/` (`io(SERVER_URL)` connects to an origin).
+    pub(crate) fn new_sio_client(&mut self, argv: &[Value], args: &[Expr], manager: bool) -> Value {
         let ns = match argv.first().map(|a| self.force_deep(a.clone())) {
             Some(Value::Str(s)) => namespace_of_url(&s),
-            _ => "/".to_string(),
+            Some(Value::Pattern(p)) => {
+                let ns = namespace_of_url(&p);
+                if ns.contains('{') {
+                    "{dynamic}".to_string()
+                } else {
+                    ns
+                }
+            }
+            _ => match args.first() {
+                Some(Expr::Add(_, r)) => match r.as_ref() {
+                    Expr::Str(path) if path.starts_with('/') => namespace_of_url(path),
+                    Expr::Str(_) => "/".to_string(),
+                    _ => "{dynamic}".to_string(),
+                },
+                _ => "/".to_string(),
+            },
         };
         let kind = if manager {
             SioKind::Manager
