@@ -418,6 +418,10 @@ pub(crate) struct Sio {
     pub(crate) server: u32,
     /// The namespace.
     pub(crate) ns: Rc<str>,
+    /// The other namespaces a choice only known at run time may have given
+    /// (`const target = cond ? guest : admin`): a site on this value is a
+    /// site on each of them as well.
+    pub(crate) also: Vec<Rc<str>>,
     /// Rooms targeted so far (`to(a).to(b)`).
     pub(crate) rooms: Vec<Rc<str>>,
     /// Built from a socket (`socket.broadcast`, `socket.to`) rather than the server.

@@ -161,6 +161,7 @@ impl Interp {
             kind,
             server,
             ns: Rc::from(ns.as_str()),
+            also: Vec::new(),
             rooms: Vec::new(),
             from_socket: false,
             timeout: false,

@@ -144,6 +144,7 @@ fn sio_bare(kind: SioKind, server: u32, ns: &str) -> Sio {
         kind,
         server,
         ns: Rc::from(ns),
+        also: Vec::new(),
         rooms: Vec::new(),
         from_socket: false,
         timeout: false,
@@ -298,6 +299,7 @@ impl Interp {
             (SioKind::Socket, "server") => Value::Sio(Rc::new(Sio {
                 kind: SioKind::Server,
                 ns: Rc::from("/"),
+                also: Vec::new(),
                 ..(**s).clone()
             })),
             (SioKind::Socket | SioKind::Client | SioKind::Target, "volatile" | "local") => {
@@ -785,25 +787,56 @@ impl Interp {
                 via = Some(fr.callee.clone());
             }
         }
-        self.rec.sites.push(RawSite {
-            name: name.to_string(),
-            pattern,
-            ns: s.ns.to_string(),
-            side,
-            direction,
-            kind,
-            via,
-            rooms: s.rooms.iter().map(|r| r.to_string()).collect(),
-            args: args.to_vec(),
-            ack,
-            file,
-            line,
-            server: s.server,
-            ack_schema: None,
-            payload_source: None,
-            payload,
-            assumed: s.assumed.clone(),
-        });
+        // On a choice of namespaces, a site on each (the first last, so
+        // that callers reading the last site pushed read the value's own).
+        for ns in s.also.iter().chain(std::iter::once(&s.ns)) {
+            self.rec.sites.push(RawSite {
+                name: name.to_string(),
+                pattern,
+                ns: ns.to_string(),
+                side,
+                direction,
+                kind,
+                via: via.clone(),
+                rooms: s.rooms.iter().map(|r| r.to_string()).collect(),
+                args: args.to_vec(),
+                ack,
+                file,
+                line,
+                server: s.server,
+                ack_schema: None,
+                payload_source: None,
+                payload: payload.clone(),
+                assumed: s.assumed.clone(),
+            });
+        }
+    }
+
+    /// `cond ? guest : admin` with a test only known at run time, both ways
+    /// Socket.IO values of one kind on one server differing only by
+    /// namespace: the first, with the other's namespaces as its `also`.
+    pub(crate) fn sio_choice(&self, x: &Value, y: &Value) -> Option<Value> {
+        let (Value::Sio(a), Value::Sio(b)) = (x, y) else {
+            return None;
+        };
+        let alike = a.kind == b.kind
+            && a.server == b.server
+            && a.rooms == b.rooms
+            && a.from_socket == b.from_socket
+            && a.ns != b.ns;
+        if !alike {
+            return None;
+        }
+        let mut also = a.also.clone();
+        for ns in b.also.iter().chain(std::iter::once(&b.ns)) {
+            if *ns != a.ns && !also.contains(ns) {
+                also.push(ns.clone());
+            }
+        }
+        Some(Value::Sio(Rc::new(Sio {
+            also,
+            ..(**a).clone()
+        })))
     }
 
     /// Whether `v` is, or holds one level down (`{ emit }`, `[emit]`), a function

@@ -478,6 +478,9 @@ impl Interp {
                         if let Some(v) = self.router_choice(&x, text, &y, &format!("!({text})")) {
                             return v;
                         }
+                        if let Some(v) = self.sio_choice(&x, &y) {
+                            return v;
+                        }
                         let both = [x.clone(), y.clone()];
                         let flag =
                             |v: &Value| matches!(v, Value::Bool(_) | Value::Undef | Value::Null);
