@@ -96,11 +96,7 @@ impl Interp {
             req.set("data", Value::Http(HttpVal::Part(RequestPart::Payload)));
             let res = Value::Obj(ObjData::over_unknown(Unknown::Dynamic));
             let args = vec![Value::Obj(req), res];
-            let saved = std::mem::replace(&mut self.running.listener_site, site);
-            self.running.socket_handlers += 1;
-            self.call_value_now(ctx, &handler, args, &[], call.line, None);
-            self.running.socket_handlers -= 1;
-            self.running.listener_site = saved;
+            self.run_listener(ctx, &handler, args, call.line, None, site);
         }
         Value::Undef
     }

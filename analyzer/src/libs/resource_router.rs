@@ -39,7 +39,7 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
 
 /// The router method a resource key registers with (`map[key] || key`),
 /// when an Express router has it, and whether it is served at `/:id`.
-fn key_route(key: &str) -> Option<(&str, bool)> {
+fn key_route(key: &str) -> Option<(&'static str, bool)> {
     let method = match key {
         "index" | "list" | "read" => "get",
         "create" => "post",
@@ -47,8 +47,7 @@ fn key_route(key: &str) -> Option<(&str, bool)> {
         "modify" => "patch",
         // (`del` is no method of an Express 4 router.)
         "del" => return None,
-        k if HTTP_VERBS.contains(&k) => k,
-        _ => return None,
+        k => HTTP_VERBS.iter().copied().find(|v| *v == k)?,
     };
     let keyed = matches!(key, "get" | "read" | "put" | "patch" | "update" | "delete");
     Some((method, keyed))
@@ -71,7 +70,6 @@ pub(crate) fn census_routes(args: &[Expr]) -> Vec<&'static str> {
             _ => None,
         })
         .filter_map(|k| key_route(k).map(|(m, _)| m))
-        .filter_map(|m| HTTP_VERBS.iter().copied().find(|v| *v == m))
         .collect()
 }
 

@@ -423,11 +423,7 @@ impl Interp {
                     if let (Some(first), Some(_)) = (args.first_mut(), site) {
                         *first = Value::Http(HttpVal::Part(RequestPart::Payload));
                     }
-                    let saved = std::mem::replace(&mut self.running.listener_site, site);
-                    self.running.socket_handlers += 1;
-                    self.call_value_now(ctx, l, args, &[], call.line, this);
-                    self.running.socket_handlers -= 1;
-                    self.running.listener_site = saved;
+                    self.run_listener(ctx, l, args, call.line, this, site);
                 }
                 Value::Sio(s.clone())
             }
@@ -745,6 +741,24 @@ impl Interp {
                 None
             }
         }
+    }
+
+    /// Run the listener `l` of the site at `site` (an index of the sites
+    /// recorded, when it was) with `args`, as a socket handler.
+    pub(super) fn run_listener(
+        &mut self,
+        ctx: &Ctx,
+        l: &Value,
+        args: Vec<Value>,
+        line: u32,
+        this: Option<Value>,
+        site: Option<usize>,
+    ) {
+        let saved = std::mem::replace(&mut self.running.listener_site, site);
+        self.running.socket_handlers += 1;
+        self.call_value_now(ctx, l, args, &[], line, this);
+        self.running.socket_handlers -= 1;
+        self.running.listener_site = saved;
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -1236,6 +1236,10 @@ impl Interp {
         file: FileId,
         argv: &[Value],
     ) {
+        // (Before naming the package: most classes get no router.)
+        if !hands_router(argv) {
+            return;
+        }
         let mut cv = cv.clone();
         for _ in 0..16 {
             match cv.superclass.clone() {
@@ -1277,16 +1281,7 @@ impl Interp {
         line: u32,
         argv: &[Value],
     ) {
-        if self.modes.event_mode || self.salvage.current.is_some() {
-            return;
-        }
-        let router = |v: &Value| matches!(v, Value::Router(_) | Value::Chain(..));
-        let handed = argv.iter().any(|a| match a {
-            Value::Obj(o) => o.props.borrow().values().any(router),
-            Value::Arr(items) => items.borrow().iter().any(router),
-            v => router(v),
-        });
-        if !handed {
+        if self.modes.event_mode || self.salvage.current.is_some() || !hands_router(argv) {
             return;
         }
         let Some(pkg) = from
@@ -1457,4 +1452,15 @@ impl Interp {
         self.js.strict_files.insert(c.file, strict);
         !strict
     }
+}
+
+/// Whether an app or router is among `argv`, or one level down in an object
+/// or array literal (`initialize({ app })`): see [`Interp::package_router`].
+fn hands_router(argv: &[Value]) -> bool {
+    let router = |v: &Value| matches!(v, Value::Router(_) | Value::Chain(..));
+    argv.iter().any(|a| match a {
+        Value::Obj(o) => o.props.borrow().values().any(router),
+        Value::Arr(items) => items.borrow().iter().any(router),
+        v => router(v),
+    })
 }
