@@ -11,7 +11,7 @@ use crate::libs::socketio_syntax::{any_expr, any_expr_in};
 use std::cell::Cell;
 
 /// The methods of `res` that send an answer.
-const SENDS: &[&str] = &[
+pub(crate) const SENDS: &[&str] = &[
     "send",
     "json",
     "jsonp",
@@ -26,7 +26,7 @@ const SENDS: &[&str] = &[
 ];
 
 /// The name a parameter binds (`res`, `res = x`), if it is a plain name.
-fn param_name(p: Option<&Pattern>) -> Option<&str> {
+pub(crate) fn param_name(p: Option<&Pattern>) -> Option<&str> {
     match p? {
         Pattern::Ident(n) => Some(n),
         Pattern::Default(p, _) => match p.as_ref() {
@@ -38,7 +38,7 @@ fn param_name(p: Option<&Pattern>) -> Option<&str> {
 }
 
 /// `res`, `res.status(200)`, `res.set(h).status(s)`: an expression built on `res`.
-fn rooted_at(e: &Expr, res: &str) -> bool {
+pub(crate) fn rooted_at(e: &Expr, res: &str) -> bool {
     match e {
         Expr::Ident(x) => x == res,
         Expr::Member(o, _) => rooted_at(o, res),
@@ -201,7 +201,7 @@ fn hands_on(a: &Expr, res: &str) -> bool {
 
 /// A send whose chain states an error status: `res.status(401).json(…)`,
 /// `res.sendStatus(404)`.
-fn refuses(e: &Expr) -> bool {
+pub(crate) fn refuses(e: &Expr) -> bool {
     let error = |args: &[Expr]| matches!(args.first(), Some(Expr::Num(n)) if *n >= 400.0);
     let mut cur = e;
     loop {

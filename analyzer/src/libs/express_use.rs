@@ -315,7 +315,10 @@ impl Interp {
                 Some(Value::Func(g)) => Some(crate::libs::answers::answers_alone(&g.func)),
                 _ => None,
             });
-        if !alone {
+        // Tests of `req.method` may leave it fewer methods: those are its
+        // operations, and the others pass on (or are refused).
+        let methods = crate::libs::use_methods::use_methods(&last.func);
+        if methods.is_none() && !alone {
             if !crate::libs::answers::may_answer(&last.func) {
                 return false;
             }
@@ -346,25 +349,31 @@ impl Interp {
                 );
             }
         }
-        self.push_reg(
-            id,
-            RegKind::Route {
-                method: "all".into(),
-                paths: paths.to_vec(),
-                middleware: names,
-                handler: Some(HandlerRef {
-                    name,
-                    at: Some((last.file, last.func.line)),
-                }),
-                contract,
-                funcs,
-                subpaths: true,
-            },
-            ctx.file,
-            call.line,
-            call.doc.clone(),
-            None,
-        );
+        let methods: Vec<&str> = match &methods {
+            Some(ms) => ms.iter().map(|m| m.as_str()).collect(),
+            None => vec!["all"],
+        };
+        for method in methods {
+            self.push_reg(
+                id,
+                RegKind::Route {
+                    method: method.into(),
+                    paths: paths.to_vec(),
+                    middleware: names.clone(),
+                    handler: Some(HandlerRef {
+                        name: name.clone(),
+                        at: Some((last.file, last.func.line)),
+                    }),
+                    contract: contract.clone(),
+                    funcs: funcs.clone(),
+                    subpaths: true,
+                },
+                ctx.file,
+                call.line,
+                call.doc.clone(),
+                None,
+            );
+        }
         alone
     }
 

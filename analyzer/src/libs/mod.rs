@@ -92,6 +92,7 @@ pub(crate) mod swagger_tools;
 pub(crate) mod swr;
 pub(crate) mod tsed;
 pub(crate) mod tsoa;
+pub(crate) mod use_methods;
 pub(crate) mod validators;
 pub(crate) mod vue;
 
