@@ -680,6 +680,9 @@ pub(crate) struct Coll {
     /// `memberIds` a parameter): how many it holds, and which, is unknown,
     /// so iterating it is iterating an unknown list (see [`Coll::iterated`]).
     pub(crate) entries_unknown: bool,
+    /// Entries may have left (`delete`, `clear`): how many are left (`size`)
+    /// is not known; those listed may still be there.
+    pub(crate) lost: Cell<bool>,
 }
 
 impl Coll {

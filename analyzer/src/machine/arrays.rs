@@ -92,6 +92,22 @@ impl Interp {
                 Value::Undef
             }
             "has" => Value::dynamic(),
+            // After `delete` or `clear`, how many entries are left (`size`)
+            // is no longer known, so a loop that empties the collection
+            // (`while (pending.size) { …; pending.delete(k) }`) stops as over
+            // an unknown test. The entries stay listed: the call may run on
+            // a path only known at run time (a guard's branch), and readers
+            // of what may be there still find it.
+            "delete" | "clear" if !c.entries_unknown => {
+                if !c.items.borrow().is_empty() {
+                    c.lost.set(true);
+                }
+                if name == "clear" {
+                    Value::Undef
+                } else {
+                    Value::dynamic()
+                }
+            }
             _ => Value::dynamic(),
         }
     }
@@ -516,6 +532,7 @@ pub(crate) fn new_coll(map: bool, init: Option<Value>) -> Value {
         map,
         items: RefCell::new(items),
         entries_unknown,
+        lost: Cell::new(false),
     }))
 }
 

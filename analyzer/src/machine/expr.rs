@@ -979,7 +979,9 @@ impl Interp {
             // Members of the values a library made: `libs/mod.rs` asks the library.
             _ if let Some(v) = crate::libs::value_member(self, o, prop) => v,
             Value::Coll(c) => match prop {
-                "size" if !c.entries_unknown => Value::Num(c.items.borrow().len() as f64),
+                "size" if !c.entries_unknown && !c.lost.get() => {
+                    Value::Num(c.items.borrow().len() as f64)
+                }
                 _ => Value::dynamic(),
             },
             Value::Deferred(_) => Thunk::value(ThunkKind::Member(o.clone(), prop.to_string()), 0),

@@ -465,7 +465,9 @@ impl Interp {
             ("length", Value::Arr(a)) if self.empty_by_default(&a).is_none() => {
                 Some(a.borrow().len() as f64)
             }
-            ("size", Value::Coll(c)) if !c.entries_unknown => Some(c.items.borrow().len() as f64),
+            ("size", Value::Coll(c)) if !c.entries_unknown && !c.lost.get() => {
+                Some(c.items.borrow().len() as f64)
+            }
             _ => None,
         }
     }
