@@ -709,7 +709,11 @@ impl Interp {
                 let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
                 match (a.as_text(), b.as_text()) {
                     (Some(x), Some(y)) => {
-                        let eq = x == y && (same_kind || op.len() == 2);
+                        let eq = if same_kind {
+                            x == y
+                        } else {
+                            op.len() == 2 && super::flow::loose_equal(&a, &b)
+                        };
                         let neg = op.starts_with('!');
                         Value::Bool(eq != neg)
                     }

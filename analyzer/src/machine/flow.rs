@@ -1435,3 +1435,32 @@ pub(crate) fn root_name(e: &Expr) -> Option<&str> {
         _ => None,
     }
 }
+
+/// `a == b` for two primitives of different kinds, as JavaScript's loose
+/// equality decides it: `undefined` and `null` equal each other and nothing
+/// else; a boolean compares as the number 1 or 0; a number and a string
+/// compare as numbers (`'' == 0`, `'1.0' == 1`).
+pub(crate) fn loose_equal(a: &Value, b: &Value) -> bool {
+    let number = |v: &Value| match v {
+        Value::Num(n) => Some(*n),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::Str(s) => {
+            let t = s.trim();
+            if t.is_empty() {
+                Some(0.0)
+            } else {
+                t.parse::<f64>().ok().or(Some(f64::NAN))
+            }
+        }
+        _ => None,
+    };
+    match (a, b) {
+        (Value::Undef | Value::Null, Value::Undef | Value::Null) => true,
+        (Value::Undef | Value::Null, _) | (_, Value::Undef | Value::Null) => false,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        _ => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
