@@ -6,7 +6,7 @@
 //! res.json(d))`). Only the text is read: a function that answers through a
 //! helper it calls by another name, with `res` out of sight, is not seen.
 
-use crate::ir::{Expr, Func, ObjProp, Pattern};
+use crate::ir::{Expr, Func, ObjProp, Pattern, Stmt};
 use crate::libs::socketio_syntax::{any_expr, any_expr_in};
 use std::cell::Cell;
 
@@ -153,6 +153,8 @@ fn answers(f: &Func, may_pass: bool) -> bool {
 /// how a guard sends a visitor to log in), or that hands `res` to a function
 /// (`setVerify({ email, res })`, `render(req, res)`). A callback that binds
 /// its own `res` (`fetch(u).then((res) => res.json())`) is another scope.
+/// A function the handler declares (`function render() { res.render(…) }`,
+/// handed on by name) is such a callback too.
 pub(crate) fn answers_later(f: &Func) -> bool {
     let Some(res) = param_name(f.params.get(1)) else {
         return false;
@@ -167,11 +169,43 @@ pub(crate) fn answers_later(f: &Func) -> bool {
         },
         _ => false,
     };
+    let answers_in = |g: &Func| own_scope(g) && any_expr_in(&g.body, &answers, &own_scope);
     any_expr_in(
         &f.body,
-        &|e| matches!(e, Expr::Func(g) if own_scope(g) && any_expr_in(&g.body, &answers, &own_scope)),
+        &|e| matches!(e, Expr::Func(g) if answers_in(g)),
         &own_scope,
-    )
+    ) || declared_funcs(&f.body).into_iter().any(answers_in)
+}
+
+/// The functions `stmts` declare (`function render() { … }`, hoisted), in
+/// their blocks and branches too, not inside nested functions.
+fn declared_funcs(stmts: &[Stmt]) -> Vec<&Func> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Function(_, g) => out.push(g.as_ref()),
+            Stmt::Block(b) | Stmt::ForOf(_, _, _, b, _, _) => out.extend(declared_funcs(b)),
+            Stmt::If(_, _, a, b, _) => {
+                out.extend(declared_funcs(a));
+                out.extend(declared_funcs(b));
+            }
+            Stmt::Try(a, _, b, c) => {
+                out.extend(declared_funcs(a));
+                out.extend(declared_funcs(b));
+                out.extend(declared_funcs(c));
+            }
+            Stmt::Switch(_, cases) => cases
+                .iter()
+                .for_each(|c| out.extend(declared_funcs(&c.body))),
+            Stmt::While(w) => out.extend(declared_funcs(&w.body)),
+            Stmt::For(f) => out.extend(declared_funcs(&f.body)),
+            Stmt::Labeled(_, inner) => {
+                out.extend(declared_funcs(std::slice::from_ref(inner.as_ref())))
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether `f`'s body uses a name it does not bind as a parameter that
