@@ -32,7 +32,9 @@ pub(crate) struct WalkOut {
     /// Routes below a dispatch that it never hands a request to (its method
     /// or path pattern does not accept them), with why: Express never runs
     /// them there (`about.get('/more')` under `app.get('/about', about)`).
-    pub(crate) unanswered: BTreeMap<(FileId, u32), String>,
+    /// Keyed by where and the method registered (the methods of a route
+    /// chain share a line).
+    pub(crate) unanswered: BTreeMap<Unanswered, String>,
     /// Routes registered only to pass requests on ([`passes_on`]): one that
     /// no later route or `use` took the requests from is accounted for by a
     /// finding ([`settle_passed_on`]).
@@ -41,6 +43,16 @@ pub(crate) struct WalkOut {
 
 /// A route registered only to pass requests on, kept in case nothing after
 /// it answers (see [`WalkOut::passed_on`]).
+/// A route registration a walk never lets through: its file, line and
+/// method (lower case, `delete` for `del`).
+pub(crate) type Unanswered = (FileId, u32, String);
+
+/// A route method's name as [`Unanswered`] keys it.
+pub(crate) fn method_name(m: &str) -> String {
+    let lower = m.to_ascii_lowercase();
+    Method::parse(&lower).map_or(lower, |m| m.as_str().to_string())
+}
+
 pub(crate) struct PassedOn {
     /// Its (app, method, full path, regex), as an operation's key.
     key: (u32, String, String, bool),
@@ -445,7 +457,9 @@ pub(crate) fn walk(
                             d.what,
                             method.to_uppercase()
                         );
-                        out.unanswered.entry((reg.file, reg.line)).or_insert(why);
+                        out.unanswered
+                            .entry((reg.file, reg.line, method_name(&method)))
+                            .or_insert(why);
                         continue;
                     }
                     let method = &method;
@@ -612,12 +626,19 @@ pub(crate) fn walk(
 pub(crate) fn settle_passed_on(out: &mut WalkOut) {
     let passed = std::mem::take(&mut out.passed_on);
     let taken = |p: &PassedOn| p.used.get() || out.ops.contains_key(&p.key);
-    let served: HashSet<(FileId, u32)> = passed.iter().filter(|p| taken(p)).map(|p| p.at).collect();
+    // (A declaration reached again on another path is served when one of
+    // its ways is; the other methods of a route chain on its line are not
+    // it.)
+    let served: HashSet<((FileId, u32), &str)> = passed
+        .iter()
+        .filter(|p| taken(p))
+        .map(|p| (p.at, p.key.1.as_str()))
+        .collect();
     for p in &passed {
-        if taken(p) || served.contains(&p.at) {
+        if taken(p) || served.contains(&(p.at, p.key.1.as_str())) {
             continue;
         }
-        out.unanswered.entry(p.at).or_insert_with(|| {
+        out.unanswered.entry((p.at.0, p.at.1, method_name(&p.key.1))).or_insert_with(|| {
             "it is registered only to pass requests on (its handlers refuse or call `next()`), and no later route or `use` at its method and path takes them: Express answers past it with 404 (if it answers in code the analysis did not run, that code is not charted)".to_string()
         });
     }
@@ -960,8 +981,10 @@ pub(crate) fn build_inventory(
         input_key: None,
     };
     // A route a dispatch turned away is charted when another way reaches it.
-    for (file, line, _, _) in &out.decl_keys {
-        out.unanswered.remove(&(*file, *line));
+    // (An `all` route's declaration keys are its methods, each.)
+    for (file, line, m, _) in &out.decl_keys {
+        out.unanswered.remove(&(*file, *line, m.clone()));
+        out.unanswered.remove(&(*file, *line, "all".to_string()));
     }
     let run = census::RunView {
         project,

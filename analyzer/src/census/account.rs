@@ -62,7 +62,7 @@ pub(crate) struct RunView<'a> {
     pub(crate) walked: &'a HashSet<u32>,
     /// Routes on walked routers that the route handing requests to them
     /// never lets through, with why (`mounts::WalkOut::unanswered`).
-    pub(crate) unanswered: &'a BTreeMap<(FileId, u32), String>,
+    pub(crate) unanswered: &'a BTreeMap<crate::mounts::Unanswered, String>,
     /// Files a reached file imports (loaded lazily, so possibly never read).
     pub(crate) imported: HashSet<FileId>,
     /// Whether events were analyzed.
@@ -357,7 +357,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if item.kind == CensusKind::Param {
                     walked_params.contains(&key)
                 } else {
-                    http.contains(&key) && !run.unanswered.contains_key(&key)
+                    http.contains(&key)
+                        && !run.unanswered.contains_key(&(
+                            file,
+                            item.line,
+                            crate::mounts::method_name(&item.method),
+                        ))
                 };
                 let kind = match item.kind {
                     CensusKind::Route => "route",
@@ -495,9 +500,13 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
         .filter(|e| e.kind != "event")
         .map(|e| (e.at.file.clone(), e.at.line))
         .collect();
-    for (&(file, line), why) in run.unanswered {
+    let mut seen: HashSet<(FileId, u32)> = HashSet::new();
+    for (&(file, line, _), why) in run.unanswered {
         let rel = project.rel(file).to_string();
-        if files.binary_search(&file).is_err() || listed.contains(&(rel.clone(), line)) {
+        if files.binary_search(&file).is_err()
+            || listed.contains(&(rel.clone(), line))
+            || !seen.insert((file, line))
+        {
             continue;
         }
         let what = unlisted_routes(run, (file, line));
@@ -719,7 +728,10 @@ fn explain(
         "not-a-router"
     };
     let receiver = &item.receiver;
-    if let Some(why) = run.unanswered.get(&(file, item.line)) {
+    if let Some(why) =
+        run.unanswered
+            .get(&(file, item.line, crate::mounts::method_name(&item.method)))
+    {
         return Why {
             cause: "skipped",
             reason: why.clone(),
