@@ -41,8 +41,6 @@ pub(crate) struct WalkOut {
     pub(crate) passed_on: Vec<PassedOn>,
 }
 
-/// A route registered only to pass requests on, kept in case nothing after
-/// it answers (see [`WalkOut::passed_on`]).
 /// A route registration a walk never lets through: its file, line and
 /// method (lower case, `delete` for `del`).
 pub(crate) type Unanswered = (FileId, u32, String);
@@ -53,6 +51,8 @@ pub(crate) fn method_name(m: &str) -> String {
     Method::parse(&lower).map_or(lower, |m| m.as_str().to_string())
 }
 
+/// A route registered only to pass requests on, kept in case nothing after
+/// it answers (see [`WalkOut::passed_on`]).
 pub(crate) struct PassedOn {
     /// Its (app, method, full path, regex), as an operation's key.
     key: (u32, String, String, bool),

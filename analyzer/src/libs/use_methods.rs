@@ -125,8 +125,7 @@ impl Walk<'_> {
                 Some(a | b)
             }
             Stmt::Block(b) => self.block(b, live),
-            Stmt::Switch(d, cases) if self.method_of(d).is_some() => {
-                let fold = self.method_of(d)?;
+            Stmt::Switch(d, cases) if let Some(fold) = self.method_of(d) => {
                 let mut tests = Vec::with_capacity(cases.len());
                 for c in cases {
                     tests.push(match &c.test {
