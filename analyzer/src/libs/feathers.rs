@@ -63,6 +63,9 @@ const EXPRESS: &str = "@feathersjs/express";
 const KOA: &str = "@feathersjs/koa";
 const FEATHERS: &str = "@feathersjs/feathers";
 const SOCKETIO: &str = "@feathersjs/socketio";
+/// Feathers 3 and 4's own module for the REST provider (`require(
+/// '@feathersjs/express/rest')`), the function `express.rest` is.
+const EXPRESS_REST: &str = "@feathersjs/express/rest";
 /// What `socketio()` gives `app.configure`, followed by its server's index.
 const SOCKET_PROVIDER: &str = "feathers.socketio-provider:";
 
@@ -152,6 +155,7 @@ pub(crate) fn default_export(pkg: &str) -> Option<Value> {
         KOA => Some(framework("feathers-koa")),
         FEATHERS => Some(framework("feathers")),
         SOCKETIO => Some(framework("feathers.socketio")),
+        EXPRESS_REST => Some(framework("feathers.rest")),
         _ => None,
     }
 }
@@ -180,6 +184,7 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
         )))),
         (FEATHERS, "default" | "feathers") => Some(framework("feathers")),
         (SOCKETIO, "default" | "socketio") => Some(framework("feathers.socketio")),
+        (EXPRESS_REST, "default") => Some(framework("feathers.rest")),
         _ => None,
     }
 }

@@ -443,6 +443,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@modelcontextprotocol/server-express", Module::Family),
     // feathers.rs
     modelled("@feathersjs/express", Module::Family),
+    modelled("@feathersjs/express/rest", Module::Family),
     modelled("@feathersjs/koa", Module::Family),
     modelled("@feathersjs/feathers", Module::Family),
     modelled("@feathersjs/socketio", Module::Family),
