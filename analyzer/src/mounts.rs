@@ -982,9 +982,11 @@ pub(crate) fn build_inventory(
     };
     // A route a dispatch turned away is charted when another way reaches it.
     // (An `all` route's declaration keys are its methods, each.)
-    for (file, line, m, _) in &out.decl_keys {
-        out.unanswered.remove(&(*file, *line, m.clone()));
-        out.unanswered.remove(&(*file, *line, "all".to_string()));
+    if !out.unanswered.is_empty() {
+        for (file, line, m, _) in &out.decl_keys {
+            out.unanswered.remove(&(*file, *line, m.clone()));
+            out.unanswered.remove(&(*file, *line, "all".to_string()));
+        }
     }
     let run = census::RunView {
         project,

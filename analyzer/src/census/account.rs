@@ -358,11 +358,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     walked_params.contains(&key)
                 } else {
                     http.contains(&key)
-                        && !run.unanswered.contains_key(&(
-                            file,
-                            item.line,
-                            crate::mounts::method_name(&item.method),
-                        ))
+                        && (run.unanswered.is_empty()
+                            || !run.unanswered.contains_key(&(
+                                file,
+                                item.line,
+                                crate::mounts::method_name(&item.method),
+                            )))
                 };
                 let kind = match item.kind {
                     CensusKind::Route => "route",

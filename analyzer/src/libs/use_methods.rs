@@ -38,7 +38,7 @@
 use crate::inventory::Method;
 use crate::ir::{Expr, Func, LogicalOp, Stmt};
 use crate::libs::answers::{SENDS, param_name, refuses, rooted_at};
-use crate::libs::socketio_syntax::any_expr_in;
+use crate::libs::socketio_syntax::{any_expr, any_expr_in};
 use std::cell::Cell;
 
 /// Every method, one bit each, in the order of [`Method::ALL_ANSWERS`].
@@ -57,6 +57,12 @@ pub(crate) fn use_methods(f: &Func) -> Option<Vec<Method>> {
         None => None,
         Some(p) => Some(param_name(Some(p))?),
     };
+    // Most middleware never reads the method: one look, before the walk
+    // (which copies the expressions it judges).
+    let reads_method = |e: &Expr| matches!(e, Expr::Member(o, m) if m == "method" && matches!(o.as_ref(), Expr::Ident(x) if x == req));
+    if !any_expr(&f.body, &reads_method) {
+        return None;
+    }
     let mut walk = Walk {
         req,
         res,
@@ -306,10 +312,9 @@ impl Walk<'_> {
     /// does not model must not).
     fn touches(&self, stmts: &[Stmt]) -> bool {
         let (res, next) = (self.res, self.next);
-        any_expr_in(
+        any_expr(
             stmts,
             &|e| matches!(e, Expr::Ident(x) if x == res || Some(x.as_str()) == next || x == "arguments"),
-            &|_| true,
         )
     }
 
