@@ -621,7 +621,11 @@ impl Interp {
         }
     }
 
-    /// Resolve lazy imports and deferred calls: the value is needed for routing.
+    /// Resolve lazy imports and deferred calls: the value is needed for
+    /// routing. Deferred work whose forcing needs more than [`MAX_FORCING`]
+    /// others forced first (a method that calls itself and reads a member
+    /// of what it gave, once per step of the budget) is only known at run
+    /// time: the recursion stays bounded.
     pub(crate) fn force_deep(&mut self, v: Value) -> Value {
         let mut v = v;
         for _ in 0..32 {
@@ -630,10 +634,11 @@ impl Interp {
                 Value::Deferred(t) => {
                     if let Some(r) = t.result.borrow().clone() {
                         r
-                    } else if t.forcing.get() {
+                    } else if t.forcing.get() || self.running.forcing >= MAX_FORCING {
                         return Value::dynamic();
                     } else {
                         t.forcing.set(true);
+                        self.running.forcing += 1;
                         let ctx = Ctx {
                             file: t.file,
                             scope: Scope::new(Some(self.js.globals.clone())),
@@ -657,6 +662,7 @@ impl Interp {
                                 self.member(&base, prop)
                             }
                         };
+                        self.running.forcing -= 1;
                         t.forcing.set(false);
                         *t.result.borrow_mut() = Some(r.clone());
                         r
@@ -668,6 +674,9 @@ impl Interp {
         Value::dynamic()
     }
 }
+
+/// How many deferred calls and members are forced inside one another at most.
+const MAX_FORCING: u32 = 256;
 
 /// The largest JSON file read as data (a bigger one is a data set, not configuration).
 const DATA_MODULE_MAX: usize = 1 << 20;

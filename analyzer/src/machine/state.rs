@@ -386,6 +386,9 @@ pub(crate) struct Running {
     pub(crate) listener_site: Option<usize>,
     /// Socket.IO connection handlers and listeners being run (see `Stmt::If`).
     pub(crate) socket_handlers: u32,
+    /// Deferred calls and members being forced, nested (see
+    /// [`Interp::force_deep`]).
+    pub(crate) forcing: u32,
     /// Dispatched functions being run (see `catch_all_acked`).
     pub(crate) dispatching: u32,
     /// Computed imports inside loops over run-time values, with the loop depth:
