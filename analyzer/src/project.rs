@@ -24,9 +24,11 @@
 //! Also: a file a package script copies into place before the program
 //! runs (`cp config.template.js config.js`: `script_copies.rs`).
 //!
-//! Deliberately not captured: package.json `imports` (`#alias`), conditional
-//! `exports` beyond `import`/`require`/`node`/`default`, subpath patterns
-//! (`./*`), Yarn PnP.
+//! Also: Node's subpath imports (package.json `imports`: `#app`,
+//! `#routes/*`), and a package's `exports` subpath patterns (`./*`).
+//!
+//! Deliberately not captured: conditional `exports` beyond
+//! `import`/`require`/`node`/`default`, Yarn PnP.
 
 mod aliases;
 mod babel;
@@ -631,11 +633,52 @@ impl Project {
                 .resolve_module(&normalize(rel))
                 .unwrap_or(Resolved::Missing);
         }
+        // Node's subpath imports (`#routes/users` from the `imports` of the
+        // package the importing file belongs to).
+        if spec.starts_with('#')
+            && let Some(r) = self.resolve_imports(from_dir, spec, how)
+        {
+            return r;
+        }
         // Babel's module-resolver rewrites the specifier before Node sees it.
         if let Some(r) = self.babel_resolve(from_dir, spec) {
             return r;
         }
-        self.resolve_bare_as(from_dir, spec, how)
+        match self.resolve_bare_as(from_dir, spec, how) {
+            // No package is named `#…` (npm names cannot start with `#`): a
+            // subpath import no map resolves is missing, as Node says
+            // (ERR_PACKAGE_IMPORT_NOT_DEFINED).
+            Resolved::External(_) if spec.starts_with('#') => Resolved::Missing,
+            r => r,
+        }
+    }
+
+    /// A subpath import (`#app`, `#routes/users`) from the `imports` map of
+    /// the package.json nearest the importing file (the package scope, as
+    /// Node reads it): an exact key, else the `*` pattern with the longest
+    /// prefix, its target's conditions read for how the module is loaded and
+    /// every `*` in it replaced by what the pattern matched. A `./` target is
+    /// a file of that package (build output mapped back to its source, as a
+    /// package's `exports` are); another names a package. None when no
+    /// package.json maps the specifier (a tsconfig or bundler alias may).
+    fn resolve_imports(&self, from_dir: &str, spec: &str, how: Loading) -> Option<Resolved> {
+        let scope = ancestors(from_dir).find(|d| self.package_at(d).is_some())?;
+        let map = self.package_at(scope)?.json.get("imports")?.as_object()?;
+        let (target, star) = subpath_match(map, spec)?;
+        let t = export_target(target, how)?;
+        let t = match star {
+            Some(s) => t.replace('*', &s),
+            None => t,
+        };
+        if t.starts_with("./") {
+            return Some(
+                self.resolve_built(scope, &t)
+                    .map(Resolved::File)
+                    .or_else(|| self.resolve_module(&normalize(&join_rel(scope, &t))))
+                    .unwrap_or(Resolved::Missing),
+            );
+        }
+        Some(self.resolve_bare_as(from_dir, &t, how))
     }
 
     /// Where a bare specifier leads once Babel has had its say: modelled
@@ -882,10 +925,10 @@ impl Project {
         if !sub.is_empty() {
             if let Some(exports) = pkg.and_then(|p| p.json.get("exports"))
                 && let Some(obj) = exports.as_object()
-                && let Some(t) = obj
-                    .get(&format!("./{sub}"))
-                    .and_then(|v| export_target(v, how))
-                && let Some(id) = self.resolve_built(dir, &t)
+                && let Some((v, star)) = subpath_match(obj, &format!("./{sub}"))
+                && let Some(t) = export_target(v, how)
+                && let Some(id) =
+                    self.resolve_built(dir, &star.map_or(t.clone(), |s| t.replace('*', &s)))
             {
                 return Some(id);
             }
@@ -1193,6 +1236,34 @@ fn split_package(spec: &str) -> (&str, &str) {
         Some(i) => (&spec[..i], &spec[i + 1..]),
         None => (spec, ""),
     }
+}
+
+/// The entry of a package's `imports` or `exports` map that `key` selects,
+/// as Node's PACKAGE_IMPORTS_EXPORTS_RESOLVE does: the exact key, else the
+/// pattern (one `*`) with the longest part before its `*` (then the longest
+/// key) whose ends `key` has, with what the `*` matched. A `null` target
+/// excludes the key (none).
+fn subpath_match<'a>(
+    map: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<(&'a serde_json::Value, Option<String>)> {
+    if let Some(v) = map.get(key)
+        && !key.contains('*')
+    {
+        return (!v.is_null()).then_some((v, None));
+    }
+    let (v, star, _) = map
+        .iter()
+        .filter_map(|(pattern, v)| {
+            let (pre, post) = pattern.split_once('*')?;
+            if post.contains('*') || key.len() <= pre.len() {
+                return None;
+            }
+            let star = match_path_pattern(pattern, key)?;
+            Some((v, star, (pre.len(), pattern.len())))
+        })
+        .max_by_key(|(_, _, rank)| *rank)?;
+    (!v.is_null()).then_some((v, Some(star)))
 }
 
 fn match_path_pattern(pattern: &str, spec: &str) -> Option<String> {

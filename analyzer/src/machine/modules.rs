@@ -273,6 +273,11 @@ impl Interp {
                 Some(rel) => format!(
                     "cannot resolve `{spec}` in the analysis: the file is there (`{rel}`), but it is no JavaScript or TypeScript the analysis reads (a loader hook may handle it)"
                 ),
+                // A subpath import no `imports` entry maps (or one that
+                // excludes it with `null`).
+                None if spec.starts_with('#') => format!(
+                    "cannot resolve `{spec}`: no `imports` entry of the package.json nearest this file maps it to a file in the project"
+                ),
                 None => format!("cannot resolve `{spec}`: no such file in the project"),
             };
             self.finding(FindingCode::UnresolvedImport, from, line, message);
