@@ -1117,7 +1117,9 @@ fn explain(
                     let (f, l) = handed.at;
                     // (A receiver in Socket.IO's own vocabulary, `io.of(name)`,
                     // is taken for Socket.IO's, handed over like an HTTP host.)
-                    return if event && item.socket_shape != SocketShape::Io {
+                    return if event
+                        && !matches!(item.socket_shape, SocketShape::Io | SocketShape::Connection)
+                    {
                         Why {
                             cause: not_a,
                             reason: format!(

@@ -146,6 +146,11 @@ pub(crate) enum SocketShape {
     /// `.except(`, `.of(`, `.timeout(`, `.broadcast`, `.volatile`, `.local`:
     /// Socket.IO's own vocabulary.
     Io,
+    /// Rooted at the parameter of a function handed to an `on('connection'
+    /// | 'connect', …)` whose receiver is [`SocketShape::Io`]
+    /// (`nsp.on('connection', (socket) => socket.emit('hello'))`): the
+    /// socket Socket.IO hands its connection listener, whatever its name.
+    Connection,
 }
 
 /// What a registering call calls.
@@ -296,6 +301,8 @@ pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
         writes: Vec::new(),
         typed_params: Vec::new(),
         foreign: HashSet::new(),
+        connection_sockets: Vec::new(),
+        next_connection: false,
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -552,6 +559,12 @@ struct Walker {
     /// The `use` and verb calls (by address) of chains that are not an
     /// Express app's or router's ([`shape::foreign_links`]).
     foreign: HashSet<usize>,
+    /// The parameters naming the socket of a Socket.IO connection listener
+    /// ([`SocketShape::Connection`]), with the function depth they belong to.
+    connection_sockets: Vec<(usize, String)>,
+    /// Set while walking the listener of such an `on('connection', …)`: the
+    /// function `func` walks next is that listener.
+    next_connection: bool,
 }
 
 /// The instance methods a class declares (and its fields holding functions),
@@ -688,8 +701,12 @@ impl Walker {
         for p in &f.params {
             self.write_unknown(p);
         }
+        let connection = std::mem::take(&mut self.next_connection);
         self.stack.push((f.id, name, f.line));
         let depth = self.stack.len();
+        if connection && let Some(Pattern::Ident(n)) = f.params.first() {
+            self.connection_sockets.push((depth, n.clone()));
+        }
         for (p, t) in f.params.iter().zip(&f.param_types) {
             if let (Pattern::Ident(n), Some(t)) = (p, t.as_ref().and_then(type_name)) {
                 self.typed_params.push((depth, n.clone(), t));
@@ -703,6 +720,7 @@ impl Walker {
         self.data.retain(|(k, _)| *k <= depth);
         self.this_aliases.retain(|(k, _, _)| *k <= depth);
         self.typed_params.retain(|(k, _, _)| *k <= depth);
+        self.connection_sockets.retain(|(k, _)| *k <= depth);
     }
 
     /// Note a write of `e` to the names `p` binds, or to the property slot
@@ -977,9 +995,12 @@ impl Walker {
                 shape::foreign_links(c, &mut self.foreign);
                 self.call(c);
                 self.expr(&c.callee, None, d);
+                let connection = connection_listener(c);
                 for a in &c.args {
+                    self.next_connection = connection && matches!(a, Expr::Func(_));
                     self.expr(a, None, d);
                 }
+                self.next_connection = false;
             }
             // `await http.post('/books', body)`, `api.get('/x', opts).then(…)`:
             // Express's verb methods return the app or router, which nobody
@@ -1314,7 +1335,12 @@ impl Walker {
                 .is_some_and(|a| !matches!(a, Expr::Func(_) | Expr::Object(_)));
             let handled = m == "emit" || c.args.get(1).is_some_and(handler_like);
             // (Engine.IO and adapter objects' events are not Socket.IO events.)
-            let shape = socket_shape(recv);
+            let shape = socket_shape(recv).map(|shape| match shape {
+                SocketShape::Plain | SocketShape::SocketName if self.connection_socket(recv) => {
+                    SocketShape::Connection
+                }
+                shape => shape,
+            });
             (named && handled && shape.is_some()).then(|| CensusItem {
                 socket_shape: shape.unwrap_or_default(),
                 ..item(CensusKind::Event, c.args.first())
@@ -1352,6 +1378,24 @@ impl Walker {
 
     /// Record `it` where the walk is: in the functions it is inside, under
     /// the condition of its own function's innermost `if`, if any.
+    /// Whether a receiver's root name is the socket of an enclosing Socket.IO
+    /// connection listener ([`SocketShape::Connection`]).
+    fn connection_socket(&self, recv: &Expr) -> bool {
+        let mut e = recv;
+        for _ in 0..32 {
+            e = match e {
+                Expr::Member(o, _) | Expr::Index(o, _) => o,
+                Expr::Call(c) => match &c.callee {
+                    Expr::Member(o, _) => o,
+                    _ => return false,
+                },
+                Expr::Ident(n) => return self.connection_sockets.iter().any(|(_, s)| s == n),
+                _ => return false,
+            };
+        }
+        false
+    }
+
     fn push_here(&mut self, mut it: CensusItem) {
         it.enclosing = self.stack.clone();
         it.condition = self
@@ -1361,6 +1405,16 @@ impl Walker {
             .map(|(t, l, _)| (t.clone(), *l));
         self.out.push(it);
     }
+}
+
+/// Whether a call is `R.on|once('connection' | 'connect', listener)` on a
+/// receiver in Socket.IO's own vocabulary (`io`, `nsp`, `x.of(name)`): a
+/// Socket.IO server's connection listener, whose first parameter is a socket.
+fn connection_listener(c: &crate::ir::Call) -> bool {
+    matches!(&c.callee, Expr::Member(recv, m)
+        if matches!(m.as_str(), "on" | "once")
+            && matches!(c.args.first(), Some(Expr::Str(n)) if n == "connection" || n == "connect")
+            && socket_shape(recv) == Some(SocketShape::Io))
 }
 
 fn receiver_text(e: &Expr) -> String {

@@ -30,7 +30,18 @@ pub(super) fn socket_site(
     let literal = item.first.starts_with('\'');
     let name = item.first.trim_matches('\'');
     match item.socket_shape {
-        SocketShape::Io | SocketShape::SocketName if socket_file => return true,
+        SocketShape::Io | SocketShape::SocketName | SocketShape::Connection if socket_file => {
+            return true;
+        }
+        // The socket a Socket.IO connection listener gets, in a file of a
+        // package that depends on Socket.IO: any name counts (it is no
+        // `net`/`tls` socket), `message` and `error` too.
+        SocketShape::Connection => {
+            return *sio_package.get_or_insert_with(|| {
+                run.project
+                    .package_depends_on(run.project.rel(file), |n| n.starts_with("socket.io"))
+            });
+        }
         // A file of a package that depends on Socket.IO, with no Socket.IO
         // import of its own (`this.io.of(name).emit(...)` in a helper handed
         // the server): only Socket.IO's own vocabulary counts, as `socket`
