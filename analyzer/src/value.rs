@@ -501,6 +501,27 @@ pub(crate) enum Unknown {
     /// members are [`Unknown::External`] of that package; what calling it or
     /// its methods gives is [`Unknown::External`] of none.
     Instance(Rc<str>),
+    /// What a call of an installed package's function or of a method of its
+    /// instance gave (`plugin.createRouter()`, `new Adapter().getRouter()`),
+    /// the package's name kept: unknown like [`Unknown::External`] of none
+    /// (its members, calling it, building with it and its methods give
+    /// [`Unknown::External`] of none, so a middleware factory's middleware
+    /// is no package export), but mounting it with `use(path, x)`, however
+    /// it travelled (`const r = plugin.createRouter(); app.use('/c', r)`),
+    /// says which package's routes are not charted.
+    Made(Rc<str>),
+}
+
+impl Unknown {
+    /// The kind reading, calling or building with a value of this kind
+    /// starts from: what a package's function made is a value of the
+    /// runtime, not of the package.
+    pub(crate) fn used(&self) -> Unknown {
+        match self {
+            Unknown::Made(_) => Unknown::External(None),
+            k => k.clone(),
+        }
+    }
 }
 
 /// A value.

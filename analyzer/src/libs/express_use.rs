@@ -244,6 +244,12 @@ impl Interp {
                 // A value that came from the package (`this.route =
                 // require('pkg').router`, however it travelled) or that a
                 // call of one of its functions made.
+                // What a call of one of its functions made, however it
+                // travelled (`const r = plugin.createRouter(); app.use('/c',
+                // r)`, `new Adapter().getRouter()`).
+                Value::Unknown(Unknown::Made(pkg)) if own_path => {
+                    (pkg.to_string(), "a value made by")
+                }
                 Value::Unknown(Unknown::External(from)) if own_path => {
                     let made = matches!(e, Expr::Call(_) | Expr::New(..));
                     let how = if made {

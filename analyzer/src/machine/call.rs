@@ -123,7 +123,10 @@ impl Interp {
                 self.require(ctx, argv.first(), call.line, true)
             }
             callee => {
-                let f = self.eval_raw(ctx, callee);
+                let f = match self.eval_raw(ctx, callee) {
+                    Value::Unknown(k @ Unknown::Made(_)) => Value::Unknown(k.used()),
+                    f => f,
+                };
                 if let Value::Builtin(Builtin::RouterMethod(id, verb)) = &f {
                     return self.call_router_method(ctx, *id, verb, call);
                 }
@@ -410,7 +413,7 @@ impl Interp {
                 // A package instance's methods are the package's.
                 let kind = &match kind {
                     Unknown::Instance(pkg) => Unknown::External(Some(pkg.clone())),
-                    k => k.clone(),
+                    k => k.used(),
                 };
                 // `fs.readdirSync(dir).forEach(cb)`: callbacks run over values we cannot see.
                 let looping = matches!(
@@ -1059,7 +1062,7 @@ impl Interp {
                 self.run_callbacks(ctx, &argv, args, line);
                 match k {
                     Unknown::Instance(pkg) => Value::of_package(pkg),
-                    k => Value::Unknown(k.clone()),
+                    k => Value::Unknown(k.used()),
                 }
             }
             _ => Value::dynamic(),
@@ -1244,7 +1247,10 @@ impl Interp {
         for _ in 0..16 {
             match cv.superclass.clone() {
                 Some(Value::Class(up)) if up.class.constructor.is_none() => cv = up,
-                Some(Value::Unknown(Unknown::External(from))) => {
+                Some(Value::Unknown(k @ (Unknown::External(_) | Unknown::Made(_)))) => {
+                    let Unknown::External(from) = k.used() else {
+                        return;
+                    };
                     let Some(base) = cv.class.superclass.clone() else {
                         return;
                     };
@@ -1390,7 +1396,10 @@ impl Interp {
 /// does not keep the package's name (see [`Unknown::External`]).
 fn returned(k: &Unknown) -> Value {
     match k {
-        Unknown::External(_) | Unknown::Instance(_) => Value::external(),
+        Unknown::External(Some(pkg)) | Unknown::Instance(pkg) => {
+            Value::Unknown(Unknown::Made(pkg.clone()))
+        }
+        Unknown::External(None) | Unknown::Made(_) => Value::external(),
         k => Value::Unknown(k.clone()),
     }
 }

@@ -109,9 +109,8 @@ fn classify(v: &Value) -> Recv {
     match v {
         Value::Router(id) | Value::Chain(id, _) => Recv::Router(*id),
         Value::Sio(_) => Recv::Socket,
-        Value::Unknown(Unknown::External(_) | Unknown::Instance(_)) | Value::Builtin(_) => {
-            Recv::External
-        }
+        Value::Unknown(Unknown::External(_) | Unknown::Instance(_) | Unknown::Made(_))
+        | Value::Builtin(_) => Recv::External,
         Value::Unknown(Unknown::Param) => Recv::Param,
         Value::Unknown(_) | Value::Deferred(_) | Value::Lazy(..) | Value::Undef | Value::Null => {
             Recv::Dynamic

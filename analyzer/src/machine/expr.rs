@@ -128,7 +128,10 @@ impl Interp {
             }
             Expr::Call(call) => self.call(ctx, call),
             Expr::New(callee, args, line) => {
-                let c = self.eval(ctx, callee);
+                let c = match self.eval(ctx, callee) {
+                    Value::Unknown(k @ Unknown::Made(_)) => Value::Unknown(k.used()),
+                    c => c,
+                };
                 let argv = self.eval_args(ctx, args);
                 if let Value::Class(cv) = &c
                     && cv.class.constructor.is_none()
@@ -992,7 +995,7 @@ impl Interp {
             Value::Unknown(Unknown::Instance(pkg)) => Value::of_package(pkg),
             Value::Unknown(k) => self
                 .vue_global(prop)
-                .unwrap_or_else(|| Value::Unknown(k.clone())),
+                .unwrap_or_else(|| Value::Unknown(k.used())),
             // `this` of a component method run without its caller.
             Value::Undef | Value::Null => self.vue_global(prop).unwrap_or_else(Value::dynamic),
             _ => Value::dynamic(),

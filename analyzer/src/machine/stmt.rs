@@ -440,7 +440,7 @@ impl Interp {
         if matches!(kind, Unknown::Instance(_)) || depth > 8 {
             return v;
         }
-        let opened = ObjData::over_unknown(kind.clone());
+        let opened = ObjData::over_unknown(kind.used());
         let stored = match place {
             Expr::Ident(n) => ctx.scope.assign(n, Value::Obj(opened.clone())),
             Expr::Member(base, p) => {
