@@ -259,6 +259,12 @@ pub(crate) enum Builtin {
     ArrayMethod(Rc<str>),
     /// lodash/underscore (`""`) or one of its functions: see `libs/lodash.rs`.
     Lodash(Rc<str>),
+    /// A curried function (`_.curry(f)`, `R.curry(f)`, `currify(f)`) with
+    /// the arguments its calls gave so far: calling it with the rest of
+    /// `f`'s parameters (its `length`) calls `f` with all of them; with
+    /// fewer it gives a curried function holding more (see
+    /// `machine/builtins.rs`).
+    Curried(Rc<Curried>),
     /// The global `Promise` (`Promise.all`, `resolve`).
     PromiseNs,
     /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
@@ -658,6 +664,25 @@ pub(crate) struct Emitter {
 }
 
 /// Emitters are told apart by identity.
+/// A curried function and the arguments its calls gave so far (see
+/// [`Builtin::Curried`]).
+pub(crate) struct Curried {
+    pub(crate) func: Rc<Closure>,
+    pub(crate) held: Vec<Value>,
+}
+
+impl PartialEq for Curried {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for Curried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Curried({} held)", self.held.len())
+    }
+}
+
 impl PartialEq for Emitter {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
@@ -810,6 +835,7 @@ impl Value {
                 | Builtin::UrlJoin
                 | Builtin::ObjectNs
                 | Builtin::ObjectFn(_)
+                | Builtin::Curried(..)
                 | Builtin::ArrayNs
                 | Builtin::ReflectNs
                 | Builtin::ReflectFn(_)

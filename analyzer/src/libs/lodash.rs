@@ -5,7 +5,7 @@
 //! over arrays (known while the callback's answers are), `merge`,
 //! `assign`/`extend`, their `…With` forms (the customizer is not a source),
 //! `defaults`, `get` and `set` with dotted or array paths,
-//! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `isArray`, `isFunction`,
+//! `pick` and `omit` (keys listed or in arrays), `keys`, `values`, `bind` (of `this`), `partial`, `curry`, `isArray`, `isFunction`,
 //! the other type tests (`isString`, `isObject`, `isNil`, … as `typeof` decides them), `union`, `uniq`,
 //! `concat`, `flatten`, `compact` and `includes` over known arrays,
 //! `identity`, `memoize`/`once` (what they wrap), `defaultTo` (the default
@@ -67,6 +67,7 @@ const METHODS: &[&str] = &[
     "values",
     "bind",
     "partial",
+    "curry",
     "memoize",
     "once",
     "identity",
@@ -293,6 +294,7 @@ impl Interp {
                 }
                 v => v,
             },
+            "curry" => super::curry::curried(arg(0)),
             "memoize" | "once" | "identity" | "throttle" | "debounce" => arg(0),
             "isArray" => match arg(0) {
                 Value::Arr(_) => Value::Bool(true),

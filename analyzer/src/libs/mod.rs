@@ -30,6 +30,7 @@ pub(crate) mod answers;
 pub(crate) mod awilix;
 pub(crate) mod bluebird;
 pub(crate) mod callsite;
+pub(crate) mod curry;
 pub(crate) mod decorators_express;
 pub(crate) mod di;
 pub(crate) mod documents;
@@ -738,6 +739,7 @@ pub(crate) fn external_call(
     argv: &[Value],
 ) -> Option<Value> {
     rxjs::external_call(ip, ctx, pkg, name, call, argv)
+        .or_else(|| curry::external_call(pkg, name, argv))
 }
 
 /// Whether a census receiver bound to `pkg` can register routes: a route

@@ -235,6 +235,19 @@ impl Interp {
                 _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            // A curried function: `f` runs once the calls gave as many
+            // arguments as it declares parameters before a default or rest
+            // (its `length`); until then each call gives one holding more.
+            Builtin::Curried(c) => {
+                let all: Vec<Value> = c.held.iter().cloned().chain(argv).collect();
+                if all.len() < function_length(&c.func.func) {
+                    return Value::Builtin(Builtin::Curried(Rc::new(Curried {
+                        func: c.func.clone(),
+                        held: all,
+                    })));
+                }
+                self.call_value_now(ctx, &Value::Func(c.func.clone()), all, &[], line, None)
+            }
             // What each promise settles to: a value the analysis knows (a
             // module `import()` loads, a router) is `fulfilled` with it; a
             // value only known at run time may have been a rejection.
@@ -431,4 +444,14 @@ impl Interp {
             _ => Value::dynamic(),
         }
     }
+}
+
+/// A function's `length`: its parameters before the first one with a
+/// default or the rest parameter.
+pub(crate) fn function_length(f: &crate::ir::Func) -> usize {
+    let declared = f.params.len() - usize::from(f.rest && !f.params.is_empty());
+    f.params[..declared]
+        .iter()
+        .take_while(|p| !matches!(p, Pattern::Default(..)))
+        .count()
 }
