@@ -191,6 +191,23 @@ impl Interp {
                         }
                         target
                     }
+                    // `Object.assign(express.Router(), { addProxy })`: the
+                    // router gets the sources' properties and is what it
+                    // returns. (Not yet a function: writing members on
+                    // functions this way grew PortOS's run past 10 GB.)
+                    (
+                        "assign",
+                        Value::Router(_),
+                    ) => {
+                        for src in argv.iter().skip(1) {
+                            if let Value::Obj(s) = self.force_deep(src.clone()) {
+                                for (k, v) in s.entries() {
+                                    self.set_member(&target, &k, v);
+                                }
+                            }
+                        }
+                        target
+                    }
                     ("fromEntries", Value::Arr(a)) => {
                         let obj = ObjData::new();
                         for e in a.borrow().iter() {
