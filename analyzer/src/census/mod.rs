@@ -1262,9 +1262,22 @@ impl Walker {
                     // 'api/signin')`), or a prefix a name or member holds
                     // joined to a segment (`config.API_PREFIX + 'blocks/:hash'`):
                     // a handler function or member must follow.
+                    let prefixed =
+                        |a: &Expr, b: &Expr| !path_literal(a) && shape::prefixed_segment(a, b);
                     let computed = match first {
                         Some(Expr::Ident(_) | Expr::Member(..) | Expr::Call(_)) => true,
-                        Some(Expr::Add(a, b)) => !path_literal(a) && shape::prefixed_segment(a, b),
+                        Some(Expr::Add(a, b)) => prefixed(a, b),
+                        // A list of such paths (`[base + '/admin', base +
+                        // '/admin/*']`): Express matches each.
+                        Some(Expr::Array(items)) => {
+                            items
+                                .iter()
+                                .any(|i| matches!(i, Expr::Add(a, b) if prefixed(a, b)))
+                                && items.iter().all(|i| match i {
+                                    Expr::Add(a, b) => prefixed(a, b) || path_literal(i),
+                                    i => path_like(i) || matches!(i, Expr::Template(..)),
+                                })
+                        }
                         _ => false,
                     };
                     let ok = !shape::refuses_handlers(rest)
