@@ -149,8 +149,9 @@ fn answers(f: &Func, may_pass: bool) -> bool {
 /// refusing, inside a function it hands on (a callback, a `.then`), which
 /// the run of the handler does not follow: a callback that sends on `res`
 /// without an error status (`res.json(d)`, `res.send()`; not
-/// `res.status(401).json(…)`, `res.sendStatus(404)`, nor `res.redirect(…)`,
-/// how a guard sends a visitor to log in), or that hands `res` to a function
+/// `res.status(401).json(…)`, `res.sendStatus(404)`, nor `res.redirect(…)` in
+/// a callback that also calls `next`, how a guard sends a visitor to log in),
+/// or that hands `res` to a function
 /// (`setVerify({ email, res })`, `render(req, res)`). A callback that binds
 /// its own `res` (`fetch(u).then((res) => res.json())`) is another scope.
 /// A function the handler declares (`function render() { res.render(…) }`,
@@ -159,17 +160,33 @@ pub(crate) fn answers_later(f: &Func) -> bool {
     let Some(res) = param_name(f.params.get(1)) else {
         return false;
     };
+    let next = param_name(f.params.get(2));
     let own_scope = |g: &Func| !g.params.iter().any(|p| param_name(Some(p)) == Some(res));
-    let answers = |e: &Expr| match e {
+    let answers = |e: &Expr, redirects: bool| match e {
         Expr::Call(c) => match &c.callee {
             Expr::Member(o, m) if rooted_at(o, res) => {
-                SENDS.contains(&m.as_str()) && m != "redirect" && !refuses(e)
+                SENDS.contains(&m.as_str()) && (redirects || m != "redirect") && !refuses(e)
             }
             _ => c.args.iter().any(|a| hands_on(a, res)),
         },
         _ => false,
     };
-    let answers_in = |g: &Func| own_scope(g) && any_expr_in(&g.body, &answers, &own_scope);
+    // A redirect answers in a callback that never passes the request on
+    // (`req.user.save(() => res.redirect('/game'))`); beside a `next()` it
+    // is a guard's (`if (!user) return res.redirect('/login'); next()`).
+    let calls_next = |g: &Func| {
+        next.is_some_and(|n| {
+            any_expr_in(
+                &g.body,
+                &|e| matches!(e, Expr::Call(c) if matches!(&c.callee, Expr::Ident(x) if x == n)),
+                &|_| true,
+            )
+        })
+    };
+    let answers_in = |g: &Func| {
+        let redirects = !calls_next(g);
+        own_scope(g) && any_expr_in(&g.body, &|e| answers(e, redirects), &own_scope)
+    };
     any_expr_in(
         &f.body,
         &|e| matches!(e, Expr::Func(g) if answers_in(g)),
