@@ -195,10 +195,7 @@ impl Interp {
                     // router gets the sources' properties and is what it
                     // returns. (Not yet a function: writing members on
                     // functions this way grew PortOS's run past 10 GB.)
-                    (
-                        "assign",
-                        Value::Router(_),
-                    ) => {
+                    ("assign", Value::Router(_)) => {
                         for src in argv.iter().skip(1) {
                             if let Value::Obj(s) = self.force_deep(src.clone()) {
                                 for (k, v) in s.entries() {
