@@ -1067,6 +1067,15 @@ fn explain(
                     },
                 };
             }
+            Some(Recv::Socket) if event && rec.host_listens.contains(&(file, item.line)) => {
+                return Why {
+                    cause: not_a,
+                    reason: format!(
+                        "{call} listens on a Socket.IO server or namespace for {}, which it never emits (a server or namespace emits `connection`; a client's events arrive on its socket): the listener never runs",
+                        item.first
+                    ),
+                };
+            }
             Some(Recv::Socket) if event => {
                 return Why {
                     cause: "dynamic-event",

@@ -668,6 +668,18 @@ impl Interp {
                 }
                 Value::Sio(s.clone())
             }
+            // A listener for a name a server or namespace never emits
+            // (`io.on('disconnect', …)`, `nsp.on('error', …)`): no event;
+            // the census account says so. `on` returns the emitter, so a
+            // chain (`io.of(p).on('connection', h).on('error', f)`) goes on.
+            (SioKind::Server | SioKind::Namespace, m)
+                if is_listen_method(m) && matches!(call.args.first(), Some(Expr::Str(_))) =>
+            {
+                self.rec.census.host_listens.insert((ctx.file, call.line));
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Sio(s.clone())
+            }
             _ => {
                 // A method the program wrote on the socket (`socket.request
                 // = function (type, data) {…}`): its body runs.

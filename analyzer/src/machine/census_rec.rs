@@ -100,6 +100,11 @@ pub(crate) struct CensusRec {
     /// request, or called there without being followed (code Express runs
     /// for each request, not at start-up).
     pub(crate) in_handlers: HashSet<(FileId, u32)>,
+    /// Listeners added on a Socket.IO server or namespace for a name it
+    /// never emits (`io.on('disconnect', …)`, `nsp.on('error', …)`: a server
+    /// and a namespace emit `connection`/`connect`, and a server
+    /// `new_namespace`; clients' events arrive on their sockets): (file, line).
+    pub(crate) host_listens: HashSet<(FileId, u32)>,
 }
 
 fn classify(v: &Value) -> Recv {
