@@ -355,6 +355,10 @@ struct UnfollowedClient {
     /// analysis could not follow (a socket handed down as a React prop, a
     /// property set after the object was made), as (file, line, receiver).
     emits: BTreeMap<String, (FileId, u32, String)>,
+    /// Per literal event name, the first call that listens for it on such a
+    /// receiver (`this.props.socket.on('removeClaim', …)`), as (file, line,
+    /// receiver).
+    listens: BTreeMap<String, (FileId, u32, String)>,
     /// The first emit whose event name is only known at run time
     /// (`socket.emit(message.type, message.data)`), as (file, line, call).
     run_time_emit: Option<(FileId, u32, String)>,
@@ -405,6 +409,11 @@ fn unfollowed_client_emits(
             match (literal, it.method.as_str()) {
                 (Some(name), "emit") => {
                     out.emits
+                        .entry(name.to_string())
+                        .or_insert_with(|| (f, it.line, it.receiver.clone()));
+                }
+                (Some(name), "on" | "once") => {
+                    out.listens
                         .entry(name.to_string())
                         .or_insert_with(|| (f, it.line, it.receiver.clone()));
                 }
@@ -489,12 +498,16 @@ fn cross_check(
         findings.push(Finding {
             code: FindingCode::UnheardEvent,
             at: loc(project, s.file, s.line),
-            message: match &unfollowed.run_time_listen {
-                Some((f, line, call)) => format!(
+            message: match (unfollowed.listens.get(name), &unfollowed.run_time_listen) {
+                (Some((f, line, receiver)), _) => format!(
+                    "the server emits `{name}` on `{ns}`, but no client listens for it where the analysis could follow: `{receiver}.on('{name}'…)` at {}:{line} is client code whose receiver is only known at run time (a socket handed down as a prop or set later)",
+                    project.rel(*f)
+                ),
+                (None, Some((f, line, call))) => format!(
                     "the server emits `{name}` on `{ns}`, but no client site the analysis could read listens for it: client code listens for names only known at run time ({call} at {}:{line}), which may include it",
                     project.rel(*f)
                 ),
-                None => {
+                (None, None) => {
                     format!("the server emits `{name}` on `{ns}`, but no client listens for it")
                 }
             },
