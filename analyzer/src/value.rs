@@ -484,7 +484,7 @@ pub(crate) enum Unknown {
     /// with the package it comes from when that is one the analysis does not
     /// model: what `require('pkg')` gives and its members, wherever they
     /// travel (`this.route = require('pkg').router`, `const { router } = …`),
-    /// not what its functions return (middleware factories' middleware).
+    /// not what its functions return (that is [`Unknown::Made`]).
     /// Mounting such a value with `use(path, x)` says which package's routes
     /// are not charted ([`crate::libs`] `package_mounts`).
     External(Option<Rc<str>>),
@@ -505,7 +505,7 @@ pub(crate) enum Unknown {
     /// kept): unknown like [`Unknown::External`], but mounting it with
     /// `use(path, x)` says which package's routes are not charted. Its
     /// members are [`Unknown::External`] of that package; what calling it or
-    /// its methods gives is [`Unknown::External`] of none.
+    /// its methods gives is [`Unknown::Made`] of that package.
     Instance(Rc<str>),
     /// What a call of an installed package's function or of a method of its
     /// instance gave (`plugin.createRouter()`, `new Adapter().getRouter()`),
