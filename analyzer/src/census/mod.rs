@@ -1394,19 +1394,9 @@ impl Walker {
     /// Whether a receiver's root name is the socket of an enclosing Socket.IO
     /// connection listener ([`SocketShape::Connection`]).
     fn connection_socket(&self, recv: &Expr) -> bool {
-        let mut e = recv;
-        for _ in 0..32 {
-            e = match e {
-                Expr::Member(o, _) | Expr::Index(o, _) => o,
-                Expr::Call(c) => match &c.callee {
-                    Expr::Member(o, _) => o,
-                    _ => return false,
-                },
-                Expr::Ident(n) => return self.connection_sockets.iter().any(|(_, s)| s == n),
-                _ => return false,
-            };
-        }
-        false
+        self.connection_sockets
+            .iter()
+            .any(|(_, n)| crate::libs::answers::rooted_at(recv, n))
     }
 
     fn push_here(&mut self, mut it: CensusItem) {
