@@ -228,6 +228,18 @@ pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
     }
 }
 
+/// A route's full path under `prefix`. On a strict router a trailing slash
+/// of the route's path is its own (Express matches `/game/` and `/game`
+/// apart there); elsewhere it is dropped, as Express matches either.
+fn route_path(prefix: &str, path: &str, strict: bool) -> String {
+    let full = paths::join(prefix, path);
+    if strict && path.ends_with('/') && full != "/" {
+        format!("{full}/")
+    } else {
+        full
+    }
+}
+
 pub(crate) fn walk(
     project: &Project,
     interp: &Interp,
@@ -401,7 +413,7 @@ pub(crate) fn walk(
                             scope: None,
                             route: Some(RouteScope {
                                 at: Some((reg.file, reg.line, s.clone())),
-                                ..RouteScope::new(method, paths::join(prefix, s))
+                                ..RouteScope::new(method, route_path(prefix, s, data.strict))
                             }),
                             guard: refuses.map(|(status, f, l)| Guard {
                                 name: name.clone(),
@@ -416,7 +428,7 @@ pub(crate) fn walk(
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
                     let (mut full, regex, own) = match p {
-                        PathArg::Str(s) => (paths::join(prefix, s), false, s.clone()),
+                        PathArg::Str(s) => (route_path(prefix, s, data.strict), false, s.clone()),
                         PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
                     };
                     let mut method = method.clone();

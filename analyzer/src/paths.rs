@@ -4,9 +4,10 @@
 //! (`*splat`, `{/:opt}`) syntax in one model, rendered as the Express string
 //! and as an OpenAPI template; RegExp paths are kept verbatim and flagged.
 //!
-//! Deliberately not captured: regex semantics (a RegExp path stays opaque),
-//! strict routing (trailing slashes are dropped when joining, as Express
-//! matches them anyway without `strict: true`).
+//! Deliberately not captured: regex semantics (a RegExp path stays opaque).
+//! Joining drops trailing slashes, as Express matches them anyway without
+//! strict routing; a strict router puts its routes' slash back
+//! (`mounts.rs`).
 
 use serde::{Deserialize, Serialize};
 

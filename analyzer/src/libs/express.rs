@@ -7,6 +7,9 @@
 
 use crate::machine::*;
 
+/// The Express setting that makes a trailing slash part of a route's path.
+const STRICT_ROUTING: &str = "strict routing";
+
 impl Interp {
     /// Whether spreading `v` into an object literal copies an Express app
     /// (`{ ...app, extra }`). An app is a function whose methods (`use`,
@@ -117,8 +120,33 @@ impl Interp {
             salvage: self.salvage_tag(),
             manifest: None,
             choice: false,
+            strict: false,
         });
         Value::Router(self.rec.routers.len() as u32 - 1)
+    }
+
+    /// `express.Router(options)`: a router, strict when `options.strict` is
+    /// truthy.
+    pub(crate) fn new_router_with(&mut self, file: FileId, line: u32, argv: &[Value]) -> Value {
+        let r = self.new_router(file, line, false);
+        if let (Value::Router(id), Some(Value::Obj(o))) =
+            (&r, argv.first().map(|v| self.force_deep(v.clone())))
+        {
+            let strict = o.get("strict").map(|v| self.force_deep(v));
+            self.rec.routers[*id as usize].strict =
+                matches!(strict.and_then(|v| v.truthy()), Some(true));
+        }
+        r
+    }
+
+    /// `app.set('strict routing', on)`: Express reads the setting when it
+    /// builds the app's router, at the app's first registration (`use`, a
+    /// verb, `route`, `param`), so a later one changes nothing.
+    fn set_strict(&mut self, id: u32, on: bool) {
+        let r = &mut self.rec.routers[id as usize];
+        if r.is_app && r.regs.is_empty() && r.param_callbacks.is_empty() {
+            r.strict = on;
+        }
     }
 
     /// `router.route(paths).name(…)`: a verb registers a route at the
@@ -246,7 +274,17 @@ impl Interp {
             "set" => {
                 let argv = self.eval_args(ctx, &call.args);
                 if let (Some(k), Some(v)) = (argv.first().and_then(|k| k.as_text()), argv.get(1)) {
+                    if k == STRICT_ROUTING {
+                        self.set_strict(id, matches!(v.truthy(), Some(true)));
+                    }
                     self.rec.routers[id as usize].settings.insert(k, v.clone());
+                }
+                Value::Router(id)
+            }
+            "enable" | "disable" => {
+                let argv = self.eval_args(ctx, &call.args);
+                if argv.first().and_then(|k| k.as_text()).as_deref() == Some(STRICT_ROUTING) {
+                    self.set_strict(id, name == "enable");
                 }
                 Value::Router(id)
             }
@@ -332,7 +370,7 @@ impl Interp {
             // Socket.IO (`libs/express_io.rs`); each returns the app. Plain
             // Express has none of them.
             "io" => self.express_io_attach(ctx, id, call),
-            "engine" | "enable" | "disable" | "disabled" | "enabled" | "http" | "https" => {
+            "engine" | "disabled" | "enabled" | "http" | "https" => {
                 self.eval_args(ctx, &call.args);
                 Value::Router(id)
             }

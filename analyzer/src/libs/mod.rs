@@ -890,9 +890,9 @@ const VARIANT_CALLS: &[VariantCallHook] = &[
         _ => None,
     },
     |ip, ctx, b, argv, _, line| ip.validator_call(ctx, b, argv, line),
-    |ip, ctx, b, _, _, line| match b {
+    |ip, ctx, b, argv, _, line| match b {
         Builtin::Express => Some(ip.new_router(ctx.file, line, true)),
-        Builtin::RouterCtor => Some(ip.new_router(ctx.file, line, false)),
+        Builtin::RouterCtor => Some(ip.new_router_with(ctx.file, line, argv)),
         _ => None,
     },
     |ip, ctx, b, argv, args, line| match b {

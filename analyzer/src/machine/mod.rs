@@ -202,6 +202,12 @@ pub(crate) struct RouterData {
     /// made (`libs/express_choice.rs`): its regs mount each at `/` under the
     /// condition that chooses it, and mounting it mounts them.
     pub(crate) choice: bool,
+    /// Express's strict routing: a route path's trailing slash is part of
+    /// its path (`/game/` is not `/game`). Set by `express.Router({ strict:
+    /// true })`, or by `app.set('strict routing', true)` (`enable`) before the
+    /// app's first registration, when Express builds the app's router and
+    /// reads the setting; later it has no effect.
+    pub(crate) strict: bool,
 }
 
 /// A finding before it is turned into the public type.
