@@ -187,6 +187,9 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
         ("@nestjs/core" | "@nestjs/common", p @ ("NestFactory" | "forwardRef")) => {
             Some(Value::Builtin(Builtin::Framework(Rc::from(p))))
         }
+        ("@nestjs/core", "HttpAdapterHost") => Some(Value::Builtin(Builtin::Framework(Rc::from(
+            HTTP_ADAPTER_HOST,
+        )))),
         ("@nestjs/core", "RouterModule") => {
             let o = ObjData::new();
             o.set(
@@ -231,6 +234,10 @@ pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
         _ => None,
     }
 }
+
+/// `@nestjs/core`'s `HttpAdapterHost` class: a constructor parameter of
+/// this type gets [`Interp::nest_adapter_host`].
+pub(crate) const HTTP_ADAPTER_HOST: &str = "@nestjs/core#HttpAdapterHost";
 
 /// A member of a value `member` gave: `NestFactory.create`.
 pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
@@ -521,6 +528,10 @@ impl Interp {
                     _ => None,
                 }
             }
+            "getHttpAdapter" => {
+                self.eval_args(ctx, &call.args);
+                Some(self.nest_http_adapter(id))
+            }
             "useWebSocketAdapter" => {
                 let argv = self.eval_args(ctx, &call.args);
                 if let Some(a) = argv.into_iter().next() {
@@ -676,12 +687,20 @@ impl Interp {
             let mut controllers = Vec::new();
             let mut guards = self.libs.nest.apps[i].guards.clone();
             let mut graphql = Vec::new();
-            self.walk_modules(root, &mut controllers, &mut guards, &mut graphql);
+            let mut hooks = Vec::new();
+            self.walk_modules(
+                root,
+                &mut controllers,
+                &mut guards,
+                &mut graphql,
+                &mut hooks,
+            );
             for (cv, cond) in controllers {
                 self.libs.nest.route_cond = cond;
                 self.register_controller(i, &cv, &guards);
                 self.libs.nest.route_cond = None;
             }
+            self.lifecycle_hooks(&hooks);
             for g in graphql {
                 self.register_graphql(i, g);
             }
@@ -736,6 +755,49 @@ impl Interp {
                 }
             }
         }
+    }
+
+    /// Nest's lifecycle hooks, as `app.init()` (or `listen`) calls them after
+    /// it registered the controllers' routes: `onModuleInit()` of every
+    /// module, controller and provider instance, then
+    /// `onApplicationBootstrap()` of each. A hook may register routes on the
+    /// Express app it gets from `HttpAdapterHost` (`this.adapterHost
+    /// .httpAdapter.getInstance().get(...)`); the instances are the ones
+    /// dependency injection makes ([`Interp::nest_instance`]).
+    fn lifecycle_hooks(&mut self, classes: &[Rc<ClassVal>]) {
+        for hook in ["onModuleInit", "onApplicationBootstrap"] {
+            for cv in classes {
+                let Some(f) = cv.class.methods.iter().find(|(n, _)| n == hook) else {
+                    continue;
+                };
+                let line = f.1.line;
+                let ctx = self.class_ctx(cv);
+                let inst = self.nest_instance(&ctx, cv, 0);
+                let method = self.member(&inst, hook);
+                self.call_value_now(&ctx, &method, Vec::new(), &[], line, Some(inst));
+            }
+        }
+    }
+
+    /// `app.getHttpAdapter()` of a Nest application, and the `httpAdapter`
+    /// of the `HttpAdapterHost` Nest injects: its `getInstance()` is the
+    /// Express app the routes go on.
+    pub(crate) fn nest_http_adapter(&self, router: u32) -> Value {
+        let adapter = ObjData::new();
+        adapter.set("getInstance", Value::Builtin(Builtin::AppGetter(router)));
+        Value::Obj(adapter)
+    }
+
+    /// The `HttpAdapterHost` Nest injects: the adapter of the application
+    /// that listens (else the last one made).
+    pub(crate) fn nest_adapter_host(&self) -> Value {
+        let apps = &self.libs.nest.apps;
+        let Some(app) = apps.iter().find(|a| a.listens).or(apps.last()) else {
+            return Value::dynamic();
+        };
+        let host = ObjData::new();
+        host.set("httpAdapter", self.nest_http_adapter(app.router));
+        Value::Obj(host)
     }
 
     /// `GraphQLModule.forRoot(options)` or `forRootAsync({ useFactory })`

@@ -6,10 +6,19 @@ use super::nest::*;
 use crate::machine::*;
 use crate::paths;
 
+/// Adds `cv` to `hooks` unless it is there.
+fn note_class(hooks: &mut Vec<Rc<ClassVal>>, cv: &Rc<ClassVal>) {
+    if !hooks.iter().any(|c| same_class(c, cv)) {
+        hooks.push(cv.clone());
+    }
+}
+
 impl Interp {
     /// Depth-first over `@Module` imports: the controllers, each with the
     /// condition its module is imported under (`None`: always), and the
-    /// guards registered as `APP_GUARD` providers.
+    /// guards registered as `APP_GUARD` providers; `hooks` gets the classes
+    /// Nest instantiates (modules, controllers, providers), in walk order,
+    /// whose lifecycle methods it calls.
     ///
     /// A module is imported under a condition when a module imports it with
     /// `ConditionalModule.registerWhen(M, …)` of `@nestjs/config`, or picks it
@@ -23,6 +32,7 @@ impl Interp {
         controllers: &mut Vec<(Rc<ClassVal>, Option<String>)>,
         guards: &mut Vec<String>,
         graphql: &mut Vec<usize>,
+        hooks: &mut Vec<Rc<ClassVal>>,
     ) {
         // Modules walked, with whether one walk was unconditional.
         let mut seen: HashMap<(FileId, u32), bool> = HashMap::new();
@@ -90,6 +100,7 @@ impl Interp {
                 if again && metas.is_empty() {
                     continue;
                 }
+                note_class(hooks, cv);
                 let ctx = self.class_ctx(cv);
                 let decs = cv.class.decorators.clone();
                 // What `Module(meta)` stored when the class was defined, as
@@ -145,6 +156,7 @@ impl Interp {
                         let it = self.force_deep(it);
                         match (key, it) {
                             ("controllers", Value::Class(c)) => {
+                                note_class(hooks, &c);
                                 if let Some(p) = &module_path {
                                     self.libs
                                         .nest
@@ -161,7 +173,13 @@ impl Interp {
                                 }
                             }
                             ("imports", it) => imports.push(it),
+                            ("providers", Value::Class(c)) => note_class(hooks, &c),
                             ("providers", Value::Obj(p)) => {
+                                if let Some(Value::Class(c)) =
+                                    p.get("useClass").map(|v| self.force_deep(v))
+                                {
+                                    note_class(hooks, &c);
+                                }
                                 let provide = p.get("provide").map(|v| self.force_deep(v));
                                 let is_guard = matches!(&provide,
                                     Some(Value::Builtin(Builtin::MiddlewareFactory(n))) if n.ends_with(".APP_GUARD"));

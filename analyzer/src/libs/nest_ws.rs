@@ -96,6 +96,11 @@ impl Interp {
                             Some(Value::Class(k)) if !Rc::ptr_eq(&k, cv) => {
                                 self.nest_instance(ctx, &k, depth + 1)
                             }
+                            Some(Value::Builtin(Builtin::Framework(n)))
+                                if n.as_ref() == super::nest::HTTP_ADAPTER_HOST =>
+                            {
+                                self.nest_adapter_host()
+                            }
                             _ => Value::dynamic(),
                         }
                     }
