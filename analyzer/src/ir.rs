@@ -502,6 +502,10 @@ pub(crate) enum Expr {
     Seq(Vec<Expr>),
     /// `...x` inside arrays and calls.
     Spread(Box<Expr>),
+    /// `a * b`, `a / b`, `a % b`, `a ** b` and the bitwise operators
+    /// (`|`, `&`, `^`, `<<`, `>>`, `>>>`): operator, left, right. Always a
+    /// number in JavaScript (a BigInt aside); folded when both are known.
+    Arith(String, Box<Expr>, Box<Expr>),
     /// `a === b`, `a !== b`, etc. (kept to fold constant tests).
     Compare(String, Box<Expr>, Box<Expr>),
     /// `expr as T` / `const x: T = expr`: a value with a declared type.

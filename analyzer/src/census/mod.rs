@@ -1027,6 +1027,7 @@ impl Walker {
             Expr::Index(a, b)
             | Expr::Add(a, b)
             | Expr::Logical(_, a, b)
+            | Expr::Arith(_, a, b)
             | Expr::Compare(_, a, b) => {
                 self.expr(a, name, d);
                 self.expr(b, name, d);

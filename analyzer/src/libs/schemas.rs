@@ -424,7 +424,13 @@ impl Interp {
                 Value::Zod(Rc::new(out))
             }
             "min" | "max" | "length" | "gte" | "lte" | "gt" | "lt" | "nonempty" | "size" => {
-                let n = num(&self.force_deep(arg(0))).unwrap_or(1.0);
+                // `nonempty()` is `min(1)`; a bound only known at run time
+                // states none.
+                let n = match num(&self.force_deep(arg(0))) {
+                    Some(n) => n,
+                    None if name == "nonempty" => 1.0,
+                    None => return Value::Zod(z.clone()),
+                };
                 let n = if n.fract() == 0.0 {
                     json!(n as i64)
                 } else {

@@ -201,6 +201,7 @@ pub(crate) fn any_expr_in(
             Expr::Index(a, b)
             | Expr::Add(a, b)
             | Expr::Logical(_, a, b)
+            | Expr::Arith(_, a, b)
             | Expr::Compare(_, a, b) => e_any(a, p, d) || e_any(b, p, d),
             Expr::Cond(t, _, a, b) => e_any(t, p, d) || e_any(a, p, d) || e_any(b, p, d),
             Expr::Assign(_, v)
@@ -297,9 +298,11 @@ pub(crate) fn expr_calls(e: &Expr, n: &str) -> bool {
         }
         Expr::Func(f) => calls_name(&f.body, n),
         Expr::Member(o, _) => expr_calls(o, n),
-        Expr::Index(a, b) | Expr::Add(a, b) | Expr::Logical(_, a, b) | Expr::Compare(_, a, b) => {
-            expr_calls(a, n) || expr_calls(b, n)
-        }
+        Expr::Index(a, b)
+        | Expr::Add(a, b)
+        | Expr::Logical(_, a, b)
+        | Expr::Arith(_, a, b)
+        | Expr::Compare(_, a, b) => expr_calls(a, n) || expr_calls(b, n),
         Expr::Cond(t, _, a, b) => expr_calls(t, n) || expr_calls(a, n) || expr_calls(b, n),
         Expr::Assign(_, v)
         | Expr::Await(v)

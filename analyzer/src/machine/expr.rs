@@ -597,6 +597,16 @@ impl Interp {
                 last
             }
             Expr::Spread(e) => self.eval_raw(ctx, e),
+            Expr::Arith(op, l, r) => {
+                let a = self.eval(ctx, l);
+                let b = self.eval(ctx, r);
+                match (self.force(a, 0), self.force(b, 0)) {
+                    (Value::Num(a), Value::Num(b)) => {
+                        arith(op, a, b).map_or_else(Value::dynamic, Value::Num)
+                    }
+                    _ => Value::dynamic(),
+                }
+            }
             Expr::Compare(op, l, r) => {
                 let a = self.eval(ctx, l);
                 let b = self.eval(ctx, r);
@@ -1308,4 +1318,30 @@ pub(crate) fn to_number(v: &Value) -> Option<f64> {
         }
         _ => None,
     }
+}
+
+/// `a op b` on two numbers, as JavaScript computes it (the bitwise
+/// operators on the 32-bit integers `ToInt32`/`ToUint32` make); `None` for
+/// an operator this does not know.
+fn arith(op: &str, a: f64, b: f64) -> Option<f64> {
+    let i32_of = |x: f64| -> i32 {
+        if !x.is_finite() {
+            return 0;
+        }
+        (x.trunc().rem_euclid(4_294_967_296.0) as u32) as i32
+    };
+    let shift = |x: f64| (i32_of(x) as u32) & 31;
+    Some(match op {
+        "*" => a * b,
+        "/" => a / b,
+        "%" => a % b,
+        "**" => a.powf(b),
+        "|" => (i32_of(a) | i32_of(b)) as f64,
+        "&" => (i32_of(a) & i32_of(b)) as f64,
+        "^" => (i32_of(a) ^ i32_of(b)) as f64,
+        "<<" => i32_of(a).wrapping_shl(shift(b)) as f64,
+        ">>" => (i32_of(a) >> shift(b)) as f64,
+        ">>>" => ((i32_of(a) as u32) >> shift(b)) as f64,
+        _ => return None,
+    })
 }

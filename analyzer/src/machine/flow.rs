@@ -1336,7 +1336,11 @@ fn test_roots<'a>(e: &'a Expr, out: &mut Vec<&'a str>, depth: u32) {
         Expr::Member(o, _) | Expr::Unary(_, o) | Expr::Typed(o, _) | Expr::Await(o) => {
             test_roots(o, out, depth + 1)
         }
-        Expr::Index(o, i) | Expr::Compare(_, o, i) | Expr::Logical(_, o, i) | Expr::Add(o, i) => {
+        Expr::Index(o, i)
+        | Expr::Compare(_, o, i)
+        | Expr::Logical(_, o, i)
+        | Expr::Add(o, i)
+        | Expr::Arith(_, o, i) => {
             test_roots(o, out, depth + 1);
             test_roots(i, out, depth + 1);
         }

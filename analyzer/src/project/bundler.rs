@@ -198,7 +198,7 @@ fn expr_aliases<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>, depth: u32) {
         }
         Expr::Func(f) => f.body.iter().for_each(|s| stmt_aliases(s, out, d)),
         Expr::Array(items) | Expr::Seq(items) => items.iter().for_each(|a| expr_aliases(a, out, d)),
-        Expr::Cond(_, _, a, b) | Expr::Logical(_, a, b) => {
+        Expr::Cond(_, _, a, b) | Expr::Logical(_, a, b) | Expr::Arith(_, a, b) => {
             expr_aliases(a, out, d);
             expr_aliases(b, out, d);
         }

@@ -230,6 +230,9 @@ impl<'s> Lowerer<'s> {
                     "===" | "==" | "!==" | "!=" | "<" | "<=" | ">" | ">=" | "instanceof" => {
                         Expr::Compare(op, Box::new(l), Box::new(r))
                     }
+                    "*" | "/" | "%" | "**" | "|" | "&" | "^" | "<<" | ">>" | ">>>" => {
+                        Expr::Arith(op, Box::new(l), Box::new(r))
+                    }
                     // Operands may still hold calls with effects (rare); keep them.
                     _ => Expr::Seq(vec![l, r, Expr::Opaque(line)]),
                 }
