@@ -297,7 +297,17 @@ pub(crate) fn walk(
                                 );
                             }
                         }
-                        UseHandler::Middleware(name) => local_mw.push(ScopedMw::named(name, None)),
+                        UseHandler::Middleware(name, anonymous) => local_mw.push(ScopedMw {
+                            guard: anonymous.and_then(|k| {
+                                interp.rec.anonymous_guards.get(&k).map(|g| Guard {
+                                    name: name.clone(),
+                                    status: g.status,
+                                    at: loc(project, g.file, g.line),
+                                    credential: g.credential.clone(),
+                                })
+                            }),
+                            ..ScopedMw::named(name, None)
+                        }),
                     }
                 }
                 // Middleware in a use() without routers applies to what follows.
@@ -311,7 +321,10 @@ pub(crate) fn walk(
                             PathArg::Regex(_) => continue,
                         };
                         for m in &local_mw {
-                            chain.push(ScopedMw::named(&m.name, scope.clone()));
+                            chain.push(ScopedMw {
+                                guard: m.guard.clone(),
+                                ..ScopedMw::named(&m.name, scope.clone())
+                            });
                         }
                     }
                 }

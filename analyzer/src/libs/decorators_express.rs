@@ -139,7 +139,10 @@ impl Interp {
         if !class_mw.is_empty() {
             let kind = RegKind::Use {
                 paths: vec![PathArg::Str("/".into())],
-                handlers: class_mw.into_iter().map(UseHandler::Middleware).collect(),
+                handlers: class_mw
+                    .into_iter()
+                    .map(|n| UseHandler::Middleware(n, None))
+                    .collect(),
             };
             self.push_reg(router, kind, cv.file, at, None, None);
         }

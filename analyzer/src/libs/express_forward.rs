@@ -105,7 +105,7 @@ impl Interp {
             };
             let Some(slot) = handlers
                 .iter_mut()
-                .find(|h| matches!(h, UseHandler::Middleware(n) if *n == f.name))
+                .find(|h| matches!(h, UseHandler::Middleware(n, _) if *n == f.name))
             else {
                 continue;
             };

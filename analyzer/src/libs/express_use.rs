@@ -335,7 +335,7 @@ impl Interp {
         let mut names: Vec<String> = handlers
             .iter()
             .filter_map(|h| match h {
-                UseHandler::Middleware(n) => Some(n.clone()),
+                UseHandler::Middleware(n, _) => Some(n.clone()),
                 UseHandler::Router(_) => None,
             })
             .collect();
@@ -419,7 +419,14 @@ impl Interp {
                 }
                 self.note_middleware(&name, v);
                 self.note_use_func(v);
-                out.push(UseHandler::Middleware(name));
+                let anonymous = match v {
+                    Value::Func(c) if name == "<anonymous>" => {
+                        self.note_anonymous_middleware(c);
+                        Some((c.file, c.func.id))
+                    }
+                    _ => None,
+                };
+                out.push(UseHandler::Middleware(name, anonymous));
             }
         }
     }

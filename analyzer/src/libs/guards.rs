@@ -66,46 +66,78 @@ impl Interp {
         }
     }
 
+    /// A function a `use` chain can only call `<anonymous>`
+    /// (`app.use('/api', (req, res, next) => ...)`): run on its own with the
+    /// others, and a guard of the operations behind that `use` when it can
+    /// deny; its key is (file, function id).
+    pub(crate) fn note_anonymous_middleware(&mut self, c: &Rc<Closure>) {
+        let key = (c.file, c.func.id);
+        if self.modes.event_mode
+            || self
+                .deferred
+                .anonymous_middleware
+                .iter()
+                .any(|(k, _)| *k == key)
+        {
+            return;
+        }
+        self.deferred
+            .anonymous_middleware
+            .push((key, Value::Func(c.clone())));
+    }
+
     /// Run each middleware seen on its own; those that answer 401 or 403 are guards.
     pub(crate) fn probe_guards(&mut self) {
         let seen = std::mem::take(&mut self.deferred.middleware_seen);
+        let anonymous = std::mem::take(&mut self.deferred.anonymous_middleware);
         self.with_mode(Mode::Events, true, |me| {
             for (name, v) in &seen {
                 if me.rec.guards.contains_key(name) || me.js.steps > STEP_BUDGET {
                     continue;
                 }
-                let f = me.force_deep(v.clone());
-                let Value::Func(c) = &f else {
-                    continue;
-                };
-                let contract = Rc::new(RefCell::new(RawContract::default()));
-                let saved = me.running.route_contract.replace(contract.clone());
-                me.run_as_handler(&f, c);
-                me.running.route_contract = saved;
-                let c = contract.borrow();
-                let deny = c
-                    .responses
-                    .iter()
-                    .filter(|r| r.0 == 401 || r.0 == 403)
-                    .min_by_key(|r| (r.0, r.2, r.3));
-                if let Some(&(status, _, file, line)) = deny {
-                    let credential = c
-                        .headers_read
-                        .iter()
-                        .find(|h| credential_header(h))
-                        .cloned();
-                    me.rec.guards.insert(
-                        name.clone(),
-                        GuardInfo {
-                            status,
-                            file,
-                            line,
-                            credential,
-                        },
-                    );
+                if let Some(g) = me.probe_guard(v) {
+                    me.rec.guards.insert(name.clone(), g);
+                }
+            }
+            for (key, v) in &anonymous {
+                if me.js.steps > STEP_BUDGET {
+                    break;
+                }
+                if let Some(g) = me.probe_guard(v) {
+                    me.rec.anonymous_guards.insert(*key, g);
                 }
             }
         });
+    }
+
+    /// Runs the middleware `v` once on its own: what it denies with, when it
+    /// can answer 401 or 403.
+    fn probe_guard(&mut self, v: &Value) -> Option<GuardInfo> {
+        let f = self.force_deep(v.clone());
+        let Value::Func(c) = &f else {
+            return None;
+        };
+        let contract = Rc::new(RefCell::new(RawContract::default()));
+        let saved = self.running.route_contract.replace(contract.clone());
+        self.run_as_handler(&f, c);
+        self.running.route_contract = saved;
+        let c = contract.borrow();
+        let &(status, _, file, line) = c
+            .responses
+            .iter()
+            .filter(|r| r.0 == 401 || r.0 == 403)
+            .min_by_key(|r| (r.0, r.2, r.3))?;
+        let credential = c
+            .headers_read
+            .iter()
+            .find(|h| credential_header(h))
+            .cloned();
+        Some(GuardInfo {
+            status,
+            file,
+            line,
+            credential,
+        })
     }
 }
 

@@ -135,7 +135,7 @@ impl Interp {
             let mut handlers: Vec<UseHandler> = global_mw
                 .iter()
                 .cloned()
-                .map(UseHandler::Middleware)
+                .map(|n| UseHandler::Middleware(n, None))
                 .collect();
             handlers.push(UseHandler::Router(router));
             self.rec.routers[router as usize].mounted = true;
@@ -193,7 +193,10 @@ impl Interp {
             return None;
         };
         for (line, names) in class_mw {
-            let handlers = names.into_iter().map(UseHandler::Middleware).collect();
+            let handlers = names
+                .into_iter()
+                .map(|n| UseHandler::Middleware(n, None))
+                .collect();
             let kind = RegKind::Use {
                 paths: vec![PathArg::Str("/".into())],
                 handlers,

@@ -91,7 +91,10 @@ pub(crate) enum PathArg {
 #[derive(Clone, Debug)]
 pub(crate) enum UseHandler {
     Router(u32),
-    Middleware(String),
+    /// A middleware, named as the chain writes it; for a function the chain
+    /// can only call `<anonymous>`, which function it is (file, function id),
+    /// so that a guard it is can be told ([`crate::libs::guards`]).
+    Middleware(String, Option<(FileId, u32)>),
 }
 
 /// The route's final handler.

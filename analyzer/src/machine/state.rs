@@ -64,6 +64,9 @@ pub(crate) struct Recorder {
     pub(crate) relay_sinks: Vec<(FileId, u32, String)>,
     /// Middleware that can answer 401 or 403, by chain name (see `guards`).
     pub(crate) guards: std::collections::BTreeMap<String, GuardInfo>,
+    /// Such middleware the chain can only call `<anonymous>`, by (file,
+    /// function id): `app.use('/api', (req, res, next) => ...)`.
+    pub(crate) anonymous_guards: HashMap<(FileId, u32), GuardInfo>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
     /// Ternaries whose test is only known at run time and whose branches are
@@ -138,6 +141,9 @@ pub(crate) struct Deferred {
     pub(crate) pending_guesses: Vec<PendingGuess>,
     /// Middleware functions seen in chains, by the name the chain gives them (see `guards`).
     pub(crate) middleware_seen: Vec<(String, Value)>,
+    /// Functions seen in `use` chains that can only be called `<anonymous>`,
+    /// each once, by (file, function id).
+    pub(crate) anonymous_middleware: Vec<((FileId, u32), Value)>,
     /// Keys of `middleware_seen`: (name, file, function id or export name).
     pub(crate) middleware_keys: HashSet<(String, FileId, String)>,
     /// Modules started with `child_process.fork` or as cluster workers:
