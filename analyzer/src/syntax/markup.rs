@@ -29,18 +29,29 @@ pub(crate) fn markup_scripts(src: &[u8], path: &str) -> (Vec<u8>, bool) {
         let body_end = body_start + k;
         let tag_text = String::from_utf8_lossy(tag);
         let external = tag_text.contains(" src=");
-        let js_type = match tag_text.split("type=").nth(1) {
-            None => true,
-            Some(t) => {
-                let t = t.trim_start_matches(['"', '\'']);
-                t.starts_with("module")
-                    || t.starts_with("text/javascript")
-                    || t.starts_with("application/javascript")
-                    || t.starts_with("text/babel")
-            }
-        };
+        // A single-file component's compiler (vue-loader, @vue/compiler-sfc,
+        // svelte) takes the `<script>` block by its tag and its language from
+        // `lang`, whatever its `type` says (`type="text/ecmascript-6"`); a
+        // page's script runs when its type is a JavaScript one.
+        let sfc = matches!(path.rsplit('.').next(), Some("vue" | "svelte"));
+        let js_type = sfc
+            || match tag_text.split("type=").nth(1) {
+                None => true,
+                Some(t) => {
+                    let t = t.trim_start_matches(['"', '\'']);
+                    JS_TYPES.iter().any(|j| {
+                        t.strip_prefix(j).is_some_and(|rest| {
+                            rest.starts_with(['"', '\'', ' ', ';']) || rest.is_empty()
+                        })
+                    })
+                }
+            };
+        let js_type = js_type && !other_lang(&tag_text);
         if !external && js_type {
-            if tag_text.contains("lang=\"ts\"") || tag_text.contains("lang='ts'") {
+            if ["ts", "tsx", "typescript"].iter().any(|l| {
+                tag_text.contains(&format!("lang=\"{l}\""))
+                    || tag_text.contains(&format!("lang='{l}'"))
+            }) {
                 ts = true;
             }
             out[body_start..body_end].copy_from_slice(&src[body_start..body_end]);
@@ -50,6 +61,48 @@ pub(crate) fn markup_scripts(src: &[u8], path: &str) -> (Vec<u8>, bool) {
         pos = body_end;
     }
     (out, ts)
+}
+
+/// The `type`s of a page's script that browsers (and the in-page compilers
+/// pages load: Babel standalone) run as JavaScript: the HTML standard's
+/// JavaScript MIME types, `module`, and `text/babel`/`text/jsx`.
+const JS_TYPES: &[&str] = &[
+    "module",
+    "text/javascript",
+    "text/javascript1.0",
+    "text/javascript1.1",
+    "text/javascript1.2",
+    "text/javascript1.3",
+    "text/javascript1.4",
+    "text/javascript1.5",
+    "application/javascript",
+    "text/ecmascript",
+    "application/ecmascript",
+    "application/x-javascript",
+    "application/x-ecmascript",
+    "text/x-javascript",
+    "text/x-ecmascript",
+    "text/jscript",
+    "text/livescript",
+    "text/babel",
+    "text/jsx",
+];
+
+/// Whether a script tag's `lang` names a language other than JavaScript or
+/// TypeScript (`lang="coffee"`), which the analysis does not read.
+fn other_lang(tag: &str) -> bool {
+    let Some(l) = tag.split("lang=").nth(1) else {
+        return false;
+    };
+    let l = l.trim_start_matches(['"', '\'']);
+    let l: String = l
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    !matches!(
+        l.as_str(),
+        "" | "js" | "jsx" | "ts" | "tsx" | "javascript" | "typescript" | "mjs"
+    )
 }
 
 /// Rewrite the template tags of a script in place, keeping lines and
