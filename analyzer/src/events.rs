@@ -167,7 +167,8 @@ pub(crate) fn build_events(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let lifecycle = machine::RESERVED_EVENTS.contains(&name.as_str())
+        let lifecycle = (machine::RESERVED_EVENTS.contains(&name.as_str())
+            && !crate::libs::socketio::sent_as_message(project, name, raw))
             || machine::client_lifecycle(name, raw);
         let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
         rooms.sort();

@@ -50,6 +50,42 @@ pub(crate) const RESERVED_EVENTS: &[&str] = &[
     "reconnect_failed",
 ];
 
+/// Whether the reserved name `name` is an event the program sends like any
+/// other: `error`, emitted (not only listened for) with Socket.IO 3 or
+/// later. Socket.IO 2 kept `error` to itself (`socket.emit('error', x)` only
+/// ran local listeners); from 3 on, the server and the client reserve only
+/// `connect`, `connect_error`, `disconnect`, `disconnecting`,
+/// `newListener` and `removeListener`, so `socket.emit('error', 'Game not
+/// found')` is a packet the other side's `socket.on('error')` receives. The
+/// version is the range the emitting file's package gives `socket.io` (or
+/// `socket.io-client` on the client); one without a number (`latest`) is
+/// the current one.
+pub(crate) fn sent_as_message(
+    project: &crate::project::Project,
+    name: &str,
+    sites: &[&RawSite],
+) -> bool {
+    name == "error"
+        && sites.iter().any(|s| {
+            if s.kind == "on" || s.kind == "once" {
+                return false;
+            }
+            let pkg = match s.side {
+                Side::Server => "socket.io",
+                Side::Client => "socket.io-client",
+            };
+            let Some(range) = project.package_dep_version(project.rel(s.file), pkg) else {
+                return false;
+            };
+            let major: String = range
+                .trim_start_matches(|c: char| !c.is_ascii_digit())
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            major.parse::<u32>().map_or(true, |m| m >= 3)
+        })
+}
+
 /// A Socket.IO server seen in the code.
 #[derive(Clone, Debug)]
 pub(crate) struct SioServer {
