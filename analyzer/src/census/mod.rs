@@ -97,6 +97,7 @@ mod declared;
 mod imported;
 mod loads;
 mod packages;
+mod registering;
 mod shape;
 mod sockets;
 use sockets::{socket_like, socket_shape};
