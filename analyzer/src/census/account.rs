@@ -345,6 +345,21 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 if !counted {
                     continue;
                 }
+                // A call of a helper that ran an event call on a receiver
+                // only known at run time, and made no event site itself,
+                // where another call of the same function charted that
+                // event call.
+                let lost_receiver = || {
+                    if !event || rec.sited_under.contains(&key) {
+                        return None;
+                    }
+                    let (callee, lines) = rec.unknown_under.get(&key)?;
+                    lines.iter().copied().find(|l| {
+                        rec.sited_in.get(l).is_some_and(|calls| {
+                            calls.iter().any(|(at, c)| *at != key && c == callee)
+                        })
+                    })
+                };
                 let charted = if item.kind == CensusKind::Call {
                     // It ran: every function around it was entered (in the routing
                     // phase, or for events at all), in a file the analysis ran.
@@ -353,6 +368,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                             rec.entered.contains(&(file, *id))
                                 || event && run.interp.deferred.called.contains(&(file, *id))
                         })
+                        && lost_receiver().is_none()
                 } else if event {
                     sites.contains(&(rel.clone(), item.line)) || rec.event_sources.contains(&key)
                 } else if item.kind == CensusKind::Param {
@@ -453,7 +469,17 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if let (None, Some(f)) = (&foreign, listed) {
                     ("unmounted-router", Some(f.at.clone()))
                 } else {
-                    let why = foreign.unwrap_or_else(|| {
+                    let lost = (item.kind == CensusKind::Call)
+                        .then(lost_receiver)
+                        .flatten()
+                        .map(|(f, l)| Why {
+                            cause: "unknown-receiver",
+                            reason: format!(
+                                "the call runs the Socket.IO call at {}:{l}, charted for another caller, with a receiver only known at run time",
+                                project.rel(f)
+                            ),
+                        });
+                    let why = foreign.or(lost).unwrap_or_else(|| {
                         explain(
                             run,
                             file,

@@ -828,6 +828,15 @@ impl Interp {
             return;
         }
         self.rec.census.event_sources.insert((ctx.file, call.line));
+        let census = &mut self.rec.census;
+        let sited_in = census.sited_in.entry((ctx.file, call.line)).or_default();
+        for fr in &self.js.frames {
+            census.sited_under.insert((fr.file, fr.line));
+            let key = ((fr.file, fr.line), fr.callee.clone());
+            if !sited_in.contains(&key) {
+                sited_in.push(key);
+            }
+        }
         // A name that came in through helper parameters is sited at the outermost
         // call that passed it (`broadcastToApps('apps:changed', ...)`).
         let (mut file, mut line, mut via) = (ctx.file, call.line, None);

@@ -105,6 +105,19 @@ pub(crate) struct CensusRec {
     /// and a namespace emit `connection`/`connect`, and a server
     /// `new_namespace`; clients' events arrive on their sockets): (file, line).
     pub(crate) host_listens: HashSet<(FileId, u32)>,
+    /// Calls of the program's functions being followed when `emit` or a
+    /// listen method ran on a receiver only known at run time: (file, line)
+    /// of the call → the function called and the lines of those event
+    /// calls. A helper whose emit is charted for one caller
+    /// (`sendRequest(known, 'publish')`) can still lose another's
+    /// (`sendRequest(this.socket, 'getCaps')`).
+    pub(crate) unknown_under: HashMap<(FileId, u32), (String, Vec<(FileId, u32)>)>,
+    /// Calls of the program's functions being followed when an event site
+    /// was made: (file, line) of the call.
+    pub(crate) sited_under: HashSet<(FileId, u32)>,
+    /// For each event call that made a site, (file, line): the calls being
+    /// followed then, with the function each called.
+    pub(crate) sited_in: HashMap<(FileId, u32), Vec<((FileId, u32), String)>>,
 }
 
 fn classify(v: &Value) -> Recv {
@@ -131,6 +144,25 @@ impl Interp {
             return;
         }
         let recv = classify(o);
+        // (`null` or `undefined` is no receiver: `io?.emit(…)` with `io`
+        // null sends nothing.)
+        if recv == Recv::Dynamic
+            && !matches!(o, Value::Undef | Value::Null)
+            && (name == "emit" || super::emitters::is_listen_method(name))
+            && !self.modes.sio_quiet
+        {
+            for fr in &self.js.frames {
+                let (_, under) = self
+                    .rec
+                    .census
+                    .unknown_under
+                    .entry((fr.file, fr.line))
+                    .or_insert_with(|| (fr.callee.clone(), Vec::new()));
+                if !under.contains(&(file, line)) {
+                    under.push((file, line));
+                }
+            }
+        }
         let later = self.modes.event_mode;
         let dyn_loop = self.running.dyn_loops.last().map(|d| (d.file, d.line));
         let seen = self.rec.census.sites.entry((file, line)).or_default();
