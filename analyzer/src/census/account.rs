@@ -353,10 +353,10 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     if !event || rec.sited_under.contains(&key) {
                         return None;
                     }
-                    let (callee, lines) = rec.unknown_under.get(&key)?;
-                    lines.iter().copied().find(|l| {
+                    let under = rec.unknown_under.get(&key)?;
+                    under.lines.iter().copied().find(|l| {
                         rec.sited_in.get(l).is_some_and(|calls| {
-                            calls.iter().any(|(at, c)| *at != key && c == callee)
+                            calls.iter().any(|(at, c)| *at != key && *c == under.callee)
                         })
                     })
                 };

@@ -75,6 +75,18 @@ impl Handed {
     }
 }
 
+/// A call being followed: (file, line) of the call, and the function it calls.
+pub(crate) type Followed = ((FileId, u32), String);
+
+/// What ran on receivers only known at run time under one call being followed.
+#[derive(Debug, Clone)]
+pub(crate) struct UnknownUnder {
+    /// The function the call calls.
+    pub(crate) callee: String,
+    /// The event calls (`emit`, `on`, …) that ran so: (file, line).
+    pub(crate) lines: Vec<(FileId, u32)>,
+}
+
 /// The recorder (one per analysis, held by the interpreter).
 #[derive(Debug, Default)]
 pub(crate) struct CensusRec {
@@ -111,13 +123,13 @@ pub(crate) struct CensusRec {
     /// calls. A helper whose emit is charted for one caller
     /// (`sendRequest(known, 'publish')`) can still lose another's
     /// (`sendRequest(this.socket, 'getCaps')`).
-    pub(crate) unknown_under: HashMap<(FileId, u32), (String, Vec<(FileId, u32)>)>,
+    pub(crate) unknown_under: HashMap<(FileId, u32), UnknownUnder>,
     /// Calls of the program's functions being followed when an event site
     /// was made: (file, line) of the call.
     pub(crate) sited_under: HashSet<(FileId, u32)>,
     /// For each event call that made a site, (file, line): the calls being
     /// followed then, with the function each called.
-    pub(crate) sited_in: HashMap<(FileId, u32), Vec<((FileId, u32), String)>>,
+    pub(crate) sited_in: HashMap<(FileId, u32), Vec<Followed>>,
 }
 
 fn classify(v: &Value) -> Recv {
@@ -152,14 +164,17 @@ impl Interp {
             && !self.modes.sio_quiet
         {
             for fr in &self.js.frames {
-                let (_, under) = self
+                let under = self
                     .rec
                     .census
                     .unknown_under
                     .entry((fr.file, fr.line))
-                    .or_insert_with(|| (fr.callee.clone(), Vec::new()));
-                if !under.contains(&(file, line)) {
-                    under.push((file, line));
+                    .or_insert_with(|| UnknownUnder {
+                        callee: fr.callee.clone(),
+                        lines: Vec::new(),
+                    });
+                if !under.lines.contains(&(file, line)) {
+                    under.lines.push((file, line));
                 }
             }
         }
