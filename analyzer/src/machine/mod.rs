@@ -32,6 +32,7 @@ pub(crate) mod emitters;
 pub(crate) mod env;
 pub(crate) mod expr;
 pub(crate) mod flow;
+pub(crate) mod flow_shape;
 pub(crate) mod forks;
 pub(crate) mod hoisting;
 pub(crate) mod maywrite;
