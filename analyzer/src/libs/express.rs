@@ -32,6 +32,7 @@ impl Interp {
         doc: Option<String>,
         via: Option<(FileId, u32)>,
     ) {
+        self.rec.made += 1;
         let cond = self.cond_text();
         for fr in &self.js.frames {
             self.rec

@@ -828,6 +828,7 @@ impl Interp {
             return;
         }
         self.rec.census.event_sources.insert((ctx.file, call.line));
+        self.rec.made += 1;
         let census = &mut self.rec.census;
         let sited_in = census.sited_in.entry((ctx.file, call.line)).or_default();
         for fr in &self.js.frames {

@@ -64,6 +64,16 @@ use std::rc::Rc;
 /// not make progress as a counter does.
 const WHILE_ITERATIONS: usize = 1_000;
 
+/// Steps one run of a `for` loop may spend, once it has run
+/// [`PATIENT_ITERATIONS`] times without registering anything, before its
+/// later iterations are taken as only known at run time: a counter loop
+/// of a computation (`for (i = 0; i < 60 * 24 * 366; i++)` scanning a year of
+/// minutes for a cron match) would otherwise spend the program's budget.
+const LOOP_STEPS: u64 = 1_000_000;
+
+/// Iterations a `for` loop always runs in full (see [`LOOP_STEPS`]).
+const PATIENT_ITERATIONS: usize = 64;
+
 /// A loop or `switch` now running (see `Running::breakables`).
 pub(crate) struct Breakable {
     /// The call depth (`stack.len()`) it runs at.
@@ -259,6 +269,7 @@ impl Interp {
     /// `Some(flow)` when the body leaves the enclosing function or loop.
     fn for_iterations(&mut self, lctx: &Ctx, f: &ForStmt, label: Option<&str>) -> Option<Flow> {
         let mut n = 0;
+        let (start, made) = (self.js.steps, self.rec.made);
         loop {
             let known = match &f.test {
                 Some(Expr::Compare(op, l, r)) if matches!(op.as_str(), "<" | "<=" | ">" | ">=") => {
@@ -276,6 +287,13 @@ impl Interp {
                 Some(false) => break,
                 Some(true) if n < MAX_ITERATIONS => {
                     if self.loop_budget_spent(lctx.file, f.line) {
+                        break;
+                    }
+                    if n >= PATIENT_ITERATIONS
+                        && self.js.steps - start > LOOP_STEPS
+                        && self.rec.made == made
+                    {
+                        self.later_iterations_unknown(lctx, f);
                         break;
                     }
                     n += 1;
@@ -298,6 +316,18 @@ impl Interp {
             }
         }
         None
+    }
+
+    /// A `for` loop cut short (see [`LOOP_STEPS`]): what its later
+    /// iterations would assign, the loop's own variables among them, is only
+    /// known at run time, and one of them may have returned.
+    fn later_iterations_unknown(&mut self, lctx: &Ctx, f: &ForStmt) {
+        for (n, _) in values_before(lctx, &[&f.body, &f.init]) {
+            lctx.scope.assign(&n, Value::dynamic());
+        }
+        if returns_in(&f.body) {
+            self.note_maybe_return(Flow::Return(Value::dynamic()));
+        }
     }
 
     /// Run the body of `while (test)` (or `do … while (test)`) while its

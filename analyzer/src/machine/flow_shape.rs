@@ -163,3 +163,20 @@ pub(crate) fn root_name(e: &Expr) -> Option<&str> {
         _ => None,
     }
 }
+
+/// Whether `stmts` hold a `return` of the function they are in (not of a
+/// nested function).
+pub(crate) fn returns_in(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Return(_) => true,
+        Stmt::Block(b) => returns_in(b),
+        Stmt::If(_, _, a, b, _) => returns_in(a) || returns_in(b),
+        Stmt::Try(a, _, b, c) => returns_in(a) || returns_in(b) || returns_in(c),
+        Stmt::Labeled(_, inner) => returns_in(std::slice::from_ref(inner.as_ref())),
+        Stmt::ForOf(_, _, _, b, _, _) => returns_in(b),
+        Stmt::While(w) => returns_in(&w.body),
+        Stmt::For(f) => returns_in(&f.body),
+        Stmt::Switch(_, cases) => cases.iter().any(|c| returns_in(&c.body)),
+        _ => false,
+    })
+}

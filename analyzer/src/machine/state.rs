@@ -26,6 +26,9 @@ pub(crate) const CLASS_CHOICES: usize = 512;
 
 #[derive(Default)]
 pub(crate) struct Recorder {
+    /// Registrations and event sites made so far, counted (a loop that made
+    /// none may be cut short: see `flow::for_iterations`).
+    pub(crate) made: u64,
     /// Every app and router made, by id (`Value::Router(id)` is an index), with
     /// its registrations in program order.
     pub(crate) routers: Vec<RouterData>,
