@@ -837,9 +837,13 @@ impl Interp {
             Expr::Call(c) => (&c.args, c.line),
             _ => (&[], at),
         };
-        let mut status = status_of(v);
+        // A status written where the error is made (`new WebError('…', 401)`,
+        // `createError(404)`) first: what the error's constructor then stores
+        // may be one value of several (`if (!valid(code)) code = 400` keeps
+        // one path's), and the status the throw states is the one it means.
         // The arguments were evaluated with the error already; look again only
         // at those that cannot run code (`404`, `{ status: 404 }`, a constant).
+        let mut status = None;
         for a in args.iter().take(2) {
             if status.is_some() {
                 break;
@@ -856,6 +860,7 @@ impl Interp {
                 status = status_of(&av);
             }
         }
+        let status = status.or_else(|| status_of(v));
         if let (Some(status), Some(c)) = (status, &self.running.route_contract) {
             let mut c = c.borrow_mut();
             if !c.responses.iter().any(|(s, _, _, _)| *s == status) {
