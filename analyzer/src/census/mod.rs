@@ -304,6 +304,7 @@ pub(crate) fn collect(facts: &FileFacts) -> (Vec<CensusItem>, Vec<LoadSite>) {
         foreign: HashSet::new(),
         connection_sockets: Vec::new(),
         next_connection: false,
+        handoffs: sockets::socket_handoffs(&facts.body),
     };
     w.stmts(&facts.body, 0);
     let imported = imported_names(facts);
@@ -563,6 +564,9 @@ struct Walker {
     /// The parameters naming the socket of a Socket.IO connection listener
     /// ([`SocketShape::Connection`]), with the function depth they belong to.
     connection_sockets: Vec<(usize, String)>,
+    /// The file's functions a connection listener hands its socket to, and
+    /// at which argument (see [`sockets::socket_handoffs`]).
+    handoffs: Vec<(String, usize)>,
     /// Set while walking the listener of such an `on('connection', …)`: the
     /// function `func` walks next is that listener.
     next_connection: bool,
@@ -707,6 +711,12 @@ impl Walker {
         let depth = self.stack.len();
         if connection && let Some(Pattern::Ident(n)) = f.params.first() {
             self.connection_sockets.push((depth, n.clone()));
+        }
+        let name = &self.stack[depth - 1].1;
+        for (_, i) in self.handoffs.iter().filter(|(m, _)| m == name) {
+            if let Some(Pattern::Ident(n)) = f.params.get(*i) {
+                self.connection_sockets.push((depth, n.clone()));
+            }
         }
         for (p, t) in f.params.iter().zip(&f.param_types) {
             if let (Pattern::Ident(n), Some(t)) = (p, t.as_ref().and_then(type_name)) {
@@ -1415,7 +1425,7 @@ impl Walker {
 /// Whether a call is `R.on|once('connection' | 'connect', listener)` on a
 /// receiver in Socket.IO's own vocabulary (`io`, `nsp`, `x.of(name)`): a
 /// Socket.IO server's connection listener, whose first parameter is a socket.
-fn connection_listener(c: &crate::ir::Call) -> bool {
+pub(super) fn connection_listener(c: &crate::ir::Call) -> bool {
     matches!(&c.callee, Expr::Member(recv, m)
         if matches!(m.as_str(), "on" | "once")
             && matches!(c.args.first(), Some(Expr::Str(n)) if n == "connection" || n == "connect")

@@ -232,3 +232,62 @@ pub(super) fn socket_like(e: &Expr) -> bool {
 pub(super) fn socket_name(n: &str) -> bool {
     n.to_ascii_lowercase().contains("socket")
 }
+
+/// The file's functions a Socket.IO connection listener hands its socket to:
+/// (name, argument index) of each call in the listener (`io.on('connection',
+/// (socket) => { this.attach(socket) })`, `register(io, socket)`) of a
+/// method or function by name. Their parameter there is the connection's
+/// socket too, as the listener's own is ([`SocketShape::Connection`]).
+pub(super) fn socket_handoffs(body: &[Stmt]) -> Vec<(String, usize)> {
+    use crate::libs::socketio_syntax::any_expr;
+    use std::cell::RefCell;
+    let out: RefCell<Vec<(String, usize)>> = RefCell::new(Vec::new());
+    // The file's top level, and the constructors and methods of the classes
+    // it declares (`any_expr` reads class expressions' methods only).
+    let mut bodies: Vec<&[Stmt]> = vec![body];
+    for st in body {
+        let st = match st {
+            Stmt::ExportDecl(inner, _) => inner.as_ref(),
+            st => st,
+        };
+        if let Stmt::Class(_, c) = st {
+            bodies.extend(c.constructor.iter().map(|k| k.body.as_slice()));
+            bodies.extend(c.methods.iter().map(|(_, f)| f.body.as_slice()));
+        }
+    }
+    let find = |e: &Expr| {
+        let Expr::Call(c) = e else { return false };
+        if !super::connection_listener(c) {
+            return false;
+        }
+        for a in &c.args {
+            let Expr::Func(f) = a else { continue };
+            let Some(crate::ir::Pattern::Ident(socket)) = f.params.first() else {
+                continue;
+            };
+            any_expr(&f.body, &|e| {
+                let Expr::Call(inner) = e else { return false };
+                let callee = match &inner.callee {
+                    Expr::Ident(m) => m,
+                    Expr::Member(o, m) if matches!(o.as_ref(), Expr::This) => m,
+                    _ => return false,
+                };
+                for (i, x) in inner.args.iter().enumerate() {
+                    if matches!(x, Expr::Ident(n) if n == socket) {
+                        let k = (callee.clone(), i);
+                        let mut v = out.borrow_mut();
+                        if !v.contains(&k) {
+                            v.push(k);
+                        }
+                    }
+                }
+                false
+            });
+        }
+        false
+    };
+    for b in bodies {
+        any_expr(b, &find);
+    }
+    out.into_inner()
+}
