@@ -1341,6 +1341,15 @@ pub(crate) fn normalize(p: &str) -> String {
     parts.join("/")
 }
 
+/// The major version a dependency's range names (`^4.4.1`, `~3.0`, `5.x`:
+/// the first number); `None` when it names none (`latest`, `workspace:*`).
+pub(crate) fn range_major(spec: &str) -> Option<u32> {
+    spec.trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u32>().ok())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

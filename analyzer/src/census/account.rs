@@ -221,6 +221,12 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 .copied()
         })
         .collect();
+    // Calls of the program's functions being followed when an event site was made.
+    let sited_under: HashSet<(FileId, u32)> = rec
+        .sited_in
+        .values()
+        .flat_map(|calls| calls.iter().map(|(at, _)| *at))
+        .collect();
     let rec_pages = &run.interp.js.pages;
     let mut entries: Vec<CensusEntry> = Vec::new();
     // (file, cause, reason) → items (line, description)
@@ -350,7 +356,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 // where another call of the same function charted that
                 // event call.
                 let lost_receiver = || {
-                    if !event || rec.sited_under.contains(&key) {
+                    if !event || sited_under.contains(&key) {
                         return None;
                     }
                     let under = rec.unknown_under.get(&key)?;

@@ -174,15 +174,8 @@ pub(crate) fn answers_later(f: &Func) -> bool {
     // A redirect answers in a callback that never passes the request on
     // (`req.user.save(() => res.redirect('/game'))`); beside a `next()` it
     // is a guard's (`if (!user) return res.redirect('/login'); next()`).
-    let calls_next = |g: &Func| {
-        next.is_some_and(|n| {
-            any_expr_in(
-                &g.body,
-                &|e| matches!(e, Expr::Call(c) if matches!(&c.callee, Expr::Ident(x) if x == n)),
-                &|_| true,
-            )
-        })
-    };
+    let calls_next =
+        |g: &Func| next.is_some_and(|n| crate::libs::socketio_syntax::calls_name(&g.body, n));
     let answers_in = |g: &Func| {
         let redirects = !calls_next(g);
         own_scope(g) && any_expr_in(&g.body, &|e| answers(e, redirects), &own_scope)

@@ -272,10 +272,7 @@ pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
 
 /// The id parameter of the major version `spec` (a semver range) names.
 fn id_param(spec: Option<&str>) -> &'static str {
-    let major = spec
-        .map(|s| s.trim_start_matches(|c: char| !c.is_ascii_digit()))
-        .and_then(|s| s.split('.').next())
-        .and_then(|m| m.parse::<u32>().ok());
+    let major = spec.and_then(crate::project::range_major);
     match major {
         Some(m) if m >= 5 => "__id",
         // Also when the manifest does not say (`workspace:`, `latest`): 5 is the current major.

@@ -71,19 +71,13 @@ impl Interp {
     /// others, and a guard of the operations behind that `use` when it can
     /// deny; its key is (file, function id).
     pub(crate) fn note_anonymous_middleware(&mut self, c: &Rc<Closure>) {
-        let key = (c.file, c.func.id);
-        if self.modes.event_mode
-            || self
-                .deferred
-                .anonymous_middleware
-                .iter()
-                .any(|(k, _)| *k == key)
-        {
+        let seen = ("<anonymous>".to_string(), c.file, c.func.id.to_string());
+        if self.modes.event_mode || !self.deferred.middleware_keys.insert(seen) {
             return;
         }
         self.deferred
             .anonymous_middleware
-            .push((key, Value::Func(c.clone())));
+            .push(((c.file, c.func.id), Value::Func(c.clone())));
     }
 
     /// Run each middleware seen on its own; those that answer 401 or 403 are guards.

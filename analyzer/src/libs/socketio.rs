@@ -77,12 +77,7 @@ pub(crate) fn sent_as_message(
             let Some(range) = project.package_dep_version(project.rel(s.file), pkg) else {
                 return false;
             };
-            let major: String = range
-                .trim_start_matches(|c: char| !c.is_ascii_digit())
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            major.parse::<u32>().map_or(true, |m| m >= 3)
+            crate::project::range_major(&range).is_none_or(|m| m >= 3)
         })
 }
 
@@ -832,7 +827,6 @@ impl Interp {
         let census = &mut self.rec.census;
         let sited_in = census.sited_in.entry((ctx.file, call.line)).or_default();
         for fr in &self.js.frames {
-            census.sited_under.insert((fr.file, fr.line));
             let key = ((fr.file, fr.line), fr.callee.clone());
             if !sited_in.contains(&key) {
                 sited_in.push(key);

@@ -124,9 +124,6 @@ pub(crate) struct CensusRec {
     /// (`sendRequest(known, 'publish')`) can still lose another's
     /// (`sendRequest(this.socket, 'getCaps')`).
     pub(crate) unknown_under: HashMap<(FileId, u32), UnknownUnder>,
-    /// Calls of the program's functions being followed when an event site
-    /// was made: (file, line) of the call.
-    pub(crate) sited_under: HashSet<(FileId, u32)>,
     /// For each event call that made a site, (file, line): the calls being
     /// followed then, with the function each called.
     pub(crate) sited_in: HashMap<(FileId, u32), Vec<Followed>>,

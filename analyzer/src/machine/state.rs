@@ -147,7 +147,8 @@ pub(crate) struct Deferred {
     /// Functions seen in `use` chains that can only be called `<anonymous>`,
     /// each once, by (file, function id).
     pub(crate) anonymous_middleware: Vec<((FileId, u32), Value)>,
-    /// Keys of `middleware_seen`: (name, file, function id or export name).
+    /// Keys of `middleware_seen` and `anonymous_middleware`: (name, file,
+    /// function id or export name).
     pub(crate) middleware_keys: HashSet<(String, FileId, String)>,
     /// Modules started with `child_process.fork` or as cluster workers:
     /// (module, calling file, line, the call that names it) (see `forks`).
