@@ -8,7 +8,7 @@ use crate::events::build_events;
 use crate::inventory::*;
 use crate::libs::schemas::SchemaLabel;
 use crate::loader::Loader;
-use crate::machine::{self, Interp, PathArg, RegKind, RouterData, UseHandler};
+use crate::machine::{self, Interp, PathArg, Reg, RegKind, RouterData, UseHandler};
 use crate::paths::PathPattern;
 use crate::project::{FileId, Project};
 use crate::salvaged::{salvage_unmounted, salvage_walk, salvaged_pattern};
@@ -39,6 +39,10 @@ pub(crate) struct WalkOut {
     /// no later route or `use` took the requests from is accounted for by a
     /// finding ([`settle_passed_on`]).
     pub(crate) passed_on: Vec<PassedOn>,
+    /// Why the router being walked never gets a request: a mount above it
+    /// at a path Express never matches (`app.use('api', router)`), the
+    /// innermost last.
+    pub(crate) never: Vec<String>,
 }
 
 /// A route registration a walk never lets through: its file, line and
@@ -228,6 +232,17 @@ pub(crate) fn loc(project: &Project, file: FileId, line: u32) -> Location {
     }
 }
 
+/// Whether Express never matches path `p` of registration `reg`: one given
+/// to an app or router that does not start with `/` (see
+/// `libs::express::never_matches`).
+fn unmatchable(interp: &Interp, reg: &Reg, p: &str) -> bool {
+    !interp.rec.unmatchable.is_empty()
+        && interp
+            .rec
+            .unmatchable
+            .contains(&(reg.file, reg.line, p.to_string()))
+}
+
 /// A route's full path under `prefix`. On a strict router a trailing slash
 /// of the route's path is its own (Express matches `/game/` and `/game`
 /// apart there); elsewhere it is dropped, as Express matches either.
@@ -265,12 +280,31 @@ pub(crate) fn walk(
         let cond_here = crate::conditions::conjunction(cond.into_iter().chain(reg.cond.as_deref()));
         match &reg.kind {
             RegKind::Use { paths, handlers } => {
+                // A `use` at paths Express never matches does nothing.
+                if let Some(PathArg::Str(p)) = paths.first()
+                    && paths
+                        .iter()
+                        .all(|q| matches!(q, PathArg::Str(q) if unmatchable(interp, reg, q)))
+                {
+                    out.unanswered
+                        .entry((reg.file, reg.line, "use".into()))
+                        .or_insert_with(|| format!(
+                            "Express matches a mount path against the request's path, which always starts with `/`, so `{p}` never matches (`/{p}` would)"
+                        ));
+                }
                 let mut local_mw: Vec<ScopedMw> = Vec::new();
                 for h in handlers {
                     match h {
                         UseHandler::Router(child) => {
                             for p in paths {
                                 let PathArg::Str(p) = p else { continue };
+                                let never = unmatchable(interp, reg, p).then(|| {
+                                    format!(
+                                        "it is below `use('{p}', …)` at {}:{}, and Express never matches a mount path that does not start with `/` (the request's path always does)",
+                                        project.rel(reg.file),
+                                        reg.line
+                                    )
+                                });
                                 let full = paths::join(prefix, p);
                                 if stack.len() == 1 {
                                     out.app_mounts.insert(paths::join("", p));
@@ -283,6 +317,8 @@ pub(crate) fn walk(
                                     prefix: p.clone(),
                                     at: loc(project, reg.file, reg.line),
                                 });
+                                let depth = out.never.len();
+                                out.never.extend(never);
                                 walk(
                                     project,
                                     interp,
@@ -295,6 +331,7 @@ pub(crate) fn walk(
                                     stack,
                                     out,
                                 );
+                                out.never.truncate(depth);
                             }
                         }
                         UseHandler::Middleware(name, anonymous) => local_mw.push(ScopedMw {
@@ -313,6 +350,12 @@ pub(crate) fn walk(
                 // Middleware in a use() without routers applies to what follows.
                 if !handlers.iter().any(|h| matches!(h, UseHandler::Router(_))) {
                     for p in paths {
+                        // Middleware at a path Express never matches never runs.
+                        if let PathArg::Str(s) = p
+                            && unmatchable(interp, reg, s)
+                        {
+                            continue;
+                        }
                         let scope = match p {
                             PathArg::Str(s) if paths::join("", s) != "/" => {
                                 Some(paths::join(prefix, s))
@@ -440,6 +483,20 @@ pub(crate) fn walk(
                 let raw_guard = contract.borrow().guard.clone();
                 let contract = public_contract(project, &contract.borrow());
                 for p in route_paths {
+                    // A path Express never matches (`'api/x'`), or a route
+                    // below a mount at one: no request reaches it.
+                    let never = match p {
+                        PathArg::Str(s) if unmatchable(interp, reg, s) => Some(format!(
+                            "Express matches a route's path against the request's path, which always starts with `/`, so `{s}` never matches (`/{s}` would)"
+                        )),
+                        _ => out.never.last().cloned(),
+                    };
+                    if let Some(why) = never {
+                        out.unanswered
+                            .entry((reg.file, reg.line, method_name(method)))
+                            .or_insert(why);
+                        continue;
+                    }
                     let (mut full, regex, own) = match p {
                         PathArg::Str(s) => (route_path(prefix, s, data.strict), false, s.clone()),
                         PathArg::Regex(r) => (paths::join_regex(prefix, r), true, r.clone()),
@@ -715,6 +772,7 @@ pub(crate) fn build_inventory(
         decl_keys: BTreeSet::new(),
         app_mounts: BTreeSet::new(),
         dispatches: Vec::new(),
+        never: Vec::new(),
         unanswered: BTreeMap::new(),
         passed_on: Vec::new(),
     };

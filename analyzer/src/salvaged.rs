@@ -54,6 +54,7 @@ fn new_out() -> WalkOut {
         dispatches: Vec::new(),
         unanswered: BTreeMap::new(),
         passed_on: Vec::new(),
+        never: Vec::new(),
     }
 }
 

@@ -872,6 +872,7 @@ impl Interp {
                 return;
             }
         };
+        self.note_unmatchable(ctx.file, call.line, &paths);
         let mut names: Vec<(String, Option<(FileId, u32)>)> = Vec::new();
         let contract = Rc::new(RefCell::new(RawContract::default()));
         let mut funcs = Vec::new();
@@ -1023,6 +1024,19 @@ impl Interp {
         );
         if let Some(reg) = self.rec.routers[id as usize].regs.last_mut() {
             reg.declared = declared;
+        }
+    }
+
+    /// Keep which of the paths an app or router is given at (file, line)
+    /// Express never matches ([`never_matches`]); the mount walk accounts
+    /// for what is registered there (`mounts.rs`).
+    pub(crate) fn note_unmatchable(&mut self, file: FileId, line: u32, paths: &[PathArg]) {
+        for p in paths {
+            if let PathArg::Str(s) = p
+                && never_matches(s)
+            {
+                self.rec.unmatchable.insert((file, line, s.clone()));
+            }
         }
     }
 
@@ -1410,4 +1424,15 @@ fn pure_key(k: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether Express never matches a path string an app or router is given:
+/// it matches route and mount paths against the request's path from its
+/// start, and a request path always starts with `/`, so a path that starts
+/// with anything else (`'api/x'`, `':id'`) matches no request. The empty
+/// path is `/`; `*`, a group `(…)` and an Express 5 optional part `{/…}`
+/// may match the leading slash (as does the unknown prefix `{?}` a path only
+/// known at run time is charted under).
+pub(crate) fn never_matches(path: &str) -> bool {
+    !path.is_empty() && !path.starts_with(['/', '*', '(', '{'])
 }

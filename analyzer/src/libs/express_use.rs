@@ -123,6 +123,7 @@ impl Interp {
             }
             _ => (vec![PathArg::Str("/".into())], 0),
         };
+        self.note_unmatchable(ctx.file, call.line, &paths);
         let mut handlers = Vec::new();
         for (e, v) in argv.iter().skip(start) {
             self.use_handlers(e, v, &mut handlers, 0);

@@ -1350,9 +1350,14 @@ pub(crate) fn posix_join(parts: &[String]) -> String {
     if s.is_empty() { ".".into() } else { s }
 }
 
-/// `url-join` semantics: one slash between parts.
+/// `url-join` semantics: an empty part is skipped; every other part but
+/// the first loses its leading slashes, every part but the last its
+/// trailing ones (the last keeps one), and the parts are joined with `/`.
+/// So `urljoin('/', 'api')` is `/api`: the first part's `/` is trimmed to an
+/// empty part that still opens the result.
 pub(crate) fn url_join(parts: &[String]) -> String {
-    let mut out = String::new();
+    let last = parts.len().saturating_sub(1);
+    let mut out: Vec<String> = Vec::new();
     for (i, p) in parts.iter().enumerate() {
         if p.is_empty() {
             continue;
@@ -1361,15 +1366,14 @@ pub(crate) fn url_join(parts: &[String]) -> String {
         if i > 0 {
             p = p.trim_start_matches('/');
         }
-        if out.ends_with('/') {
-            out.pop();
-        }
-        if !out.is_empty() && !p.is_empty() {
-            out.push('/');
-        }
-        out.push_str(p);
+        let trimmed = p.trim_end_matches('/');
+        out.push(if i < last || trimmed.len() == p.len() {
+            trimmed.to_string()
+        } else {
+            format!("{trimmed}/")
+        });
     }
-    out
+    out.join("/")
 }
 
 /// The ids of the methods of each object literal in `body` that has two or
@@ -1428,5 +1432,11 @@ mod tests {
             url_join(&["/api".into(), "v1".into(), "x".into()]),
             "/api/v1/x"
         );
+        // The first part's slash opens the result; the last part keeps one
+        // trailing slash (url-join's `normalize`).
+        assert_eq!(url_join(&["/".into(), "api/state".into()]), "/api/state");
+        assert_eq!(url_join(&["/".into(), "/".into()]), "/");
+        assert_eq!(url_join(&["api".into(), "x//".into()]), "api/x/");
+        assert_eq!(url_join(&["".into(), "x".into()]), "x");
     }
 }

@@ -70,6 +70,11 @@ pub(crate) struct Recorder {
     /// Such middleware the chain can only call `<anonymous>`, by (file,
     /// function id): `app.use('/api', (req, res, next) => ...)`.
     pub(crate) anonymous_guards: HashMap<(FileId, u32), GuardInfo>,
+    /// Paths an Express app or router was given at (file, line) that do not
+    /// start with `/` (`router.post('api/x', h)`, `app.use('v1', r)`):
+    /// Express matches them against the request path, which always does, so
+    /// they never match (`libs::express::never_matches`).
+    pub(crate) unmatchable: HashSet<(FileId, u32, String)>,
     /// What the census needs to know of the run (see `census_rec.rs`).
     pub(crate) census: census_rec::CensusRec,
     /// Ternaries whose test is only known at run time and whose branches are
