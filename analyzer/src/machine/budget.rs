@@ -221,6 +221,10 @@ pub(crate) struct Reentry {
     /// Discarded calls that ran and charted nothing: (file, function, shape
     /// of `this` and the arguments).
     inert: HashSet<(FileId, u32, u64)>,
+    /// The names a function's body reads that may be bound outside it, by
+    /// (file, function id): their values are part of a discarded call's
+    /// shape (see [`Interp::call_discarded`]).
+    free: HashMap<(FileId, u32), Rc<[String]>>,
     /// The programs of the run and their budgets.
     pub(crate) programs: Programs,
 }
@@ -494,8 +498,10 @@ impl Interp {
 
     /// A call whose value the program discards (`f(x);`, `await f(x);`):
     /// run for its effects, unless the same function already ran, from a
-    /// discarded call, with `this` and arguments of the same shape (see
-    /// [`shape`]) and charted nothing then, and no app, router or socket
+    /// discarded call, with `this`, arguments and the values of the outer
+    /// variables its body reads of the same shape (see [`shape`]; a flag
+    /// the body tests, `if (!ready) return`, set since makes another run)
+    /// and charted nothing then, and no app, router or socket
     /// was stored anywhere since, nor a module loaded: running it again
     /// could only repeat that. This bounds fan-out that multiplies paths without
     /// recursion (a stream callback that handles each cached message, each
@@ -515,6 +521,11 @@ impl Interp {
         shape(&mut h, receiver, 1);
         for a in &argv {
             shape(&mut h, a, SHAPE_DEPTH);
+        }
+        for name in self.free_names(c).iter() {
+            if let Some(v) = c.env.lookup(name) {
+                shape(&mut h, &v, 0);
+            }
         }
         // What the run could reach beyond its arguments: apps, routers and
         // sockets written anywhere, routers and servers made, modules loaded.
@@ -539,6 +550,61 @@ impl Interp {
             self.js.reentry.inert.insert(key);
         }
         r
+    }
+
+    /// The names `c`'s body reads other than its parameters (nested
+    /// functions' included: they may run in the call), once per function.
+    fn free_names(&mut self, c: &crate::value::Closure) -> Rc<[String]> {
+        let key = (c.file, c.func.id);
+        if let Some(n) = self.js.reentry.free.get(&key) {
+            return n.clone();
+        }
+        let names = std::cell::RefCell::new(std::collections::BTreeSet::new());
+        crate::libs::any_expr(&c.func.body, &|e| {
+            if let crate::ir::Expr::Ident(x) = e {
+                names.borrow_mut().insert(x.clone());
+            }
+            false
+        });
+        let params: HashSet<&str> = c
+            .func
+            .params
+            .iter()
+            .filter_map(|p| crate::libs::answers::param_name(Some(p)))
+            .collect();
+        let names: Rc<[String]> = names
+            .into_inner()
+            .into_iter()
+            .filter(|n| !params.contains(n.as_str()))
+            .collect();
+        self.js.reentry.free.insert(key, names.clone());
+        names
+    }
+
+    /// Whether `c` is a closure over a string or template bound in a
+    /// function around it (a name its maker was given), not at a module's
+    /// top level, where every closure of the function sees the same value.
+    pub(crate) fn captures_text(&mut self, c: &crate::value::Closure) -> bool {
+        if c.env.parent.is_none() {
+            return false;
+        }
+        self.free_names(c).iter().any(|n| {
+            let mut scope = Some(&c.env);
+            while let Some(s) = scope {
+                // The module's scope (its parent is the globals') ends the walk.
+                let Some(parent) = s.parent.as_ref() else {
+                    break;
+                };
+                if parent.parent.is_none() {
+                    break;
+                }
+                if let Some(v) = s.vars.borrow().get(n.as_str()) {
+                    return matches!(v, Value::Str(_) | Value::Pattern(_));
+                }
+                scope = Some(parent);
+            }
+            false
+        })
     }
 
     /// The `analysis-budget` finding for the current program's spent step

@@ -728,8 +728,15 @@ impl Interp {
                 || dispatcher
                 || match file {
                     Some(file) => {
-                        (names || method || startup)
-                            && self.loader.needles_of(file) & needle::SOCKET != 0
+                        self.loader.needles_of(file) & needle::SOCKET != 0
+                            && (names
+                                || method
+                                || startup
+                                // A closure over a name its maker was given
+                                // (`onEvent(event)` returning `new
+                                // Observable(o => socket.on(event, …))`):
+                                // each one made listens for its own.
+                                || matches!(f, Value::Func(c) if self.captures_text(c)))
                     }
                     None => !matches!(f, Value::Deferred(_)),
                 }
