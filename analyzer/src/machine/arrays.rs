@@ -230,6 +230,8 @@ impl Interp {
         match name {
             "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find" => {
                 let mut out = Vec::new();
+                // `filter`: how many items certainly kept come first.
+                let mut certain: Option<usize> = None;
                 for (i, item) in items.iter().enumerate().take(MAX_ITERATIONS) {
                     let r = self.call_value_now(
                         ctx,
@@ -245,7 +247,12 @@ impl Interp {
                             Value::Arr(inner) => out.extend(inner.borrow().iter().cloned()),
                             r => out.push(r),
                         },
-                        "filter" if r.truthy() != Some(false) => out.push(item.clone()),
+                        "filter" if r.truthy() != Some(false) => {
+                            if r.truthy().is_none() && certain.is_none() {
+                                certain = Some(out.len());
+                            }
+                            out.push(item.clone());
+                        }
                         "find" if r.truthy() == Some(true) => return item.clone(),
                         _ => {}
                     }
@@ -253,6 +260,12 @@ impl Interp {
                 match name {
                     "forEach" => Value::Undef,
                     "some" | "every" | "find" => Value::dynamic(),
+                    "filter" if let Some(n) = certain => {
+                        let a = Rc::new(RefCell::new(out));
+                        let key = Rc::as_ptr(&a) as usize;
+                        self.js.maybe_items.insert(key, (a.clone(), n));
+                        Value::Arr(a)
+                    }
                     _ => Value::array(out),
                 }
             }

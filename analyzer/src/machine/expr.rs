@@ -940,6 +940,13 @@ impl Interp {
                     None => Value::dynamic(),
                 }
             }
+            // Past its certain items, a filtered array's items may be missing.
+            Value::Arr(a)
+                if let Some((_, certain)) = self.js.maybe_items.get(&(Rc::as_ptr(a) as usize))
+                    && (prop == "length" || prop.parse::<usize>().is_ok_and(|i| i >= *certain)) =>
+            {
+                Value::dynamic()
+            }
             Value::Arr(a) => match prop {
                 "length" => Value::Num(a.borrow().len() as f64),
                 "constructor" => Value::Builtin(Builtin::ArrayNs),

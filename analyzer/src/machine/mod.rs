@@ -418,6 +418,7 @@ impl Interp {
             running: Default::default(),
             js: state::JsState {
                 objects_made: 0,
+                maybe_items: HashMap::new(),
                 emitters: Vec::new(),
                 initializing: Vec::new(),
                 fields_pending: Vec::new(),

@@ -169,6 +169,9 @@ pub(crate) struct Deferred {
     pub(crate) req_props: HashMap<String, Value>,
 }
 
+/// An array's items, shared by every value of the array.
+pub(crate) type ArrayItems = Rc<RefCell<Vec<Value>>>;
+
 /// The JavaScript machine's own state: the global scope and object, the
 /// module table, what objects, functions and classes keep beside their
 /// values, the call stack and the budgets that bound it.
@@ -181,6 +184,12 @@ pub(crate) struct JsState {
     /// Objects the run made so far (see `Interp::stamp`): an object made
     /// on a path that may not run is the path's own (`flow.rs`).
     pub(crate) objects_made: u64,
+    /// Arrays `filter` made with a test only known at run time for some
+    /// item, by address (the array kept, so the address stays its own), with
+    /// how many of their first items are certainly there: past those an
+    /// item may be missing, so the length and later indexes are only known
+    /// at run time (`list.filter(g => g.id === id)[0]` may be `undefined`).
+    pub(crate) maybe_items: HashMap<usize, (ArrayItems, usize)>,
     /// Instances of the program's subclasses of Node's `EventEmitter`
     /// (`class Host extends EventEmitter`), with the listeners and emits the
     /// base class keeps for each (`machine/emitters.rs`).
