@@ -55,7 +55,15 @@ pub(crate) fn rooted_at(e: &Expr, res: &str) -> bool {
 /// (`transport.handleRequest(req, res)`, `stream.pipe(res)`). An error
 /// handler (four parameters) or a function without `res` is not one.
 pub(crate) fn answers_alone(f: &Func) -> bool {
-    answers(f, false)
+    answers(f, false, &|_| false)
+}
+
+/// [`answers_alone`], where `next` may also be handed to the functions
+/// `ignores_next` says never use a `next` they are given (`handler(req, res,
+/// next)` calling a wrapped `async (req) => …`): `wrap(fn)`'s function that
+/// answers with what `fn` returns.
+pub(crate) fn answers_alone_with(f: &Func, ignores_next: &dyn Fn(&str) -> bool) -> bool {
+    answers(f, false, ignores_next)
 }
 
 /// Whether `f`, an async wrapper's function (`fn => (req, res, next) =>
@@ -110,10 +118,10 @@ pub(crate) fn wrapper_answers_alone(f: &Func, wrapped: &dyn Fn(&str) -> Option<b
 /// return next(); res.json(…)`), by a send that is not a refusal or a
 /// redirect (`res.status(code).json(body)`, not `res.sendStatus(403)`).
 pub(crate) fn may_answer(f: &Func) -> bool {
-    answers(f, true)
+    answers(f, true, &|_| false)
 }
 
-fn answers(f: &Func, may_pass: bool) -> bool {
+fn answers(f: &Func, may_pass: bool, ignores_next: &dyn Fn(&str) -> bool) -> bool {
     if f.params.len() < 2 || f.params.len() > 3 || f.rest {
         return false;
     }
@@ -128,7 +136,10 @@ fn answers(f: &Func, may_pass: bool) -> bool {
         },
     };
     let mentions = |n: &str| any_expr(&f.body, &|e| matches!(e, Expr::Ident(x) if x == n));
-    if !may_pass && (next.is_some_and(mentions) || mentions("arguments")) {
+    if !may_pass
+        && (next.is_some_and(|n| mentions(n) && !next_only_on_errors(&f.body, n, ignores_next))
+            || mentions("arguments"))
+    {
         return false;
     }
     // (One that may pass on answers only by a send that is not a refusal
@@ -143,6 +154,94 @@ fn answers(f: &Func, may_pass: bool) -> bool {
         }
         _ => false,
     })
+}
+
+/// Whether every mention of `next` in the statements hands it an error,
+/// which skips the routes after it for the error handlers (Express): the
+/// error a `catch` clause caught (`catch (e) { next(e) }`, `.catch(e =>
+/// next(e))`), a new one (`next(new HttpError(…))`), or `next` as a
+/// promise's rejection handler (`.catch(next)`). A function that only does
+/// that never passes a request on. (`next(err)` with an `err` a callback
+/// was given may be `null`, which passes on: not one of these.) A call of
+/// a function `ignores_next` names that is handed `next` does not pass it on
+/// either.
+pub(crate) fn next_only_on_errors(
+    stmts: &[Stmt],
+    next: &str,
+    ignores_next: &dyn Fn(&str) -> bool,
+) -> bool {
+    let total = Cell::new(0usize);
+    let accounted = Cell::new(0usize);
+    let calls_with = |e: &Expr, arg: &dyn Fn(&Expr) -> bool| {
+        matches!(e, Expr::Call(c) if matches!(&c.callee, Expr::Ident(x) if x == next)
+            && c.args.len() == 1 && arg(&c.args[0]))
+    };
+    // `next(<the caught error>)` calls in `body`.
+    let caught = |body: &[Stmt], p: Option<&Pattern>| {
+        if let Some(err) = param_name(p) {
+            any_expr(body, &|e| {
+                if calls_with(e, &|a| matches!(a, Expr::Ident(x) if x == err)) {
+                    accounted.set(accounted.get() + 1);
+                }
+                false
+            });
+        }
+    };
+    any_expr(stmts, &|e| {
+        match e {
+            Expr::Ident(x) if x == next => total.set(total.get() + 1),
+            Expr::Call(_) if calls_with(e, &|a| matches!(a, Expr::New(..))) => {
+                accounted.set(accounted.get() + 1);
+            }
+            Expr::Call(c) if matches!(&c.callee, Expr::Ident(g) if ignores_next(g)) => {
+                let handed = c
+                    .args
+                    .iter()
+                    .filter(|a| matches!(a, Expr::Ident(x) if x == next))
+                    .count();
+                accounted.set(accounted.get() + handed);
+            }
+            Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "catch") => {
+                match c.args.first() {
+                    Some(Expr::Ident(x)) if x == next => accounted.set(accounted.get() + 1),
+                    Some(Expr::Func(g)) => caught(&g.body, g.params.first()),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        false
+    });
+    fn tries<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a [Stmt], Option<&'a Pattern>)>) {
+        for s in stmts {
+            match s {
+                Stmt::Try(a, catch, b, c) => {
+                    if let crate::ir::Catch::Bound(p) = catch {
+                        out.push((b, Some(p)));
+                    }
+                    tries(a, out);
+                    tries(b, out);
+                    tries(c, out);
+                }
+                Stmt::If(_, _, a, b, _) => {
+                    tries(a, out);
+                    tries(b, out);
+                }
+                Stmt::Block(body) | Stmt::ForOf(_, _, _, body, _, _) => tries(body, out),
+                Stmt::While(w) => tries(&w.body, out),
+                Stmt::For(f) => tries(&f.body, out),
+                Stmt::Labeled(_, inner) => tries(std::slice::from_ref(inner.as_ref()), out),
+                Stmt::Switch(_, cases) => cases.iter().for_each(|c| tries(&c.body, out)),
+                _ => {}
+            }
+        }
+    }
+    let mut handlers = Vec::new();
+    tries(stmts, &mut handlers);
+    for (body, p) in handlers {
+        caught(body, p);
+    }
+    total.get() > 0 && total.get() == accounted.get()
 }
 
 /// Whether a route handler `(req, res, next)` may answer, other than by

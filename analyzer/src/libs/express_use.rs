@@ -314,7 +314,14 @@ impl Interp {
         // requests to its router.
         // An async wrapper's function answers alone when the function it
         // wraps does (`asyncHandler(async (req, res) => res.send(…))`).
-        let alone = crate::libs::answers::answers_alone(&last.func)
+        // (A function it calls with `next` that takes no `next` of its own,
+        // `handler(req, res, next)` on a wrapped `async (req) => …`, cannot
+        // pass the request on.)
+        let ignores_next = |name: &str| {
+            matches!(last.env.lookup(name), Some(Value::Func(g))
+                if !g.func.rest && g.func.params.len() < 3 && g.bound.is_none())
+        };
+        let alone = crate::libs::answers::answers_alone_with(&last.func, &ignores_next)
             || crate::libs::answers::wrapper_answers_alone(&last.func, &|name| match last
                 .env
                 .lookup(name)
