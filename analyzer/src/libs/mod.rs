@@ -674,6 +674,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     foal::member,
     documents::member,
     oclif::member,
+    passport::member,
     microframework::member,
     nconf::member,
     loopback4::member,
@@ -841,6 +842,7 @@ const FRAMEWORK_CONSTRUCTS: &[ConstructHook] = &[
     },
     |_, _, name, _, _| feathers::adapter_value(name, true),
     |_, _, name, _, _| angular::construct(name),
+    |_, _, name, _, _| passport::construct(name),
     |ip, ctx, name, argv, line| {
         (name == vue::VUE_SOCKET_IO).then(|| ip.vue_socket_plugin(ctx, argv, line))
     },

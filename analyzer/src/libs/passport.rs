@@ -19,16 +19,38 @@
 //!
 //! Deliberately not captured: what a strategy checks (the header or cookie
 //! it reads), sessions and `passport.authorize`, options only known at run
-//! time (then no 401 is assumed), `Authenticator` instances other than the
-//! module's (`new Passport()`). `passport.authenticate()` written directly
+//! time (then no 401 is assumed). An `Authenticator` made with `new`
+//! (`new Authenticator()`, `new passport.Passport()`) is the module's value
+//! again: the same methods, strategies registered on it (`use`) no routes.
+//! `passport.authenticate()` written directly
 //! in a chain is classified by its name (specgen's access rules).
 
 use crate::ir::Expr;
 use crate::machine::{Ctx, Interp};
 use crate::value::{Builtin, Value};
+use std::rc::Rc;
 
 /// The member of the `passport` module this models (`MiddlewareFactory` name).
 pub(crate) const AUTHENTICATE: &str = "passport.authenticate";
+
+/// The class the module's value is an instance of, under both its names
+/// (`Framework` name).
+pub(crate) const AUTHENTICATOR: &str = "passport.Authenticator";
+
+/// `passport.Authenticator` / `passport.Passport` (also as named imports).
+pub(crate) fn member(module: &str, prop: &str) -> Option<Value> {
+    match (module, prop) {
+        ("passport", "Authenticator" | "Passport") => {
+            Some(Value::Builtin(Builtin::Framework(Rc::from(AUTHENTICATOR))))
+        }
+        _ => None,
+    }
+}
+
+/// `new Authenticator()`: an instance with the module value's behaviour.
+pub(crate) fn construct(name: &str) -> Option<Value> {
+    (name == AUTHENTICATOR).then(|| Value::Builtin(Builtin::OpaqueModule(Rc::from("passport"))))
+}
 
 /// Strategies that never fail: with one of them among those tried, the
 /// middleware never answers 401.
