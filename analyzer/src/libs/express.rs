@@ -643,7 +643,12 @@ impl Interp {
                 if let (Some(Expr::Func(_)), true) = (args.get(1), em.fired.borrow().is_empty()) {
                     // Nothing emitted yet: the listener runs later; run it once
                     // now, with what it cannot know, as a callback.
+                    let fresh = matches!(&f, Value::Func(c)
+                        if !self.deferred.called.contains(&(c.file, c.func.id)));
                     self.run_callbacks(ctx, &argv, args, line);
+                    if fresh && let Value::Func(c) = &f {
+                        self.deferred.listener_prerun.insert((c.file, c.func.id));
+                    }
                 }
                 Value::Emitter(em.clone())
             }
@@ -659,11 +664,24 @@ impl Interp {
                     // all runs now, as Node's `emit` runs its listeners, in
                     // order, before it returns (`events.on('startup',
                     // onStartup)` then `events.emit('startup', done)`).
+                    // (One that only ran when it was added, with what it
+                    // could not know, runs with what this emit hands it:
+                    // `bus.on('ready', (app) => app.start())` then
+                    // `bus.emit('ready', self)`; only when it hands code:
+                    // a function, a class, an instance of one or an object
+                    // with a prototype of the program's.)
+                    let code = args.iter().any(|a| match a {
+                        Value::Func(_) | Value::Class(_) => true,
+                        Value::Obj(o) => o.class.borrow().is_some() || o.proto.borrow().is_some(),
+                        _ => false,
+                    });
                     for f in em.listeners_of(&ev) {
                         if let Value::Func(c) = &f
                             && !self.modes.event_mode
                             && self.running.route_contract.is_none()
-                            && !self.deferred.called.contains(&(c.file, c.func.id))
+                            && (!self.deferred.called.contains(&(c.file, c.func.id))
+                                || code
+                                    && self.deferred.listener_prerun.remove(&(c.file, c.func.id)))
                         {
                             self.call_value_now(ctx, &f, args.clone(), &[], line, None);
                             // Later emits call it again, with the state of

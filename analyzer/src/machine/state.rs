@@ -126,6 +126,11 @@ pub(crate) struct Deferred {
     pub(crate) uncalled: HashMap<(FileId, u32), Rc<Closure>>,
     /// Functions called at least once.
     pub(crate) called: HashSet<(FileId, u32)>,
+    /// Listeners of a program's `EventEmitter` that ran only as callbacks,
+    /// with what they cannot know, when they were added (see
+    /// `Interp::emitter_call`): the first `emit` of their event still runs
+    /// them with what it hands them.
+    pub(crate) listener_prerun: HashSet<(FileId, u32)>,
     /// Whether a module is near sockets (see [`Interp::near_sockets`]), by file.
     pub(crate) near: HashMap<FileId, bool>,
     /// Functions that emit, by (file, function id), with whether they do.
