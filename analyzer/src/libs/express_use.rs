@@ -367,6 +367,9 @@ impl Interp {
             Some(ms) => ms.iter().map(|m| m.as_str()).collect(),
             None => vec!["all"],
         };
+        // A helper's `use(src, …)` is declared where the helper is called
+        // with its path (`redirect('/old', '/new')`), as a verb's is.
+        let via = self.path_supplier(ctx, call, paths);
         for method in methods {
             self.push_reg(
                 id,
@@ -385,7 +388,7 @@ impl Interp {
                 ctx.file,
                 call.line,
                 call.doc.clone(),
-                None,
+                via,
             );
         }
         alone
