@@ -12,7 +12,8 @@
 //! `express-ws` (`require('express-ws')(app)` gives `{app}`; `app.ws(path, h)`
 //! is the WebSocket upgrade, charted as `GET path`); GraphQL servers as one
 //! `POST` operation at their path: `apolloServer.applyMiddleware({app, path})`
-//! (apollo-server-express 2/3, path `/graphql` by default),
+//! (apollo-server-express 2/3, path `/graphql` by default) and the router
+//! its `getMiddleware({path})` gives, at that path below its `use`,
 //! `app.use(path, expressMiddleware(server))` (`@apollo/server/express4`,
 //! `@as-integrations/express4|5`), `graphqlHTTP(...)` (express-graphql) and
 //! `createHandler(...)` (graphql-http); the Model Context Protocol SDK's
@@ -70,11 +71,16 @@ pub(crate) fn member(pkg: &str, prop: &str) -> Option<Value> {
 }
 
 /// A member of a value these packages made: an Apollo server's
-/// `applyMiddleware`.
+/// `applyMiddleware` and `getMiddleware`.
 pub(crate) fn framework_member(name: &str, prop: &str) -> Option<Value> {
-    (name == "apollo-server" && prop == "applyMiddleware")
-        .then(|| Value::Builtin(Builtin::Framework(Rc::from("applyMiddleware"))))
+    (name == "apollo-server" && matches!(prop, "applyMiddleware" | "getMiddleware"))
+        .then(|| Value::Builtin(Builtin::Framework(Rc::from(prop))))
 }
+
+/// What `apollo.getMiddleware({path})` gives, followed by its path: a
+/// router answering the GraphQL endpoint at that path below where it is
+/// `use`d.
+const HANDLER_AT: &str = "graphql-handler-at:";
 
 /// `getAsync` is `get`, `useAsync` is `use` (`@awaitjs/express`); `ws` is
 /// the upgrade request, a `GET` (`express-ws`).
@@ -108,6 +114,34 @@ impl Interp {
             "graphql-middleware" => Some(Value::Builtin(Builtin::Framework(Rc::from(
                 "graphql-handler",
             )))),
+            // `getMiddleware({path})` (apollo-server-express 2/3): the
+            // router `applyMiddleware` mounts on the app, for the program to
+            // `use` itself.
+            "getMiddleware" => {
+                let path = match argv.first().map(|v| self.force_deep(v.clone())) {
+                    Some(Value::Obj(o)) => match o.get("path").map(|v| self.force_deep(v)) {
+                        None | Some(Value::Undef) => Some("/graphql".to_string()),
+                        Some(v) => v.as_text(),
+                    },
+                    None | Some(Value::Undef) => Some("/graphql".to_string()),
+                    Some(_) => None,
+                };
+                Some(match path {
+                    Some(p) => {
+                        Value::Builtin(Builtin::Framework(Rc::from(format!("{HANDLER_AT}{p}"))))
+                    }
+                    None => {
+                        self.finding(
+                            FindingCode::DynamicPath,
+                            ctx.file,
+                            line,
+                            "the `path` of `getMiddleware({path})` is only known at run time"
+                                .into(),
+                        );
+                        Value::dynamic()
+                    }
+                })
+            }
             "applyMiddleware" => {
                 let Some(Value::Obj(o)) = argv.first().map(|v| self.force_deep(v.clone())) else {
                     return Some(Value::Undef);
@@ -146,6 +180,20 @@ impl Interp {
         let is_handler = |v: &Value| matches!(v, Value::Builtin(Builtin::Framework(n)) if n.as_ref() == "graphql-handler");
         if argv.iter().any(is_handler) {
             self.graphql_route(ctx, id, paths.to_vec(), call.line, call.doc.clone());
+        }
+        for v in argv {
+            if let Value::Builtin(Builtin::Framework(n)) = v
+                && let Some(inner) = n.strip_prefix(HANDLER_AT)
+            {
+                let at = paths
+                    .iter()
+                    .map(|p| match p {
+                        PathArg::Str(p) => PathArg::Str(crate::paths::join(p, inner)),
+                        r => r.clone(),
+                    })
+                    .collect();
+                self.graphql_route(ctx, id, at, call.line, call.doc.clone());
+            }
         }
     }
 
