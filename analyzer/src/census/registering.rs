@@ -13,7 +13,8 @@ use crate::project::FileId;
 use std::collections::{HashMap, HashSet};
 
 /// The export a top-level name binds by name from a relative module:
-/// `import { a as local } from './m'`, `const { a: local } = require('./m')`.
+/// `import { a as local } from './m'`, `const { a: local } = require('./m')`,
+/// `var local = require('./m').a`.
 pub(super) fn imported_export(facts: &FileFacts, local: &str) -> Option<String> {
     use crate::ir::{Pattern, PropKey};
     facts.body.iter().find_map(|st| match st {
@@ -23,6 +24,14 @@ pub(super) fn imported_export(facts: &FileFacts, local: &str) -> Option<String> 
             .find(|(_, l)| l == local)
             .map(|(x, _)| x.clone()),
         Stmt::Var(decls) => decls.iter().find_map(|(p, e)| {
+            // `var randomInt = require('./util').randomInt`
+            if let (Pattern::Ident(l), Some(crate::ir::Expr::Member(o, x))) = (p, e)
+                && l == local
+            {
+                return super::packages::required(o)
+                    .filter(|s| s.starts_with('.'))
+                    .map(|_| x.clone());
+            }
             let Pattern::Object(props, _) = p else {
                 return None;
             };
