@@ -166,6 +166,9 @@ pub(crate) struct LibState {
     pub(crate) swagger_docs: swagger_tools::SwaggerDocs,
     /// NestJS gateways seen, by (file, class line).
     pub(crate) nest_gateways: HashSet<(FileId, u32)>,
+    /// The client sockets the `host` of a gateway's exception filters gives
+    /// (`host.switchToWs().getClient()`), by index (see `nest_ws.rs`).
+    pub(crate) nest_ws_clients: Vec<Value>,
     /// The Socket.IO server Nest creates per gateway port (`None`: the HTTP server's).
     pub(crate) nest_servers: HashMap<Option<i64>, u32>,
     /// The instances Nest's dependency injection made, by (file, class line).
@@ -690,6 +693,7 @@ const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     served::framework_member,
     dropins::framework_member,
     nest::framework_member,
+    nest_ws::host_member,
     tsed::framework_member,
     awilix::framework_member,
 ];
@@ -764,6 +768,7 @@ type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Va
 /// Calls of the values libraries made, asked in this order; a value no row
 /// answers gives an unknown value.
 const FRAMEWORK_CALLS: &[CallHook] = &[
+    |ip, _, name, _, _, _| ip.nest_ws_host_call(name),
     |ip, ctx, name, argv, _, line| socket_controllers::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, args, line| {
         (name == "create").then(|| ip.nest_create(ctx, argv, args, line))

@@ -335,5 +335,70 @@ impl Interp {
             self.running.socket_handlers -= u32::from(listener);
             self.running.listener_site = saved;
         }
+        self.nest_ws_filters(ctx, &c, &nsv);
     }
+
+    /// The exception filters of a gateway (`@UseFilters(F)` on the class or
+    /// a handler, a class Nest builds or an instance): each one's
+    /// `catch(exception, host)` runs as a listener does, with a `host` whose
+    /// `switchToWs().getClient()` is the client socket of the gateway's
+    /// namespace (`socket.emit('exception', …)` in the filter).
+    fn nest_ws_filters(&mut self, ctx: &Ctx, c: &Class, nsv: &Rc<Sio>) {
+        let mut decs: Vec<Decorator> = c.decorators.clone();
+        for (name, _) in &c.methods {
+            decs.extend(c.decorators_of(name));
+        }
+        let mut filters = Vec::new();
+        for d in &decs {
+            if self.nest_common(ctx, d).as_deref() != Some("UseFilters") {
+                continue;
+            }
+            for a in &d.args {
+                let v = self.eval(ctx, a);
+                match self.force_deep(v) {
+                    Value::Class(cv) => filters.push(self.nest_instance(ctx, &cv, 0)),
+                    v @ Value::Obj(_) => filters.push(v),
+                    _ => {}
+                }
+            }
+        }
+        for inst in filters {
+            let Value::Func(f) = self.member(&inst, "catch") else {
+                continue;
+            };
+            self.libs.nest_ws_clients.push(nsv.derive(SioKind::Socket));
+            let host = crate::libs::indexed(WS_HOST, self.libs.nest_ws_clients.len() - 1);
+            let args = vec![Value::dynamic(), host];
+            self.running.socket_handlers += 1;
+            self.invoke(&f, args, Some(inst.clone()));
+            self.running.socket_handlers -= 1;
+        }
+    }
+
+    /// A call of an exception filter's `host.switchToWs` or of its
+    /// context's `getClient`.
+    pub(crate) fn nest_ws_host_call(&mut self, name: &str) -> Option<Value> {
+        if let Some(i) = crate::libs::index_in::<usize>(name, WS_SWITCH) {
+            return Some(crate::libs::indexed(WS_CONTEXT, i));
+        }
+        let i = crate::libs::index_in::<usize>(name, WS_CLIENT)?;
+        self.libs.nest_ws_clients.get(i).cloned()
+    }
+}
+
+/// A gateway exception filter's `host` (`ArgumentsHost`), its
+/// `switchToWs`, the context that gives, and its `getClient`, each followed
+/// by the index of the client socket in `LibState::nest_ws_clients`.
+const WS_HOST: &str = "nest.ws-host:";
+const WS_SWITCH: &str = "nest.ws-host.switchToWs:";
+const WS_CONTEXT: &str = "nest.ws-context:";
+const WS_CLIENT: &str = "nest.ws-context.getClient:";
+
+/// `host.switchToWs` and the context's `getClient`.
+pub(crate) fn host_member(name: &str, prop: &str) -> Option<Value> {
+    if let Some(i) = name.strip_prefix(WS_HOST) {
+        return (prop == "switchToWs").then(|| crate::libs::framework(&format!("{WS_SWITCH}{i}")));
+    }
+    let i = name.strip_prefix(WS_CONTEXT)?;
+    (prop == "getClient").then(|| crate::libs::framework(&format!("{WS_CLIENT}{i}")))
 }
