@@ -585,9 +585,6 @@ impl Interp {
     /// function around it (a name its maker was given), not at a module's
     /// top level, where every closure of the function sees the same value.
     pub(crate) fn captures_text(&mut self, c: &crate::value::Closure) -> bool {
-        if c.env.parent.is_none() {
-            return false;
-        }
         self.free_names(c).iter().any(|n| {
             let mut scope = Some(&c.env);
             while let Some(s) = scope {

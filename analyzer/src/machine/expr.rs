@@ -942,7 +942,9 @@ impl Interp {
             }
             // Past its certain items, a filtered array's items may be missing.
             Value::Arr(a)
-                if let Some((_, certain)) = self.js.maybe_items.get(&(Rc::as_ptr(a) as usize))
+                if !self.js.maybe_items.is_empty()
+                    && let Some((_, certain)) =
+                        self.js.maybe_items.get(&(Rc::as_ptr(a) as usize))
                     && (prop == "length" || prop.parse::<usize>().is_ok_and(|i| i >= *certain)) =>
             {
                 Value::dynamic()
