@@ -241,6 +241,48 @@ pub(crate) fn next_only_on_errors(
     for (body, p) in handlers {
         caught(body, p);
     }
+    // A function of the body that wraps `next` (`const wrappedNext = (err)
+    // => { called = true; next(err) }`) and is only ever handed to functions
+    // that ignore a `next` they are given never calls it.
+    for st in stmts {
+        let (w, g) = match st {
+            Stmt::Function(w, g) => (w.as_str(), g.as_ref()),
+            Stmt::Var(decls) => match decls.as_slice() {
+                [(Pattern::Ident(w), Some(Expr::Func(g)))] => (w.as_str(), g.as_ref()),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let inside = Cell::new(0usize);
+        any_expr(&g.body, &|e| {
+            if matches!(e, Expr::Ident(x) if x == next) {
+                inside.set(inside.get() + 1);
+            }
+            false
+        });
+        if inside.get() == 0 {
+            continue;
+        }
+        let (uses, handed) = (Cell::new(0usize), Cell::new(0usize));
+        any_expr(stmts, &|e| {
+            match e {
+                Expr::Ident(x) if x == w => uses.set(uses.get() + 1),
+                Expr::Call(c) if matches!(&c.callee, Expr::Ident(h) if ignores_next(h)) => {
+                    let n = c
+                        .args
+                        .iter()
+                        .filter(|a| matches!(a, Expr::Ident(x) if x == w))
+                        .count();
+                    handed.set(handed.get() + n);
+                }
+                _ => {}
+            }
+            false
+        });
+        if uses.get() == handed.get() {
+            accounted.set(accounted.get() + inside.get());
+        }
+    }
     total.get() > 0 && total.get() == accounted.get()
 }
 
