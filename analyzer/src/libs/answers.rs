@@ -37,6 +37,15 @@ pub(crate) fn param_name(p: Option<&Pattern>) -> Option<&str> {
     }
 }
 
+/// How many of a call's arguments are the name `n` itself (`f(req, res,
+/// next)` hands `next` once).
+pub(crate) fn handed(c: &crate::ir::Call, n: &str) -> usize {
+    c.args
+        .iter()
+        .filter(|a| matches!(a, Expr::Ident(x) if x == n))
+        .count()
+}
+
 /// `res`, `res.status(200)`, `res.set(h).status(s)`: an expression built on `res`.
 pub(crate) fn rooted_at(e: &Expr, res: &str) -> bool {
     match e {
@@ -87,12 +96,7 @@ pub(crate) fn wrapper_answers_alone(f: &Func, wrapped: &dyn Fn(&str) -> Option<b
             Expr::Ident(x) if x == next => mentions.set(mentions.get() + 1),
             Expr::Ident(x) if x == "arguments" => mentions.set(usize::MAX / 2),
             Expr::Call(c) => {
-                let handed = |n: &str| {
-                    c.args
-                        .iter()
-                        .filter(|a| matches!(a, Expr::Ident(x) if x == n))
-                        .count()
-                };
+                let handed = |n: &str| handed(c, n);
                 match &c.callee {
                     Expr::Member(_, m) if m == "catch" => {
                         accounted.set(accounted.get() + handed(next));
@@ -194,12 +198,7 @@ pub(crate) fn next_only_on_errors(
                 accounted.set(accounted.get() + 1);
             }
             Expr::Call(c) if matches!(&c.callee, Expr::Ident(g) if ignores_next(g)) => {
-                let handed = c
-                    .args
-                    .iter()
-                    .filter(|a| matches!(a, Expr::Ident(x) if x == next))
-                    .count();
-                accounted.set(accounted.get() + handed);
+                accounted.set(accounted.get() + handed(c, next));
             }
             Expr::Call(c) if matches!(&c.callee, Expr::Member(_, m) if m == "catch") => {
                 match c.args.first() {
@@ -263,23 +262,18 @@ pub(crate) fn next_only_on_errors(
         if inside.get() == 0 {
             continue;
         }
-        let (uses, handed) = (Cell::new(0usize), Cell::new(0usize));
+        let (uses, given) = (Cell::new(0usize), Cell::new(0usize));
         any_expr(stmts, &|e| {
             match e {
                 Expr::Ident(x) if x == w => uses.set(uses.get() + 1),
                 Expr::Call(c) if matches!(&c.callee, Expr::Ident(h) if ignores_next(h)) => {
-                    let n = c
-                        .args
-                        .iter()
-                        .filter(|a| matches!(a, Expr::Ident(x) if x == w))
-                        .count();
-                    handed.set(handed.get() + n);
+                    given.set(given.get() + handed(c, w));
                 }
                 _ => {}
             }
             false
         });
-        if uses.get() == handed.get() {
+        if uses.get() == given.get() {
             accounted.set(accounted.get() + inside.get());
         }
     }

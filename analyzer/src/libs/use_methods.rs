@@ -290,12 +290,7 @@ impl Walk<'_> {
                             accounted.set(accounted.get() + 1)
                         }
                         Expr::Member(_, m) if m == "catch" => {
-                            let n = c
-                                .args
-                                .iter()
-                                .filter(|a| matches!(a, Expr::Ident(x) if x == next))
-                                .count();
-                            accounted.set(accounted.get() + n);
+                            accounted.set(accounted.get() + crate::libs::answers::handed(c, next));
                         }
                         _ => {}
                     },
