@@ -7,7 +7,7 @@
 //! helper it calls by another name, with `res` out of sight, is not seen.
 
 use crate::ir::{Expr, Func, ObjProp, Pattern, Stmt};
-use crate::libs::socketio_syntax::{any_expr, any_expr_in};
+use crate::libs::socketio_syntax::{any_expr, any_expr_in, each_stmt};
 use std::cell::Cell;
 
 /// The methods of `res` that send an answer.
@@ -211,32 +211,12 @@ pub(crate) fn next_only_on_errors(
         }
         false
     });
-    fn tries<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a [Stmt], Option<&'a Pattern>)>) {
-        for s in stmts {
-            match s {
-                Stmt::Try(a, catch, b, c) => {
-                    if let crate::ir::Catch::Bound(p) = catch {
-                        out.push((b, Some(p)));
-                    }
-                    tries(a, out);
-                    tries(b, out);
-                    tries(c, out);
-                }
-                Stmt::If(_, _, a, b, _) => {
-                    tries(a, out);
-                    tries(b, out);
-                }
-                Stmt::Block(body) | Stmt::ForOf(_, _, _, body, _, _) => tries(body, out),
-                Stmt::While(w) => tries(&w.body, out),
-                Stmt::For(f) => tries(&f.body, out),
-                Stmt::Labeled(_, inner) => tries(std::slice::from_ref(inner.as_ref()), out),
-                Stmt::Switch(_, cases) => cases.iter().for_each(|c| tries(&c.body, out)),
-                _ => {}
-            }
-        }
-    }
     let mut handlers = Vec::new();
-    tries(stmts, &mut handlers);
+    each_stmt(stmts, &mut |s| {
+        if let Stmt::Try(_, crate::ir::Catch::Bound(p), b, _) = s {
+            handlers.push((b.as_slice(), Some(p)));
+        }
+    });
     for (body, p) in handlers {
         caught(body, p);
     }
@@ -326,30 +306,11 @@ pub(crate) fn answers_later(f: &Func) -> bool {
 /// their blocks and branches too, not inside nested functions.
 fn declared_funcs(stmts: &[Stmt]) -> Vec<&Func> {
     let mut out = Vec::new();
-    for s in stmts {
-        match s {
-            Stmt::Function(_, g) => out.push(g.as_ref()),
-            Stmt::Block(b) | Stmt::ForOf(_, _, _, b, _, _) => out.extend(declared_funcs(b)),
-            Stmt::If(_, _, a, b, _) => {
-                out.extend(declared_funcs(a));
-                out.extend(declared_funcs(b));
-            }
-            Stmt::Try(a, _, b, c) => {
-                out.extend(declared_funcs(a));
-                out.extend(declared_funcs(b));
-                out.extend(declared_funcs(c));
-            }
-            Stmt::Switch(_, cases) => cases
-                .iter()
-                .for_each(|c| out.extend(declared_funcs(&c.body))),
-            Stmt::While(w) => out.extend(declared_funcs(&w.body)),
-            Stmt::For(f) => out.extend(declared_funcs(&f.body)),
-            Stmt::Labeled(_, inner) => {
-                out.extend(declared_funcs(std::slice::from_ref(inner.as_ref())))
-            }
-            _ => {}
+    each_stmt(stmts, &mut |s| {
+        if let Stmt::Function(_, g) = s {
+            out.push(g.as_ref());
         }
-    }
+    });
     out
 }
 

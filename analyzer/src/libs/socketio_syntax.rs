@@ -22,32 +22,43 @@ pub(crate) fn pattern_label(p: &Pattern) -> String {
     }
 }
 
-/// The statements' `return` expressions, outside nested functions.
-pub(crate) fn returns(stmts: &[Stmt], out: &mut Vec<Expr>) {
+/// Every statement of `stmts` and of the blocks and branches inside them
+/// (`if`, loops, labels, `try`/`catch`/`finally`, `switch` cases), in
+/// source order, each before what it holds; not inside nested functions.
+pub(crate) fn each_stmt<'a>(stmts: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
     for s in stmts {
+        f(s);
         match s {
-            Stmt::Return(Some(e)) => out.push(e.clone()),
             Stmt::If(_, _, a, b, _) => {
-                returns(a, out);
-                returns(b, out);
+                each_stmt(a, f);
+                each_stmt(b, f);
             }
-            Stmt::ForOf(_, _, _, b, _, _) | Stmt::Block(b) => returns(b, out),
-            Stmt::While(w) => returns(&w.body, out),
-            Stmt::For(f) => returns(&f.body, out),
-            Stmt::Labeled(_, inner) => returns(std::slice::from_ref(inner.as_ref()), out),
+            Stmt::ForOf(_, _, _, b, _, _) | Stmt::Block(b) => each_stmt(b, f),
+            Stmt::While(w) => each_stmt(&w.body, f),
+            Stmt::For(x) => each_stmt(&x.body, f),
+            Stmt::Labeled(_, inner) => each_stmt(std::slice::from_ref(inner.as_ref()), f),
             Stmt::Try(a, _, b, c) => {
-                returns(a, out);
-                returns(b, out);
-                returns(c, out);
+                each_stmt(a, f);
+                each_stmt(b, f);
+                each_stmt(c, f);
             }
             Stmt::Switch(_, cases) => {
                 for case in cases {
-                    returns(&case.body, out);
+                    each_stmt(&case.body, f);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// The statements' `return` expressions, outside nested functions.
+pub(crate) fn returns(stmts: &[Stmt], out: &mut Vec<Expr>) {
+    each_stmt(stmts, &mut |s| {
+        if let Stmt::Return(Some(e)) = s {
+            out.push(e.clone());
+        }
+    });
 }
 
 /// The event of a Nest `WsResponse` literal, `{ event: 'name', data }`.
