@@ -295,9 +295,16 @@ impl Interp {
         };
         let tag = self.eval(ctx, tag);
         let props = self.eval(ctx, props);
+        // An element a program's start-up code writes (`root.render(<App
+        // />)`) renders as a call from there does: a discarded call in the
+        // component (`connectSocket();`) runs where React runs it, so the
+        // module state it sets is what the lines after it read.
+        let top = self.js.stack.is_empty();
+        self.running.startup += u32::from(top);
         self.react_enter();
         self.render_element(ctx, call, tag, props);
         self.react_leave();
+        self.running.startup -= u32::from(top);
         Value::dynamic()
     }
 
