@@ -120,6 +120,10 @@ pub(crate) struct ScopedMw {
     pub(crate) name: String,
     /// Applies only under this full prefix.
     pub(crate) scope: Option<String>,
+    /// Applies only to the paths below this full prefix (the router's) that
+    /// this `use` path, a regular expression, takes
+    /// ([`paths::use_matcher`]).
+    pub(crate) pattern: Option<Rc<(String, regex::Regex)>>,
     /// Applies only to routes at this method (`all`: any) whose path this
     /// full path matches (`/v1/*` matches `/v1/items`): a route registered
     /// only to pass requests on ([`passes_on`]).
@@ -166,6 +170,7 @@ impl ScopedMw {
         ScopedMw {
             name: name.to_string(),
             scope,
+            pattern: None,
             route: None,
             guard: None,
         }
@@ -173,11 +178,24 @@ impl ScopedMw {
 
     /// Whether it runs before the route at `method` and `full`.
     fn applies(&self, method: &str, full: &str) -> bool {
-        let scoped = match &self.scope {
-            None => true,
-            Some(s) => {
-                full == *s || full.starts_with(&format!("{}/", s.trim_end_matches('/'))) || s == "/"
+        let under = |s: &str| {
+            full == s || full.starts_with(&format!("{}/", s.trim_end_matches('/'))) || s == "/"
+        };
+        let scoped = match (&self.pattern, &self.scope) {
+            (Some(p), _) => {
+                let (base, m) = &**p;
+                let base = base.trim_end_matches('/');
+                under(base) && {
+                    let rest = &full[base.len().min(full.len())..];
+                    m.is_match(&paths::sample_request(if rest.is_empty() {
+                        "/"
+                    } else {
+                        rest
+                    }))
+                }
             }
+            (None, None) => true,
+            (None, Some(s)) => under(s),
         };
         scoped && self.route.as_ref().is_none_or(|r| r.admits(method, full))
     }
@@ -356,16 +374,27 @@ pub(crate) fn walk(
                         {
                             continue;
                         }
+                        // A path written as a regular expression takes
+                        // the paths it matches; one the regex engine cannot
+                        // read is left out.
+                        let pattern = match p {
+                            PathArg::Str(s) => paths::use_matcher(s, false),
+                            PathArg::Regex(r) => match paths::use_matcher(r, true) {
+                                Some(m) => Some(m),
+                                None => continue,
+                            },
+                        }
+                        .map(|m| Rc::new((prefix.to_string(), m)));
                         let scope = match p {
-                            PathArg::Str(s) if paths::join("", s) != "/" => {
+                            PathArg::Str(s) if pattern.is_none() && paths::join("", s) != "/" => {
                                 Some(paths::join(prefix, s))
                             }
-                            PathArg::Str(_) => None,
-                            PathArg::Regex(_) => continue,
+                            _ => None,
                         };
                         for m in &local_mw {
                             chain.push(ScopedMw {
                                 guard: m.guard.clone(),
+                                pattern: pattern.clone(),
                                 ..ScopedMw::named(&m.name, scope.clone())
                             });
                         }
@@ -467,6 +496,7 @@ pub(crate) fn walk(
                         passing.push(ScopedMw {
                             name: name.clone(),
                             scope: None,
+                            pattern: None,
                             route: Some(RouteScope {
                                 at: Some((reg.file, reg.line, s.clone())),
                                 ..RouteScope::new(method, route_path(prefix, s, data.strict))

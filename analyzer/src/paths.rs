@@ -194,6 +194,46 @@ pub(crate) fn join_regex(prefix: &str, regex: &str) -> String {
     }
 }
 
+/// Which request paths (below the router it is given to) a `use` path
+/// written as a regular expression takes, as Express 4 matches a `use`
+/// layer: from the start, and the rest of the path from a `/` on. A RegExp
+/// (`/^\/api/i`, its JavaScript text) is taken as written; a string with
+/// the syntax Express 4's path-to-regexp keeps as a regular expression's
+/// (`'^([^.]+)$'`: `^`, `$`, a class `[…]`, a group `(…)`, `+`, `?`, `|`) is
+/// read as that path-to-regexp reads it: `/` and `.` literal, `*` any text.
+/// `None` for a plain path (a prefix), one with parameters, or what the
+/// regex engine cannot read (lookaround).
+pub(crate) fn use_matcher(path: &str, is_regex: bool) -> Option<regex::Regex> {
+    let re = if is_regex {
+        let body = path.strip_prefix('/')?;
+        let end = body.rfind('/')?;
+        let flags = &body[end + 1..];
+        format!(
+            "{}{}",
+            if flags.contains('i') { "(?i)" } else { "" },
+            &body[..end]
+        )
+    } else {
+        if path.contains(':') || !path.contains(['^', '$', '[', '(', '+', '?', '|']) {
+            return None;
+        }
+        let mut re = String::from("(?i)^");
+        for c in path.chars() {
+            match c {
+                '.' => re.push_str("\\."),
+                '*' => re.push_str("(.*)"),
+                c => re.push(c),
+            }
+        }
+        // Not strict: a trailing `/` is optional; then the path ends or a
+        // segment follows (a lookahead in JavaScript).
+        re.push_str(if re.ends_with('/') { "?" } else { "/?" });
+        re.push_str("(?:/|$)");
+        re
+    };
+    regex::Regex::new(&re).ok()
+}
+
 /// The end of a parameter's name that starts at `from` (after `:` or `*`).
 fn name_end(chars: &[char], from: usize) -> usize {
     let mut j = from;
@@ -412,6 +452,20 @@ mod tests {
         let p = PathPattern::parse("/assets/*", false);
         assert_eq!(p.openapi, "/assets/*");
         assert!(p.params[0].wildcard);
+    }
+
+    #[test]
+    fn use_matchers() {
+        let caret = use_matcher("^([^.]+)$", false).unwrap();
+        assert!(caret.is_match("/moves"));
+        assert!(caret.is_match("/moves/12"));
+        assert!(!caret.is_match("/app.css"));
+        let re = use_matcher("/^\\/api/i", true).unwrap();
+        assert!(re.is_match("/API/users"));
+        assert!(!re.is_match("/web/api"));
+        assert!(use_matcher("/api", false).is_none());
+        assert!(use_matcher("/users/:id(\\d+)", false).is_none());
+        assert!(use_matcher("/(?<=x)y/", true).is_none());
     }
 
     #[test]

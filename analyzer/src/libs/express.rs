@@ -1448,9 +1448,12 @@ fn pure_key(k: &Expr) -> bool {
 /// it matches route and mount paths against the request's path from its
 /// start, and a request path always starts with `/`, so a path that starts
 /// with anything else (`'api/x'`, `':id'`) matches no request. The empty
-/// path is `/`; `*`, a group `(…)` and an Express 5 optional part `{/…}`
-/// may match the leading slash (as does the unknown prefix `{?}` a path only
-/// known at run time is charted under).
+/// path is `/`; `*`, a group `(…)`, a character class `[…]` and an Express 5
+/// optional part `{/…}` may match the leading slash (as does the unknown
+/// prefix `{?}` a path only known at run time is charted under), and so may
+/// what follows a leading `^`: Express 4's path-to-regexp keeps it as the
+/// anchor it is (`'^([^.]+)$'` matches every path without a dot).
 pub(crate) fn never_matches(path: &str) -> bool {
-    !path.is_empty() && !path.starts_with(['/', '*', '(', '{'])
+    let rest = path.trim_start_matches('^');
+    !rest.is_empty() && !rest.starts_with(['/', '*', '(', '{', '['])
 }
