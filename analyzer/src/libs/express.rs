@@ -371,6 +371,24 @@ impl Interp {
             // Socket.IO (`libs/express_io.rs`); each returns the app. Plain
             // Express has none of them.
             "io" => self.express_io_attach(ctx, id, call),
+            // An app is an `EventEmitter` (Express mixes its methods in):
+            // `on` and its kin return the app, so `app.on('mount', f).get(…)`
+            // registers on it; `f` runs as Express emits the event.
+            "on"
+            | "once"
+            | "addListener"
+            | "prependListener"
+            | "prependOnceListener"
+            | "off"
+            | "removeListener"
+            | "removeAllListeners"
+            | "setMaxListeners"
+                if self.rec.routers[id as usize].is_app =>
+            {
+                let argv = self.eval_args(ctx, &call.args);
+                self.run_callbacks(ctx, &argv, &call.args, call.line);
+                Value::Router(id)
+            }
             "engine" | "disabled" | "enabled" | "http" | "https" => {
                 self.eval_args(ctx, &call.args);
                 Value::Router(id)
