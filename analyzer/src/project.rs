@@ -781,6 +781,10 @@ impl Project {
         if let Some(r) = self.bundler_alias(from_dir, spec) {
             return r;
         }
+        // A framework's alias by convention (Nuxt's `~/`, SvelteKit's `$lib`).
+        if let Some(r) = self.framework_alias(from_dir, spec) {
+            return r;
+        }
         // `@/x`: never a package (a scope has a name); the `@` → `src` alias of
         // the Vite and Vue CLI templates, from the nearest package.json.
         if let Some(rest) = spec.strip_prefix("@/") {

@@ -4,8 +4,20 @@
 //! (`"start": "NODE_PATH=. node index.js"`), and npm aliases in a package's
 //! dependencies (`"v4": "npm:socket.io-client@4.8.1"`). Not captured: `NODE_PATH` set
 //! outside the package's scripts (a shell profile, a Dockerfile).
+//!
+//! Also the aliases frameworks define by convention, with no line of
+//! configuration: Nuxt's `~`/`@` (its source folder: the folder of
+//! `nuxt.config.*`, or its `app/` in Nuxt 4's layout) and `~~`/`@@` (that
+//! folder), and SvelteKit's `$lib` (`src/lib` beside `svelte.config.*`), whose
+//! `$app/…` and `$env/…` are the framework's own modules. Not captured:
+//! `srcDir`, `alias` and `kit.alias` set in those configurations, and Nuxt's
+//! auto-imports (a composable called with no import).
 
 use super::{Project, Resolved, ancestors, escapes_root, join_rel, normalize, split_package};
+
+/// The configuration files that make a folder a Nuxt app or a SvelteKit app.
+const NUXT_CONFIGS: &[&str] = &["nuxt.config.ts", "nuxt.config.js", "nuxt.config.mjs"];
+const SVELTE_CONFIGS: &[&str] = &["svelte.config.js", "svelte.config.mjs", "svelte.config.ts"];
 
 impl Project {
     /// Where `spec` leads through module-alias's `_moduleAliases` (see
@@ -63,6 +75,56 @@ impl Project {
             "" => real.to_string(),
             sub => format!("{real}/{sub}"),
         })
+    }
+
+    /// Where `spec` leads through a framework's conventional alias (see the
+    /// module doc) from a file in `from_dir`: the nearest folder at or above
+    /// it holding the framework's configuration, else the nearest package's.
+    /// `None` when `spec` is no such alias (or an `@/…` the app does not
+    /// hold: the Vite templates' `src/` alias may); `Missing` when the alias
+    /// names no module (no package is named `~` or `$lib`).
+    pub(super) fn framework_alias(&self, from_dir: &str, spec: &str) -> Option<Resolved> {
+        // (Else the nearest package's folder: the configuration is optional.)
+        let app_of = |configs: &[&str]| {
+            ancestors(from_dir)
+                .find(|d| {
+                    configs
+                        .iter()
+                        .any(|c| self.root.join(join_rel(d, c)).is_file())
+                })
+                .or_else(|| Some(self.package_dir_of(from_dir)))
+        };
+        let under = |base: &str, rest: &str| self.resolve_module(&normalize(&join_rel(base, rest)));
+        // (No package is named `~`: a `~/…` nothing maps is missing.)
+        let tilde = spec.starts_with("~/") || spec.starts_with("~~/");
+        if let Some(rest) = spec
+            .strip_prefix("~~/")
+            .or_else(|| spec.strip_prefix("@@/"))
+        {
+            let found = app_of(NUXT_CONFIGS).and_then(|dir| under(dir, rest));
+            return found.or_else(|| tilde.then_some(Resolved::Missing));
+        }
+        if let Some(rest) = spec.strip_prefix("~/").or_else(|| spec.strip_prefix("@/")) {
+            // The source folder: the app's own, Nuxt 4's `app/`, or a `src/`
+            // a configuration names.
+            let found = app_of(NUXT_CONFIGS).and_then(|dir| {
+                under(dir, rest)
+                    .or_else(|| under(&join_rel(dir, "app"), rest))
+                    .or_else(|| under(&join_rel(dir, "src"), rest))
+            });
+            return found.or_else(|| tilde.then_some(Resolved::Missing));
+        }
+        if spec == "$lib" || spec.starts_with("$lib/") {
+            let rest = spec.strip_prefix("$lib").unwrap_or_default();
+            let found = app_of(SVELTE_CONFIGS).and_then(|dir| {
+                self.resolve_module(&normalize(&format!("{}{rest}", join_rel(dir, "src/lib"))))
+            });
+            return Some(found.unwrap_or(Resolved::Missing));
+        }
+        if ["$app/", "$env/"].iter().any(|p| spec.starts_with(p)) || spec == "$service-worker" {
+            return Some(Resolved::External(spec.to_string()));
+        }
+        None
     }
 
     /// A bare specifier found in a folder that the scripts of a package.json
