@@ -504,6 +504,7 @@ pub(crate) fn analyze_here(
     }
     clock.enter(&mut interp, Phase::Uncalled);
     if !opts.skip_events {
+        interp.mount_vue_components();
         interp.run_dispatched();
         interp.run_uncalled(24);
         // Again after start-up code, for the events handlers emit.
@@ -514,6 +515,7 @@ pub(crate) fn analyze_here(
         interp.rec.sio_servers.clear();
     } else {
         interp.replay_emitters();
+        interp.mount_vue_components();
         interp.run_dispatched();
         interp.run_uncalled(12);
         interp.run_dispatched();

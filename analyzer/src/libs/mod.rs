@@ -1193,14 +1193,14 @@ type StateMemberHook = fn(&Interp, &str, &str) -> Option<Value>;
 
 /// What an object literal means to a library (Vue components' `sockets`
 /// option), asked of each literal the code evaluates: every row runs.
-const OBJECT_LITERALS: &[fn(&mut Interp, &Rc<crate::value::ObjData>)] =
-    &[Interp::vue_socket_option];
+const OBJECT_LITERALS: &[fn(&mut Interp, &Ctx, &Rc<crate::value::ObjData>)] =
+    &[Interp::vue_socket_option, Interp::vue_options_component];
 
 /// An object literal the code evaluated: each row of [`OBJECT_LITERALS`]
 /// notes what it means.
-pub(crate) fn object_literal(ip: &mut Interp, obj: &Rc<crate::value::ObjData>) {
+pub(crate) fn object_literal(ip: &mut Interp, ctx: &Ctx, obj: &Rc<crate::value::ObjData>) {
     for hook in OBJECT_LITERALS {
-        hook(ip, obj);
+        hook(ip, ctx, obj);
     }
 }
 

@@ -47,7 +47,26 @@ pub(crate) struct VueState {
     socket: Option<Rc<Sio>>,
     /// Components' `sockets` options seen so far, and whether each is charted.
     options: Vec<(Rc<ObjData>, bool)>,
+    /// The Options API components seen so far (their literals, by address).
+    components: rustc_hash::FxHashSet<usize>,
+    /// Those not mounted yet, with where their literal was evaluated.
+    pending: Vec<(Ctx, Rc<ObjData>)>,
 }
+
+/// The lifecycle hooks Vue calls on a component instance, in order.
+const VUE_HOOKS: &[&str] = &[
+    "beforeCreate",
+    "created",
+    "beforeMount",
+    "mounted",
+    "activated",
+    "beforeUpdate",
+    "updated",
+    "beforeUnmount",
+    "unmounted",
+    "beforeDestroy",
+    "destroyed",
+];
 
 /// A Socket.IO plugin package's module.
 pub(crate) fn socket_plugin_module(pkg: &str) -> Value {
@@ -69,6 +88,7 @@ pub(crate) fn member(base: &str, prop: &str) -> Option<Value> {
         ("vue", "prototype") | ("vue.config", "globalProperties") => framework("vue.globals"),
         ("vue", "createApp" | "createSSRApp") => framework("vue.createApp"),
         ("vue", "use") => framework("vue.use"),
+        ("vue", "defineComponent") => framework("vue.defineComponent"),
         ("vue.app", "config") => framework("vue.config"),
         ("vue.app", "use") => framework("vue.app.use"),
         ("vue.app", "component" | "directive" | "mixin" | "provide" | "mount") => {
@@ -89,6 +109,8 @@ impl Interp {
     ) -> Option<Value> {
         let (target, result) = match name {
             "vue.createApp" | "vue.app.chain" => return Some(framework("vue.app")),
+            // `defineComponent(options)` gives the options back (a type helper).
+            "vue.defineComponent" => return Some(argv.first().cloned().unwrap_or(Value::Undef)),
             "vue.use" => (module(), module()),
             "vue.app.use" => (framework("vue.app"), framework("vue.app")),
             _ => return None,
@@ -187,7 +209,7 @@ impl Interp {
 
     /// An object literal with a `sockets` option of functions: a component's
     /// listeners, charted once a Socket.IO plugin is installed.
-    pub(crate) fn vue_socket_option(&mut self, obj: &Rc<ObjData>) {
+    pub(crate) fn vue_socket_option(&mut self, _: &Ctx, obj: &Rc<ObjData>) {
         let Some(Value::Obj(sockets)) = obj.get("sockets") else {
             return;
         };
@@ -202,6 +224,95 @@ impl Interp {
         }
         vue.options.push((sockets, false));
         self.vue_socket_listeners();
+    }
+
+    /// An Options API component (an object literal with a `data()` function
+    /// and `methods` or a lifecycle hook, in a file that mentions sockets,
+    /// while looking for events): Vue makes an instance whose properties are
+    /// what `data()` returns, the `methods` and the `computed` values, and
+    /// calls the hooks and, on the user's events, the methods (bound to it)
+    /// with `this` that instance; so does this, once per literal, when the
+    /// programs have loaded ([`Interp::mount_vue_components`]). So `this.socket` in a
+    /// method is the `io()` socket `data()` made. The instance's other
+    /// properties (props, `$route`, …) are only known at run time.
+    pub(crate) fn vue_options_component(&mut self, ctx: &Ctx, obj: &Rc<ObjData>) {
+        if !self.modes.event_mode
+            || self.loader.needles_of(ctx.file) & crate::loader::needle::SOCKET == 0
+            || !matches!(obj.get("data"), Some(Value::Func(_)))
+        {
+            return;
+        }
+        let methods = match obj.get("methods") {
+            Some(Value::Obj(m)) => m.entries(),
+            _ => Vec::new(),
+        };
+        let hooks: Vec<Value> = VUE_HOOKS.iter().filter_map(|h| obj.get(h)).collect();
+        if methods.is_empty() && hooks.is_empty() {
+            return;
+        }
+        let key = Rc::as_ptr(obj) as usize;
+        if self.libs.vue.components.insert(key) {
+            self.libs.vue.pending.push((ctx.clone(), obj.clone()));
+        }
+    }
+
+    /// The Options API components seen while the programs loaded, mounted
+    /// once they all have (as `app.mount()` renders them after the imports
+    /// ran, when a root's mixin method or a global property is in place).
+    pub(crate) fn mount_vue_components(&mut self) {
+        for (ctx, obj) in std::mem::take(&mut self.libs.vue.pending) {
+            self.vue_mount(&ctx, &obj);
+        }
+    }
+
+    /// One component instance (see [`Interp::vue_options_component`]).
+    fn vue_mount(&mut self, ctx: &Ctx, obj: &Rc<ObjData>) {
+        let methods = match obj.get("methods") {
+            Some(Value::Obj(m)) => m.entries(),
+            _ => Vec::new(),
+        };
+        let hooks: Vec<Value> = VUE_HOOKS.iter().filter_map(|h| obj.get(h)).collect();
+        let this = Value::Obj(ObjData::over_unknown(Unknown::Dynamic));
+        let Value::Obj(inst) = &this else { return };
+        // Vue binds the methods to the instance (`addEventListener('x',
+        // this.onX)` keeps it).
+        let methods: Vec<(String, Value)> = methods
+            .into_iter()
+            .map(|(k, f)| match &f {
+                Value::Func(c) => (k, self.bind_this(c, Some(this.clone()))),
+                _ => (k, f),
+            })
+            .collect();
+        for (k, f) in &methods {
+            inst.set(k, f.clone());
+        }
+        let data = obj.get("data");
+        let line = match &data {
+            Some(Value::Func(c)) => c.func.line,
+            _ => 0,
+        };
+        if let Some(data) = data {
+            let v = self.call_value_now(ctx, &data, Vec::new(), &[], line, Some(this.clone()));
+            if let Value::Obj(d) = self.force_deep(v) {
+                for (k, v) in d.entries() {
+                    inst.set(&k, v);
+                }
+            }
+        }
+        if let Some(Value::Obj(computed)) = obj.get("computed") {
+            for (k, f) in computed.entries() {
+                if matches!(f, Value::Func(_)) {
+                    let v = self.call_value_now(ctx, &f, Vec::new(), &[], line, Some(this.clone()));
+                    inst.set(&k, v);
+                }
+            }
+        }
+        for h in hooks.iter().chain(methods.iter().map(|(_, f)| f)) {
+            if let Value::Func(c) = h {
+                let argv = self.placeholder_args(c);
+                self.call_value_now(ctx, h, argv, &[], line, Some(this.clone()));
+            }
+        }
     }
 
     /// The client listeners of the `sockets` options not charted yet, when a

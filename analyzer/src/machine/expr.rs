@@ -267,7 +267,7 @@ impl Interp {
                         .or_insert_with(|| obj.clone());
                 }
                 self.note_decorated_literal(&obj);
-                crate::libs::object_literal(self, &obj);
+                crate::libs::object_literal(self, ctx, &obj);
                 copied_app.unwrap_or(Value::Obj(obj))
             }
             Expr::Func(f) => self.closure(ctx, f),
