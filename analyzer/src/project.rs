@@ -33,6 +33,7 @@
 mod aliases;
 mod babel;
 mod bundler;
+mod git_index;
 pub(crate) mod glob;
 mod outputs;
 mod script_copies;

@@ -254,3 +254,77 @@ fn an_unreached_program_keeps_the_entry_advice_beside_computed_imports() {
     assert_eq!(ext.cause(), "dynamic-import", "{}", ext.message);
     assert!(ext.message.contains("core/load.js:3"), "{}", ext.message);
 }
+
+/// In a git checkout, an ignore file never hides a file git tracks: a
+/// `.gitignore` that says `*.js` (each script added with `git add -f`)
+/// leaves the tracked scripts in, and keeps the untracked build output out.
+#[test]
+fn tracked_files_an_ignore_file_matches_are_analyzed() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(".gitignore", "# add scripts with git add -f\n*.js\n");
+    write(
+        "package.json",
+        r#"{ "name": "tracked", "private": true, "main": "start.js", "dependencies": { "express": "^4.18.2" } }"#,
+    );
+    write(
+        "start.js",
+        "const express = require('express')\nconst app = express()\napp.use('/moves', require('./app/moves'))\napp.listen(3000)\n",
+    );
+    write(
+        "app/moves.js",
+        "const router = require('express').Router()\nrouter.get('/:id', (req, res) => res.json({}))\nmodule.exports = router\n",
+    );
+    // Build output nobody added: ignored.
+    write(
+        "app/stale.js",
+        "const express = require('express')\nconst app = express()\napp.get('/stale', (req, res) => res.end())\napp.listen(4000)\n",
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    git(&[
+        "add",
+        "-f",
+        ".gitignore",
+        "package.json",
+        "start.js",
+        "app/moves.js",
+    ]);
+    let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
+        root: dir.path().to_path_buf(),
+        no_cache: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let ops = render(&inv).declarations;
+    assert_eq!(
+        ops.into_iter().collect::<Vec<_>>(),
+        vec!["GET /moves/:id app/moves.js:2".to_string()]
+    );
+    // Exported from git (no `.git`): the tree holds only what was tracked;
+    // the ignore file hides `main`, so it is not believed.
+    std::fs::remove_dir_all(dir.path().join(".git")).unwrap();
+    std::fs::remove_file(dir.path().join("app/stale.js")).unwrap();
+    let inv = analyzer::analyze(&analyzer::AnalyzeOptions {
+        root: dir.path().to_path_buf(),
+        no_cache: true,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(
+        render(&inv).declarations.into_iter().collect::<Vec<_>>(),
+        vec!["GET /moves/:id app/moves.js:2".to_string()]
+    );
+}

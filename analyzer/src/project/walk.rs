@@ -2,10 +2,18 @@
 //! outside a git checkout) and its stored copy, reused while no folder,
 //! ignore file or package manifest it read has changed.
 //!
+//! An ignore file never hides a file git tracks (read from the index:
+//! `git_index.rs`). Outside a git checkout (a tree exported from one), the
+//! ignore files are not believed when they hide the file a package.json
+//! names as its `main`: such a tree only holds what was tracked, so the
+//! files they match were added in spite of them (`*.js` ignored, each
+//! script added with `git add -f`).
+//!
 //! Deliberately not here: what the files mean (package.json, tsconfig,
 //! resolution: `project.rs`).
 
 use super::*;
+use std::collections::HashSet;
 
 /// What a walk of the tree found (paths relative to the root, sorted).
 #[derive(Default, serde::Serialize, serde::Deserialize)]
@@ -18,14 +26,118 @@ pub(super) struct Walked {
     pub(super) tsconfig_paths: Vec<String>,
 }
 
-/// Walk the tree, honouring ignore files, in parallel.
+/// Walk the tree, honouring ignore files (see the module doc), in parallel.
 pub(super) fn walk(root: &Path, default_ignore: &Path) -> Walked {
+    let mut w = walk_with(root, default_ignore, true);
+    match super::git_index::tracked_under(root) {
+        Some(tracked) => add_tracked(&mut w, root, default_ignore, tracked),
+        None if main_ignored(root, &w) => w = walk_with(root, default_ignore, false),
+        None => {}
+    }
+    w
+}
+
+/// Add the tracked source files the ignore files hid (not those the
+/// analyzer's own defaults leave out, `node_modules/` and the like).
+fn add_tracked(w: &mut Walked, root: &Path, default_ignore: &Path, tracked: Vec<String>) {
+    let (defaults, _) = ignore::gitignore::Gitignore::new(default_ignore);
+    let known: HashSet<&str> = w
+        .files
+        .iter()
+        .chain(&w.generated)
+        .map(|f| f.rel.as_str())
+        .collect();
+    let mut added = Vec::new();
+    for rel in tracked {
+        if known.contains(rel.as_str())
+            || crate::syntax::Grammar::for_path(&rel).is_none()
+            || rel.split('/').any(|c| c.starts_with('.'))
+            || defaults
+                .matched_path_or_any_parents(&rel, false)
+                .is_ignore()
+        {
+            continue;
+        }
+        let abs = root.join(&rel);
+        let Ok(meta) = std::fs::metadata(&abs) else {
+            continue;
+        };
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        added.push((
+            SourceFile {
+                rel,
+                size: meta.len(),
+                mtime,
+            },
+            abs,
+        ));
+    }
+    if added.is_empty() {
+        return;
+    }
+    let mut dirs: HashSet<String> = w.dirs.iter().cloned().collect();
+    for (f, abs) in added {
+        let mut d = f.rel.as_str();
+        while let Some((parent, _)) = d.rsplit_once('/') {
+            dirs.insert(parent.to_string());
+            d = parent;
+        }
+        if crate::generated::may_be_generated(&f.rel, f.size)
+            && crate::generated::is_generated_file(&abs)
+        {
+            w.generated.push(f);
+        } else {
+            w.files.push(f);
+        }
+    }
+    w.dirs = dirs.into_iter().collect();
+    w.dirs.sort();
+    w.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    w.generated.sort_by(|a, b| a.rel.cmp(&b.rel));
+}
+
+/// Whether a package.json the walk found names as its `main` a script that
+/// exists but the walk did not find (an ignore file hid it).
+fn main_ignored(root: &Path, w: &Walked) -> bool {
+    w.package_files.iter().any(|pkg| {
+        let dir = pkg.rsplit_once('/').map_or("", |(d, _)| d);
+        let Some(main) = std::fs::read_to_string(root.join(pkg))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|j| j.get("main")?.as_str().map(str::to_string))
+        else {
+            return false;
+        };
+        let rel = normalize(&join_rel(dir, &main));
+        if rel.starts_with("..") || rel.split('/').any(|c| c == "node_modules") {
+            return false;
+        }
+        let found = |r: &str| w.files.binary_search_by(|f| f.rel.as_str().cmp(r)).is_ok();
+        ["", ".js", ".cjs", ".mjs", ".ts", "/index.js", "/index.ts"]
+            .iter()
+            .map(|ext| format!("{rel}{ext}"))
+            .find(|r| root.join(r).is_file() && crate::syntax::Grammar::for_path(r).is_some())
+            .is_some_and(|r| !found(&r))
+    })
+}
+
+/// Walk the tree in parallel, honouring the ignore files when
+/// `ignore_files` (the analyzer's defaults always).
+fn walk_with(root: &Path, default_ignore: &Path, ignore_files: bool) -> Walked {
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(true)
         .parents(false)
         .require_git(false)
         .git_global(false)
+        .git_ignore(ignore_files)
+        .git_exclude(ignore_files)
+        .ignore(ignore_files)
         .follow_links(false)
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)));
     builder.add_ignore(default_ignore);
@@ -147,7 +259,7 @@ fn mtime_of(p: &Path) -> u128 {
         .unwrap_or(0)
 }
 
-const WALK_CACHE_VERSION: u32 = 5;
+const WALK_CACHE_VERSION: u32 = 6;
 const WALK_KIND: &[u8; 4] = b"WALK";
 
 impl WalkCache {
@@ -167,6 +279,10 @@ impl WalkCache {
             ".git/info/exclude".into(),
             mtime_of(&root.join(".git/info/exclude")),
         ));
+        // What git tracks (an added file an ignore file matches).
+        if let Some(index) = super::git_index::index_path(root) {
+            out.push((index.to_string_lossy().into_owned(), mtime_of(&index)));
+        }
         out
     }
 
