@@ -351,6 +351,10 @@ pub(crate) struct Class {
     pub(crate) methods: Vec<(String, Arc<Func>)>,
     /// Getters (`get app() { … }`), by name: reading the property runs them.
     pub(crate) getters: Vec<(String, Arc<Func>)>,
+    /// Setters (`set apiRouter(r) { … }`), by name: assigning the property
+    /// on an instance runs them. (Also in `methods`, where the passes over
+    /// uncalled code find them.)
+    pub(crate) setters: Vec<(String, Arc<Func>)>,
     /// Static methods.
     pub(crate) static_methods: Vec<(String, Arc<Func>)>,
     /// Static getters (`static get base() { … }`), by name: reading the

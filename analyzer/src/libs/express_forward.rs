@@ -12,7 +12,10 @@
 //! require('./routing')` once start-up is done), so the name is read when
 //! the entries have run, from the function's own scope, as Express reads it
 //! at request time: whatever router the name holds then is mounted. When it
-//! already holds a router where `use` is called, that one is mounted at once.
+//! already holds a router where `use` is called, that one is mounted at once,
+//! and replaced by the one it holds once the entries have run when they
+//! swapped it (`this.#apiRouter = express.Router()` in a field, a setter
+//! assigning the router the program builds later).
 //!
 //! Captures: the calls the function makes as a statement or a `return`, in
 //! its body or inside `if`/`else`, blocks and `try`, whose first arguments are
@@ -34,14 +37,20 @@ pub(crate) struct Forwarder {
     name: String,
     func: Rc<Closure>,
     callees: Vec<Expr>,
+    /// The router the callee held where `use` was called (mounted then).
+    held: Option<u32>,
 }
+
+/// A forwarder found in a `use` call's handlers: its name, the function,
+/// its callees and the router they held there.
+type Found = (String, Rc<Closure>, Vec<Expr>, Option<u32>);
 
 /// Forwarders found while one `use` call's handlers were read, before the
 /// registration exists (see [`Interp::forwarders_registered`]).
 #[derive(Default)]
 pub(crate) struct Forwarding {
     pending: Vec<Forwarder>,
-    this_use: Vec<(String, Rc<Closure>, Vec<Expr>)>,
+    this_use: Vec<Found>,
 }
 
 impl Interp {
@@ -57,14 +66,12 @@ impl Interp {
         if callees.is_empty() {
             return None;
         }
-        if let Some(r) = self.callee_router(c, &callees) {
-            return Some(r);
-        }
+        let held = self.callee_router(c, &callees);
         self.libs
             .forwarding
             .this_use
-            .push((name.to_string(), c.clone(), callees));
-        None
+            .push((name.to_string(), c.clone(), callees, held));
+        held
     }
 
     /// The `use` call whose handlers were just read was registered as the
@@ -78,39 +85,56 @@ impl Interp {
         let Some(reg) = self.rec.routers[owner as usize].regs.len().checked_sub(1) else {
             return;
         };
-        for (name, func, callees) in found {
+        for (name, func, callees, held) in found {
             self.libs.forwarding.pending.push(Forwarder {
                 owner,
                 reg,
                 name,
                 func,
                 callees,
+                held,
             });
         }
     }
 
     /// Once the entries have run: each forwarding function whose callee now
-    /// holds a router mounts that router in its place.
+    /// holds a router mounts that router in its place, also in place of the
+    /// one it held where `use` was called (swapped out by then: `set
+    /// apiRouter(r) { this.#apiRouter = r }`), which stays mounted only
+    /// where some other `use` mounts it.
     pub(crate) fn forwarded_mounts(&mut self) {
         let pending = std::mem::take(&mut self.libs.forwarding.pending);
         for f in pending {
             let Some(r) = self.callee_router(&f.func, &f.callees) else {
                 continue;
             };
+            if f.held == Some(r) {
+                continue;
+            }
             let Some(reg) = self.rec.routers[f.owner as usize].regs.get_mut(f.reg) else {
                 continue;
             };
             let RegKind::Use { handlers, .. } = &mut reg.kind else {
                 continue;
             };
-            let Some(slot) = handlers
-                .iter_mut()
-                .find(|h| matches!(h, UseHandler::Middleware(n, _) if *n == f.name))
-            else {
+            let Some(slot) = handlers.iter_mut().find(|h| match (h, f.held) {
+                (UseHandler::Router(x), Some(held)) => *x == held,
+                (UseHandler::Middleware(n, _), None) => *n == f.name,
+                _ => false,
+            }) else {
                 continue;
             };
             *slot = UseHandler::Router(r);
             self.rec.routers[r as usize].mounted = true;
+            if let Some(old) = f.held {
+                let still = self.rec.routers.iter().any(|d| {
+                    d.regs.iter().any(|g| {
+                        matches!(&g.kind, RegKind::Use { handlers, .. }
+                            if handlers.iter().any(|h| matches!(h, UseHandler::Router(x) if *x == old)))
+                    })
+                });
+                self.rec.routers[old as usize].mounted = still;
+            }
         }
     }
 

@@ -1199,6 +1199,27 @@ impl Interp {
         None
     }
 
+    /// The setter a class (or a class it extends) declares for `prop`.
+    pub(crate) fn find_setter(
+        &self,
+        c: &Rc<ClassVal>,
+        prop: &str,
+        this: &Value,
+    ) -> Option<Rc<Closure>> {
+        let mut cur = Some(c.clone());
+        for _ in 0..16 {
+            let cv = cur?;
+            if let Some((_, f)) = cv.class.setters.iter().find(|(n, _)| n == prop) {
+                return Some(Closure::method(&cv, f, this));
+            }
+            cur = match &cv.superclass {
+                Some(Value::Class(s)) => Some(s.clone()),
+                _ => None,
+            };
+        }
+        None
+    }
+
     pub(crate) fn find_method(
         &mut self,
         c: &Rc<ClassVal>,

@@ -495,6 +495,14 @@ impl Interp {
         {
             return;
         }
+        // An instance of a class with a setter of that name runs it.
+        if let Value::Obj(data) = o
+            && let Some(cv) = data.class.borrow().clone()
+            && let Some(f) = self.find_setter(&cv, prop, o)
+        {
+            self.invoke(&f, vec![v], Some(o.clone()));
+            return;
+        }
         match o {
             Value::Obj(data) if data.unknown_rest.is_some() => {
                 self.write_over_unknown(data, prop, v);

@@ -161,6 +161,7 @@ impl<'s> Lowerer<'s> {
             static_fields: Vec::new(),
             methods: Vec::new(),
             getters: Vec::new(),
+            setters: Vec::new(),
             static_methods: Vec::new(),
             static_getters: Vec::new(),
             constructor: None,
@@ -232,9 +233,10 @@ impl<'s> Lowerer<'s> {
                     let doc = self.doc_before(m);
                     let mut f = self.func(m, Some(key.clone()));
                     f.doc = doc;
-                    let is_getter = {
+                    let (is_getter, is_setter) = {
                         let mut cur = m.walk();
-                        m.children(&mut cur).any(|c| c.kind() == "get")
+                        let kinds: Vec<&str> = m.children(&mut cur).map(|c| c.kind()).collect();
+                        (kinds.contains(&"get"), kinds.contains(&"set"))
                     };
                     if key == "constructor" {
                         class.param_props = std::mem::take(&mut self.param_props);
@@ -246,7 +248,11 @@ impl<'s> Lowerer<'s> {
                     } else if is_static {
                         class.static_methods.push((key, Arc::new(f)));
                     } else {
-                        class.methods.push((key, Arc::new(f)));
+                        let f = Arc::new(f);
+                        if is_setter {
+                            class.setters.push((key.clone(), f.clone()));
+                        }
+                        class.methods.push((key, f));
                     }
                 }
                 "field_definition" | "public_field_definition" => {
