@@ -519,6 +519,9 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("zustand/middleware", Module::Zustand),
     installed("zustand/middleware/immer", Module::Zustand),
     installed("pinia", Module::Zustand),
+    // (An import from `svelte/store` resolves to the package `svelte`.)
+    installed("svelte", Module::Zustand),
+    installed("svelte/store", Module::Zustand),
     // swr.rs
     installed("swr", Module::Zustand),
     installed("swr/immutable", Module::Zustand),
@@ -1190,6 +1193,15 @@ const STATE_MEMBERS: &[StateMemberHook] = &[Interp::vue_globals_member];
 
 /// A hook answering `x.prop` for a value a library made from the run's state.
 type StateMemberHook = fn(&Interp, &str, &str) -> Option<Value>;
+
+/// A name no binding in scope holds (`$socket` in a Svelte component: the
+/// store's value, `stores.rs`), asked before the globals.
+pub(crate) fn unbound_name(ip: &mut Interp, ctx: &Ctx, name: &str) -> Option<Value> {
+    if !name.starts_with('$') {
+        return None;
+    }
+    ip.svelte_auto_subscription(ctx, name)
+}
 
 /// What an object literal means to a library (Vue components' `sockets`
 /// option), asked of each literal the code evaluates: every row runs.

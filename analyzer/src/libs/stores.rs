@@ -34,6 +34,13 @@
 //! code that reads `store.socket` finds what `connect()` put there; a property
 //! they write keeps every value written (as above).
 //!
+//! Svelte's stores (`svelte/store`): `writable(v)` and `readable(v)` keep
+//! `v` (`set(x)` and `update(fn)` write it, joined with what it held),
+//! `subscribe(fn)` calls `fn` with it, `get(store)` reads it, and in a
+//! `.svelte` component `$socket`, for a store `socket` in scope, is its value
+//! (the auto-subscription Svelte compiles it to): `export const socket =
+//! writable(io())` then `$socket.emit('join')`.
+//!
 //! Deliberately not: Redux (a socket is no serializable state; slices keep it
 //! in module variables, which the machine follows), Vuex and stores reached
 //! through `this.$store` or an injected hook (the existing findings apply),
@@ -61,6 +68,18 @@ pub(crate) enum StoreFn {
     Use(u32),
     /// An SWR function (see `libs/swr.rs`).
     Swr(super::swr::SwrFn),
+    /// The `svelte/store` module.
+    Svelte,
+    /// Svelte's `writable` / `readable`.
+    SvelteMake,
+    /// Svelte's `get(store)`.
+    SvelteGet,
+    /// A Svelte store's `set` (index into the interpreter's stores).
+    SvelteSet(u32),
+    /// A Svelte store's `update`.
+    SvelteUpdate(u32),
+    /// A Svelte store's `subscribe`.
+    SvelteSubscribe(u32),
 }
 
 /// A store made by `create`.
@@ -82,6 +101,8 @@ pub(crate) fn module(pkg: &str) -> Value {
         StoreFn::Middleware
     } else if pkg == "pinia" {
         StoreFn::Define
+    } else if pkg == "svelte/store" || pkg == "svelte" {
+        StoreFn::Svelte
     } else {
         StoreFn::Create
     };
@@ -98,6 +119,8 @@ pub(crate) fn member(f: StoreFn, prop: &str) -> Value {
         (StoreFn::Hook(i), "setState") => v(StoreFn::Set(i)),
         (StoreFn::Define, "defineStore") => v(StoreFn::Define),
         (StoreFn::Swr(f), _) => super::swr::member(f, prop),
+        (StoreFn::Svelte, "writable" | "readable") => v(StoreFn::SvelteMake),
+        (StoreFn::Svelte, "get") => v(StoreFn::SvelteGet),
         _ => Value::external(),
     }
 }
@@ -139,6 +162,46 @@ impl Interp {
             StoreFn::Define => self.define_pinia_store(ctx, &argv, line),
             StoreFn::Swr(f) => self.swr_call(ctx, f, &argv, line),
             StoreFn::Use(i) => self.store_state(i),
+            StoreFn::Svelte => Value::external(),
+            StoreFn::SvelteMake => {
+                let i = self.libs.stores.len() as u32;
+                let state = ObjData::new();
+                state.set("value", arg.unwrap_or(Value::Undef));
+                self.libs.stores.push(Store {
+                    state,
+                    writers: Vec::new(),
+                    warm: true,
+                });
+                let store = ObjData::new();
+                let f = |f| Value::Builtin(Builtin::Store(f));
+                store.set("set", f(StoreFn::SvelteSet(i)));
+                store.set("update", f(StoreFn::SvelteUpdate(i)));
+                store.set("subscribe", f(StoreFn::SvelteSubscribe(i)));
+                Value::Obj(store)
+            }
+            StoreFn::SvelteGet => match arg.and_then(|s| svelte_store_of(&s)) {
+                Some(i) => self.svelte_value(i),
+                None => Value::dynamic(),
+            },
+            StoreFn::SvelteSet(i) => {
+                self.svelte_write(i, arg.unwrap_or(Value::Undef));
+                Value::Undef
+            }
+            StoreFn::SvelteUpdate(i) => {
+                if let Some(g @ Value::Func(_)) = arg {
+                    let now = self.svelte_value(i);
+                    let v = self.call_value_now(ctx, &g, vec![now], &[], line, None);
+                    self.svelte_write(i, v);
+                }
+                Value::Undef
+            }
+            StoreFn::SvelteSubscribe(i) => {
+                if let Some(g @ Value::Func(_)) = arg {
+                    let now = self.svelte_value(i);
+                    self.call_value_now(ctx, &g, vec![now], &[], line, None);
+                }
+                Value::dynamic()
+            }
             StoreFn::Hook(i) => {
                 self.warm_store(i);
                 let state = self.store_state(i);
@@ -268,6 +331,41 @@ impl Interp {
         Value::Builtin(Builtin::Store(StoreFn::Use(i)))
     }
 
+    /// What Svelte store `i` holds.
+    fn svelte_value(&self, i: u32) -> Value {
+        self.libs
+            .stores
+            .get(i as usize)
+            .and_then(|s| s.state.get("value"))
+            .unwrap_or_else(Value::dynamic)
+    }
+
+    /// `store.set(v)`: it keeps what it held and `v`.
+    fn svelte_write(&mut self, i: u32, v: Value) {
+        let Some(state) = self.libs.stores.get(i as usize).map(|s| s.state.clone()) else {
+            return;
+        };
+        let v = match state.get("value") {
+            Some(old) if !matches!(old, Value::Undef | Value::Null) => {
+                crate::machine::flow::join(&old, old.clone(), v)
+            }
+            _ => v,
+        };
+        state.set("value", v);
+    }
+
+    /// `$name` in a `.svelte` component, where no binding of that name is in
+    /// scope: the value of the store `name` (Svelte's auto-subscription).
+    pub(crate) fn svelte_auto_subscription(&mut self, ctx: &Ctx, name: &str) -> Option<Value> {
+        let store = name.strip_prefix('$').filter(|s| !s.is_empty())?;
+        if !self.loader.project.rel(ctx.file).ends_with(".svelte") {
+            return None;
+        }
+        let v = ctx.scope.lookup(store)?;
+        let v = self.force_deep(v);
+        svelte_store_of(&v).map(|i| self.svelte_value(i))
+    }
+
     fn store_state(&self, i: u32) -> Value {
         self.libs
             .stores
@@ -317,4 +415,15 @@ fn assigns_this(body: &[Stmt]) -> bool {
         matches!(e, Expr::Assign(p, _) if matches!(p.as_ref(), Pattern::Target(t)
             if matches!(t.as_ref(), Expr::Member(o, _) if matches!(o.as_ref(), Expr::This))))
     })
+}
+
+/// The index of the Svelte store `v` is (by its `subscribe`).
+fn svelte_store_of(v: &Value) -> Option<u32> {
+    match v {
+        Value::Obj(o) => match o.get("subscribe") {
+            Some(Value::Builtin(Builtin::Store(StoreFn::SvelteSubscribe(i)))) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    }
 }

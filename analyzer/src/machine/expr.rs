@@ -78,10 +78,13 @@ impl Interp {
                         self.narrowed_value(name).unwrap_or(v)
                     }
                     Some(v) => v,
-                    None => self
-                        .page_global(ctx.file, name)
-                        .or_else(|| self.js.global_obj.get(name))
-                        .unwrap_or(Value::external()),
+                    None => match crate::libs::unbound_name(self, ctx, name) {
+                        Some(v) => v,
+                        None => self
+                            .page_global(ctx.file, name)
+                            .or_else(|| self.js.global_obj.get(name))
+                            .unwrap_or(Value::external()),
+                    },
                 }
             }
             Expr::This => ctx.this.clone(),

@@ -60,7 +60,118 @@ pub(crate) fn markup_scripts(src: &[u8], path: &str) -> (Vec<u8>, bool) {
         }
         pos = body_end;
     }
+    if path.ends_with(".svelte") {
+        svelte_markup(src, &lower, &mut out);
+    }
     (out, ts)
+}
+
+/// The expressions of a Svelte component's markup (`on:click={() =>
+/// $socket.emit('start')}`, `{#await $socket.emitWithAck('load')}`,
+/// `{count}`) as statements after its script, where they stand, so they
+/// run in the component's scope as the compiled component runs them: each
+/// `{…}` outside `<script>`, `<style>` and comments becomes `;…;`; a block's
+/// keyword goes (`#if`, `#key`, `@html`; `#each items as item` keeps
+/// `items`, `#await p then v` keeps `p`), and closing and `:else` tags,
+/// `@const` and `#snippet` are left out.
+fn svelte_markup(src: &[u8], lower: &[u8], out: &mut [u8]) {
+    let mut i = 0;
+    while i < src.len() {
+        // Skip what is not markup.
+        let skip: Option<&[u8]> = if lower[i..].starts_with(b"<script") {
+            Some(b"</script")
+        } else if lower[i..].starts_with(b"<style") {
+            Some(b"</style")
+        } else if src[i..].starts_with(b"<!--") {
+            Some(b"-->")
+        } else {
+            None
+        };
+        if let Some(end) = skip {
+            match memchr::memmem::find(&lower[i..], end) {
+                Some(k) => {
+                    i += k + end.len();
+                    continue;
+                }
+                None => return,
+            }
+        }
+        if src[i] != b'{' {
+            i += 1;
+            continue;
+        }
+        let Some(close) = expression_end(src, i + 1) else {
+            return;
+        };
+        let inner = &src[i + 1..close];
+        let head = inner
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(0);
+        let mut from = i + 1 + head;
+        let mut to = close;
+        match src.get(from) {
+            Some(b'/' | b':') => from = to,
+            Some(b'#' | b'@') => {
+                let word = src[from..to]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .map_or(to, |k| from + k);
+                let keyword = &src[from + 1..word];
+                from = word;
+                // (`items as item, i (item.id)`: the items; `promise then
+                // value`: the promise.)
+                let cut: &[&[u8]] = match keyword {
+                    b"each" => &[b" as "],
+                    b"await" => &[b" then ", b" catch "],
+                    _ => &[],
+                };
+                for c in cut {
+                    if let Some(k) = memchr::memmem::find(&src[from..to], c) {
+                        to = from + k;
+                    }
+                }
+                // A declaration (`@const {a} = x`, `#snippet row(item)`) or
+                // a debugger tag is no expression.
+                if matches!(keyword, b"const" | b"snippet" | b"debug") {
+                    from = to;
+                }
+            }
+            _ => {}
+        }
+        if from < to {
+            out[i] = b';';
+            out[from..to].copy_from_slice(&src[from..to]);
+            out[close] = b';';
+        }
+        i = close + 1;
+    }
+}
+
+/// Where the `}` closing a markup expression that starts at `from` is:
+/// braces nest, and strings and template literals are skipped.
+fn expression_end(src: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0u32;
+    let mut i = from;
+    while i < src.len() {
+        match src[i] {
+            q @ (b'"' | b'\'' | b'`') => {
+                i += 1;
+                while i < src.len() && src[i] != q {
+                    if src[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The `type`s of a page's script that browsers (and the in-page compilers
