@@ -18,7 +18,14 @@
 //! `_.forEach(ROUTES, (handler, path) => app.get(path, handler))` charts each
 //! entry of the table.
 //!
-//! Deliberately not: `lodash/fp` (its argument order differs), chains
+//! Also `reduce` (lodash's `(collection, fn, acc)`), and Ramda's data-last
+//! `forEach`, `map`, `filter`, `find`, `any`, `all` and `reduce(fn, acc,
+//! list)` called with every argument (`R.reduce((acc, s) => acc.configure(s),
+//! evtx, services)`).
+//!
+//! Deliberately not: `lodash/fp` (its argument order differs), Ramda's
+//! curried calls and the rest of its functions (their callbacks run, the
+//! value is only known at run time), chains
 //! (`_(x).map(…).value()`), `partial`'s leading arguments (the function gets
 //! only its call's arguments), iteration over collections only known at run
 //! time or empty when analyzed (the callback runs once with unknown values,
@@ -28,8 +35,17 @@ use crate::machine::{Ctx, DynLoop, Interp, MAX_ITERATIONS, primitive, typeof_nam
 use crate::value::{Builtin, ObjData, Value};
 use std::rc::Rc;
 
+/// Ramda's module (`R`), whose functions take the data last.
+pub(crate) const RAMDA: &str = "ramda";
+
 /// `_.name`.
 pub(crate) fn member(module: &str, prop: &str) -> Value {
+    if module == RAMDA {
+        return match prop {
+            "default" => Value::Builtin(Builtin::Lodash(Rc::from(RAMDA))),
+            p => Value::Builtin(Builtin::Lodash(Rc::from(format!("{RAMDA}.{p}")))),
+        };
+    }
     if module.is_empty() && prop != "default" {
         Value::Builtin(Builtin::Lodash(Rc::from(prop)))
     } else {
@@ -153,7 +169,34 @@ impl Interp {
             })
             .collect();
         let arg = |i: usize| argv.get(i).cloned().unwrap_or(Value::Undef);
+        // Ramda's data-last forms (`R.forEach(fn, list)`, `R.reduce(fn, acc,
+        // list)`), called with all their arguments (a curried call with
+        // fewer gives a value only known at run time).
+        if let Some(f) = name.strip_prefix(RAMDA).and_then(|n| n.strip_prefix('.')) {
+            return match (f, argv.len()) {
+                ("forEach" | "map" | "filter" | "find" | "any" | "all", 2) => {
+                    let f = match f {
+                        "any" => "some",
+                        "all" => "every",
+                        f => f,
+                    };
+                    self.lodash_iterate(ctx, f, arg(1), arg(0), line)
+                }
+                ("reduce", 3) => self.reduce(ctx, arg(2), arg(0), arg(1), line, false),
+                ("identity", 1) | ("always", 1) => arg(0),
+                // Those whose arguments come as lodash's do.
+                (
+                    "curry" | "once" | "isNil" | "isEmpty" | "head" | "last" | "keys" | "values",
+                    _,
+                ) => self.lodash_call(ctx, f, argv, args, line),
+                _ => {
+                    self.run_callbacks(ctx, &argv, args, line);
+                    Value::dynamic()
+                }
+            };
+        }
         match name {
+            "reduce" => self.reduce(ctx, arg(0), arg(1), arg(2), line, true),
             "forEach" | "each" | "forOwn" | "map" | "filter" | "some" | "every" | "find"
             | "mapValues" => self.lodash_iterate(ctx, name, arg(0), arg(1), line),
             "findIndex" => self.find_index(ctx, &arg(0), &arg(1), line),
@@ -428,6 +471,57 @@ impl Interp {
                 Value::external()
             }
         }
+    }
+
+    /// `_.reduce(coll, fn, acc)` / `R.reduce(fn, acc, list)`: `fn(acc,
+    /// item)` over the items in order (lodash also passes the key and the
+    /// collection), each result the next `acc`. Over a collection only
+    /// known at run time, `fn` runs once with unknown items, inside a loop
+    /// that says so.
+    fn reduce(
+        &mut self,
+        ctx: &Ctx,
+        coll: Value,
+        cb: Value,
+        init: Value,
+        line: u32,
+        lodash: bool,
+    ) -> Value {
+        let items: Option<Vec<(Value, Value)>> = match &coll {
+            Value::Arr(a) if !crate::machine::says_nothing(&coll) => Some(
+                a.borrow()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (v.clone(), Value::Num(i as f64)))
+                    .collect(),
+            ),
+            Value::Obj(o) if lodash && !crate::machine::says_nothing(&coll) => Some(
+                o.props
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (v.clone(), Value::str(k)))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let Some(items) = items else {
+            self.running
+                .dyn_loops
+                .push(DynLoop::new(ctx.file, line, "reduce(...)".to_string()));
+            self.call_value_now(ctx, &cb, vec![init, Value::dynamic()], &[], line, None);
+            self.pop_dyn_loop();
+            return Value::dynamic();
+        };
+        let mut acc = init;
+        for (v, k) in items.into_iter().take(MAX_ITERATIONS) {
+            let argv = if lodash {
+                vec![acc, v, k, coll.clone()]
+            } else {
+                vec![acc, v]
+            };
+            acc = self.call_value_now(ctx, &cb, argv, &[], line, None);
+        }
+        acc
     }
 
     fn lodash_iterate(

@@ -513,6 +513,7 @@ pub(crate) const PACKAGES: &[Package] = &[
     installed("bluebird", Module::Promise),
     installed("lodash-es", Module::Lodash),
     installed("underscore", Module::Lodash),
+    installed("ramda", Module::Lodash),
     // stores.rs
     installed("zustand", Module::Zustand),
     installed("zustand/vanilla", Module::Zustand),
@@ -626,6 +627,7 @@ fn value_of(pkg: &str, m: Module) -> Value {
         Module::Fs => Builtin::FsModule,
         Module::EventEmitter => Builtin::EventEmitterCtor,
         Module::CallSite => Builtin::Node(NodeFn::CallSites),
+        Module::Lodash if pkg == lodash::RAMDA => Builtin::Lodash(Rc::from(lodash::RAMDA)),
         Module::Lodash => Builtin::Lodash(Rc::from("")),
         Module::Promise => Builtin::PromiseNs,
         Module::Passport => Builtin::OpaqueModule(Rc::from("passport")),
