@@ -209,11 +209,7 @@ fn configured_folders_decide_the_side() {
 #[test]
 fn an_unreached_program_keeps_the_entry_advice_beside_computed_imports() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(dir.path(), rel, text);
     write(
         "package.json",
         r#"{ "name": "host", "private": true, "dependencies": { "express": "^4.18.2" } }"#,
@@ -261,11 +257,7 @@ fn an_unreached_program_keeps_the_entry_advice_beside_computed_imports() {
 #[test]
 fn tracked_files_an_ignore_file_matches_are_analyzed() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| write_file(dir.path(), rel, text);
     write(".gitignore", "# add scripts with git add -f\n*.js\n");
     write(
         "package.json",
@@ -327,4 +319,11 @@ fn tracked_files_an_ignore_file_matches_are_analyzed() {
         render(&inv).declarations.into_iter().collect::<Vec<_>>(),
         vec!["GET /moves/:id app/moves.js:2".to_string()]
     );
+}
+
+/// Write `text` to `rel` under `root`, making its folders.
+fn write_file(root: &std::path::Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
 }

@@ -487,22 +487,10 @@ impl Interp {
         line: u32,
         lodash: bool,
     ) -> Value {
-        let items: Option<Vec<(Value, Value)>> = match &coll {
-            Value::Arr(a) if !crate::machine::says_nothing(&coll) => Some(
-                a.borrow()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (v.clone(), Value::Num(i as f64)))
-                    .collect(),
-            ),
-            Value::Obj(o) if lodash && !crate::machine::says_nothing(&coll) => Some(
-                o.props
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (v.clone(), Value::str(k)))
-                    .collect(),
-            ),
-            _ => None,
+        let items = match &coll {
+            Value::Obj(_) if !lodash => None,
+            _ if crate::machine::says_nothing(&coll) => None,
+            _ => items_of(&coll),
         };
         let Some(items) = items else {
             self.running
@@ -540,24 +528,7 @@ impl Interp {
         } else {
             coll
         };
-        let items: Option<Vec<(Value, Value)>> = match &coll {
-            Value::Arr(a) => Some(
-                a.borrow()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (v.clone(), Value::Num(i as f64)))
-                    .collect(),
-            ),
-            Value::Obj(o) => Some(
-                o.props
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| (v.clone(), Value::str(k)))
-                    .collect(),
-            ),
-            _ => None,
-        };
-        let Some(items) = items else {
+        let Some(items) = items_of(&coll) else {
             // Only known at run time: the callback once, inside a loop that says so.
             self.running
                 .dyn_loops
@@ -608,6 +579,28 @@ impl Interp {
             "forEach" | "each" | "forOwn" => coll,
             _ => Value::dynamic(),
         }
+    }
+}
+
+/// The items of an array (with their indexes) or an object (with their
+/// keys), as lodash iterates them; `None` for any other value.
+fn items_of(coll: &Value) -> Option<Vec<(Value, Value)>> {
+    match coll {
+        Value::Arr(a) => Some(
+            a.borrow()
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.clone(), Value::Num(i as f64)))
+                .collect(),
+        ),
+        Value::Obj(o) => Some(
+            o.props
+                .borrow()
+                .iter()
+                .map(|(k, v)| (v.clone(), Value::str(k)))
+                .collect(),
+        ),
+        _ => None,
     }
 }
 

@@ -22,8 +22,14 @@
 //! for `name` on it: a client listener sited at the method, whenever the
 //! component was evaluated (before or after the plugin was installed).
 //!
-//! Deliberately not captured: `provide`/`inject`, the plugins' Vuex
-//! options and `this.sockets.subscribe(name, fn)`, the rest of Vue.
+//! Options API components (`data()` with `methods` or lifecycle hooks,
+//! also through `defineComponent`): mounted once the programs have loaded,
+//! their hooks and methods run on an instance holding what `data()`
+//! returned (see [`Interp::vue_options_component`]).
+//!
+//! Deliberately not captured: `provide`/`inject`, props a parent's template
+//! gives, the plugins' Vuex options and `this.sockets.subscribe(name, fn)`,
+//! the rest of Vue.
 
 use crate::inventory::{Direction, Side};
 use crate::libs::socketio::RawSite;
@@ -47,8 +53,8 @@ pub(crate) struct VueState {
     socket: Option<Rc<Sio>>,
     /// Components' `sockets` options seen so far, and whether each is charted.
     options: Vec<(Rc<ObjData>, bool)>,
-    /// The Options API components seen so far (their literals, by address).
-    components: rustc_hash::FxHashSet<usize>,
+    /// The Options API components seen so far (by their `data` function).
+    components: rustc_hash::FxHashSet<(FileId, u32)>,
     /// Those not mounted yet, with where their literal was evaluated.
     pending: Vec<(Ctx, Rc<ObjData>)>,
 }
@@ -231,17 +237,20 @@ impl Interp {
     /// while looking for events): Vue makes an instance whose properties are
     /// what `data()` returns, the `methods` and the `computed` values, and
     /// calls the hooks and, on the user's events, the methods (bound to it)
-    /// with `this` that instance; so does this, once per literal, when the
-    /// programs have loaded ([`Interp::mount_vue_components`]). So `this.socket` in a
-    /// method is the `io()` socket `data()` made. The instance's other
-    /// properties (props, `$route`, …) are only known at run time.
+    /// with `this` that instance; so does this, once per component, when
+    /// the programs have loaded ([`Interp::mount_vue_components`]). So
+    /// `this.socket` in a method is the `io()` socket `data()` made. The
+    /// instance's other properties (props, `$route`, …) are only known at
+    /// run time.
     pub(crate) fn vue_options_component(&mut self, ctx: &Ctx, obj: &Rc<ObjData>) {
         if !self.modes.event_mode
             || self.loader.needles_of(ctx.file) & crate::loader::needle::SOCKET == 0
-            || !matches!(obj.get("data"), Some(Value::Func(_)))
         {
             return;
         }
+        let Some(Value::Func(data)) = obj.get("data") else {
+            return;
+        };
         let methods = match obj.get("methods") {
             Some(Value::Obj(m)) => m.entries(),
             _ => Vec::new(),
@@ -250,8 +259,7 @@ impl Interp {
         if methods.is_empty() && hooks.is_empty() {
             return;
         }
-        let key = Rc::as_ptr(obj) as usize;
-        if self.libs.vue.components.insert(key) {
+        if self.libs.vue.components.insert((data.file, data.func.id)) {
             self.libs.vue.pending.push((ctx.clone(), obj.clone()));
         }
     }

@@ -1188,18 +1188,7 @@ impl Interp {
         prop: &str,
         this: &Value,
     ) -> Option<Rc<Closure>> {
-        let mut cur = Some(c.clone());
-        for _ in 0..16 {
-            let cv = cur?;
-            if let Some((_, f)) = cv.class.getters.iter().find(|(n, _)| n == prop) {
-                return Some(Closure::method(&cv, f, this));
-            }
-            cur = match &cv.superclass {
-                Some(Value::Class(s)) => Some(s.clone()),
-                _ => None,
-            };
-        }
-        None
+        accessor(c, prop, this, |cv| &cv.class.getters)
     }
 
     /// The setter a class (or a class it extends) declares for `prop`.
@@ -1209,18 +1198,7 @@ impl Interp {
         prop: &str,
         this: &Value,
     ) -> Option<Rc<Closure>> {
-        let mut cur = Some(c.clone());
-        for _ in 0..16 {
-            let cv = cur?;
-            if let Some((_, f)) = cv.class.setters.iter().find(|(n, _)| n == prop) {
-                return Some(Closure::method(&cv, f, this));
-            }
-            cur = match &cv.superclass {
-                Some(Value::Class(s)) => Some(s.clone()),
-                _ => None,
-            };
-        }
-        None
+        accessor(c, prop, this, |cv| &cv.class.setters)
     }
 
     pub(crate) fn find_method(
@@ -1377,4 +1355,26 @@ fn arith(op: &str, a: f64, b: f64) -> Option<f64> {
         ">>>" => ((i32_of(a) as u32) >> shift(b)) as f64,
         _ => return None,
     })
+}
+
+/// The accessor named `prop` that `of` lists for the class or the classes
+/// it extends (nearest first), bound to `this`.
+fn accessor(
+    c: &Rc<ClassVal>,
+    prop: &str,
+    this: &Value,
+    of: impl Fn(&ClassVal) -> &Vec<(String, Arc<crate::ir::Func>)>,
+) -> Option<Rc<Closure>> {
+    let mut cur = Some(c.clone());
+    for _ in 0..16 {
+        let cv = cur?;
+        if let Some((_, f)) = of(&cv).iter().find(|(n, _)| n == prop) {
+            return Some(Closure::method(&cv, f, this));
+        }
+        cur = match &cv.superclass {
+            Some(Value::Class(s)) => Some(s.clone()),
+            _ => None,
+        };
+    }
+    None
 }

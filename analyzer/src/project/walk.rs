@@ -62,12 +62,7 @@ fn add_tracked(w: &mut Walked, root: &Path, default_ignore: &Path, tracked: Vec<
         let Ok(meta) = std::fs::metadata(&abs) else {
             continue;
         };
-        let mtime = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+        let mtime = modified_nanos(&meta);
         added.push((
             SourceFile {
                 rel,
@@ -183,11 +178,7 @@ fn walk_with(root: &Path, default_ignore: &Path, ignore_files: bool) -> Walked {
                 } else {
                     let meta = entry.metadata().ok();
                     let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
-                    let mtime = meta
-                        .and_then(|m| m.modified().ok())
-                        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                        .map(|d| d.as_nanos())
-                        .unwrap_or(0);
+                    let mtime = meta.as_ref().map_or(0, modified_nanos);
                     let file = SourceFile { rel, size, mtime };
                     if crate::generated::may_be_generated(&file.rel, size)
                         && crate::generated::is_generated_file(path)
@@ -251,9 +242,13 @@ pub(super) struct WalkCache {
 }
 
 fn mtime_of(p: &Path) -> u128 {
-    std::fs::metadata(p)
+    std::fs::metadata(p).map_or(0, |m| modified_nanos(&m))
+}
+
+/// A file's modification time in nanoseconds (0 when unknown).
+fn modified_nanos(meta: &std::fs::Metadata) -> u128 {
+    meta.modified()
         .ok()
-        .and_then(|m| m.modified().ok())
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_nanos())
         .unwrap_or(0)
@@ -350,12 +345,7 @@ impl WalkCache {
             .map(|(rel, size, mtime, generated)| {
                 let abs = root.join(&rel);
                 let meta = std::fs::metadata(&abs).ok()?;
-                let now = meta
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos())
-                    .unwrap_or(0);
+                let now = modified_nanos(&meta);
                 let generated = if (meta.len(), now) == (size, mtime) {
                     generated
                 } else {
