@@ -36,7 +36,8 @@
 //! socket, an object, a function); any other (`null`, a flag, a string) is
 //! only known at run time, as before this model, since a setter the analysis
 //! does not see may change it: `if (loading) return <Spinner />` must not hide
-//! the rest of the component.
+//! the rest of the component. A setter called with such a value
+//! (`setMode('create')`) leaves the cell as it was, for the same reason.
 //!
 //! Deliberately not: class components' `this.setState` (their methods all run
 //! once per element already), `useReducer`, effects' dependency lists and
@@ -130,6 +131,14 @@ fn carriers(v: &Value) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// Whether a state cell keeps `v` as what renders read (a value that can
+/// carry sites, or an object of known shape); any other (`null`, a flag, a
+/// string) is only known at run time there (see the module doc).
+fn keeps(v: &Value) -> bool {
+    !carriers(v).is_empty()
+        || matches!(v, Value::Obj(o) if !says_nothing(v) && o.class.borrow().is_none())
 }
 
 /// Whether `new` brings a part that can carry sites which `old` lacks.
@@ -312,12 +321,10 @@ impl Interp {
                     Some(v) => v,
                     None => Value::Undef,
                 };
-                let value = if carriers(&initial).is_empty()
-                    && !matches!(&initial, Value::Obj(o) if !says_nothing(&initial) && o.class.borrow().is_none())
-                {
-                    Value::dynamic()
-                } else {
+                let value = if keeps(&initial) {
                     initial
+                } else {
+                    Value::dynamic()
                 };
                 let r = &mut self.libs.react;
                 r.cells.push(StateCell {
@@ -357,6 +364,13 @@ impl Interp {
             Some(v) => v,
             None => Value::Undef,
         };
+        // A flag or a string written (`setMode('create')` from a click) is
+        // one value among those the run cannot see, as the initial one is:
+        // a render after it must not take one branch of `mode === 'create'
+        // ? … : …` for the only one.
+        if !keeps(&next) {
+            return Value::Undef;
+        }
         let joined = crate::machine::flow::join(&old, old.clone(), next);
         let more = brings_more(&old, &joined);
         // A socket kept in state is a write discarded calls must see (see
