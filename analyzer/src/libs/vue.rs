@@ -251,12 +251,9 @@ impl Interp {
         let Some(Value::Func(data)) = obj.get("data") else {
             return;
         };
-        let methods = match obj.get("methods") {
-            Some(Value::Obj(m)) => m.entries(),
-            _ => Vec::new(),
-        };
-        let hooks: Vec<Value> = VUE_HOOKS.iter().filter_map(|h| obj.get(h)).collect();
-        if methods.is_empty() && hooks.is_empty() {
+        let has_methods =
+            matches!(obj.get("methods"), Some(Value::Obj(m)) if !m.props.borrow().is_empty());
+        if !has_methods && !VUE_HOOKS.iter().any(|h| obj.get(h).is_some()) {
             return;
         }
         if self.libs.vue.components.insert((data.file, data.func.id)) {

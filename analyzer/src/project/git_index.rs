@@ -15,25 +15,18 @@ use std::path::{Path, PathBuf};
 /// The tracked files under `root` (canonical), relative to it, sorted;
 /// `None` when `root` is not inside a git work tree with an index.
 pub(super) fn tracked_under(root: &Path) -> Option<Vec<String>> {
-    let (top, git_dir) = root.ancestors().find_map(|d| {
-        let dot = d.join(".git");
-        if dot.is_dir() {
-            return Some((d.to_path_buf(), dot));
-        }
-        let text = std::fs::read_to_string(&dot).ok()?;
-        let named = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
-        Some((d.to_path_buf(), d.join(named)))
-    })?;
-    let bytes = std::fs::read(git_dir.join("index")).ok()?;
+    let (top, index) = work_tree(root)?;
+    let bytes = std::fs::read(index).ok()?;
     let prefix = root.strip_prefix(&top).ok()?;
     let prefix = prefix.to_string_lossy().replace('\\', "/");
+    let under = format!("{prefix}/");
     let mut out: Vec<String> = parse(&bytes)?
         .into_iter()
         .filter_map(|p| {
             if prefix.is_empty() {
                 Some(p)
             } else {
-                p.strip_prefix(&format!("{prefix}/")).map(str::to_string)
+                p.strip_prefix(&under).map(str::to_string)
             }
         })
         .collect();
@@ -44,10 +37,22 @@ pub(super) fn tracked_under(root: &Path) -> Option<Vec<String>> {
 
 /// The path of `root`'s index, for the stored walk's staleness check.
 pub(super) fn index_path(root: &Path) -> Option<PathBuf> {
-    root.ancestors()
-        .map(|d| d.join(".git"))
-        .find(|d| d.is_dir())
-        .map(|d| d.join("index"))
+    work_tree(root).map(|(_, index)| index)
+}
+
+/// The top of the work tree `root` is in, and the path of its index: the
+/// nearest `.git` folder at or above `root`, or a `.git` file naming one
+/// (`gitdir: …`).
+fn work_tree(root: &Path) -> Option<(PathBuf, PathBuf)> {
+    root.ancestors().find_map(|d| {
+        let dot = d.join(".git");
+        if dot.is_dir() {
+            return Some((d.to_path_buf(), dot.join("index")));
+        }
+        let text = std::fs::read_to_string(&dot).ok()?;
+        let named = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        Some((d.to_path_buf(), d.join(named).join("index")))
+    })
 }
 
 /// The paths an index lists (`None` when it is not one git writes).
