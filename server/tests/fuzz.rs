@@ -14,7 +14,9 @@
 //!
 //! Runs for `PORTOLAN_FUZZ_SECONDS` (default 15; `.ci/run` gives it 120) from
 //! `PORTOLAN_FUZZ_SEED` (default: the clock; printed). A failing case is
-//! written to `target/fuzz-failures/` with its seed; cases worth keeping
+//! written to `target/fuzz-failures/` with its seed, and
+//! `PORTOLAN_FUZZ_CASE=<case seed>` builds, keeps there and checks that one
+//! case alone; cases worth keeping
 //! go into `server/tests/fuzz-regressions/` (one folder per case, a small
 //! project), which every run replays first.
 //!
@@ -334,6 +336,32 @@ fn check(root: &Path, schemas: Option<&SpecSchemas>) -> Option<String> {
     }
 }
 
+/// Builds the case `case_seed` names in `root`: a copy of one corpus
+/// project with one or two of its files damaged. The project copied and
+/// each mutation applied (its kind and file).
+fn make_case<'c>(
+    corpus: &'c [(PathBuf, Vec<String>)],
+    case_seed: u64,
+    root: &Path,
+) -> (&'c Path, Vec<(&'static str, String)>) {
+    let mut r = Rng(case_seed);
+    let (dir, files) = &corpus[r.below(corpus.len())];
+    let _ = std::fs::remove_dir_all(root);
+    copy_tree(dir, root);
+    let mut applied = Vec::new();
+    for _ in 0..1 + r.below(2) {
+        let rel = &files[r.below(files.len())];
+        let (odir, ofiles) = &corpus[r.below(corpus.len())];
+        let other = std::fs::read(odir.join(&ofiles[r.below(ofiles.len())])).unwrap();
+        let mut src = std::fs::read(root.join(rel)).unwrap();
+        for _ in 0..1 + r.below(3) {
+            applied.push((mutate(&mut r, &mut src, &other), rel.clone()));
+        }
+        std::fs::write(root.join(rel), &src).unwrap();
+    }
+    (dir, applied)
+}
+
 #[test]
 fn mutated_sources_never_break_the_analysis() {
     let seconds: u64 = std::env::var("PORTOLAN_FUZZ_SECONDS")
@@ -389,28 +417,29 @@ fn mutated_sources_never_break_the_analysis() {
     let mut rng = Rng(seed);
     let (mut cases, mut mutations) = (0usize, 0usize);
     let mut by_kind: std::collections::BTreeMap<&str, usize> = Default::default();
-    while Instant::now() < deadline {
-        let case_seed = rng.next();
-        let mut r = Rng(case_seed);
-        let (dir, files) = &corpus[r.below(corpus.len())];
+    // One case replayed by its seed (as a failure report prints it).
+    let only: Option<u64> = std::env::var("PORTOLAN_FUZZ_CASE")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    while Instant::now() < deadline || (only.is_some() && cases == 0) {
+        let case_seed = only.unwrap_or_else(|| rng.next());
         let root = tmp.path().join(format!("case{}", cases % 4));
-        let _ = std::fs::remove_dir_all(&root);
-        copy_tree(dir, &root);
-        let mut applied = Vec::new();
-        for _ in 0..1 + r.below(2) {
-            let rel = &files[r.below(files.len())];
-            let (odir, ofiles) = &corpus[r.below(corpus.len())];
-            let other = std::fs::read(odir.join(&ofiles[r.below(ofiles.len())])).unwrap();
-            let mut src = std::fs::read(root.join(rel)).unwrap();
-            for _ in 0..1 + r.below(3) {
-                let kind = mutate(&mut r, &mut src, &other);
-                *by_kind.entry(kind).or_default() += 1;
-                mutations += 1;
-                applied.push(format!("{kind} in {rel}"));
-            }
-            std::fs::write(root.join(rel), &src).unwrap();
+        let (dir, applied) = make_case(&corpus, case_seed, &root);
+        for (kind, _) in &applied {
+            *by_kind.entry(kind).or_default() += 1;
+            mutations += 1;
         }
+        let applied: Vec<String> = applied
+            .iter()
+            .map(|(kind, rel)| format!("{kind} in {rel}"))
+            .collect();
         cases += 1;
+        if only.is_some() {
+            let keep = failures_dir.join(format!("{case_seed}"));
+            let _ = std::fs::remove_dir_all(&keep);
+            copy_tree(&root, &keep);
+            eprintln!("fuzz: case {case_seed} kept in {}", keep.display());
+        }
         if let Some(problem) = check(&root, schemas.as_ref()) {
             let keep = failures_dir.join(format!("{case_seed}"));
             let _ = std::fs::remove_dir_all(&keep);

@@ -22,6 +22,7 @@ impl Interp {
             Expr::Undefined => Value::Undef,
             Expr::Regex(r) => Value::Regex(Rc::from(r.as_str())),
             Expr::Template(quasis, exprs) => {
+                self.charge_parts(exprs.len());
                 let mut out = String::new();
                 let mut known = true;
                 let mut simple = true;
@@ -156,6 +157,7 @@ impl Interp {
                 self.construct(ctx, &c, argv, args, *line)
             }
             Expr::Array(items) => {
+                self.charge_parts(items.len());
                 let mut out = Vec::new();
                 for it in items {
                     match it {
@@ -180,6 +182,7 @@ impl Interp {
                 Value::array(out)
             }
             Expr::Object(props) => {
+                self.charge_parts(props.len());
                 let obj = ObjData::new();
                 self.stamp(&obj);
                 // `{ ...app }`: a copy of an Express app (see `copies_app`).
@@ -593,6 +596,7 @@ impl Interp {
                 }
             }
             Expr::Seq(items) => {
+                self.charge_parts(items.len());
                 let mut last = Value::Undef;
                 for it in items {
                     last = self.eval_raw(ctx, it);
@@ -778,6 +782,7 @@ impl Interp {
     }
 
     pub(crate) fn eval_args(&mut self, ctx: &Ctx, args: &[Expr]) -> Vec<Value> {
+        self.charge_parts(args.len());
         let mut out = Vec::with_capacity(args.len());
         for a in args {
             match a {
