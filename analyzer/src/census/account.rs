@@ -135,19 +135,33 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
             }
         }
     }
-    // Calls of the program's own functions that registered (on any router).
-    let through: HashSet<(FileId, u32)> =
-        rec.registered_through.iter().map(|(at, _)| *at).collect();
+    // Calls of the program's own functions that registered (on any router),
+    // by the name of the function called.
+    let through: HashSet<((FileId, u32), &str)> = rec
+        .registered_through
+        .iter()
+        .map(|(at, callee, _)| (*at, &**callee))
+        .collect();
     // Those that registered on a walked router (`this.get('/x', h)` calling
     // a base class's helper) are charted.
-    for (at, r) in &rec.registered_through {
-        if run.walked.contains(r) {
-            http.insert(*at);
-        }
-    }
+    let through_walked: HashSet<((FileId, u32), &str)> = rec
+        .registered_through
+        .iter()
+        .filter(|(_, _, r)| run.walked.contains(r))
+        .map(|(at, callee, _)| (*at, &**callee))
+        .collect();
+    // A call of the function named `method` at `at` that registered, on any
+    // router or on a walked one (an anonymous function: any call there).
+    let called = |set: &HashSet<((FileId, u32), &str)>, at: (FileId, u32), method: &str| {
+        set.contains(&(at, method)) || set.contains(&(at, "<anonymous>"))
+    };
     // Files a walked router holds a registration from: server code, whatever
     // their folder is called (FoalTS's `controllers/static/pages.controller.ts`).
-    let serving: HashSet<FileId> = http.iter().map(|(f, _)| *f).collect();
+    let serving: HashSet<FileId> = http
+        .iter()
+        .map(|(f, _)| *f)
+        .chain(through_walked.iter().map(|((f, _), _)| *f))
+        .collect();
     let mut sites: HashSet<(String, u32)> = HashSet::new();
     for e in &inv.events {
         for s in &e.sites {
@@ -318,7 +332,9 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                     }),
                     // It registered when the evaluation saw a registration
                     // made while it ran; else by the base class's method.
-                    Some(CallTarget::Inherited(_)) if through.contains(&(file, item.line)) => {
+                    Some(CallTarget::Inherited(_))
+                        if called(&through, (file, item.line), &item.method) =>
+                    {
                         Some((true, false))
                     }
                     Some(CallTarget::Inherited(spec)) => {
@@ -380,7 +396,7 @@ pub(crate) fn account(run: &RunView, files: &[FileId], inv: &mut Inventory) {
                 } else if item.kind == CensusKind::Param {
                     walked_params.contains(&key)
                 } else {
-                    http.contains(&key)
+                    (http.contains(&key) || called(&through_walked, key, &item.method))
                         && (run.unanswered.is_empty()
                             || !run.unanswered.contains_key(&(
                                 file,

@@ -35,10 +35,11 @@ impl Interp {
         self.rec.made += 1;
         let cond = self.cond_text();
         for fr in &self.js.frames {
-            self.rec
-                .census
-                .registered_through
-                .insert(((fr.file, fr.line), id));
+            self.rec.census.registered_through.insert((
+                (fr.file, fr.line),
+                Rc::from(fr.callee.as_str()),
+                id,
+            ));
         }
         // The same route declared again by the same line under the same
         // conditions (a helper that registers, called many times) is the

@@ -103,11 +103,14 @@ pub(crate) struct CensusRec {
     /// attributed to a helper's caller).
     pub(crate) event_sources: HashSet<(FileId, u32)>,
     /// Calls of the program's own functions that were being followed when a
-    /// registration was made, with the router it went on: ((file, line) of
-    /// the call, router). `this.get('/x', h)` in a subclass calls its base
-    /// class's helper, which registers on the controller's router; the call
-    /// is charted when that router is walked.
-    pub(crate) registered_through: HashSet<((FileId, u32), u32)>,
+    /// registration was made, with the function called and the router it
+    /// went on: ((file, line) of the call, the callee's name, router).
+    /// `this.get('/x', h)` in a subclass calls its base class's helper,
+    /// which registers on the controller's router; the call is charted when
+    /// that router is walked. The name keeps a registration written on the
+    /// same line as such a call (`init().then((app) => app.get('/c', h))`)
+    /// from being taken for it.
+    pub(crate) registered_through: HashSet<((FileId, u32), Rc<str>, u32)>,
     /// Functions entered while a route's middleware or handler ran with a
     /// request, or called there without being followed (code Express runs
     /// for each request, not at start-up).
