@@ -269,6 +269,9 @@ pub(crate) enum Builtin {
     PromiseNs,
     /// `Promise.all` / `Promise.resolve` etc.: returns the argument.
     Identity,
+    /// The `resolve` function `new Promise(executor)` hands its executor
+    /// (the index of the promise's slot in `JsState::settled`).
+    Resolve(u32),
     /// `Promise.allSettled(list)`: one `{ status, value }` record per item.
     PromiseAllSettled,
     /// `fs` module: `readdirSync` etc. give runtime values.
@@ -846,6 +849,7 @@ impl Value {
                 | Builtin::Lodash(_)
                 | Builtin::PromiseNs
                 | Builtin::Identity
+                | Builtin::Resolve(_)
                 | Builtin::PromiseAllSettled
                 | Builtin::FsModule
                 | Builtin::OpaqueModule(_)

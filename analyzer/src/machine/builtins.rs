@@ -249,6 +249,13 @@ impl Interp {
                 _ => Value::Bool(false),
             },
             Builtin::Identity => argv.into_iter().next().unwrap_or(Value::Undef),
+            // The first call settles the promise; later ones do nothing.
+            Builtin::Resolve(i) => {
+                if let Some(slot @ None) = self.js.settled.get_mut(*i as usize) {
+                    *slot = Some(argv.into_iter().next().unwrap_or(Value::Undef));
+                }
+                Value::Undef
+            }
             // A curried function: `f` runs once the calls gave as many
             // arguments as it declares parameters before a default or rest
             // (its `length`); until then each call gives one holding more.

@@ -1034,11 +1034,21 @@ impl Interp {
             }
             Value::Builtin(Builtin::FunctionCtor("RegExp")) => Self::regexp_of(&argv),
             c if let Some(v) = crate::libs::construct(self, ctx, c, &argv, line) => v,
-            // `new Promise((resolve, reject) => …)`: the executor runs at once.
+            // `new Promise((resolve, reject) => …)`: the executor runs at
+            // once; the promise gives what `resolve` was called with while it
+            // ran (a promise is its value here: `then` calls back with it).
             Value::Builtin(Builtin::PromiseNs) => {
                 if let Some(f @ Value::Func(_)) = argv.first() {
-                    let settle = vec![Value::external(), Value::external()];
+                    let slot = self.js.settled.len();
+                    self.js.settled.push(None);
+                    let settle = vec![
+                        Value::Builtin(Builtin::Resolve(slot as u32)),
+                        Value::external(),
+                    ];
                     self.call_value_now(ctx, f, settle, &[], line, None);
+                    if let Some(v) = self.js.settled[slot].take() {
+                        return v;
+                    }
                 }
                 Value::dynamic()
             }

@@ -421,6 +421,7 @@ impl Interp {
                 maybe_items: HashMap::new(),
                 emitters: Vec::new(),
                 initializing: Vec::new(),
+                settled: Vec::new(),
                 fields_pending: Vec::new(),
                 assumed: HashMap::new(),
                 maybe_absent: HashMap::new(),

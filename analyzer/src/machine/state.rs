@@ -203,6 +203,15 @@ pub(crate) struct JsState {
     /// field that constructs its own class again (`class A { x = new A() }`,
     /// a RangeError in JavaScript) is not followed a second time.
     pub(crate) initializing: Vec<usize>,
+    /// What each `new Promise(executor)` of the run was resolved with, by
+    /// the index its `resolve` function holds ([`Builtin::Resolve`]): the
+    /// first value `resolve` is called with, while the executor runs (at
+    /// once, or in a callback it hands on, such as `server.listen(port, ()
+    /// => resolve(server))`), is what the promise gives. A slot is never
+    /// reused, so a `resolve` called later writes where nobody reads.
+    ///
+    /// [`Builtin::Resolve`]: crate::value::Builtin::Resolve
+    pub(crate) settled: Vec<Option<Value>>,
     /// Instances of derived classes whose constructor is running, by the
     /// class's address, and whether its `super(…)` has returned and made
     /// the class's fields (JavaScript makes them then, not before the
