@@ -36,7 +36,7 @@ pub const INTERNAL_ERROR: &str =
 
 /// Bumped whenever the IR, the lowering or the prefilter's needles (kept in
 /// the index) change, so stale caches are ignored.
-pub(crate) const FACTS_VERSION: u32 = 95;
+pub(crate) const FACTS_VERSION: u32 = 96;
 
 /// Needle flags: which interesting words a file's bytes contain.
 pub(crate) mod needle {

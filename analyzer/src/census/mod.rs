@@ -49,7 +49,8 @@
 //!
 //! - route decorators on the methods of a class whose decorator is
 //!   controller-like (`@Controller`, `@controller`, `@JsonController`,
-//!   `@RestController`, `@Route`), whatever package they come from: a verb
+//!   `@RestController`, `@Route`, typescript-rest's `@Path`), whatever
+//!   package they come from: a verb (also written bare, `@GET`)
 //!   (`@Get('x')`, `@Post()`, `@httpGet('/x')`, `@All()`) or a method
 //!   decorator (routing-controllers' `@Method('get', 'x')`,
 //!   inversify-express-utils' `@httpMethod('get', '/x')`) with a path
@@ -933,7 +934,7 @@ impl Walker {
         let root_of = |e: &Expr| text(e).split('.').next().unwrap_or("").to_string();
         let ctl = c.decorators.iter().find(|d| {
             let n = last(&d.callee).to_ascii_lowercase();
-            n.ends_with("controller") || n == "route"
+            n.ends_with("controller") || n == "route" || n == "path"
         });
         // Without a controller decorator, a class's verb decorators count
         // when they come from a framework whose controllers need none

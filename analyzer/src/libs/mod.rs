@@ -76,6 +76,7 @@ pub(crate) mod react;
 pub(crate) mod react_render;
 pub(crate) mod resource_router;
 pub(crate) mod routing_controllers;
+pub(crate) mod typescript_rest;
 pub(crate) use package_routes::{may_add_routes, may_serve_routes};
 pub(crate) mod rxjs;
 pub(crate) mod sails;
@@ -311,8 +312,9 @@ pub(crate) const APP_WORDS: &[&str] = &[
 /// Words that mean a file may declare a decorated controller class (the
 /// prefilter flag `CONTROLLER`): NestJS, routing-controllers,
 /// inversify-express-utils' `@controller(`, tsoa's `@Route(`, awilix-express's
-/// `@route('/x')`.
-pub(crate) const CONTROLLER_WORDS: &[&str] = &["Controller(", "controller(", "@Route(", "@route("];
+/// `@route('/x')`, typescript-rest's `@Path('/x')`.
+pub(crate) const CONTROLLER_WORDS: &[&str] =
+    &["Controller(", "controller(", "@Route(", "@route(", "@Path("];
 
 /// Words that mean a file may use Socket.IO (the prefilter flag `SOCKET`):
 /// socketio.rs and socketio_client.rs; vue.rs's `this.$root.getSocket()`
@@ -398,6 +400,8 @@ pub(crate) const PACKAGES: &[Package] = &[
     modelled("@keystone-6/core", Module::Family),
     // overnight.rs
     modelled("@overnightjs/core", Module::Family),
+    // typescript_rest.rs
+    modelled("typescript-rest", Module::Family),
     // tsed.rs
     modelled("@tsed/common", Module::Family),
     modelled("@tsed/di", Module::Family),
@@ -663,6 +667,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
     feathers::member,
     finale::member,
     overnight::member,
+    typescript_rest::member,
     oas3::member,
     express_openapi::member,
     openapi_validator::member,
@@ -691,6 +696,7 @@ const MODULE_MEMBERS: &[MemberHook] = &[
 /// Members of the values libraries made (`Framework`), asked in this order.
 const FRAMEWORK_MEMBERS: &[MemberHook] = &[
     angular::framework_member,
+    typescript_rest::framework_member,
     react::framework_member,
     openapi_backend::framework_member,
     feathers::framework_member,
@@ -774,6 +780,7 @@ type CallHook = fn(&mut Interp, &Ctx, &str, &[Value], &[Expr], u32) -> Option<Va
 /// answers gives an unknown value.
 const FRAMEWORK_CALLS: &[CallHook] = &[
     |ip, _, name, _, _, _| ip.nest_ws_host_call(name),
+    |ip, _, name, argv, _, _| typescript_rest::call(ip, name, argv),
     |ip, ctx, name, argv, _, line| socket_controllers::call(ip, ctx, name, argv, line),
     |ip, ctx, name, argv, args, line| {
         (name == "create").then(|| ip.nest_create(ctx, argv, args, line))

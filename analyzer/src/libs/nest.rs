@@ -1116,9 +1116,13 @@ impl Interp {
             // Nest's names, routing-controllers' own, inversify-express-utils',
             // then Ts.ED's.
             let part = match n.as_str() {
-                "Body" | "BodyParam" | "requestBody" | "BodyParams" => RequestPart::Body,
+                "Body" | "BodyParam" | "requestBody" | "BodyParams" | "FormParam" => {
+                    RequestPart::Body
+                }
                 "Query" | "QueryParam" | "QueryParams" | "queryParam" => RequestPart::Query,
-                "Param" | "Params" | "requestParam" | "PathParams" => RequestPart::Params,
+                "Param" | "Params" | "requestParam" | "PathParams" | "PathParam" => {
+                    RequestPart::Params
+                }
                 "Headers" | "HeaderParam" | "requestHeaders" | "HeaderParams" => {
                     if let Some(h) = d.args.first().and_then(|a| {
                         let v = self.eval(ctx, a);
