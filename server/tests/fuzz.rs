@@ -233,6 +233,9 @@ fn documents(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
 
 /// Documents checked against an official schema in this run.
 static VALIDATED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// The longest first analysis of a case so far (nanoseconds), to show the
+/// margin to [`CASE_BUDGET`].
+static SLOWEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The official JSON Schemas the documents must satisfy.
 struct SpecSchemas {
@@ -284,6 +287,7 @@ fn check(root: &Path, schemas: Option<&SpecSchemas>) -> Option<String> {
         Err(e) => return Some(e),
     };
     let took = start.elapsed();
+    SLOWEST.fetch_max(took.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
     if took > CASE_BUDGET {
         return Some(format!("took {took:?} (budget {CASE_BUDGET:?})"));
     }
@@ -417,6 +421,7 @@ fn mutated_sources_never_break_the_analysis() {
     let mut rng = Rng(seed);
     let (mut cases, mut mutations) = (0usize, 0usize);
     let mut by_kind: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut slowest_case = None;
     // One case replayed by its seed (as a failure report prints it).
     let only: Option<u64> = std::env::var("PORTOLAN_FUZZ_CASE")
         .ok()
@@ -440,7 +445,12 @@ fn mutated_sources_never_break_the_analysis() {
             copy_tree(&root, &keep);
             eprintln!("fuzz: case {case_seed} kept in {}", keep.display());
         }
-        if let Some(problem) = check(&root, schemas.as_ref()) {
+        let slowest = SLOWEST.load(std::sync::atomic::Ordering::Relaxed);
+        let problem = check(&root, schemas.as_ref());
+        if SLOWEST.load(std::sync::atomic::Ordering::Relaxed) > slowest {
+            slowest_case = Some(case_seed);
+        }
+        if let Some(problem) = problem {
             let keep = failures_dir.join(format!("{case_seed}"));
             let _ = std::fs::remove_dir_all(&keep);
             copy_tree(&root, &keep);
@@ -453,13 +463,16 @@ fn mutated_sources_never_break_the_analysis() {
         }
     }
     eprintln!(
-        "fuzz: seed {seed}, {cases} cases, {mutations} mutations ({}), {replayed} regressions replayed, {} documents validated against the official schemas, {} failures",
+        "fuzz: seed {seed}, {cases} cases, {mutations} mutations ({}), {replayed} regressions replayed, {} documents validated against the official schemas, slowest analysis {} ms (of {} ms; case {}), {} failures",
         by_kind
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", "),
         VALIDATED.load(std::sync::atomic::Ordering::Relaxed),
+        SLOWEST.load(std::sync::atomic::Ordering::Relaxed) / 1_000_000,
+        CASE_BUDGET.as_millis(),
+        slowest_case.map_or_else(|| "a regression".to_string(), |c| c.to_string()),
         failures.len()
     );
     assert!(
