@@ -69,6 +69,12 @@ impl Interp {
                 if let Some(v) = self.vue_root_method(ctx, obj, name, call) {
                     return v;
                 }
+                // A global called through the global object (`window.io()`,
+                // `globalThis.setTimeout(f)`): the function the bare name is.
+                if let Some(f) = self.global_object_read(ctx, obj, name) {
+                    let argv = self.eval_args(ctx, &call.args);
+                    return self.call_value(ctx, &f, argv, &call.args, call.line, None);
+                }
                 let o = self.eval(ctx, obj);
                 self.method_call(ctx, &o, name, call)
             }
