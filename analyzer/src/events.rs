@@ -167,8 +167,11 @@ pub(crate) fn build_events(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        let lifecycle = (machine::RESERVED_EVENTS.contains(&name.as_str())
-            && !crate::libs::socketio::sent_as_message(project, name, raw))
+        // (Only the library emits on a client's Manager.)
+        let lifecycle = raw.iter().all(|s| s.manager)
+            || (machine::RESERVED_EVENTS.contains(&name.as_str())
+                && !crate::libs::socketio::sent_as_message(project, name, raw)
+                && !crate::libs::socketio_client::client_socket_error(project, name, raw))
             || machine::client_lifecycle(name, raw);
         let mut rooms: Vec<String> = sites.iter().flat_map(|s| s.rooms.clone()).collect();
         rooms.sort();

@@ -120,6 +120,9 @@ pub(crate) struct RawSite {
     /// The receiver stood for a socket-named parameter of a function nobody
     /// called: the namespace is assumed.
     pub(crate) assumed: Option<Rc<crate::value::Assumed>>,
+    /// A listener on the client's `Manager` (`socket.io.on('open')`): only
+    /// the library emits there, nothing a server sends arrives.
+    pub(crate) manager: bool,
 }
 
 impl RawSite {
@@ -151,6 +154,7 @@ impl RawSite {
             payload_source: None,
             payload: None,
             assumed: None,
+            manager: false,
         }
     }
 }
@@ -874,6 +878,7 @@ impl Interp {
                 payload_source: None,
                 payload: payload.clone(),
                 assumed: s.assumed.clone(),
+                manager: s.kind == SioKind::Manager,
             });
         }
     }

@@ -8,6 +8,11 @@
 //! both sides know — `connect`, `disconnect`, `connect_error`,
 //! `reconnect*` — are in [`crate::machine::RESERVED_EVENTS`].)
 //!
+//! Listeners on the client's `Manager` (`socket.io.on('open')`) are
+//! lifecycle whatever their name: only the library emits there. A v3-or-later
+//! client socket's `error` listener is an ordinary event
+//! ([`client_socket_error`]).
+//!
 //! Deliberately not captured: which socket.io-client version is installed
 //! (the names are lifecycle under any of them when no server sends them).
 
@@ -24,6 +29,36 @@ pub(crate) fn client_lifecycle(name: &str, sites: &[&RawSite]) -> bool {
         && sites
             .iter()
             .all(|s| s.side == Side::Client && (s.kind == "on" || s.kind == "once"))
+}
+
+/// Whether every site of the event `error` is a listener on a client socket
+/// (not its `Manager`) of socket.io-client 3 or later: from 3 on a client
+/// socket fires no `error` of its own (the Manager does, and a failed
+/// connection is `connect_error`), so such a listener hears only what a
+/// server emits, an event like any other. The version is the range the
+/// listening file's package gives `socket.io-client`, else `socket.io` (the
+/// server serves its own client, `/socket.io/socket.io.js`); one without a
+/// number (`latest`) is the current one; none known keeps `error` lifecycle.
+pub(crate) fn client_socket_error(
+    project: &crate::project::Project,
+    name: &str,
+    sites: &[&RawSite],
+) -> bool {
+    name == "error"
+        && !sites.is_empty()
+        && sites.iter().all(|s| {
+            if s.side != Side::Client || s.manager || !(s.kind == "on" || s.kind == "once") {
+                return false;
+            }
+            let rel = project.rel(s.file);
+            let Some(range) = project
+                .package_dep_version(rel, "socket.io-client")
+                .or_else(|| project.package_dep_version(rel, "socket.io"))
+            else {
+                return false;
+            };
+            crate::project::range_major(&range).is_none_or(|m| m >= 3)
+        })
 }
 
 /// The names the global object goes by in browsers and Node.

@@ -355,6 +355,7 @@ impl Interp {
                     payload_source: None,
                     payload: None,
                     assumed: None,
+                    manager: false,
                 });
             }
         }
