@@ -630,9 +630,25 @@ impl Project {
                 .strip_prefix(root.trim_start_matches('/'))
                 .unwrap_or(abs);
             // (Normalized: `/srv/plugins/billing/` is the folder.)
-            return self
-                .resolve_module(&normalize(rel))
-                .unwrap_or(Resolved::Missing);
+            if let Some(r) = self.resolve_module(&normalize(rel)) {
+                return r;
+            }
+            // A root-relative URL a browser module imports (`import { connect }
+            // from '/shared/socket.js'`): the browser fetches it from the
+            // site's root, the folder a static server serves the page from,
+            // an ancestor of the importing file's folder; the nearest one
+            // holding that file. (Browsers load only full file names.)
+            let file_name = abs.rsplit('/').next().unwrap_or("");
+            if file_name.ends_with(".js") || file_name.ends_with(".mjs") {
+                for dir in ancestors(from_dir).filter(|d| !d.is_empty()) {
+                    if let Some(Resolved::File(f)) =
+                        self.resolve_module(&normalize(&join_rel(dir, &format!("./{abs}"))))
+                    {
+                        return Resolved::File(f);
+                    }
+                }
+            }
+            return Resolved::Missing;
         }
         // Node's subpath imports (`#routes/users` from the `imports` of the
         // package the importing file belongs to).
