@@ -143,6 +143,25 @@ impl crate::machine::Interp {
 }
 
 impl crate::machine::Interp {
+    /// Whether `o` is a call deferred in a program other than an entry (a
+    /// page's or client's) into a file that mentions sockets: what a
+    /// client's socket helper made (`const lobby = makeSocket('/')`), whose
+    /// methods (`lobby.send('chat', text)`) are where its sites are. A
+    /// client program registers no routes, so nothing is saved by leaving
+    /// the call for later, and it would never run.
+    pub(crate) fn client_socket_helper(&self, o: &crate::machine::Value) -> bool {
+        let crate::machine::Value::Deferred(t) = o else {
+            return false;
+        };
+        let file = match &t.kind {
+            crate::value::ThunkKind::Call(crate::machine::Value::Lazy(file, _), ..) => *file,
+            crate::value::ThunkKind::Call(crate::machine::Value::Func(c), ..) => c.file,
+            _ => return false,
+        };
+        self.secondary_program()
+            && self.loader.needles_of(file) & crate::loader::needle::SOCKET != 0
+    }
+
     /// Remember a named function whose body is one `return`: a Vue root or
     /// mixin method such as `getSocket() { return socket }`.
     pub(crate) fn note_component_method(&mut self, c: &std::rc::Rc<crate::machine::Closure>) {

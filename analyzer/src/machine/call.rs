@@ -242,24 +242,6 @@ impl Interp {
         }
     }
 
-    /// Whether `o` is a call deferred in a program other than an entry (a
-    /// page's or client's) into a file that mentions sockets: what a
-    /// client's socket helper made (`const lobby = makeSocket('/')`), whose
-    /// methods (`lobby.send('chat', text)`) are where its sites are. A
-    /// client program registers no routes, so nothing is saved by leaving
-    /// the call for later, and it would never run.
-    fn client_socket_helper(&self, o: &Value) -> bool {
-        let Value::Deferred(t) = o else {
-            return false;
-        };
-        let file = match &t.kind {
-            ThunkKind::Call(Value::Lazy(file, _), ..) => *file,
-            ThunkKind::Call(Value::Func(c), ..) => c.file,
-            _ => return false,
-        };
-        self.secondary_program() && self.loader.needles_of(file) & needle::SOCKET != 0
-    }
-
     pub(crate) fn method_call(&mut self, ctx: &Ctx, o: &Value, name: &str, call: &Call) -> Value {
         // A method the program did not write on an unknown value (nor on its
         // prototype: the methods an uncalled method's siblings share) is the
