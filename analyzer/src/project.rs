@@ -839,7 +839,31 @@ impl Project {
                 break;
             }
         }
+        if self.undeclared_folder_alias(from_dir, pkg_name) {
+            return Resolved::Missing;
+        }
         Resolved::External(pkg_name.to_string())
+    }
+
+    /// Whether the bare specifier's first segment `name` is, from the folder
+    /// `from_dir`, no package (no package.json up the tree declares it, and
+    /// none is installed) but a folder of the project at or above it
+    /// (`import routes from 'api/routes/http'` beside an `api/` folder): an
+    /// alias the analysis did not find (a bundler's set up in code,
+    /// `NODE_PATH` given outside the package's scripts), so the import is
+    /// missing, not a package's. (As written Node throws `MODULE_NOT_FOUND`.)
+    pub(crate) fn undeclared_folder_alias(&self, from_dir: &str, name: &str) -> bool {
+        if name.starts_with(['@', '.', '/', '#']) || name.is_empty() {
+            return false;
+        }
+        let declared = ancestors(from_dir)
+            .filter_map(|d| self.package_at(d))
+            .any(|p| {
+                DEPENDENCY_KEYS
+                    .iter()
+                    .any(|k| p.json.get(k).and_then(|d| d.get(name)).is_some())
+            });
+        !declared && ancestors(from_dir).any(|d| self.root.join(d).join(name).is_dir())
     }
 
     /// Whether a root-relative path (no extension) names a TypeScript
@@ -1246,7 +1270,7 @@ fn segment_matches(pat: &str, seg: &str) -> bool {
     }
 }
 
-fn split_package(spec: &str) -> (&str, &str) {
+pub(crate) fn split_package(spec: &str) -> (&str, &str) {
     let mut idx = spec.find('/');
     if spec.starts_with('@')
         && let Some(first) = idx
