@@ -217,13 +217,7 @@ impl Interp {
             );
         }
         let actions: Vec<String> = match o.get("actions").map(|v| self.force_deep(v)) {
-            Some(Value::Arr(a)) => {
-                let items = a.borrow().clone();
-                items
-                    .into_iter()
-                    .filter_map(|v| self.force_deep(v).as_text())
-                    .collect()
-            }
+            Some(Value::Arr(a)) => self.item_texts(&a),
             _ => ACTIONS.iter().map(|a| a.to_string()).collect(),
         };
         let plural = format!("{}{}", init.base, endpoints[0]);

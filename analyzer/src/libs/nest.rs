@@ -1139,14 +1139,7 @@ impl Interp {
                 Some(t) => self.ts_schema(&cv.env, t, 0),
                 None => json!({}),
             };
-            // Where the schema comes from, for the contract's `source`.
-            let label = match &ty {
-                Some(TypeExpr::Ref(n, _)) => match cv.env.lookup(n).map(|v| self.force(v, 0)) {
-                    Some(Value::Class(_)) => SchemaLabel::new(SchemaSource::ClassValidator, n),
-                    _ => SchemaLabel::new(SchemaSource::TypeScript, n),
-                },
-                _ => SchemaLabel::new(SchemaSource::TypeScript, ""),
-            };
+            let label = self.param_type_label(cv, ty.as_ref());
             let key = d.args.first().and_then(|a| {
                 let v = self.eval(ctx, a);
                 self.force_deep(v).as_text()
@@ -1179,6 +1172,22 @@ impl Interp {
             }
         }
         contract
+    }
+
+    /// Where a parameter's schema comes from, for the contract's `source`:
+    /// a class of the program (class-validator's DTO) or a TypeScript type.
+    pub(crate) fn param_type_label(
+        &mut self,
+        cv: &Rc<ClassVal>,
+        ty: Option<&TypeExpr>,
+    ) -> SchemaLabel {
+        match ty {
+            Some(TypeExpr::Ref(n, _)) => match cv.env.lookup(n).map(|v| self.force(v, 0)) {
+                Some(Value::Class(_)) => SchemaLabel::new(SchemaSource::ClassValidator, n),
+                _ => SchemaLabel::new(SchemaSource::TypeScript, n),
+            },
+            _ => SchemaLabel::new(SchemaSource::TypeScript, ""),
+        }
     }
 
     /// The JSON Schema of a DTO class: its typed fields, narrowed by their

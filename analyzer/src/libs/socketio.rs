@@ -74,11 +74,18 @@ pub(crate) fn sent_as_message(
                 Side::Server => "socket.io",
                 Side::Client => "socket.io-client",
             };
-            let Some(range) = project.package_dep_version(project.rel(s.file), pkg) else {
-                return false;
-            };
-            crate::project::range_major(&range).is_none_or(|m| m >= 3)
+            v3_or_later(project, s.file, &[pkg])
         })
+}
+
+/// Whether the package of `file` gives the first of `pkgs` it depends on a
+/// range of major version 3 or later (one without a number, `latest`, is the
+/// current one); false when it depends on none of them.
+pub(crate) fn v3_or_later(project: &crate::project::Project, file: FileId, pkgs: &[&str]) -> bool {
+    let rel = project.rel(file);
+    pkgs.iter()
+        .find_map(|p| project.package_dep_version(rel, p))
+        .is_some_and(|range| crate::project::range_major(&range).is_none_or(|m| m >= 3))
 }
 
 /// A Socket.IO server seen in the code.

@@ -50,14 +50,7 @@ pub(crate) fn client_socket_error(
             if s.side != Side::Client || s.manager || !(s.kind == "on" || s.kind == "once") {
                 return false;
             }
-            let rel = project.rel(s.file);
-            let Some(range) = project
-                .package_dep_version(rel, "socket.io-client")
-                .or_else(|| project.package_dep_version(rel, "socket.io"))
-            else {
-                return false;
-            };
-            crate::project::range_major(&range).is_none_or(|m| m >= 3)
+            crate::libs::socketio::v3_or_later(project, s.file, &["socket.io-client", "socket.io"])
         })
 }
 

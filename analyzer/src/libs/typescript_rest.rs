@@ -28,7 +28,6 @@
 //! subclass inherits from its service superclass, and the `all` handlers
 //! the package adds to answer 405 for other methods (no operation).
 
-use crate::libs::{SchemaLabel, SchemaSource};
 use crate::machine::*;
 
 const PKG: &str = "typescript-rest";
@@ -109,13 +108,7 @@ impl Interp {
     /// matches (the package builds what they export).
     fn ts_rest_load(&mut self, argv: &[Value]) -> Vec<Value> {
         let patterns: Vec<String> = match argv.get(1).map(|v| self.force_deep(v.clone())) {
-            Some(Value::Arr(a)) => {
-                let items = a.borrow().clone();
-                items
-                    .into_iter()
-                    .filter_map(|v| self.force_deep(v).as_text())
-                    .collect()
-            }
+            Some(Value::Arr(a)) => self.item_texts(&a),
             Some(v) => v.as_text().into_iter().collect(),
             None => Vec::new(),
         };
@@ -215,13 +208,7 @@ impl Interp {
             return;
         };
         let schema = self.ts_schema(&cv.env, &ty, 0);
-        let label = match &ty {
-            crate::ir::TypeExpr::Ref(n, _) => match cv.env.lookup(n).map(|v| self.force(v, 0)) {
-                Some(Value::Class(_)) => SchemaLabel::new(SchemaSource::ClassValidator, n),
-                _ => SchemaLabel::new(SchemaSource::TypeScript, n),
-            },
-            _ => SchemaLabel::new(SchemaSource::TypeScript, ""),
-        };
+        let label = self.param_type_label(cv, Some(&ty));
         *contract.part_mut(RequestPart::Body) = Some((schema, label, cv.file, f.line));
     }
 

@@ -14,6 +14,16 @@
 use super::*;
 
 impl Interp {
+    /// The texts of an array's items that are known strings (or numbers,
+    /// booleans), in order; the others are left out.
+    pub(crate) fn item_texts(&mut self, a: &Rc<RefCell<Vec<Value>>>) -> Vec<String> {
+        let items = a.borrow().clone();
+        items
+            .into_iter()
+            .filter_map(|v| self.force_deep(v).as_text())
+            .collect()
+    }
+
     /// `Set`/`Map` methods.
     pub(crate) fn coll_method(
         &mut self,
