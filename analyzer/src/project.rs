@@ -852,7 +852,16 @@ impl Project {
     /// alias the analysis did not find (a bundler's set up in code,
     /// `NODE_PATH` given outside the package's scripts), so the import is
     /// missing, not a package's. (As written Node throws `MODULE_NOT_FOUND`.)
-    pub(crate) fn undeclared_folder_alias(&self, from_dir: &str, name: &str) -> bool {
+    /// The first segment of the bare specifier `spec` imported from `from`,
+    /// when it is such an alias ([`Project::undeclared_folder_alias`]).
+    pub(crate) fn folder_alias<'s>(&self, from: FileId, spec: &'s str) -> Option<&'s str> {
+        let from_rel = self.rel(from);
+        let dir = from_rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let first = split_package(spec).0;
+        self.undeclared_folder_alias(dir, first).then_some(first)
+    }
+
+    fn undeclared_folder_alias(&self, from_dir: &str, name: &str) -> bool {
         if name.starts_with(['@', '.', '/', '#']) || name.is_empty() {
             return false;
         }
@@ -1270,7 +1279,7 @@ fn segment_matches(pat: &str, seg: &str) -> bool {
     }
 }
 
-pub(crate) fn split_package(spec: &str) -> (&str, &str) {
+fn split_package(spec: &str) -> (&str, &str) {
     let mut idx = spec.find('/');
     if spec.starts_with('@')
         && let Some(first) = idx

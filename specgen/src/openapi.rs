@@ -524,18 +524,19 @@ pub(crate) fn emit(model: &Model<'_>, opts: &SpecOptions, audience: Audience) ->
 
 /// The `{name}` placeholders of a template (OpenAPI path, event address), in order.
 pub(crate) fn placeholders(t: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = t;
-    while let Some(i) = rest.find('{') {
-        match rest[i..].find('}') {
-            Some(j) => {
-                out.push(&rest[i + 1..i + j]);
-                rest = &rest[i + j + 1..];
-            }
-            None => break,
-        }
-    }
-    out
+    brace_spans(t).map(|(i, j)| &t[i + 1..j]).collect()
+}
+
+/// Where each `{…}` of a template starts and ends (the `{` and the first `}`
+/// after it), in order.
+fn brace_spans(t: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let i = at + t[at..].find('{')?;
+        let j = i + t[i..].find('}')?;
+        at = j + 1;
+        Some((i, j))
+    })
 }
 
 /// Every text written between braces with no brace inside (`{id}` gives
@@ -560,18 +561,13 @@ fn brace_names(t: &str) -> std::collections::HashSet<&str> {
 /// blanked one by one from the start).
 fn template_shape(t: &str) -> String {
     let mut s = String::with_capacity(t.len());
-    let mut rest = t;
-    while let Some(i) = rest.find('{') {
-        match rest[i..].find('}') {
-            Some(j) => {
-                s.push_str(&rest[..i]);
-                s.push_str("{}");
-                rest = &rest[i + j + 1..];
-            }
-            None => break,
-        }
+    let mut rest = 0;
+    for (i, j) in brace_spans(t) {
+        s.push_str(&t[rest..i]);
+        s.push_str("{}");
+        rest = j + 1;
     }
-    s.push_str(rest);
+    s.push_str(&t[rest..]);
     s
 }
 

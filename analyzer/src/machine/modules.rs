@@ -278,18 +278,9 @@ impl Interp {
                 None if spec.starts_with('#') => format!(
                     "cannot resolve `{spec}`: no `imports` entry of the package.json nearest this file maps it to a file in the project"
                 ),
-                None if !spec.starts_with(['.', '/', '#']) && {
-                    let from_rel = self.loader.project.rel(from);
-                    let dir = from_rel.rsplit_once('/').map_or("", |(d, _)| d);
-                    let first = crate::project::split_package(spec).0;
-                    self.loader.project.undeclared_folder_alias(dir, first)
-                } =>
-                {
-                    let first = crate::project::split_package(spec).0;
-                    format!(
-                        "cannot resolve `{spec}`: no package.json declares a package `{first}` and none is installed, but `{first}` is a folder of the project: an alias the analysis did not find (a bundler's set up in code, or `NODE_PATH`); its code is not followed from here"
-                    )
-                }
+                None if let Some(first) = self.loader.project.folder_alias(from, spec) => format!(
+                    "cannot resolve `{spec}`: no package.json declares a package `{first}` and none is installed, but `{first}` is a folder of the project: an alias the analysis did not find (a bundler's set up in code, or `NODE_PATH`); its code is not followed from here"
+                ),
                 None => format!("cannot resolve `{spec}`: no such file in the project"),
             };
             self.finding(FindingCode::UnresolvedImport, from, line, message);
